@@ -1,0 +1,186 @@
+/**
+ * Go's text renderings of values, as used in Kubernetes messages: `strconv.Quote` (`%q`), `%v` of numbers
+ * and `encoding/json` marshaling (sorted map keys, HTML-safe escaping, Go float formatting).
+ */
+import { type Float64, type JsonValue, kindOf, toNumber } from "./json-value.js";
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go `strconv.Quote` (what `%q` prints for a string). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (cp === 0x22) out += '\\"';
+    else if (cp === 0x5c) out += "\\\\";
+    else if (cp >= 0x20 && cp < 0x7f) out += ch;
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += "\\ufffd";
+    else if (cp >= 0x80 && PRINTABLE.test(ch)) out += ch;
+    else {
+      switch (cp) {
+        case 0x07:
+          out += "\\a";
+          break;
+        case 0x08:
+          out += "\\b";
+          break;
+        case 0x0c:
+          out += "\\f";
+          break;
+        case 0x0a:
+          out += "\\n";
+          break;
+        case 0x0d:
+          out += "\\r";
+          break;
+        case 0x09:
+          out += "\\t";
+          break;
+        case 0x0b:
+          out += "\\v";
+          break;
+        default:
+          if (cp < 0x80) out += "\\x" + cp.toString(16).padStart(2, "0");
+          else if (cp < 0x10000) out += "\\u" + cp.toString(16).padStart(4, "0");
+          else out += "\\U" + cp.toString(16).padStart(8, "0");
+      }
+    }
+  }
+  return out + '"';
+}
+
+function decompose(n: number): { digits: string; exp: number } {
+  // toExponential() without argument yields the shortest round-trip digits, as Go's shortest formatting.
+  const s = Math.abs(n).toExponential();
+  const e = s.indexOf("e");
+  return { digits: s.slice(0, e).replace(".", ""), exp: Number(s.slice(e + 1)) };
+}
+
+function expForm(digits: string, exp: number): string {
+  const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  const ae = Math.abs(exp);
+  return `${mant}e${exp < 0 ? "-" : "+"}${ae < 10 ? "0" : ""}${ae}`;
+}
+
+function fixedForm(digits: string, exp: number): string {
+  if (exp < 0) return "0." + "0".repeat(-exp - 1) + digits;
+  if (digits.length <= exp + 1) return digits + "0".repeat(exp + 1 - digits.length);
+  return digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+}
+
+/** Go `%v` (and `%g`) of a float64: `1e+06`, `0.5`, `1.234567e+06`, `1e-05`, `-0`, `+Inf`, `NaN`. */
+export function formatGoFloat(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (n === Number.POSITIVE_INFINITY) return "+Inf";
+  if (n === Number.NEGATIVE_INFINITY) return "-Inf";
+  const sign = n < 0 || Object.is(n, -0) ? "-" : "";
+  if (n === 0) return sign + "0";
+  const { digits, exp } = decompose(n);
+  // strconv 'g' with shortest precision: %e when exp < -4 || exp >= 6.
+  if (exp < -4 || exp >= 6) return sign + expForm(digits, exp);
+  return sign + fixedForm(digits, exp);
+}
+
+/** Go `%v` of a number value from unstructured data (int64 or float64). */
+export function formatGoNumber(v: number | bigint | Float64): string {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number" && Number.isInteger(v)) return Object.is(v, -0) ? "0" : String(v);
+  return formatGoFloat(toNumber(v));
+}
+
+/** encoding/json string escaping (HTML-safe, like Go's default encoder). */
+export function goJsonString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+      switch (c) {
+        case 0x22:
+          rep = '\\"';
+          break;
+        case 0x5c:
+          rep = "\\\\";
+          break;
+        case 0x0a:
+          rep = "\\n";
+          break;
+        case 0x0d:
+          rep = "\\r";
+          break;
+        case 0x09:
+          rep = "\\t";
+          break;
+        case 0x08:
+          rep = "\\b";
+          break;
+        case 0x0c:
+          rep = "\\f";
+          break;
+        default:
+          rep = "\\u00" + c.toString(16).padStart(2, "0");
+      }
+    } else if (c === 0x2028 || c === 0x2029) {
+      rep = "\\u" + c.toString(16);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      rep = "\\ufffd";
+    }
+    if (rep !== undefined) {
+      out += s.slice(start, i) + rep;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/** encoding/json number formatting of a float64. */
+export function goJsonFloat(n: number): string {
+  // JS and Go agree: exponent form below 1e-6 and from 1e21 on, shortest digits otherwise.
+  if (Object.is(n, -0)) return "-0";
+  return String(n);
+}
+
+/**
+ * Go `json.Marshal` of an unstructured value: map keys sorted, HTML-safe strings, Go number formatting.
+ */
+export function goJsonMarshal(v: JsonValue | undefined): string {
+  switch (kindOf(v)) {
+    case "null":
+      return "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "integer":
+      return String(v);
+    case "number":
+      return goJsonFloat(toNumber(v as number | Float64));
+    case "string":
+      return goJsonString(v as string);
+    case "array":
+      return "[" + (v as JsonValue[]).map((x) => goJsonMarshal(x)).join(",") + "]";
+    default: {
+      const o = v as Record<string, JsonValue>;
+      const keys = Object.keys(o).sort(compareGoStrings);
+      return "{" + keys.map((k) => goJsonString(k) + ":" + goJsonMarshal(o[k])).join(",") + "}";
+    }
+  }
+}
+
+/** Byte-wise (UTF-8) string order, as Go's sort.Strings. */
+export function compareGoStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  // For strings without surrogates UTF-16 order equals code point order equals UTF-8 byte order.
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}

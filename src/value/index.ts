@@ -1,0 +1,2 @@
+export * from "./json-value.js";
+export * from "./go-format.js";
