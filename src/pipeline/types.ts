@@ -1,0 +1,44 @@
+/**
+ * The public shape of the custom-resource pipeline (implemented in this folder). Other layers (CLI,
+ * server, oracle comparison) program against these types.
+ */
+import type { CustomResourceDefinition } from "../crd/types.js";
+import type { FieldError } from "../errors/field-error.js";
+import type { JsonObject } from "../value/json-value.js";
+
+/** `fieldValidation` query parameter / `--field-validation`. The API server default is Warn; kubectl sends Strict. */
+export type FieldValidationMode = "Strict" | "Warn" | "Ignore";
+
+export interface RequestOptions {
+  /** The version the object is written in (default: the object's apiVersion). */
+  version?: string;
+  fieldValidation?: FieldValidationMode;
+}
+
+/** The outcome of one create/update, as the API server would produce it. */
+export interface PipelineResult {
+  /**
+   * The object as it would be stored (pruned, defaulted, prepared), or null when the request failed
+   * before that point (decode error).
+   */
+  object: JsonObject | null;
+  /** A 400-level decode failure (strict unknown fields, bad metadata, wrong apiVersion/kind): Kubernetes' message. */
+  decodeError?: string;
+  /** Validation errors (HTTP 422), in Kubernetes' order. */
+  errors: FieldError[];
+  /** Warning texts (HTTP `Warning` headers): unknown fields in Warn mode, ratcheted CEL errors, finalizer warnings, ... */
+  warnings: string[];
+  /** Paths of fields dropped by pruning and unknown metadata fields, sorted, e.g. `spec.foo`. */
+  unknownFields: string[];
+}
+
+/** A CRD compiled once (schemas, validators, rules), used for many objects. */
+export interface CompiledCrd {
+  readonly crd: CustomResourceDefinition;
+  /** Create (POST) of an object. */
+  create(obj: JsonObject, opts?: RequestOptions): PipelineResult;
+  /** Update (PUT) of `newObj` over the stored `oldObj`. */
+  update(newObj: JsonObject, oldObj: JsonObject, opts?: RequestOptions): PipelineResult;
+  /** Update through the `/status` subresource. */
+  updateStatus(newObj: JsonObject, oldObj: JsonObject, opts?: RequestOptions): PipelineResult;
+}
