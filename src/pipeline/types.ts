@@ -13,6 +13,16 @@ export interface RequestOptions {
   /** The version the object is written in (default: the object's apiVersion). */
   version?: string;
   fieldValidation?: FieldValidationMode;
+  /**
+   * The namespace of the request (the URL's). Default: the object's own namespace, or `default` (kubectl's
+   * default) when a namespaced object has none. Cluster-scoped objects have their namespace cleared.
+   */
+  namespace?: string;
+  /**
+   * Strict-decoding errors found while decoding the request body (duplicate keys, see `src/io`): they come
+   * before the unknown-field errors, fail the request in Strict mode and are warnings in Warn mode.
+   */
+  strictDecodingErrors?: readonly string[];
 }
 
 /** The outcome of one create/update, as the API server would produce it. */

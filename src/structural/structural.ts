@@ -32,6 +32,10 @@ export interface Structural {
   valueValidation?: ValueValidation;
   /** The raw schema node this structural node was built from (for value validation and publishing). */
   raw: JSONSchemaProps;
+  /** `externalDocs` (generic, kept for publishing and the metadata-restriction check). */
+  externalDocs?: { description?: string; url?: string };
+  /** `example` when set to a non-null value. */
+  example?: JsonValue;
 }
 
 export interface ValueValidation {

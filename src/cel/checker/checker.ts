@@ -1,0 +1,553 @@
+/**
+ * The CEL type checker — a port of cel-go `checker/checker.go`. It infers a type for every node,
+ * resolves identifiers and overloads (cel-go overload ids) and reports cel-go's error texts at
+ * cel-go's positions. The AST is not modified; resolutions are returned as a reference map.
+ * @module
+ */
+import {
+  type CallExpr,
+  type ComprehensionExpr,
+  type Expr,
+  type ListExpr,
+  type MapExpr,
+  type ParsedAst,
+  type SelectExpr,
+  type StructExpr,
+} from "../ast.js";
+import type { FunctionDecl } from "../decls/decl.js";
+import {
+  BoolType,
+  BytesType,
+  type CelType,
+  DoubleType,
+  DynType,
+  ErrorType,
+  formatFunctionType,
+  formatType,
+  functionType,
+  IntType,
+  isExactType,
+  listType,
+  mapType,
+  NullType,
+  optionalType,
+  StringType,
+  typeParamType,
+  UintType,
+} from "../types/types.js";
+import { type CheckerDecls, CheckerEnv } from "./env.js";
+import type { CelIssue } from "../parser/issues.js";
+import { IssueCollector } from "./issues.js";
+import { Mapping } from "./mapping.js";
+import {
+  isAssignable,
+  isAssignableList,
+  isDyn,
+  isDynOrError,
+  maybeUnwrapOptional,
+  mostGeneral,
+  substitute,
+} from "./unify.js";
+
+/**
+ * What the checker resolved for a node: an identifier / type name (`name`), or the overloads a
+ * call may dispatch to (`overloadIds`, in declaration order). For calls, `name` is the resolved
+ * function name; when a call has a target but `name` differs from the call's function, the
+ * target was a namespace (`sets.contains(a, b)`) and the call is a global call without target.
+ * For a select node, a `name` means the whole select chain is the qualified variable `name`.
+ */
+export interface Reference {
+  readonly name?: string;
+  readonly overloadIds?: readonly string[];
+}
+
+/** Result of checking: types and references by node id, plus issues. */
+export interface CheckResult {
+  readonly types: Map<number, CelType>;
+  readonly references: Map<number, Reference>;
+  readonly issues: readonly CelIssue[];
+  /** Total number of issues reported (may exceed `issues.length`). */
+  readonly issueCount: number;
+}
+
+/** Checker options. */
+export interface CheckOptions {
+  /** Join mismatching aggregate literal element types to dyn (cel-go default: true). */
+  readonly dynAggregateLiterals?: boolean;
+  readonly maxErrors?: number;
+}
+
+/** Type-checks `ast` against `decls`. */
+export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
+  const c = new Checker(ast, decls, options);
+  c.check(ast.expr);
+  for (const [id, t] of c.types) c.types.set(id, substitute(c.mappings, t, true));
+  return { types: c.types, references: c.references, issues: c.errors.issues, issueCount: c.errors.count };
+}
+
+class Checker {
+  readonly types = new Map<number, CelType>();
+  readonly references = new Map<number, Reference>();
+  readonly errors: IssueCollector;
+  readonly mappings = new Mapping();
+  private freeTypeVarCounter = 0;
+  private readonly env: CheckerEnv;
+  private readonly dynAggregates: boolean;
+
+  constructor(
+    private readonly ast: ParsedAst,
+    decls: CheckerDecls,
+    options: CheckOptions,
+  ) {
+    this.env = new CheckerEnv(decls);
+    this.errors = new IssueCollector(options.maxErrors);
+    this.dynAggregates = options.dynAggregateLiterals ?? true;
+  }
+
+  check(e: Expr): void {
+    switch (e.kind) {
+      case "const":
+        this.setType(e, constType(e.value.kind));
+        return;
+      case "ident":
+        this.checkIdent(e.id, e.name);
+        return;
+      case "select":
+        this.checkSelect(e);
+        return;
+      case "call":
+        this.checkCall(e);
+        return;
+      case "list":
+        this.checkCreateList(e);
+        return;
+      case "map":
+        this.checkCreateMap(e);
+        return;
+      case "struct":
+        this.checkCreateStruct(e);
+        return;
+      case "comprehension":
+        this.checkComprehension(e);
+        return;
+    }
+  }
+
+  private checkIdent(id: number, identName: string): void {
+    const ident = this.env.resolveSimpleIdent(identName);
+    if (ident !== undefined) {
+      let name = ident.name.startsWith(".") ? ident.name.slice(1) : ident.name;
+      if (ident.requiresDisambiguation) name = `.${name}`;
+      this.setTypeId(id, ident.type);
+      this.references.set(id, { name });
+      return;
+    }
+    this.setTypeId(id, ErrorType);
+    this.report(id, `undeclared reference to '${identName}' (in container '${this.env.decls.container}')`);
+  }
+
+  private checkSelect(e: SelectExpr): void {
+    const qualifiers = computeQualifiers(e);
+    if (qualifiers !== undefined) {
+      const ident = this.env.resolveQualifiedIdent(qualifiers);
+      if (ident !== undefined) {
+        const name = ident.requiresDisambiguation ? `.${ident.name}` : ident.name;
+        this.setType(e, ident.type);
+        this.references.set(e.id, { name });
+        return;
+      }
+    }
+    let resultType = this.checkSelectField(e.id, e.operand, e.field, false);
+    if (e.testOnly) resultType = BoolType;
+    this.setType(e, substitute(this.mappings, resultType, false));
+  }
+
+  private checkOptSelect(e: CallExpr): void {
+    if (e.args.length !== 2 || e.target !== undefined) {
+      const t = e.target !== undefined ? " member call with" : "";
+      this.report(
+        e.id,
+        `unsupported optional field selection: incorrect signature.${t} argument count: ${e.args.length}`,
+      );
+      return;
+    }
+    const operand = e.args[0] as Expr;
+    const field = e.args[1] as Expr;
+    if (field.kind !== "const" || field.value.kind !== "string") {
+      this.report(field.id, `unsupported optional field selection: ${debugExpr(field)}`);
+      return;
+    }
+    const resultType = this.checkSelectField(e.id, operand, field.value.value, true);
+    this.setType(e, substitute(this.mappings, resultType, false));
+    this.references.set(e.id, { name: "_?._", overloadIds: ["select_optional_field"] });
+  }
+
+  private checkSelectField(id: number, operand: Expr, field: string, optional: boolean): CelType {
+    this.check(operand);
+    const operandType = substitute(this.mappings, this.getType(operand), false);
+    const [targetType, isOpt] = maybeUnwrapOptional(operandType);
+    let resultType: CelType = ErrorType;
+    switch (targetType.kind) {
+      case "map":
+        resultType = targetType.params[1] as CelType;
+        break;
+      case "struct": {
+        const ft = this.lookupFieldType(id, targetType.name, field);
+        if (ft !== undefined) resultType = ft;
+        break;
+      }
+      case "type_param":
+        this.isAssignable(DynType, targetType);
+        resultType = DynType;
+        break;
+      default:
+        if (!isDynOrError(targetType)) {
+          this.report(id, `type '${formatType(targetType)}' does not support field selection`);
+        }
+        resultType = DynType;
+    }
+    return isOpt || optional ? optionalType(resultType) : resultType;
+  }
+
+  private checkCall(e: CallExpr): void {
+    const fnName = e.function;
+    if (fnName === "_?._") {
+      this.checkOptSelect(e);
+      return;
+    }
+    for (const a of e.args) this.check(a);
+    if (e.target === undefined) {
+      const fn = this.env.lookupFunction(fnName);
+      if (fn === undefined) {
+        this.report(e.id, `undeclared reference to '${fnName}' (in container '${this.env.decls.container}')`);
+        this.setType(e, ErrorType);
+        return;
+      }
+      this.resolveOverloadOrError(e, fn, undefined);
+      return;
+    }
+    const prefix = toQualifiedName(e.target);
+    if (prefix !== undefined) {
+      const fn = this.env.lookupFunction(`${prefix}.${fnName}`);
+      if (fn !== undefined) {
+        this.resolveOverloadOrError(e, fn, undefined);
+        return;
+      }
+    }
+    this.check(e.target);
+    const fn = this.env.lookupFunction(fnName);
+    if (fn !== undefined) {
+      this.resolveOverloadOrError(e, fn, e.target);
+      return;
+    }
+    this.setType(e, ErrorType);
+    this.report(e.id, `undeclared reference to '${fnName}' (in container '${this.env.decls.container}')`);
+  }
+
+  private resolveOverloadOrError(e: CallExpr, fn: FunctionDecl, target: Expr | undefined): void {
+    const argTypes: CelType[] = [];
+    if (target !== undefined) argTypes.push(this.getType(target));
+    for (const a of e.args) argTypes.push(this.getType(a));
+    let resultType: CelType | undefined;
+    let ids: string[] | undefined;
+    for (const ov of fn.overloads) {
+      if (this.env.decls.disabledOverloads.has(ov.id)) continue;
+      if ((target === undefined && ov.member) || (target !== undefined && !ov.member)) continue;
+      if (fn.name === "_&&_" || fn.name === "_||_") {
+        let failed = false;
+        argTypes.forEach((t, i) => {
+          if (!this.isAssignable(t, BoolType)) {
+            const arg = e.args[i] as Expr;
+            this.report(arg.id, `expected type '${formatType(BoolType)}' but found '${formatType(t)}'`);
+            failed = true;
+          }
+        });
+        if (failed) {
+          this.setType(e, ErrorType);
+          return;
+        }
+        this.setType(e, BoolType);
+        this.references.set(e.id, { name: fn.name, overloadIds: [ov.id] });
+        return;
+      }
+      let ovType = functionType(ov.result, ov.args);
+      if (ov.typeParams.length > 0) {
+        const subs = new Mapping();
+        for (const tp of ov.typeParams) subs.add(typeParamType(tp), this.newTypeVar());
+        ovType = substitute(subs, ovType, false);
+      }
+      const candidateArgs = ovType.params.slice(1);
+      if (this.isAssignableList(argTypes, candidateArgs)) {
+        if (ids === undefined) ids = [ov.id];
+        else ids.push(ov.id);
+        const fnResult = substitute(this.mappings, ovType.params[0] as CelType, false);
+        if (resultType === undefined) resultType = fnResult;
+        else if (!isDyn(resultType) && !isExactType(fnResult, resultType)) resultType = DynType;
+      }
+    }
+    if (resultType === undefined || ids === undefined) {
+      const shown = argTypes.map((t) => substitute(this.mappings, t, true));
+      this.report(
+        e.id,
+        `found no matching overload for '${fn.name}' applied to '${formatFunctionType(undefined, shown, target !== undefined)}'`,
+      );
+      this.setType(e, ErrorType);
+      return;
+    }
+    this.setType(e, resultType);
+    this.references.set(e.id, { name: fn.name, overloadIds: ids });
+  }
+
+  private checkCreateList(e: ListExpr): void {
+    let elemsType: CelType | undefined;
+    const optionals = new Set(e.optionalIndices);
+    e.elements.forEach((el, i) => {
+      this.check(el);
+      let elemType = this.getType(el);
+      if (optionals.has(i)) {
+        const [inner, isOpt] = maybeUnwrapOptional(elemType);
+        elemType = inner;
+        if (!isOpt && !isDyn(elemType)) this.typeMismatch(el.id, optionalType(elemType), elemType);
+      }
+      elemsType = this.joinTypes(el.id, elemsType, elemType);
+    });
+    this.setType(e, listType(elemsType ?? this.newTypeVar()));
+  }
+
+  private checkCreateMap(e: MapExpr): void {
+    let keyType: CelType | undefined;
+    let valueType: CelType | undefined;
+    for (const entry of e.entries) {
+      this.check(entry.key);
+      keyType = this.joinTypes(entry.key.id, keyType, this.getType(entry.key));
+      this.check(entry.value);
+      let vt = this.getType(entry.value);
+      if (entry.optional) {
+        const [inner, isOpt] = maybeUnwrapOptional(vt);
+        vt = inner;
+        if (!isOpt && !isDyn(vt)) this.typeMismatch(entry.value.id, optionalType(vt), vt);
+      }
+      valueType = this.joinTypes(entry.value.id, valueType, vt);
+    }
+    if (keyType === undefined || valueType === undefined) {
+      keyType = this.newTypeVar();
+      valueType = this.newTypeVar();
+    }
+    this.setType(e, mapType(keyType, valueType));
+  }
+
+  private checkCreateStruct(e: StructExpr): void {
+    const container = this.env.decls.container;
+    const ident = this.env.resolveTypeIdent(e.messageName);
+    if (ident === undefined) {
+      this.report(e.id, `undeclared reference to '${e.messageName}' (in container '${container}')`);
+      this.setType(e, ErrorType);
+      return;
+    }
+    let typeName = ident.name;
+    this.references.set(e.id, { name: typeName });
+    let resultType: CelType = ErrorType;
+    const identType = ident.type;
+    if (identType.kind !== "error") {
+      if (identType.kind !== "type") {
+        this.report(e.id, `'${identType.name}' is not a type`);
+      } else {
+        resultType = identType.params[0] as CelType;
+        if (resultType.kind === "struct") {
+          typeName = resultType.name;
+        } else {
+          this.report(e.id, `'${resultType.name}' is not a message type`);
+          resultType = ErrorType;
+        }
+      }
+    }
+    this.setType(e, resultType);
+    for (const f of e.fields) {
+      this.check(f.value);
+      let fieldType: CelType = ErrorType;
+      const ft = this.lookupFieldType(f.id, typeName, f.field);
+      if (ft !== undefined) fieldType = ft;
+      let vt = this.getType(f.value);
+      if (f.optional) {
+        const [inner, isOpt] = maybeUnwrapOptional(vt);
+        vt = inner;
+        if (!isOpt && !isDyn(vt)) this.typeMismatch(f.value.id, optionalType(vt), vt);
+      }
+      if (!this.isAssignable(fieldType, vt)) {
+        this.report(
+          f.id,
+          `expected type of field '${f.field}' is '${formatType(fieldType)}' but provided type is '${formatType(vt)}'`,
+        );
+      }
+    }
+  }
+
+  private checkComprehension(e: ComprehensionExpr): void {
+    this.check(e.iterRange);
+    this.check(e.accuInit);
+    const rangeType = substitute(this.mappings, this.getType(e.iterRange), false);
+    const accuType = this.getType(e.accuInit);
+    this.env.enterScope();
+    this.env.addLocal(e.accuVar, accuType);
+    let varType: CelType;
+    let var2Type: CelType | undefined;
+    const two = e.iterVar2 !== undefined;
+    switch (rangeType.kind) {
+      case "list":
+        varType = rangeType.params[0] as CelType;
+        if (two) {
+          var2Type = varType;
+          varType = IntType;
+        }
+        break;
+      case "map":
+        varType = rangeType.params[0] as CelType;
+        if (two) var2Type = rangeType.params[1] as CelType;
+        break;
+      case "dyn":
+      case "error":
+      case "type_param":
+        this.isAssignable(DynType, rangeType);
+        varType = DynType;
+        if (two) var2Type = DynType;
+        break;
+      default:
+        this.report(
+          e.iterRange.id,
+          `expression of type '${formatType(rangeType)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+        );
+        varType = ErrorType;
+        if (two) var2Type = ErrorType;
+    }
+    this.env.enterScope();
+    this.env.addLocal(e.iterVar, varType);
+    if (e.iterVar2 !== undefined && var2Type !== undefined) this.env.addLocal(e.iterVar2, var2Type);
+    this.check(e.loopCondition);
+    this.assertType(e.loopCondition, BoolType);
+    this.check(e.loopStep);
+    this.assertType(e.loopStep, accuType);
+    this.env.exitScope();
+    this.check(e.result);
+    this.env.exitScope();
+    this.setType(e, substitute(this.mappings, this.getType(e.result), false));
+  }
+
+  private joinTypes(id: number, previous: CelType | undefined, current: CelType): CelType {
+    if (previous === undefined) return current;
+    if (this.isAssignable(previous, current)) return mostGeneral(previous, current);
+    if (this.dynAggregates) return DynType;
+    this.typeMismatch(id, previous, current);
+    return ErrorType;
+  }
+
+  private newTypeVar(): CelType {
+    return typeParamType(`_var${this.freeTypeVarCounter++}`);
+  }
+
+  private isAssignable(t1: CelType, t2: CelType): boolean {
+    return isAssignable(this.mappings, t1, t2);
+  }
+
+  private isAssignableList(l1: readonly CelType[], l2: readonly CelType[]): boolean {
+    return isAssignableList(this.mappings, l1, l2);
+  }
+
+  private assertType(e: Expr, t: CelType): void {
+    const actual = this.getType(e);
+    if (!this.isAssignable(t, actual)) this.typeMismatch(e.id, t, actual);
+  }
+
+  private typeMismatch(id: number, expected: CelType, actual: CelType): void {
+    this.report(id, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
+  }
+
+  private lookupFieldType(id: number, structName: string, field: string): CelType | undefined {
+    const provider = this.env.decls.provider;
+    if (provider.findStructType(structName) === undefined) {
+      this.report(id, `unexpected failed resolution of '${structName}'`);
+      return undefined;
+    }
+    const ft = provider.findStructFieldType(structName, field);
+    if (ft !== undefined) return ft;
+    this.report(id, `undefined field '${field}'`);
+    return undefined;
+  }
+
+  private setType(e: Expr, t: CelType): void {
+    this.setTypeId(e.id, t);
+  }
+
+  private setTypeId(id: number, t: CelType): void {
+    const old = this.types.get(id);
+    if (old !== undefined && !isExactType(old, t)) {
+      this.report(id, `incompatible type already exists for expression: ${id} old:${formatType(old)}, new:${formatType(t)}`);
+      return;
+    }
+    this.types.set(id, t);
+  }
+
+  private getType(e: Expr): CelType {
+    return this.types.get(e.id) ?? ErrorType;
+  }
+
+  private report(id: number, message: string): void {
+    this.errors.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
+  }
+}
+
+function constType(kind: string): CelType {
+  switch (kind) {
+    case "bool":
+      return BoolType;
+    case "bytes":
+      return BytesType;
+    case "double":
+      return DoubleType;
+    case "int":
+      return IntType;
+    case "uint":
+      return UintType;
+    case "string":
+      return StringType;
+    default:
+      return NullType;
+  }
+}
+
+/** Qualifier names of a select chain ending in an identifier (`a.b.c` → [a, b, c]). */
+function computeQualifiers(e: Expr): string[] | undefined {
+  const q: string[] = [];
+  let cur: Expr = e;
+  while (cur.kind === "select") {
+    if (cur.testOnly) return undefined;
+    q.push(cur.field);
+    cur = cur.operand;
+    if (cur.kind === "ident") {
+      q.push(cur.name);
+      return q.reverse();
+    }
+  }
+  return undefined;
+}
+
+/** cel-go `containers.ToQualifiedName`. */
+function toQualifiedName(e: Expr): string | undefined {
+  if (e.kind === "ident") return e.name;
+  if (e.kind === "select" && !e.testOnly) {
+    const op = toQualifiedName(e.operand);
+    return op === undefined ? undefined : `${op}.${e.field}`;
+  }
+  return undefined;
+}
+
+/** Minimal rendering of a node for the optional-select error (cel-go prints the Go struct). */
+function debugExpr(e: Expr): string {
+  switch (e.kind) {
+    case "ident":
+      return e.name;
+    case "const":
+      return e.value.kind;
+    default:
+      return e.kind;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The declarations a check runs against (cel-go `checker.Env`): container, global variables,
+ * functions, type provider, and a stack of local scopes for comprehension variables.
+ * @module
+ */
+import type { FunctionDecl } from "../decls/decl.js";
+import type { TypeProvider } from "../types/provider.js";
+import { type CelType, typeTypeWithParam } from "../types/types.js";
+
+/** A resolved identifier: its declared name and type, and whether a local shadows it. */
+export interface IdentResolution {
+  readonly name: string;
+  readonly type: CelType;
+  readonly requiresDisambiguation: boolean;
+}
+
+/** Immutable declaration set shared by all checks of one environment. */
+export interface CheckerDecls {
+  /** Namespace for name resolution (`''` for none). */
+  readonly container: string;
+  readonly variables: ReadonlyMap<string, CelType>;
+  readonly functions: ReadonlyMap<string, FunctionDecl>;
+  readonly provider: TypeProvider;
+  /** Overload ids excluded from resolution. */
+  readonly disabledOverloads: ReadonlySet<string>;
+}
+
+/** cel-go `Container.ResolveCandidateNames` (without aliases). */
+export function resolveCandidateNames(container: string, name: string): string[] {
+  if (name.startsWith(".")) return [name.slice(1)];
+  if (container === "") return [name];
+  const out = [`${container}.${name}`];
+  let next = container;
+  for (let i = next.lastIndexOf("."); i >= 0; i = next.lastIndexOf(".")) {
+    next = next.slice(0, i);
+    out.push(`${next}.${name}`);
+  }
+  out.push(name);
+  return out;
+}
+
+/** Per-check scoped environment. */
+export class CheckerEnv {
+  private readonly scopes: Map<string, CelType>[] = [];
+  constructor(readonly decls: CheckerDecls) {}
+
+  enterScope(): void {
+    this.scopes.push(new Map());
+  }
+
+  exitScope(): void {
+    this.scopes.pop();
+  }
+
+  addLocal(name: string, type: CelType): void {
+    const top = this.scopes[this.scopes.length - 1];
+    if (top !== undefined) top.set(name, type);
+  }
+
+  private lookupLocal(name: string): CelType | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const t = (this.scopes[i] as Map<string, CelType>).get(name);
+      if (t !== undefined) return t;
+    }
+    return undefined;
+  }
+
+  private lookupGlobal(candidate: string): CelType | undefined {
+    const v = this.decls.variables.get(candidate);
+    if (v !== undefined) return v;
+    const t = this.decls.provider.findIdentType(candidate);
+    if (t !== undefined) return typeTypeWithParam(t);
+    const s = this.decls.provider.findStructType(candidate);
+    return s === undefined ? undefined : typeTypeWithParam(s);
+  }
+
+  /** cel-go `resolveSimpleIdent`. */
+  resolveSimpleIdent(name: string): IdentResolution | undefined {
+    const local = this.lookupLocal(name);
+    if (local !== undefined && !name.startsWith(".")) {
+      return { name, type: local, requiresDisambiguation: false };
+    }
+    if (this.decls.container === "" && !name.startsWith(".")) {
+      const t = this.lookupGlobal(name);
+      return t === undefined ? undefined : { name, type: t, requiresDisambiguation: local !== undefined };
+    }
+    for (const c of resolveCandidateNames(this.decls.container, name)) {
+      const t = this.lookupGlobal(c);
+      if (t !== undefined) return { name: c, type: t, requiresDisambiguation: local !== undefined };
+    }
+    return undefined;
+  }
+
+  /** cel-go `resolveQualifiedIdent`. */
+  resolveQualifiedIdent(qualifiers: readonly string[]): IdentResolution | undefined {
+    if (qualifiers.length === 1) return this.resolveSimpleIdent(qualifiers[0] as string);
+    const first = qualifiers[0] as string;
+    const local = this.lookupLocal(first);
+    if (local !== undefined && !first.startsWith(".")) return undefined;
+    const varName = qualifiers.join(".");
+    for (const c of resolveCandidateNames(this.decls.container, varName)) {
+      const t = this.lookupGlobal(c);
+      if (t !== undefined) return { name: c, type: t, requiresDisambiguation: local !== undefined };
+    }
+    return undefined;
+  }
+
+  /** cel-go `resolveTypeIdent`: a type name for message construction. */
+  resolveTypeIdent(name: string): IdentResolution | undefined {
+    for (const c of resolveCandidateNames(this.decls.container, name)) {
+      const t = this.decls.provider.findIdentType(c);
+      if (t !== undefined) return { name: c, type: typeTypeWithParam(t), requiresDisambiguation: false };
+      const s = this.decls.provider.findStructType(c);
+      if (s !== undefined) return { name: c, type: typeTypeWithParam(s), requiresDisambiguation: false };
+    }
+    return undefined;
+  }
+
+  /** cel-go `lookupFunction`. */
+  lookupFunction(name: string): FunctionDecl | undefined {
+    if (this.decls.container === "" && !name.startsWith(".")) return this.decls.functions.get(name);
+    for (const c of resolveCandidateNames(this.decls.container, name)) {
+      const f = this.decls.functions.get(c);
+      if (f !== undefined) return f;
+    }
+    return undefined;
+  }
+}

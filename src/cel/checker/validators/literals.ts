@@ -1,0 +1,55 @@
+/**
+ * cel-go's literal validators (`ValidateDurationLiterals`, `ValidateTimestampLiterals`,
+ * `ValidateRegexLiterals`): calls of `duration` / `timestamp` / `matches` whose first argument is
+ * a literal are checked at compile time; a failure reports `invalid <fn> argument` at the literal.
+ * @module
+ */
+import type { CallExpr, Expr } from "../../ast.js";
+import type { FunctionRegistry } from "../../interpreter/functions.js";
+import { plan } from "../../interpreter/planner.js";
+import { compileRegex } from "../../stdlib-impl/regex.js";
+import { CelError, CelSpecial } from "../../values/values.js";
+import type { ValidationContext } from "./validator.js";
+
+type ArgCheck = (call: CallExpr, arg: Expr) => boolean;
+
+function validateCalls(ctx: ValidationContext, fnName: string, check: ArgCheck): void {
+  ctx.visit((e) => {
+    if (e.kind !== "call") return;
+    const name = ctx.checked.references.get(e.id)?.name ?? e.function;
+    if (name !== fnName) return;
+    const arg = e.args[0];
+    if (arg === undefined || arg.kind !== "const") return;
+    if (!check(e, arg)) ctx.report(arg.id, `invalid ${fnName} argument`);
+  });
+}
+
+/** Evaluates the call on its own (cel-go `evalCall`); false when it yields an error. */
+function evalCallOk(functions: FunctionRegistry): ArgCheck {
+  return (call) => {
+    const bare: CallExpr = { kind: "call", id: call.id, function: call.function, args: call.args };
+    const v = plan(bare, { functions }).eval().value;
+    return !(v instanceof CelError) && !(v instanceof CelSpecial);
+  };
+}
+
+/** `duration('...')` literals must parse. */
+export function validateDurationLiterals(ctx: ValidationContext, functions: FunctionRegistry): void {
+  validateCalls(ctx, "duration", evalCallOk(functions));
+}
+
+/** `timestamp('...')` / `timestamp(<int>)` literals must be valid. */
+export function validateTimestampLiterals(ctx: ValidationContext, functions: FunctionRegistry): void {
+  validateCalls(ctx, "timestamp", evalCallOk(functions));
+}
+
+/**
+ * The first argument of `matches` calls, when a literal, must be a string that compiles as RE2.
+ * (As in cel-go this is the pattern for `s.matches(re)` but the subject for `matches(s, re)`.)
+ */
+export function validateRegexLiterals(ctx: ValidationContext): void {
+  validateCalls(ctx, "matches", (_call, arg) => {
+    if (arg.kind !== "const" || arg.value.kind !== "string") return false;
+    return !(compileRegex(arg.value.value) instanceof CelError);
+  });
+}

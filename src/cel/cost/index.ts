@@ -1,0 +1,6 @@
+/**
+ * Static cost estimation (cel-go `checker/cost.go`).
+ * @module
+ */
+export * from "./estimates.js";
+export * from "./estimator.js";

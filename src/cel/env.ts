@@ -1,0 +1,318 @@
+/**
+ * The top-level CEL API: an environment of declarations that compiles (parses + type-checks)
+ * expressions and turns compiled expressions into programs.
+ *
+ * @example
+ * const env = new Env({ variables: { self: "map(string, int)" } });
+ * const c = env.compile("self.x == true");
+ * if ("issues" in c) console.log(c.issues);
+ * // ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(int, bool)'
+ * //  | self.x == true
+ * //  | .......^
+ * @module
+ */
+import type { ParsedAst } from "./ast.js";
+import { type CheckResult, check, type Reference } from "./checker/checker.js";
+import type { CheckerDecls } from "./checker/env.js";
+import { IssueCollector } from "./checker/issues.js";
+import { validateHomogeneousAggregateLiterals } from "./checker/validators/homogeneous.js";
+import {
+  validateDurationLiterals,
+  validateRegexLiterals,
+  validateTimestampLiterals,
+} from "./checker/validators/literals.js";
+import { validateStringFormat } from "./checker/validators/string-format.js";
+import { type AstValidator, validationContext } from "./checker/validators/validator.js";
+import { type FunctionDecl, memberOverload, mergeFunctions, type OverloadDecl, overload } from "./decls/decl.js";
+import {
+  LISTS_EXT_V3,
+  OPTIONAL_LIB,
+  SETS_EXT,
+  STRINGS_EXT_V2,
+  TWO_VAR_COMPREHENSIONS,
+} from "./decls/extensions.js";
+import { STANDARD_FUNCTIONS } from "./decls/standard.js";
+import { FunctionRegistry, type CallCostFn, type OverloadImpl } from "./interpreter/functions.js";
+import { type Activation, type EvalResult, plan } from "./interpreter/planner.js";
+import { type CelIssue, formatIssues } from "./parser/issues.js";
+import { standardFunctions } from "./stdlib-impl/index.js";
+import { type ParseOptions, parse } from "./parser/parser.js";
+import { parseType } from "./types/parse-type.js";
+import { TypeRegistry } from "./types/provider.js";
+import { type CelType, formatType, optionalType, typeParamType } from "./types/types.js";
+
+/** A type given either as a {@link CelType} or in cel-go's notation (`map(string, int)`). */
+export type TypeSpec = CelType | string;
+
+/** One overload of a custom function; `impl` is the runtime implementation (CEL values in/out). */
+export interface CustomOverload {
+  /** Overload id, unique in the environment. */
+  readonly id: string;
+  /** Receiver-style: the first argument type is the receiver. */
+  readonly member?: boolean;
+  readonly args: readonly TypeSpec[];
+  readonly result: TypeSpec;
+  /** Implementation; receives evaluated arguments (receiver first). */
+  readonly impl?: (...args: never[]) => unknown;
+}
+
+/** A custom function with its overloads. */
+export interface CustomFunction {
+  readonly name: string;
+  readonly overloads: readonly CustomOverload[];
+}
+
+/** Which cel-go extension libraries are enabled (all default to true, as in Kubernetes). */
+export interface LibraryOptions {
+  /** `false`, `true` (version 2, as Kubernetes) or a cel-go strings library version. */
+  readonly strings?: boolean | number;
+  readonly sets?: boolean;
+  readonly lists?: boolean;
+  readonly optional?: boolean;
+  /** Two-variable comprehensions (`all(i, v, p)`, `transformList`, ...). */
+  readonly twoVarComprehensions?: boolean;
+}
+
+/** Environment options. */
+export interface EnvOptions {
+  /** Variables and their types. */
+  readonly variables?: Readonly<Record<string, TypeSpec>>;
+  /** Object types declared as field maps (`{"Spec": {"replicas": "int"}}`). */
+  readonly objectTypes?: Readonly<Record<string, Readonly<Record<string, TypeSpec>>>>;
+  /** Opaque type names (e.g. `kubernetes.Quantity`), usable in {@link TypeSpec}s. */
+  readonly opaqueTypes?: readonly string[];
+  /** Custom functions (global or receiver-style). */
+  readonly functions?: readonly CustomFunction[];
+  /** Namespace for identifier resolution (cel-go container). */
+  readonly container?: string;
+  readonly libraries?: LibraryOptions;
+  /** Cross-type numeric comparisons (`1 < 2.0`); default true. */
+  readonly crossTypeNumericComparisons?: boolean;
+  /**
+   * cel-go's extended validations, as Kubernetes enables them: homogeneous aggregate literals
+   * and duration / timestamp / regex literal validation. Default false.
+   */
+  readonly extendedValidations?: boolean;
+  /** Additional AST validators run after a successful check. */
+  readonly validators?: readonly AstValidator[];
+  /** Parser options (description, recursion limit, ...). */
+  readonly parser?: ParseOptions;
+}
+
+/** A successfully compiled expression. */
+export interface Compiled {
+  readonly ast: ParsedAst;
+  readonly checked: CheckResult;
+  readonly outputType: CelType;
+}
+
+/** A failed compilation: cel-go's issues string plus the issue list. */
+export interface CompileFailure {
+  readonly issues: string;
+  readonly issueList: readonly CelIssue[];
+}
+
+const CROSS_TYPE_COMPARISON_IDS = new Set(
+  ["less", "less_equals", "greater", "greater_equals"].flatMap((p) =>
+    ["int64_double", "int64_uint64", "uint64_double", "uint64_int64", "double_int64", "double_uint64"].map(
+      (s) => `${p}_${s}`,
+    ),
+  ),
+);
+
+/** Options of {@link Env.program}. */
+export interface ProgramOptions {
+  /** Runtime cost limit; evaluation stops with cel-go's "actual cost limit exceeded" error. */
+  readonly costLimit?: number;
+  /** Extra per-call runtime cost model (e.g. Kubernetes library costs). */
+  readonly callCost?: CallCostFn;
+}
+
+/** A compiled, planned expression. */
+export interface CelProgram {
+  /** Evaluates against `activation`; never throws for CEL errors (they are values). */
+  eval(activation?: Activation): EvalResult;
+}
+
+/** Thrown for invalid environment declarations. */
+export class EnvError extends Error {}
+
+/** A CEL environment. */
+export class Env {
+  /** The declarations the checker uses. */
+  readonly decls: CheckerDecls;
+  /** Declared types. */
+  readonly types: TypeRegistry;
+  /** Implementations of custom overloads, by overload id. */
+  readonly customImpls: ReadonlyMap<string, (...args: never[]) => unknown>;
+  private readonly parseOptions: ParseOptions;
+  private registry: FunctionRegistry | undefined;
+  private readonly validators: AstValidator[] = [];
+  private readonly customOverloads: OverloadImpl[] = [];
+
+  constructor(options: EnvOptions = {}) {
+    const reg = new TypeRegistry();
+    this.types = reg;
+    const libs = options.libraries ?? {};
+    if (libs.optional !== false) reg.registerIdentType("optional_type", optionalType(typeParamType("T")));
+    for (const name of options.opaqueTypes ?? []) reg.registerOpaque(name);
+    const lookup = (n: string) => reg.findIdentType(n);
+    const objectTypes = options.objectTypes ?? {};
+    // Declare names first so fields may reference other object types.
+    for (const name of Object.keys(objectTypes)) reg.registerObject(name, {});
+    for (const [name, fields] of Object.entries(objectTypes)) {
+      const m = new Map<string, CelType>();
+      for (const [f, t] of Object.entries(fields)) m.set(f, toType(t, lookup));
+      reg.registerObject(name, m);
+    }
+    const variables = new Map<string, CelType>();
+    for (const [name, t] of Object.entries(options.variables ?? {})) variables.set(name, toType(t, lookup));
+    const impls = new Map<string, (...args: never[]) => unknown>();
+    const custom: FunctionDecl[] = [];
+    for (const f of options.functions ?? []) {
+      const ovs: OverloadDecl[] = f.overloads.map((o) => {
+        const args = o.args.map((a) => toType(a, lookup));
+        const result = toType(o.result, lookup);
+        if (o.impl !== undefined) {
+          impls.set(o.id, o.impl);
+          this.customOverloads.push({
+            id: o.id,
+            fn: f.name,
+            receiver: o.member === true,
+            args: args.map(runtimeTag),
+            impl: o.impl as OverloadImpl["impl"],
+          });
+        }
+        return o.member === true ? memberOv(o.id, args, result) : overload(o.id, args, result);
+      });
+      custom.push({ name: f.name, overloads: ovs });
+    }
+    const lists: (readonly FunctionDecl[])[] = [STANDARD_FUNCTIONS];
+    if (libs.strings !== false) {
+      lists.push(STRINGS_EXT_V2);
+      const version = typeof libs.strings === "number" ? libs.strings : 2;
+      if (version >= 1) this.validators.push((ctx) => validateStringFormat(ctx, { version }));
+    }
+    if (options.extendedValidations === true) {
+      this.validators.push(
+        (ctx) => validateDurationLiterals(ctx, this.functions()),
+        (ctx) => validateTimestampLiterals(ctx, this.functions()),
+        validateRegexLiterals,
+      );
+      const exempt = libs.strings !== false ? ["format"] : [];
+      this.validators.push((ctx) => validateHomogeneousAggregateLiterals(ctx, exempt));
+    }
+    for (const v of options.validators ?? []) this.validators.push(v);
+    if (libs.sets !== false) lists.push(SETS_EXT);
+    if (libs.lists !== false) lists.push(LISTS_EXT_V3);
+    if (libs.optional !== false) lists.push(OPTIONAL_LIB);
+    if (libs.twoVarComprehensions !== false) lists.push(TWO_VAR_COMPREHENSIONS);
+    lists.push(custom);
+    this.decls = {
+      container: options.container ?? "",
+      variables,
+      functions: mergeFunctions(...lists),
+      provider: reg,
+      disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : new Set(),
+    };
+    this.customImpls = impls;
+    this.parseOptions = { enableOptionalSyntax: libs.optional !== false, ...options.parser };
+  }
+
+  /** Parses and type-checks `expression`. */
+  compile(expression: string): Compiled | CompileFailure {
+    const parsed = parse(expression, this.parseOptions);
+    if (parsed.ast === undefined) {
+      return { issues: parsed.errorText, issueList: parsed.issues };
+    }
+    const checked = check(parsed.ast, this.decls);
+    if (checked.issueCount > 0) {
+      return { issues: formatIssues(parsed.ast.sourceInfo, checked.issues), issueList: checked.issues };
+    }
+    if (this.validators.length > 0) {
+      const collector = new IssueCollector();
+      const ctx = validationContext(parsed.ast, checked, collector);
+      for (const v of this.validators) v(ctx);
+      if (collector.count > 0) {
+        return { issues: formatIssues(parsed.ast.sourceInfo, collector.issues), issueList: collector.issues };
+      }
+    }
+    const outputType = checked.types.get(parsed.ast.expr.id);
+    if (outputType === undefined) throw new EnvError("checker produced no type for the root expression");
+    return { ast: parsed.ast, checked, outputType };
+  }
+
+  /** The function implementations programs use (standard library, extensions, custom). */
+  functions(): FunctionRegistry {
+    if (this.registry === undefined) {
+      this.registry = standardFunctions();
+      if (this.customOverloads.length > 0) this.registry.add(...this.customOverloads);
+    }
+    return this.registry;
+  }
+
+  /** Plans a compiled expression for (repeated) evaluation. */
+  program(compiled: Compiled, options: ProgramOptions = {}): CelProgram {
+    const prog = plan(compiled.ast, {
+      functions: this.functions(),
+      checked: compiled.checked,
+      ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
+    });
+    const evalOpts = options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined;
+    return { eval: (activation) => prog.eval(activation, evalOpts) };
+  }
+
+  /** Plans a parsed but unchecked expression (dynamic dispatch only). */
+  programUnchecked(ast: ParsedAst, options: ProgramOptions = {}): CelProgram {
+    const prog = plan(ast, {
+      functions: this.functions(),
+      ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
+    });
+    const evalOpts = options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined;
+    return { eval: (activation) => prog.eval(activation, evalOpts) };
+  }
+
+  /** Parses `expression` without type-checking (the result has an empty check result). */
+  parseOnly(expression: string): { ast: ParsedAst } | CompileFailure {
+    const parsed = parse(expression, this.parseOptions);
+    if (parsed.ast === undefined) return { issues: parsed.errorText, issueList: parsed.issues };
+    return { ast: parsed.ast };
+  }
+}
+
+/** Whether a compile result failed. */
+export function isCompileFailure(r: Compiled | CompileFailure): r is CompileFailure {
+  return "issues" in r;
+}
+
+function toType(t: TypeSpec, lookup: (n: string) => CelType | undefined): CelType {
+  return typeof t === "string" ? parseType(t, lookup) : t;
+}
+
+/** The planner's runtime dispatch tag of a declared type. */
+function runtimeTag(t: CelType): string {
+  switch (t.kind) {
+    case "null_type":
+      return "null";
+    case "opaque":
+      return t.name === "optional_type" ? "optional" : t.name;
+    case "dyn":
+    case "any":
+    case "type_param":
+    case "error":
+    case "unspecified":
+      return "dyn";
+    case "struct":
+      return "map";
+    default:
+      return t.kind;
+  }
+}
+
+function memberOv(id: string, args: CelType[], result: CelType): OverloadDecl {
+  if (args.length === 0) throw new EnvError(`member overload ${id} needs a receiver type`);
+  return memberOverload(id, args, result);
+}
+
+export type { CheckResult, Reference };
+export { formatType };

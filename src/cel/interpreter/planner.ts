@@ -1,0 +1,758 @@
+/**
+ * STABLE API for CEL-B — the planner: turns an AST into a tree of closures that
+ * evaluate against an activation, with errors/unknowns as values, commutative
+ * `&&`/`||`, and cel-go runtime cost tracking with an optional limit.
+ *
+ * @example
+ * const prog = plan(parse("x + 1").ast!, { functions: standardFunctions() });
+ * prog.eval({ x: 41n }).value; // 42n
+ *
+ * @module
+ */
+
+import type { CallExpr, ComprehensionExpr, Constant, Expr, ParsedAst, SelectExpr } from "../ast.js";
+import { celEquals, tagOf } from "../values/ops.js";
+import type { CelValue } from "../values/values.js";
+import {
+  CelError,
+  CelMap,
+  CelOptional,
+  CelSpecial,
+  CelType,
+  CelUint,
+  CelUnknown,
+  HashCelMap,
+  mapKeyOf,
+  TYPES,
+} from "../values/values.js";
+import type { CallCostFn, OverloadImpl } from "./functions.js";
+import { FunctionRegistry } from "./functions.js";
+import { COST, defaultCallCost } from "./runtime-cost.js";
+
+/** Checker output the planner can use (CEL-B's checked AST annotations). */
+export interface CheckedInfo {
+  /** Node id → checked type (opaque to the planner). */
+  readonly types?: ReadonlyMap<number, unknown>;
+  /** Node id → resolved identifier name and/or candidate overload ids. */
+  readonly references?: ReadonlyMap<number, { readonly name?: string; readonly overloadIds?: readonly string[] }>;
+}
+
+/** Planner options. */
+export interface PlanOptions {
+  /** Function implementations (e.g. `standardFunctions()` plus extensions). */
+  readonly functions: FunctionRegistry;
+  /** Checker annotations; without them dispatch is dynamic by runtime types. */
+  readonly checked?: CheckedInfo;
+  /** Extra call-cost model consulted before the default (Kubernetes library costs). */
+  readonly callCost?: CallCostFn;
+  /** cel-go `PresenceTestHasCost`; default true. */
+  readonly presenceTestHasCost?: boolean;
+}
+
+/** Variables for one evaluation. */
+export type Activation =
+  | Readonly<Record<string, CelValue>>
+  | ReadonlyMap<string, CelValue>
+  | ((name: string) => CelValue | undefined);
+
+/** Per-evaluation options. */
+export interface EvalOptions {
+  /** Stop with `operation cancelled: actual cost limit exceeded` once the cost exceeds this. */
+  readonly costLimit?: number;
+}
+
+/** Result of one evaluation: the value (possibly a CelError / CelUnknown) and its cost. */
+export interface EvalResult {
+  readonly value: CelValue;
+  readonly cost: number;
+}
+
+/** A planned program: evaluate many times. */
+export interface Program {
+  eval(activation?: Activation, opts?: EvalOptions): EvalResult;
+}
+
+/** Error message when the runtime cost limit is exceeded (cel-go). */
+export const COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded";
+
+class CostExceeded extends Error {}
+
+/** Mutable state of one evaluation. */
+class State {
+  cost = 0;
+  limit = Number.POSITIVE_INFINITY;
+  slots: CelValue[];
+  constructor(
+    readonly resolve: (name: string) => CelValue | undefined,
+    nSlots: number,
+  ) {
+    this.slots = new Array<CelValue>(nSlots).fill(null);
+  }
+  add(c: number): void {
+    this.cost += c;
+    if (this.cost > this.limit) throw new CostExceeded();
+  }
+}
+
+type Interp = (s: State) => CelValue;
+
+const TYPE_IDENTS: Record<string, CelType> = {
+  int: TYPES.int,
+  uint: TYPES.uint,
+  double: TYPES.double,
+  bool: TYPES.bool,
+  string: TYPES.string,
+  bytes: TYPES.bytes,
+  list: TYPES.list,
+  map: TYPES.map,
+  null_type: TYPES.null,
+  type: TYPES.type,
+  "google.protobuf.Duration": TYPES.duration,
+  "google.protobuf.Timestamp": TYPES.timestamp,
+  optional_type: TYPES.optional,
+};
+
+const NO_OVERLOAD = "no such overload";
+
+function constValue(c: Constant): CelValue {
+  switch (c.kind) {
+    case "null":
+      return null;
+    case "uint":
+      return new CelUint(c.value);
+    default:
+      return c.value;
+  }
+}
+
+function toResolver(a: Activation | undefined): (name: string) => CelValue | undefined {
+  if (a === undefined) return () => undefined;
+  if (typeof a === "function") return a;
+  if (a instanceof Map) return (n) => a.get(n);
+  const rec = a as Readonly<Record<string, CelValue>>;
+  return (n) => (Object.hasOwn(rec, n) ? rec[n] : undefined);
+}
+
+/** Field selection on a map-like value (also used for `has()`); undefined = absent. */
+function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
+  if (v instanceof CelMap) return v.get(field);
+  return new CelError(`no such overload`);
+}
+
+/** Index operation `a[b]` (cel-go semantics). */
+export function indexValue(a: CelValue, b: CelValue): CelValue {
+  if (a instanceof CelSpecial) return a;
+  if (b instanceof CelSpecial) return b;
+  if (Array.isArray(a)) {
+    let i: bigint | undefined;
+    if (typeof b === "bigint") i = b;
+    else if (b instanceof CelUint) i = b.value;
+    else if (typeof b === "number") {
+      if (!Number.isInteger(b)) return new CelError(`unsupported index value ${formatIdx(b)} in list`);
+      i = BigInt(b);
+    } else return new CelError(`unsupported index type '${tagOf(b)}' in list`);
+    if (i < 0n || i >= BigInt(a.length)) return new CelError(`index out of bounds: ${i}`);
+    return a[Number(i)] as CelValue;
+  }
+  if (a instanceof CelMap) {
+    const v = a.get(b);
+    if (v === undefined) {
+      if (mapKeyOf(b) === undefined && typeof b !== "number")
+        return new CelError(`unsupported key type`);
+      return new CelError(`no such key: ${formatKey(b)}`);
+    }
+    return v;
+  }
+  return new CelError(NO_OVERLOAD);
+}
+
+function formatIdx(d: number): string {
+  return String(d);
+}
+
+/** Go `%v` rendering of a map key in "no such key" errors. */
+export function formatKey(k: CelValue): string {
+  if (k instanceof CelUint) return String(k.value);
+  if (typeof k === "number") return String(k);
+  return String(k);
+}
+
+class Planner {
+  private readonly scopes: Map<string, number>[] = [];
+  nSlots = 0;
+  private nextSlot = 0;
+
+  constructor(private readonly o: PlanOptions) {}
+
+  private local(name: string): number | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = (this.scopes[i] as Map<string, number>).get(name);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+
+  /**
+   * Plans `e`. `noRoot` suppresses the root cost of an attribute expression (cel-go does not
+   * charge the base of an attribute used as an index qualifier or as a ternary branch).
+   */
+  /** Whether cel-go plans `e` as an attribute (ident, select, index, optional select/index, ternary). */
+  private isAttr(e: Expr): boolean {
+    if (e.kind === "ident") return true;
+    if (e.kind === "select") return !e.testOnly;
+    if (e.kind === "call" && e.target === undefined)
+      return e.function === "_[_]" || e.function === "_[?_]" || e.function === "_?._" || e.function === "_?_:_";
+    return false;
+  }
+
+  /** Plans the operand of a select/index: non-attributes become cel-go relative attributes (+1). */
+  private planOperand(e: Expr, noRoot: boolean): Interp {
+    if (this.isAttr(e)) return this.plan(e, noRoot);
+    const inner = this.plan(e);
+    if (noRoot) return inner;
+    return (s) => {
+      const v = inner(s);
+      s.add(1);
+      return v;
+    };
+  }
+
+  plan(e: Expr, noRoot = false): Interp {
+    switch (e.kind) {
+      case "const": {
+        const v = constValue(e.value);
+        return () => v;
+      }
+      case "ident":
+        return this.planIdent(e.id, e.name, noRoot ? 0 : 1);
+      case "select":
+        return this.planSelect(e, noRoot);
+      case "call":
+        return this.planCall(e, noRoot);
+      case "list":
+        return this.planList(e.elements, e.optionalIndices);
+      case "map":
+        return this.planMap(e);
+      case "struct": {
+        const name = e.messageName;
+        return (s) => {
+          s.add(COST.structCreateBase);
+          return new CelError(`unknown type: ${name}`);
+        };
+      }
+      case "comprehension":
+        return this.planComprehension(e);
+    }
+  }
+
+  private planIdent(id: number, name: string, cost: number): Interp {
+    let refName = this.o.checked?.references?.get(id)?.name ?? name;
+    // a leading dot names the global (root-scoped) identifier, bypassing locals
+    const global = refName.startsWith(".");
+    if (global) refName = refName.slice(1);
+    const slot = global ? undefined : this.local(refName);
+    if (slot !== undefined)
+      return (s) => {
+        s.add(cost);
+        return s.slots[slot] as CelValue;
+      };
+    const typeVal = TYPE_IDENTS[refName];
+    return (s) => {
+      s.add(cost);
+      const v = s.resolve(refName);
+      if (v !== undefined) return v;
+      if (typeVal !== undefined) return typeVal;
+      return new CelError(`no such attribute(s): ${refName}`, id);
+    };
+  }
+
+  /** Qualified-name candidates for a select chain rooted at a non-local identifier. */
+  private qualifiedName(e: SelectExpr): string | undefined {
+    const parts: string[] = [e.field];
+    let cur: Expr = e.operand;
+    while (cur.kind === "select" && !cur.testOnly) {
+      parts.push(cur.field);
+      cur = cur.operand;
+    }
+    if (cur.kind !== "ident" || this.local(cur.name) !== undefined) return undefined;
+    parts.push(cur.name);
+    return parts.reverse().join(".");
+  }
+
+  private planSelect(e: SelectExpr, noRoot = false): Interp {
+    const refName = this.o.checked?.references?.get(e.id)?.name;
+    if (refName !== undefined && !e.testOnly) return this.planIdent(e.id, refName, noRoot ? 0 : 1);
+    const operand = this.planOperand(e.operand, noRoot);
+    const field = e.field;
+    const qn = !e.testOnly && !this.o.checked ? this.qualifiedName(e) : undefined;
+    if (e.testOnly) {
+      const cost = this.o.presenceTestHasCost === false ? 0 : 1;
+      return (s) => {
+        const v = operand(s);
+        s.add(cost);
+        if (v instanceof CelSpecial) return v;
+        if (v instanceof CelMap) return v.has(field);
+        if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
+        return new CelError(`no such overload`);
+      };
+    }
+    const id = e.id;
+    const select: Interp = (s) => {
+      const v = operand(s);
+      s.add(1);
+      if (v instanceof CelSpecial) return v;
+      if (v instanceof CelOptional) {
+        if (v.value === undefined) return v;
+        const r = selectField(v.value, field);
+        if (r === undefined) return CelOptional.NONE;
+        return r instanceof CelError ? r : CelOptional.of(r);
+      }
+      const r = selectField(v, field);
+      if (r === undefined) return new CelError(`no such key: ${field}`, id);
+      return r;
+    };
+    if (qn === undefined) return select;
+    const typeVal = TYPE_IDENTS[qn];
+    const rootCost = noRoot ? 0 : 1;
+    return (s) => {
+      const v = s.resolve(qn);
+      if (v !== undefined) {
+        s.add(rootCost);
+        return v;
+      }
+      if (typeVal !== undefined) {
+        s.add(rootCost);
+        return typeVal;
+      }
+      return select(s);
+    };
+  }
+
+  private planList(elems: readonly Expr[], optIdx: readonly number[]): Interp {
+    const items = elems.map((x) => this.plan(x));
+    const n = items.length;
+    if (optIdx.length === 0) {
+      return (s) => {
+        const out = new Array<CelValue>(n);
+        for (let i = 0; i < n; i++) {
+          const v = (items[i] as Interp)(s);
+          if (v instanceof CelSpecial) return v;
+          out[i] = v;
+        }
+        s.add(COST.listCreateBase);
+        return out;
+      };
+    }
+    const opt = new Set(optIdx);
+    return (s) => {
+      const out: CelValue[] = [];
+      for (let i = 0; i < n; i++) {
+        const v = (items[i] as Interp)(s);
+        if (v instanceof CelSpecial) return v;
+        if (opt.has(i)) {
+          if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD);
+          if (v.value !== undefined) out.push(v.value);
+        } else out.push(v);
+      }
+      s.add(COST.listCreateBase);
+      return out;
+    };
+  }
+
+  private planMap(e: Extract<Expr, { kind: "map" }>): Interp {
+    const entries = e.entries.map((en) => ({ k: this.plan(en.key), v: this.plan(en.value), opt: en.optional }));
+    return (s) => {
+      const m = new HashCelMap();
+      for (const en of entries) {
+        const k = en.k(s);
+        if (k instanceof CelSpecial) return k;
+        const v = en.v(s);
+        if (v instanceof CelSpecial) return v;
+        if (typeof k === "number" || mapKeyOf(k) === undefined) return new CelError("unsupported key type");
+        if (m.has(k)) return new CelError(`Failed with repeated key`);
+        if (en.opt) {
+          if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD);
+          if (v.value !== undefined) m.set(k, v.value);
+        } else m.set(k, v);
+      }
+      s.add(COST.mapCreateBase);
+      return m;
+    };
+  }
+
+  private planComprehension(e: ComprehensionExpr): Interp {
+    const range = this.plan(e.iterRange);
+    const init = this.plan(e.accuInit);
+    const accuSlot = this.nextSlot++;
+    const iterSlot = this.nextSlot++;
+    const iter2Slot = e.iterVar2 !== undefined ? this.nextSlot++ : -1;
+    this.nSlots = Math.max(this.nSlots, this.nextSlot);
+    // accumulator is visible in loop condition/step/result; iteration vars in condition/step
+    const accuScope = new Map([[e.accuVar, accuSlot]]);
+    const iterScope = new Map([[e.iterVar, iterSlot]]);
+    if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, iter2Slot);
+    this.scopes.push(accuScope, iterScope);
+    const cond = this.plan(e.loopCondition);
+    const step = this.plan(e.loopStep);
+    this.scopes.pop();
+    const result = this.plan(e.result);
+    this.scopes.pop();
+    this.nextSlot -= e.iterVar2 !== undefined ? 3 : 2;
+    const two = e.iterVar2 !== undefined;
+    return (s) => {
+      const r = range(s);
+      if (r instanceof CelSpecial) return r;
+      let keys: readonly CelValue[];
+      let map: CelMap | undefined;
+      if (Array.isArray(r)) keys = r;
+      else if (r instanceof CelMap) {
+        keys = r.keys();
+        map = r;
+      } else return new CelError(NO_OVERLOAD);
+      const slots = s.slots;
+      const saveA = slots[accuSlot] as CelValue;
+      const saveI = slots[iterSlot] as CelValue;
+      const saveI2 = two ? (slots[iter2Slot] as CelValue) : null;
+      slots[accuSlot] = init(s);
+      const n = keys.length;
+      for (let i = 0; i < n; i++) {
+        if (two) {
+          if (map) {
+            slots[iterSlot] = keys[i] as CelValue;
+            slots[iter2Slot] = map.get(keys[i] as CelValue) as CelValue;
+          } else {
+            slots[iterSlot] = BigInt(i);
+            slots[iter2Slot] = keys[i] as CelValue;
+          }
+        } else slots[iterSlot] = keys[i] as CelValue;
+        const c = cond(s);
+        if (c === false) break;
+        if (c !== true) {
+          if (c instanceof CelSpecial) {
+            slots[accuSlot] = c;
+            break;
+          }
+          slots[accuSlot] = new CelError(NO_OVERLOAD);
+          break;
+        }
+        slots[accuSlot] = step(s);
+      }
+      const out = result(s);
+      slots[accuSlot] = saveA;
+      slots[iterSlot] = saveI;
+      if (two) slots[iter2Slot] = saveI2;
+      return out;
+    };
+  }
+
+  private planCall(e: CallExpr, noRoot = false): Interp {
+    const fn = e.function;
+    switch (fn) {
+      case "_&&_":
+      case "_||_":
+        return this.planLogic(e, fn === "_&&_");
+      case "_?_:_":
+        return this.planTernary(e, noRoot);
+      case "@not_strictly_false": {
+        const a = this.plan(e.args[0] as Expr);
+        return (s) => {
+          const v = a(s);
+          s.add(1);
+          return v === false ? false : true;
+        };
+      }
+      case "_[_]":
+        return this.planIndex(e, noRoot);
+      case "_?._":
+      case "_[?_]":
+        return this.planOptSelect(e, fn === "_?._", noRoot);
+      case "cel.@mapInsert":
+        return this.planMapInsert(e);
+    }
+    if (e.target && (fn === "or" || fn === "orValue") && e.args.length === 1) {
+      const t = this.plan(e.target);
+      const alt = this.plan(e.args[0] as Expr);
+      const strict = this.planStrictCall(e);
+      return (s) => {
+        const tv = t(s);
+        if (tv instanceof CelOptional) {
+          s.add(1);
+          if (tv.value !== undefined) return fn === "or" ? tv : tv.value;
+          const av = alt(s);
+          if (fn === "or" && !(av instanceof CelOptional) && !(av instanceof CelSpecial))
+            return new CelError(NO_OVERLOAD);
+          return av;
+        }
+        return strict(s);
+      };
+    }
+    return this.planStrictCall(e);
+  }
+
+  private planLogic(e: CallExpr, isAnd: boolean): Interp {
+    const a = this.plan(e.args[0] as Expr);
+    const b = this.plan(e.args[1] as Expr);
+    const short = !isAnd;
+    return (s) => {
+      const x = a(s);
+      if (x === short) return short;
+      const y = b(s);
+      if (y === short) return short;
+      if (x === !short && y === !short) return !short;
+      // error / unknown / non-bool handling
+      if (x instanceof CelUnknown && y instanceof CelUnknown) return x.merge(y);
+      if (x instanceof CelUnknown) return x;
+      if (y instanceof CelUnknown) return y;
+      if (x instanceof CelError) return x;
+      if (y instanceof CelError) return y;
+      return new CelError(NO_OVERLOAD);
+    };
+  }
+
+  private planTernary(e: CallExpr, _noRoot: boolean): Interp {
+    const c = this.plan(e.args[0] as Expr);
+    const ta = e.args[1] as Expr;
+    const fa = e.args[2] as Expr;
+    // cel-go: attribute branches are resolved inside the conditional attribute (root not charged)
+    const t = this.plan(ta, this.isAttr(ta));
+    const f = this.plan(fa, this.isAttr(fa));
+    return (s) => {
+      const v = c(s);
+      if (v === true) return t(s);
+      if (v === false) return f(s);
+      if (v instanceof CelSpecial) return v;
+      return new CelError(NO_OVERLOAD);
+    };
+  }
+
+  private planIndex(e: CallExpr, noRoot: boolean): Interp {
+    const a = this.planOperand(e.args[0] as Expr, noRoot);
+    const ix = e.args[1] as Expr;
+    const b = this.plan(ix, this.isAttr(ix));
+    return (s) => {
+      const x = a(s);
+      const y = b(s);
+      s.add(1);
+      if (x instanceof CelOptional) {
+        if (x.value === undefined) return x;
+        const r = indexValue(x.value, y);
+        if (r instanceof CelError) {
+          if (r.message.startsWith("no such key") || r.message.startsWith("index out of bounds")) return CelOptional.NONE;
+          return r;
+        }
+        return CelOptional.of(r);
+      }
+      return indexValue(x, y);
+    };
+  }
+
+  private planOptSelect(e: CallExpr, isField: boolean, noRoot: boolean): Interp {
+    const a = this.planOperand(e.args[0] as Expr, noRoot);
+    const ix = e.args[1] as Expr;
+    const b = this.plan(ix, this.isAttr(ix));
+    return (s) => {
+      const x = a(s);
+      const y = b(s);
+      s.add(1);
+      if (x instanceof CelSpecial) return x;
+      if (y instanceof CelSpecial) return y;
+      let target: CelValue = x;
+      if (x instanceof CelOptional) {
+        if (x.value === undefined) return x;
+        target = x.value;
+      }
+      if (isField) {
+        if (!(target instanceof CelMap)) return new CelError(NO_OVERLOAD);
+        const v = target.get(y);
+        return v === undefined ? CelOptional.NONE : CelOptional.of(v);
+      }
+      if (target instanceof CelMap) {
+        const v = target.get(y);
+        return v === undefined ? CelOptional.NONE : CelOptional.of(v);
+      }
+      if (Array.isArray(target)) {
+        const r = indexValue(target, y);
+        if (r instanceof CelError) {
+          if (r.message.startsWith("index out of bounds")) return CelOptional.NONE;
+          return r;
+        }
+        return CelOptional.of(r);
+      }
+      return new CelError(NO_OVERLOAD);
+    };
+  }
+
+  private planMapInsert(e: CallExpr): Interp {
+    const args = e.args.map((x) => this.plan(x));
+    return (s) => {
+      const vals = args.map((f) => f(s));
+      s.add(1);
+      for (const v of vals) if (v instanceof CelSpecial) return v;
+      const m = vals[0];
+      if (!(m instanceof CelMap)) return new CelError(NO_OVERLOAD);
+      const out = new HashCelMap();
+      for (const [k, v] of m.entries()) out.set(k, v);
+      const add = (k: CelValue, v: CelValue): CelError | undefined => {
+        if (out.has(k)) return new CelError(`insert failed: key ${formatKey(k)} already exists`);
+        if (!out.set(k, v)) return new CelError("unsupported key type");
+        return undefined;
+      };
+      if (vals.length === 3) {
+        const err = add(vals[1] as CelValue, vals[2] as CelValue);
+        if (err) return err;
+      } else {
+        const entry = vals[1];
+        if (!(entry instanceof CelMap)) return new CelError(NO_OVERLOAD);
+        for (const [k, v] of entry.entries()) {
+          const err = add(k, v);
+          if (err) return err;
+        }
+      }
+      return out;
+    };
+  }
+
+  private planStrictCall(e: CallExpr): Interp {
+    const resolved = this.o.checked?.references?.get(e.id)?.name;
+    if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
+      // the target was a namespace (sets.contains, optional.of, strings.quote)
+      return this.planStrictCall({ kind: "call", id: e.id, function: resolved, args: e.args });
+    }
+    const fn = e.function;
+    const receiver = e.target !== undefined;
+    const argExprs = receiver ? [e.target as Expr, ...e.args] : [...e.args];
+    let cands = this.o.functions.lookup(fn, argExprs.length, receiver);
+    const ids = this.o.checked?.references?.get(e.id)?.overloadIds;
+    if (ids && ids.length > 0) {
+      const filtered = cands.filter((c) => ids.includes(c.id));
+      if (filtered.length > 0) cands = filtered;
+    }
+    // unchecked receiver call whose target is a qualified name: namespaced function (e.g. sets.contains)
+    if (cands.length === 0 && receiver) {
+      const qn = qualifiedIdent(e.target as Expr);
+      if (qn !== undefined && this.local(qn.split(".")[0] as string) === undefined) {
+        const g = this.o.functions.lookup(`${qn}.${fn}`, e.args.length, false);
+        if (g.length > 0) return this.planStrictCall({ kind: "call", id: e.id, function: `${qn}.${fn}`, args: e.args });
+      }
+    }
+    const args = argExprs.map((x) => this.plan(x));
+    const callCost = this.o.callCost;
+    const id = e.id;
+    if (cands.length === 0) {
+      return (s) => {
+        for (const a of args) {
+          const v = a(s);
+          if (v instanceof CelSpecial) return v;
+        }
+        return new CelError(`no such overload: ${fn}`, id);
+      };
+    }
+    const nonStrict = cands.some((c) => c.nonStrict);
+    const single = cands.length === 1 && ids !== undefined ? (cands[0] as OverloadImpl) : undefined;
+    const pick = (vals: CelValue[]): OverloadImpl | undefined => {
+      if (single) return single;
+      outer: for (const c of cands) {
+        for (let i = 0; i < vals.length; i++) {
+          const want = c.args[i] as string;
+          if (want === "dyn") continue;
+          if (tagOf(vals[i] as CelValue) !== want) continue outer;
+        }
+        return c;
+      }
+      return undefined;
+    };
+    const cost = (s: State, ov: OverloadImpl, vals: CelValue[], r: CelValue): void => {
+      let c: number | undefined;
+      if (callCost) c = callCost(fn, ov.id, vals, r);
+      if (c === undefined) c = defaultCallCost(ov.id, vals[0] ?? null, vals[1] ?? null);
+      s.add(c);
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: positional dispatch to heterogeneous implementations
+    const call = (ov: OverloadImpl, v: CelValue[]): CelValue => (ov.impl as (...a: any[]) => CelValue)(...v);
+    const n = args.length;
+    if (n === 1) {
+      const a0 = args[0] as Interp;
+      return (s) => {
+        const x = a0(s);
+        if (x instanceof CelSpecial && !nonStrict) return x;
+        const vals = [x];
+        const ov = pick(vals);
+        if (!ov) return new CelError(NO_OVERLOAD, id);
+        if (!ov.nonStrict && x instanceof CelSpecial) return x;
+        const r = call(ov, vals);
+        cost(s, ov, vals, r);
+        return r;
+      };
+    }
+    if (n === 2) {
+      const a0 = args[0] as Interp;
+      const a1 = args[1] as Interp;
+      return (s) => {
+        const x = a0(s);
+        const y = a1(s);
+        if (!nonStrict) {
+          if (x instanceof CelSpecial) return y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
+          if (y instanceof CelSpecial) return y;
+        }
+        const vals = [x, y];
+        const ov = pick(vals);
+        if (!ov) return new CelError(NO_OVERLOAD, id);
+        const r = call(ov, vals);
+        cost(s, ov, vals, r);
+        return r;
+      };
+    }
+    return (s) => {
+      const vals = new Array<CelValue>(n);
+      for (let i = 0; i < n; i++) {
+        const v = (args[i] as Interp)(s);
+        if (v instanceof CelSpecial && !nonStrict) return v;
+        vals[i] = v;
+      }
+      const ov = pick(vals);
+      if (!ov) return new CelError(NO_OVERLOAD, id);
+      const r = call(ov, vals);
+      cost(s, ov, vals, r);
+      return r;
+    };
+  }
+}
+
+function qualifiedIdent(e: Expr): string | undefined {
+  if (e.kind === "ident") return e.name;
+  if (e.kind === "select" && !e.testOnly) {
+    const q = qualifiedIdent(e.operand);
+    return q === undefined ? undefined : `${q}.${e.field}`;
+  }
+  return undefined;
+}
+
+/** Plans an AST (or bare expression) into a reusable {@link Program}. Throws only on misuse. */
+export function plan(ast: ParsedAst | Expr, opts: PlanOptions): Program {
+  const expr = "sourceInfo" in ast ? ast.expr : ast;
+  const p = new Planner(opts);
+  const root = p.plan(expr);
+  const nSlots = p.nSlots;
+  return {
+    eval(activation?: Activation, eo?: EvalOptions): EvalResult {
+      const s = new State(toResolver(activation), nSlots);
+      if (eo?.costLimit !== undefined) s.limit = eo.costLimit;
+      try {
+        const value = root(s);
+        return { value, cost: s.cost };
+      } catch (err) {
+        if (err instanceof CostExceeded) return { value: new CelError(COST_LIMIT_MESSAGE), cost: s.cost };
+        if (err instanceof RangeError) return { value: new CelError("max recursion depth exceeded"), cost: s.cost };
+        throw err;
+      }
+    },
+  };
+}
+
+/** Convenience: CEL `==` exported for libraries. */
+export const equals = celEquals;
+
+/** A registry with no functions (for tests); use `standardFunctions()` in practice. */
+export function emptyRegistry(): FunctionRegistry {
+  return new FunctionRegistry();
+}

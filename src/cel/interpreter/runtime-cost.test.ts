@@ -1,0 +1,150 @@
+import * as assert from "node:assert/strict";
+import { test } from "node:test";
+import { parse } from "../parser/parser.js";
+import { standardFunctions } from "../stdlib-impl/index.js";
+import { nativeToCel } from "../values/native.js";
+import type { CelValue } from "../values/values.js";
+import { CelError, HashCelMap } from "../values/values.js";
+import type { CallCostFn } from "./functions.js";
+import { COST_LIMIT_MESSAGE, plan } from "./planner.js";
+
+const functions = standardFunctions();
+const s500a = "a".repeat(500);
+const s500b = "b".repeat(500);
+
+// Ported from cel-go interpreter/runtimecost_test.go (TestRuntimeCost), non-protobuf cases.
+const CASES: { name: string; expr: string; in?: Record<string, unknown>; want: number; presenceCost?: boolean }[] = [
+  { name: "const", expr: `"Hello World!"`, want: 0 },
+  { name: "identity", expr: "input", in: { input: [1, 2] }, want: 1 },
+  { name: "select: map", expr: "input['key']", in: { input: { key: "v" } }, want: 2 },
+  { name: "select: array index", expr: "input[0]", in: { input: ["v"] }, want: 2 },
+  { name: "expr select: map", expr: "input['ke' + 'y']", in: { input: { key: "v" } }, want: 3 },
+  { name: "expr select: array index", expr: "input[3-3]", in: { input: ["v"] }, want: 3 },
+  {
+    name: "select: non-proto field test has() cost",
+    expr: "has(input.testAttr.nestedAttr)",
+    in: { input: { testAttr: { nestedAttr: "0" } } },
+    want: 3,
+  },
+  {
+    name: "select: non-proto field test no has() cost",
+    expr: "has(input.testAttr.nestedAttr)",
+    in: { input: { testAttr: { nestedAttr: "0" } } },
+    want: 2,
+    presenceCost: false,
+  },
+  { name: "create list", expr: "[1, 2, 3]", want: 10 },
+  { name: "create map", expr: `{"a": 1, "b": 2, "c": 3}`, want: 30 },
+  { name: "all comprehension (empty)", expr: "input.all(x, true)", in: { input: [] }, want: 2 },
+  { name: "nested all comprehension (empty)", expr: "input.all(x, x.all(y, true))", in: { input: [] }, want: 2 },
+  { name: "all comprehension on literal", expr: "[1, 2, 3].all(x, true)", want: 20 },
+  { name: "variable cost function", expr: "input.matches('[0-9]')", in: { input: s500a }, want: 103 },
+  { name: "variable cost function with constant", expr: "'123'.matches('[0-9]')", want: 2 },
+  { name: "or", expr: "false || false", want: 0 },
+  { name: "or short-circuit", expr: "true || false", want: 0 },
+  { name: "or accumulated branch cost", expr: "a || b || c || d", in: { a: false, b: false, c: false, d: false }, want: 4 },
+  { name: "and", expr: "true && false", want: 0 },
+  { name: "and short-circuit", expr: "false && true", want: 0 },
+  { name: "and accumulated branch cost", expr: "a && b && c && d", in: { a: true, b: true, c: true, d: true }, want: 4 },
+  { name: "lt", expr: "1 < 2", want: 1 },
+  { name: "lte", expr: "1 <= 2", want: 1 },
+  { name: "eq", expr: "1 == 2", want: 1 },
+  { name: "gt", expr: "2 > 1", want: 1 },
+  { name: "gte", expr: "2 >= 1", want: 1 },
+  { name: "in", expr: "2 in [1, 2, 3]", want: 13 },
+  { name: "plus", expr: "1 + 1", want: 1 },
+  { name: "minus", expr: "1 - 1", want: 1 },
+  { name: "/", expr: "1 / 1", want: 1 },
+  { name: "*", expr: "1 * 1", want: 1 },
+  { name: "%", expr: "1 % 1", want: 1 },
+  { name: "ternary", expr: "true ? 1 : 2", want: 0 },
+  { name: "string size", expr: `size("123")`, want: 1 },
+  { name: "str eq str", expr: "'12345678901234567890' == '123456789012345678901234567890'", want: 2 },
+  { name: "bytes to string", expr: "string(input)", in: { input: new TextEncoder().encode(s500a) }, want: 51 },
+  { name: "string to bytes", expr: "bytes(input)", in: { input: s500a }, want: 51 },
+  { name: "int to string", expr: "string(1)", want: 1 },
+  { name: "contains", expr: "input.contains(arg1)", in: { input: s500a, arg1: s500b }, want: 2502 },
+  { name: "matches", expr: "input.matches('\\\\d+a\\\\d+b')", in: { input: s500a }, want: 103 },
+  { name: "startsWith", expr: "input.startsWith(arg1)", in: { input: "idc", arg1: s500b }, want: 3 },
+  { name: "endsWith", expr: "input.endsWith(arg1)", in: { input: "idc", arg1: s500b }, want: 3 },
+  { name: "size receiver", expr: "input.size()", in: { input: "500" }, want: 2 },
+  { name: "size", expr: "size(input)", in: { input: "500" }, want: 2 },
+  { name: "ternary eval", expr: "(x > 2 ? input1 : input2).all(y, true)", in: { x: 1, input1: [{}], input2: [{}] }, want: 6 },
+  { name: "ternary eval trivial, true", expr: "true ? false : 1 > 3", want: 0 },
+  { name: "ternary eval trivial, false", expr: "false ? false : 1 > 3", want: 1 },
+  { name: "comprehension over map", expr: "input.all(k, input[k].single_int32 > 3)", in: { input: { val: { single_int32: 0 } } }, want: 9 },
+  { name: "comprehension over nested map of maps", expr: "input.all(k, input[k].all(x, true))", in: { input: {} }, want: 2 },
+  { name: "string size of map keys", expr: "input.all(k, k.contains(k))", in: { input: {} }, want: 2 },
+  { name: "comprehension variable shadowing", expr: "input.all(k, input[k].all(k, true) && k.contains(k))", in: { input: {} }, want: 2 },
+  { name: "list concat", expr: "(list1 + list2).all(x, true)", in: { list1: [], list2: [] }, want: 4 },
+  { name: "str concat", expr: `"abcdefg".contains(str1 + str2)`, in: { str1: "val1", str2: "val2222222" }, want: 6 },
+  { name: "ternary as operand", expr: "(1 > 2 ? 5 : 3) > 1", want: 2 },
+  { name: "ternary as operand 2", expr: "(1 > 2 || 2 > 1) == true", want: 3 },
+  { name: "list map literal", expr: "[{'k1': 1}, {'k2': 2}].all(x, true)", want: 77 },
+  { name: ".filter list literal", expr: "[1,2,3,4,5].filter(x, x % 2 == 0)", want: 62 },
+  { name: ".map list literal", expr: "[1,2,3,4,5].map(x, x)", want: 86 },
+  { name: ".map.filter list literal", expr: "[1,2,3,4,5].map(x, x).filter(x, x % 2 == 0)", want: 138 },
+  { name: ".map.exists list literal", expr: "[1,2,3,4,5].map(x, x).exists(x, x == 5) == true", want: 118 },
+  { name: ".map.map list literal", expr: "[1,2,3,4,5].map(x, x).map(x, x)", want: 162 },
+  { name: ".map.filter nested", expr: "[1,2,3,4,5].map(x, [x, x]).filter(z, z.size() == 2)", want: 232 },
+  { name: "comprehension on nested list", expr: "[1,2,3,4,5].map(x, [x, x]).all(y, y.all(y, y == 1))", want: 171 },
+  { name: "comprehension size", expr: "[1,2,3,4,5].map(x, x).map(x, x) + [1]", want: 173 },
+  { name: "nested comprehension", expr: "[1,2,3].all(i, i in [1,2,3].map(j, j + j))", want: 86 },
+];
+
+function run(expr: string, vars: Record<string, unknown> = {}, opts: { limit?: number; callCost?: CallCostFn; presenceCost?: boolean } = {}) {
+  const r = parse(expr);
+  assert.ok(r.ast, r.errorText);
+  const act: Record<string, CelValue> = {};
+  for (const [k, v] of Object.entries(vars)) act[k] = nativeToCel(v);
+  const prog = plan(r.ast, {
+    functions,
+    ...(opts.callCost ? { callCost: opts.callCost } : {}),
+    ...(opts.presenceCost === false ? { presenceTestHasCost: false } : {}),
+  });
+  return prog.eval(act, opts.limit === undefined ? {} : { costLimit: opts.limit });
+}
+
+for (const c of CASES) {
+  test(`runtime cost: ${c.name}`, () => {
+    const r = run(c.expr, c.in, { presenceCost: c.presenceCost ?? true });
+    assert.ok(!(r.value instanceof CelError), `${c.expr}: ${String(r.value)}`);
+    assert.equal(r.cost, c.want, c.expr);
+  });
+}
+
+test("runtime cost: custom call cost (cel-go OverloadCostTracker)", () => {
+  const callCost: CallCostFn = (_fn, id, args) =>
+    id === "contains_string"
+      ? Math.ceil(String(args[0]).length * 0.2) * Math.ceil(String(args[1]).length * 0.2)
+      : undefined;
+  const r = run(`"abcdefg".contains(str1 + str2)`, { str1: "val1", str2: "val2222222" }, { callCost });
+  assert.equal(r.cost, 10);
+});
+
+test("runtime cost: at limit and above limit", () => {
+  const vars = { str1: "val1", str2: "val2222222" };
+  const at = run(`"abcdefg".contains(str1 + str2)`, vars, { limit: 6 });
+  assert.equal(at.value, false);
+  assert.equal(at.cost, 6);
+  const above = run(`"abcdefg".contains(str1 + str2)`, vars, { limit: 5 });
+  assert.ok(above.value instanceof CelError);
+  assert.equal(above.value.message, COST_LIMIT_MESSAGE);
+});
+
+test("runtime cost: limit stops exponential comprehensions", () => {
+  const nest = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, true)))))))";
+  const r = run(nest, {}, { limit: 100_000 });
+  assert.ok(r.value instanceof CelError);
+  assert.equal(r.value.message, COST_LIMIT_MESSAGE);
+  assert.ok(r.cost > 100_000 && r.cost < 100_100);
+});
+
+test("runtime cost: exists over a map", () => {
+  const m = new HashCelMap();
+  m.set("a", 1n);
+  const r = plan(parse("m.exists(k, k == 'a')").ast!, { functions }).eval({ m });
+  assert.equal(r.value, true);
+  // m 1, cond @not_strictly_false(!@result) 3, step @result 1 + k 1 + == 1, result 1
+  assert.equal(r.cost, 8);
+});

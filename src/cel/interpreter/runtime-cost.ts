@@ -1,0 +1,77 @@
+/**
+ * Runtime cost model of cel-go (`interpreter/runtimecost.go` `costCall`) in
+ * cel-go cost units.
+ *
+ * @module
+ */
+
+import { codePointLength } from "../values/ops.js";
+import type { CelValue } from "../values/values.js";
+import { CelMap, CelOptional } from "../values/values.js";
+
+/** cel-go `common` cost constants. */
+export const COST = {
+  selectAndIdent: 1,
+  const: 0,
+  listCreateBase: 10,
+  mapCreateBase: 30,
+  structCreateBase: 40,
+  stringTraversalFactor: 0.1,
+  regexStringLengthFactor: 0.25,
+} as const;
+
+/** cel-go `actualSize`: size of strings (code points), bytes, lists, maps, optionals; else 1. */
+export function actualSize(v: CelValue): number {
+  if (typeof v === "string") return codePointLength(v);
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Uint8Array) return v.length;
+  if (v instanceof CelMap) return v.size;
+  if (v instanceof CelOptional && v.value !== undefined) return actualSize(v.value);
+  return 1;
+}
+
+const TRAVERSE_FIRST = new Set([
+  "starts_with_string",
+  "ends_with_string",
+  "string_to_bytes",
+  "bytes_to_string",
+  "strings_quote",
+  "string_format",
+]);
+const MIN_SIZE = new Set([
+  "less_string",
+  "greater_string",
+  "less_equals_string",
+  "greater_equals_string",
+  "less_bytes",
+  "greater_bytes",
+  "less_equals_bytes",
+  "greater_equals_bytes",
+  "equals",
+  "not_equals",
+]);
+
+/** Default cost of one call with overload `id` (cel-go `CostTracker.costCall` without estimator). */
+export function defaultCallCost(id: string, a: CelValue, b: CelValue): number {
+  if (TRAVERSE_FIRST.has(id)) return Math.ceil(actualSize(a) * COST.stringTraversalFactor);
+  if (MIN_SIZE.has(id)) return Math.ceil(Math.min(actualSize(a), actualSize(b)) * COST.stringTraversalFactor);
+  switch (id) {
+    case "in_list":
+      return actualSize(b);
+    case "add_string":
+    case "add_bytes":
+      return Math.ceil((actualSize(a) + actualSize(b)) * COST.stringTraversalFactor);
+    case "matches_string":
+    case "matches": {
+      const s = Math.ceil((1 + actualSize(a)) * COST.stringTraversalFactor);
+      const r = Math.ceil(actualSize(b) * COST.regexStringLengthFactor);
+      return s * r;
+    }
+    case "contains_string":
+      return (
+        Math.ceil(actualSize(a) * COST.stringTraversalFactor) * Math.ceil(actualSize(b) * COST.stringTraversalFactor)
+      );
+    default:
+      return 1;
+  }
+}

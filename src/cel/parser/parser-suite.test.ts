@@ -1,0 +1,44 @@
+import * as assert from "node:assert/strict";
+import { test } from "node:test";
+import { getParsingSuite } from "@bufbuild/cel-spec/testdata/tests.js";
+import { KindAdorner, toDebugString } from "@bufbuild/cel-spec/testdata/to-debug-string.js";
+import { toProtoLike } from "./debug-proto.test-util.js";
+import { parse } from "./parser.js";
+
+// Cases where the cel-go suite ran with non-default parser options (recursion limit 32,
+// optional syntax or macros disabled, error-recovery limits): our defaults differ.
+const OPTION_DEPENDENT = [/^\[\[\[\[/, /^-\[-1/, /unsupported syntax/, /error recovery/, /recursion/];
+
+test("cel-go parsing suite: accepted inputs give identical debug ASTs", () => {
+  const suite = getParsingSuite();
+  let same = 0;
+  const diffs: string[] = [];
+  for (const t of suite.tests) {
+    if (!t.ast) continue;
+    const r = parse(t.original.expr);
+    if (!r.ast) {
+      diffs.push(`${t.original.expr}: unexpected error ${r.errorText}`);
+      continue;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: protobuf-like test object
+    const got = toDebugString(toProtoLike(r.ast.expr) as any, KindAdorner.singleton);
+    if (got === t.ast) same++;
+    else diffs.push(`${t.original.expr}:\n${got}\n--- want\n${t.ast}`);
+  }
+  assert.deepEqual(diffs, []);
+  assert.ok(same > 100);
+});
+
+test("cel-go parsing suite: rejected inputs are rejected", () => {
+  const suite = getParsingSuite();
+  const wrong: string[] = [];
+  for (const t of suite.tests) {
+    if (t.ast || !t.error) continue;
+    // checker errors (undeclared reference, no matching overload) are not parse errors
+    if (!/^ERROR: :/.test(t.error)) continue;
+    if (OPTION_DEPENDENT.some((re) => re.test(t.error ?? "") || re.test(t.original.expr))) continue;
+    const r = parse(t.original.expr);
+    if (r.ast) wrong.push(`${t.original.expr}: accepted, want ${t.error}`);
+  }
+  assert.deepEqual(wrong, []);
+});

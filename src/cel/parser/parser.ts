@@ -1,0 +1,815 @@
+/**
+ * CEL parser: recursive descent over the cel-go grammar (`CEL.g4`) producing the
+ * cel-go-shaped AST of `../ast.ts`, with macro expansion, cel-go's literal
+ * checks, reserved identifiers, optional syntax and recursion limits.
+ *
+ * Never throws on bad input: problems come back as {@link CelIssue}s.
+ *
+ * @module
+ */
+
+import type { Constant, Expr, MapEntry, ParsedAst, SourceInfo, StructField } from "../ast.js";
+import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
+import type { CelIssue } from "./issues.js";
+import { formatIssues } from "./issues.js";
+import type { Token, TokenKind } from "./lexer.js";
+import { lex, toCodePoints } from "./lexer.js";
+import type { Macro, MacroExprHelper } from "./macros.js";
+import { macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
+import { unescapeLiteral } from "./unescape.js";
+
+/** Parser options (cel-go `parser.Option`s). */
+export interface ParseOptions {
+  /** Description used in error messages; default `<input>`. */
+  readonly description?: string;
+  /** Macros to expand; default standard + two-variable comprehension macros. */
+  readonly macros?: readonly Macro[];
+  /** cel-go `MaxRecursionDepth`; default 250. */
+  readonly maxRecursionDepth?: number;
+  /** cel-go `ExpressionSizeCodePointLimit`; default 100000. */
+  readonly expressionSizeCodePointLimit?: number;
+  /** `.?`, `[?`, `{?k: v}`, `[?e]` syntax; default true. */
+  readonly enableOptionalSyntax?: boolean;
+  /** Backtick-quoted identifiers; default false (as in Kubernetes). */
+  readonly enableIdentEscapeSyntax?: boolean;
+}
+
+/** Result of {@link parse}: an AST when there were no errors, plus the issues. */
+export interface ParseResult {
+  readonly ast?: ParsedAst;
+  readonly issues: readonly CelIssue[];
+  readonly sourceInfo: SourceInfo;
+  /** Formatted issues in cel-go's display format ("" when none). */
+  readonly errorText: string;
+}
+
+const RESERVED = new Set([
+  "as",
+  "break",
+  "const",
+  "continue",
+  "else",
+  "false",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "let",
+  "loop",
+  "namespace",
+  "null",
+  "package",
+  "return",
+  "true",
+  "var",
+  "void",
+  "while",
+]);
+
+const EXPR_START =
+  "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+const MAP_START =
+  "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+const FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+const START_KINDS = new Set<TokenKind>([
+  "[",
+  "{",
+  "(",
+  ".",
+  "-",
+  "!",
+  "true",
+  "false",
+  "null",
+  "NUM_FLOAT",
+  "NUM_INT",
+  "NUM_UINT",
+  "STRING",
+  "BYTES",
+  "IDENTIFIER",
+]);
+
+class SyntaxStop extends Error {}
+
+const REL_OPS: Partial<Record<TokenKind, string>> = {
+  "<": "_<_",
+  "<=": "_<=_",
+  ">=": "_>=_",
+  ">": "_>_",
+  "==": "_==_",
+  "!=": "_!=_",
+  in: "@in",
+};
+const MUL_OPS: Partial<Record<TokenKind, string>> = { "*": "_*_", "/": "_/_", "%": "_%_" };
+const ADD_OPS: Partial<Record<TokenKind, string>> = { "+": "_+_", "-": "_-_" };
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS];
+
+class Parser {
+  private pos = 0;
+  private nextId = 1;
+  readonly positions = new Map<number, number>();
+  readonly macroCalls = new Map<number, Expr>();
+  readonly issues: CelIssue[] = [];
+  private readonly macros = new Map<string, Macro>();
+  private exprDepth = 0;
+  private readonly vdepth = new WeakMap<Expr, number>();
+  private readonly maxDepth: number;
+  private readonly optional: boolean;
+  private readonly escIdents: boolean;
+
+  constructor(
+    private readonly tokens: readonly Token[],
+    opts: ParseOptions,
+  ) {
+    for (const m of opts.macros ?? DEFAULT_MACROS) this.macros.set(macroKey(m.name, m.argCount, m.receiver), m);
+    this.maxDepth = opts.maxRecursionDepth ?? 250;
+    this.optional = opts.enableOptionalSyntax ?? true;
+    this.escIdents = opts.enableIdentEscapeSyntax ?? false;
+  }
+
+  // ---- token helpers
+  private peek(k = 0): Token {
+    return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)] as Token;
+  }
+  private next(): Token {
+    const t = this.peek();
+    if (this.pos < this.tokens.length - 1) this.pos++;
+    return t;
+  }
+  private syntax(t: Token, msg: string): never {
+    this.issues.push({ message: `Syntax error: ${msg}`, offset: t.start, exprId: 0 });
+    throw new SyntaxStop();
+  }
+  private mismatch(expecting: string): never {
+    const t = this.peek();
+    const nxt = this.peek(1);
+    // ANTLR single-token deletion: "extraneous input" when the following token fits
+    const extraneous = t.kind !== "EOF" && expecting === "<EOF>" && nxt.kind === "EOF";
+    this.syntax(t, `${extraneous ? "extraneous" : "mismatched"} input '${t.text}' expecting ${expecting}`);
+  }
+  private expect(kind: TokenKind, expecting?: string): Token {
+    if (this.peek().kind !== kind) this.mismatch(expecting ?? `'${kind}'`);
+    return this.next();
+  }
+
+  // ---- node factories
+  private id(offset: number): number {
+    const id = this.nextId++;
+    this.positions.set(id, offset);
+    return id;
+  }
+  private report(message: string, offset: number): Expr {
+    const id = this.id(offset);
+    this.issues.push({ message, offset, exprId: id });
+    return { kind: "const", id, value: { kind: "string", value: "<<error>>" } };
+  }
+  private depthOf(e: Expr): number {
+    return this.vdepth.get(e) ?? 0;
+  }
+  /** Tracks cel-go's visitor recursion depth for left-deep chains. */
+  private deepen(e: Expr, ...kids: Expr[]): Expr {
+    let d = 0;
+    for (const k of kids) d = Math.max(d, this.depthOf(k));
+    d += 1;
+    if (d > this.maxDepth) {
+      this.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
+      throw new SyntaxStop();
+    }
+    this.vdepth.set(e, d);
+    return e;
+  }
+  private call(id: number, fn: string, args: Expr[], target?: Expr): Expr {
+    return target === undefined
+      ? { kind: "call", id, function: fn, args }
+      : { kind: "call", id, function: fn, target, args };
+  }
+
+  private callOrMacro(id: number, fn: string, args: Expr[], target?: Expr): Expr {
+    const m =
+      this.macros.get(macroKey(fn, args.length, target !== undefined)) ??
+      this.macros.get(macroKey(fn, -1, target !== undefined));
+    if (m) {
+      const offset = this.positions.get(id) ?? -1;
+      const h = this.helper(offset);
+      const r = m.expand(h, target, args);
+      if (r !== undefined) {
+        this.positions.delete(id);
+        if ("macroError" in r) {
+          const off = this.positions.get(r.exprId) ?? offset;
+          return this.report(r.macroError, off);
+        }
+        this.macroCalls.set(r.id, this.call(0, fn, args, target));
+        let d = 0;
+        for (const a of args) d = Math.max(d, this.depthOf(a));
+        if (target) d = Math.max(d, this.depthOf(target));
+        this.vdepth.set(r, d);
+        return r;
+      }
+    }
+    return this.call(id, fn, args, target);
+  }
+
+  private helper(offset: number): MacroExprHelper {
+    const nid = (): number => this.id(offset);
+    const copy = (e: Expr): Expr => {
+      switch (e.kind) {
+        case "const":
+        case "ident":
+          return { ...e, id: nid() };
+        case "select":
+          return { ...e, id: nid(), operand: copy(e.operand) };
+        case "call":
+          return e.target
+            ? { ...e, id: nid(), target: copy(e.target), args: e.args.map(copy) }
+            : { ...e, id: nid(), args: e.args.map(copy) };
+        case "list":
+          return { ...e, id: nid(), elements: e.elements.map(copy) };
+        case "map":
+          return { ...e, id: nid(), entries: e.entries.map((en) => ({ ...en, id: nid(), key: copy(en.key), value: copy(en.value) })) };
+        case "struct":
+          return { ...e, id: nid(), fields: e.fields.map((f) => ({ ...f, id: nid(), value: copy(f.value) })) };
+        case "comprehension":
+          return {
+            ...e,
+            id: nid(),
+            iterRange: copy(e.iterRange),
+            accuInit: copy(e.accuInit),
+            loopCondition: copy(e.loopCondition),
+            loopStep: copy(e.loopStep),
+            result: copy(e.result),
+          };
+      }
+    };
+    return {
+      copy,
+      memberCall: (fn: string, target: Expr, ...args: Expr[]) => ({ kind: "call", id: nid(), function: fn, target, args }),
+      bind: (name: string, init: Expr, result: Expr) => ({
+        kind: "comprehension",
+        id: nid(),
+        iterVar: "#unused",
+        iterRange: { kind: "list", id: nid(), elements: [], optionalIndices: [] },
+        accuVar: name,
+        accuInit: init,
+        loopCondition: { kind: "const", id: nid(), value: { kind: "bool", value: false } },
+        loopStep: { kind: "ident", id: nid(), name },
+        result,
+      }),
+      literal: (value: Constant) => ({ kind: "const", id: nid(), value }),
+      ident: (name: string) => ({ kind: "ident", id: nid(), name }),
+      accuIdent: () => ({ kind: "ident", id: nid(), name: ACCUMULATOR_NAME }),
+      list: (...elements: Expr[]) => ({ kind: "list", id: nid(), elements, optionalIndices: [] }),
+      map: () => ({ kind: "map", id: nid(), entries: [] }),
+      call: (fn: string, ...args: Expr[]) => ({ kind: "call", id: nid(), function: fn, args }),
+      presenceTest: (operand: Expr, field: string) => ({
+        kind: "select",
+        id: nid(),
+        operand,
+        field,
+        testOnly: true,
+      }),
+      comprehension: (iterRange, iterVar, iterVar2, accuInit, loopCondition, loopStep, result) => {
+        const base = {
+          kind: "comprehension" as const,
+          id: nid(),
+          iterVar,
+          iterRange,
+          accuVar: ACCUMULATOR_NAME,
+          accuInit,
+          loopCondition,
+          loopStep,
+          result,
+        };
+        return iterVar2 === undefined ? base : { ...base, iterVar2 };
+      },
+    };
+  }
+
+  // ---- grammar
+  parseStart(): Expr {
+    const e = this.parseExpr();
+    if (this.peek().kind !== "EOF") this.mismatch("<EOF>");
+    return e;
+  }
+
+  private parseExpr(): Expr {
+    if (++this.exprDepth > this.maxDepth) {
+      this.issues.push({
+        message: `expression recursion limit exceeded: ${this.maxDepth}`,
+        offset: -1,
+        exprId: 0,
+      });
+      throw new SyntaxStop();
+    }
+    const cond = this.parseOr();
+    let out = cond;
+    if (this.peek().kind === "?") {
+      const q = this.next();
+      const id = this.id(q.start);
+      const a = this.parseOr();
+      this.expect(":");
+      const b = this.parseExpr();
+      out = this.deepen(this.call(id, "_?_:_", [cond, a, b]), cond, a, b);
+    }
+    this.exprDepth--;
+    return out;
+  }
+
+  private parseLogic(fn: "_||_" | "_&&_", tok: TokenKind, sub: () => Expr): Expr {
+    const terms: Expr[] = [sub()];
+    const ops: number[] = [];
+    while (this.peek().kind === tok) {
+      const t = this.next();
+      ops.push(this.id(t.start));
+      terms.push(sub());
+    }
+    if (terms.length === 1) return terms[0] as Expr;
+    const build = (lo: number, hi: number): Expr => {
+      const mid = (lo + hi + 1) >> 1;
+      const left = mid === lo ? (terms[mid] as Expr) : build(lo, mid - 1);
+      const right = mid === hi ? (terms[mid + 1] as Expr) : build(mid + 1, hi);
+      return this.deepen(this.call(ops[mid] as number, fn, [left, right]), left, right);
+    };
+    return build(0, ops.length - 1);
+  }
+
+  private parseOr(): Expr {
+    return this.parseLogic("_||_", "||", () => this.parseAnd());
+  }
+  private parseAnd(): Expr {
+    return this.parseLogic("_&&_", "&&", () => this.parseRelation());
+  }
+
+  private parseRelation(): Expr {
+    let left = this.parseAdd();
+    for (;;) {
+      const op = REL_OPS[this.peek().kind];
+      if (op === undefined) return left;
+      const t = this.next();
+      const id = this.id(t.start);
+      const right = this.parseAdd();
+      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
+    }
+  }
+
+  private parseAdd(): Expr {
+    let left = this.parseMul();
+    for (;;) {
+      const op = ADD_OPS[this.peek().kind];
+      if (op === undefined) return left;
+      const t = this.next();
+      const id = this.id(t.start);
+      const right = this.parseMul();
+      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
+    }
+  }
+
+  private parseMul(): Expr {
+    let left = this.parseUnary();
+    for (;;) {
+      const op = MUL_OPS[this.peek().kind];
+      if (op === undefined) return left;
+      const t = this.next();
+      const id = this.id(t.start);
+      const right = this.parseUnary();
+      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
+    }
+  }
+
+  private parseUnary(): Expr {
+    const t = this.peek();
+    if (t.kind === "!" || (t.kind === "-" && !this.isSignedLiteral())) {
+      let count = 0;
+      while (this.peek().kind === t.kind) {
+        this.next();
+        count++;
+      }
+      const opId = this.id(t.start);
+      const operand = this.parseMember();
+      if (count % 2 === 0) {
+        this.positions.delete(opId);
+        return operand;
+      }
+      return this.callOrMacro(opId, t.kind === "!" ? "!_" : "-_", [operand]);
+    }
+    return this.parseMember();
+  }
+
+  private isSignedLiteral(): boolean {
+    const n = this.peek(1).kind;
+    return n === "NUM_INT" || n === "NUM_FLOAT";
+  }
+
+  private parseMember(): Expr {
+    let e = this.parsePrimary();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === ".") {
+        this.next();
+        let opt = false;
+        if (this.peek().kind === "?") {
+          this.next();
+          opt = true;
+        }
+        const idTok = this.peek();
+        if (idTok.kind === "IDENTIFIER" && !opt && this.peek(1).kind === "(") {
+          this.next();
+          const open = this.next();
+          const id = this.id(open.start);
+          const args = this.parseArgs();
+          const before = e;
+          e = this.deepen(this.callOrMacro(id, idTok.text, args, e), before, ...args);
+          continue;
+        }
+        let field: string;
+        if (idTok.kind === "IDENTIFIER") {
+          this.next();
+          field = idTok.text;
+        } else if (idTok.kind === "ESC_IDENTIFIER") {
+          this.next();
+          if (!this.escIdents) {
+            this.report("unsupported syntax: '`'", idTok.start);
+          }
+          field = idTok.text.slice(1, -1);
+        } else if (idTok.kind === "true" || idTok.kind === "false" || idTok.kind === "null" || idTok.kind === "in") {
+          this.syntax(idTok, `mismatched input '${idTok.text}' expecting IDENTIFIER`);
+        } else {
+          this.syntax(t, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
+        }
+        if (opt) {
+          if (!this.optional) {
+            e = this.report("unsupported syntax '.?'", t.start);
+            continue;
+          }
+          const lit: Expr = { kind: "const", id: this.id(idTok.start), value: { kind: "string", value: field } };
+          const before = e;
+          e = this.deepen(this.call(this.id(t.start), "_?._", [e, lit]), before);
+        } else {
+          const before = e;
+          e = this.deepen({ kind: "select", id: this.id(t.start), operand: e, field, testOnly: false }, before);
+        }
+        continue;
+      }
+      if (t.kind === "[") {
+        this.next();
+        let opt = false;
+        if (this.peek().kind === "?") {
+          this.next();
+          opt = true;
+        }
+        const id = this.id(t.start);
+        const idx = this.parseExpr();
+        this.expect("]");
+        if (opt && !this.optional) {
+          e = this.report("unsupported syntax '[?'", t.start);
+          continue;
+        }
+        const before = e;
+        e = this.deepen(this.callOrMacro(id, opt ? "_[?_]" : "_[_]", [e, idx]), before, idx);
+        continue;
+      }
+      return e;
+    }
+  }
+
+  private parseArgs(): Expr[] {
+    const args: Expr[] = [];
+    if (this.peek().kind === ")") {
+      this.next();
+      return args;
+    }
+    for (;;) {
+      if (!START_KINDS.has(this.peek().kind)) this.mismatch(EXPR_START);
+      args.push(this.parseExpr());
+      const t = this.peek();
+      if (t.kind === ",") {
+        this.next();
+        continue;
+      }
+      if (t.kind === ")") {
+        this.next();
+        return args;
+      }
+      this.mismatch("{')', ','}");
+    }
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.peek();
+    switch (t.kind) {
+      case "NUM_INT":
+      case "NUM_FLOAT":
+      case "NUM_UINT":
+      case "STRING":
+      case "BYTES":
+      case "true":
+      case "false":
+      case "null":
+        return this.parseLiteral();
+      case "-":
+        return this.parseLiteral();
+      case "(": {
+        this.next();
+        const e = this.parseExpr();
+        this.expect(")");
+        return e;
+      }
+      case "[":
+        return this.parseList();
+      case "{":
+        return this.parseMap();
+      case ".":
+      case "IDENTIFIER":
+        return this.parseIdentLike();
+      default:
+        return this.mismatch(EXPR_START);
+    }
+  }
+
+  private parseIdentLike(): Expr {
+    const first = this.peek();
+    let leadingDot = false;
+    if (first.kind === ".") {
+      this.next();
+      leadingDot = true;
+      if (this.peek().kind !== "IDENTIFIER") this.syntax(this.peek(), `no viable alternative at input '.${this.peek().text}'`);
+    }
+    // message construction lookahead: IDENT ('.' IDENT)* '{'
+    let k = 0;
+    while (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === ".") k += 2;
+    if (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === "{") {
+      const parts: string[] = [];
+      for (let j = 0; j <= k; j += 2) parts.push(this.peek(j).text);
+      this.pos += k + 1;
+      const open = this.next();
+      const name = (leadingDot ? "." : "") + parts.join(".");
+      return this.parseStruct(name, open);
+    }
+    const idTok = this.next();
+    if (this.peek().kind === "(") {
+      if (RESERVED.has(idTok.text)) {
+        const r = this.report(`reserved identifier: ${idTok.text}`, first.start);
+        this.next();
+        this.parseArgs();
+        return r;
+      }
+      const open = this.next();
+      const id = this.id(open.start);
+      const args = this.parseArgs();
+      const name = (leadingDot ? "." : "") + idTok.text;
+      const e = this.callOrMacro(id, name, args);
+      return e;
+    }
+    if (RESERVED.has(idTok.text)) return this.report(`reserved identifier: ${idTok.text}`, first.start);
+    return { kind: "ident", id: this.id(idTok.start), name: (leadingDot ? "." : "") + idTok.text };
+  }
+
+  private parseStruct(messageName: string, open: Token): Expr {
+    const id = this.id(open.start);
+    const fields: StructField[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === "}") {
+        this.next();
+        break;
+      }
+      if (t.kind === "," && fields.length > 0) {
+        this.next();
+        if (this.peek().kind === "}") {
+          this.next();
+          break;
+        }
+      }
+      let opt = false;
+      let ft = this.peek();
+      if (ft.kind === "?") {
+        this.next();
+        opt = true;
+        ft = this.peek();
+        if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") this.mismatch("{IDENTIFIER, ESC_IDENTIFIER}");
+      }
+      if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") {
+        const nxt = this.peek(1);
+        this.syntax(
+          ft,
+          `${nxt.kind === "IDENTIFIER" ? "extraneous" : "mismatched"} input '${ft.text}' expecting ${FIELD_START}`,
+        );
+      }
+      this.next();
+      let fname = ft.text;
+      if (ft.kind === "ESC_IDENTIFIER") {
+        fname = ft.text.slice(1, -1);
+        if (!this.escIdents) this.report("unsupported syntax: '`'", ft.start);
+      }
+      const col = this.expect(":", "':'");
+      const initId = this.id(col.start);
+      const value = this.parseExpr();
+      if (opt && !this.optional) {
+        this.report("unsupported syntax '?'", ft.start - 1);
+        continue;
+      }
+      fields.push({ id: initId, field: fname, value, optional: opt });
+      const sep = this.peek();
+      if (sep.kind !== "," && sep.kind !== "}") this.mismatch("{'}', ','}");
+    }
+    return { kind: "struct", id, messageName, fields };
+  }
+
+  private parseList(): Expr {
+    const open = this.next();
+    const id = this.id(open.start);
+    const elements: Expr[] = [];
+    const optionalIndices: number[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === "]") {
+        this.next();
+        break;
+      }
+      if (elements.length > 0) {
+        if (t.kind !== ",") this.mismatch("{']', ','}");
+        this.next();
+        if (this.peek().kind === "]") {
+          this.next();
+          break;
+        }
+      }
+      let opt = false;
+      const q = this.peek();
+      if (q.kind === "?") {
+        this.next();
+        opt = true;
+      }
+      if (!START_KINDS.has(this.peek().kind)) this.mismatch(EXPR_START);
+      const e = this.parseExpr();
+      if (opt) {
+        if (!this.optional) this.report("unsupported syntax '?'", q.start);
+        else optionalIndices.push(elements.length);
+      }
+      elements.push(e);
+    }
+    return { kind: "list", id, elements, optionalIndices };
+  }
+
+  private parseMap(): Expr {
+    const open = this.next();
+    const id = this.id(open.start);
+    const entries: MapEntry[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === "}") {
+        this.next();
+        break;
+      }
+      if (entries.length > 0) {
+        if (t.kind !== ",") this.mismatch("{'}', ','}");
+        this.next();
+        if (this.peek().kind === "}") {
+          this.next();
+          break;
+        }
+      }
+      let opt = false;
+      const q = this.peek();
+      if (q.kind === "?") {
+        this.next();
+        opt = true;
+      }
+      if (!START_KINDS.has(this.peek().kind)) {
+        if (entries.length === 0 && !opt) {
+          const nxt = this.peek(1);
+          const ex = this.peek().kind !== "EOF" && START_KINDS.has(nxt.kind);
+          this.syntax(this.peek(), `${ex ? "extraneous" : "mismatched"} input '${this.peek().text}' expecting ${MAP_START}`);
+        }
+        this.mismatch(EXPR_START);
+      }
+      const key = this.parseExpr();
+      const col = this.expect(":", "':'");
+      const colId = this.id(col.start);
+      const value = this.parseExpr();
+      if (opt && !this.optional) {
+        this.report("unsupported syntax '?'", q.start);
+        continue;
+      }
+      entries.push({ id: colId, key, value, optional: opt });
+    }
+    return { kind: "map", id, entries };
+  }
+
+  private parseLiteral(): Expr {
+    const first = this.next();
+    let t = first;
+    let sign = "";
+    if (first.kind === "-") {
+      sign = "-";
+      t = this.next();
+    }
+    const off = first.start;
+    const lit = (value: Constant): Expr => ({ kind: "const", id: this.id(off), value });
+    switch (t.kind) {
+      case "NUM_INT": {
+        let text = t.text;
+        let v: bigint;
+        try {
+          v = text.startsWith("0x") ? BigInt(text) : BigInt(text);
+        } catch {
+          return this.report("invalid int literal", off);
+        }
+        if (sign) v = -v;
+        text = "";
+        if (v < INT64_MIN || v > INT64_MAX) return this.report("invalid int literal", off);
+        return lit({ kind: "int", value: v });
+      }
+      case "NUM_UINT": {
+        const text = t.text.slice(0, -1);
+        let v: bigint;
+        try {
+          v = BigInt(text);
+        } catch {
+          return this.report("invalid uint literal", off);
+        }
+        if (v > UINT64_MAX) return this.report("invalid uint literal", off);
+        return lit({ kind: "uint", value: v });
+      }
+      case "NUM_FLOAT": {
+        const v = Number(sign + t.text);
+        if (!Number.isFinite(v)) return this.report("invalid double literal", off);
+        return lit({ kind: "double", value: v });
+      }
+      case "STRING": {
+        const r = unescapeLiteral(t.text, false);
+        if (typeof r !== "string" && !(r instanceof Uint8Array)) return this.report(r.error, off);
+        return lit({ kind: "string", value: r as string });
+      }
+      case "BYTES": {
+        const r = unescapeLiteral(t.text.slice(1), true);
+        if (!(r instanceof Uint8Array)) {
+          return this.report(typeof r === "string" ? "unable to unescape string" : r.error, off);
+        }
+        return lit({ kind: "bytes", value: r });
+      }
+      case "true":
+        return lit({ kind: "bool", value: true });
+      case "false":
+        return lit({ kind: "bool", value: false });
+      case "null":
+        return lit({ kind: "null" });
+      default:
+        this.pos--;
+        return this.mismatch(EXPR_START);
+    }
+  }
+}
+
+/**
+ * Parses a CEL expression.
+ *
+ * @example
+ * const r = parse("self.replicas <= 10");
+ * if (r.ast) { ... } else console.log(r.errorText);
+ */
+export function parse(source: string, opts: ParseOptions = {}): ParseResult {
+  const description = opts.description ?? "<input>";
+  const cps = toCodePoints(source);
+  const sourceInfo0 = {
+    description,
+    source,
+    lineOffsets: computeLineOffsets(source),
+    positions: new Map<number, number>(),
+    macroCalls: new Map<number, Expr>(),
+  };
+  const limit = opts.expressionSizeCodePointLimit ?? 100_000;
+  if (cps.length > limit) {
+    const issues: CelIssue[] = [
+      {
+        message: `expression code point size exceeds limit: size: ${cps.length}, limit ${limit}`,
+        offset: -1,
+        exprId: 0,
+      },
+    ];
+    return { issues, sourceInfo: sourceInfo0, errorText: formatIssues(sourceInfo0, issues) };
+  }
+  const { tokens, errors } = lex(cps);
+  const p = new Parser(tokens, opts);
+  let expr: Expr | undefined;
+  try {
+    expr = p.parseStart();
+  } catch (e) {
+    if (!(e instanceof SyntaxStop) && !(e instanceof RangeError)) throw e;
+    if (e instanceof RangeError) p.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
+  }
+  const issues: CelIssue[] = [
+    ...errors.map((le) => ({ message: `Syntax error: token recognition error at: '${le.text}'`, offset: le.offset, exprId: 0 })),
+    ...p.issues,
+  ];
+  const sourceInfo: SourceInfo = { ...sourceInfo0, positions: p.positions, macroCalls: p.macroCalls };
+  if (issues.length > 0 || expr === undefined) {
+    return { issues, sourceInfo, errorText: formatIssues(sourceInfo, issues) };
+  }
+  return { ast: { expr, sourceInfo }, issues, sourceInfo, errorText: "" };
+}

@@ -1,0 +1,258 @@
+/**
+ * Timestamps and durations: Go `time.Parse(RFC3339)`, `time.ParseDuration`,
+ * RFC3339Nano formatting, calendar fields in UTC, IANA zones or fixed offsets.
+ *
+ * @module
+ */
+
+import { CelDuration, CelError, CelTimestamp } from "../values/values.js";
+
+const NS = 1_000_000_000n;
+/** Seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z (cel-go limits). */
+export const MIN_UNIX = -62135596800n;
+export const MAX_UNIX = 253402300799n;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** Range-checked timestamp value or "timestamp overflow". */
+export function makeTimestamp(nanos: bigint): CelTimestamp | CelError {
+  const sec = nanos >= 0n ? nanos / NS : -((-nanos + NS - 1n) / NS);
+  if (sec < MIN_UNIX || sec > MAX_UNIX) return new CelError("timestamp overflow");
+  return new CelTimestamp(nanos);
+}
+
+/** Range-checked (int64 nanoseconds) duration or "duration overflow". */
+export function makeDuration(nanos: bigint): CelDuration | CelError {
+  if (nanos < I64_MIN || nanos > I64_MAX) return new CelError("duration overflow");
+  return new CelDuration(nanos);
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(z: number): [number, number, number] {
+  z += 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const y = yoe + era * 400;
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp + (mp < 10 ? 3 : -9);
+  return [y + (m <= 2 ? 1 : 0), m, d];
+}
+
+function daysIn(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+/** Parses an RFC3339 timestamp like Go's `time.Parse(time.RFC3339, s)`. */
+export function parseTimestamp(s: string): CelTimestamp | CelError {
+  const m = RFC3339.exec(s);
+  const bad = new CelError("type conversion error from 'string' to 'google.protobuf.Timestamp'");
+  if (!m) return bad;
+  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59) return bad;
+  let frac = 0n;
+  if (m[7]) frac = BigInt((m[7].slice(1) + "000000000").slice(0, 9));
+  let off = 0;
+  const z = m[8] as string;
+  if (z !== "Z" && z !== "z") {
+    const oh = Number(z.slice(1, 3));
+    const om = Number(z.slice(4, 6));
+    if (oh > 23 || om > 59) return bad;
+    off = (oh * 60 + om) * (z[0] === "-" ? -1 : 1);
+  }
+  const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se - off * 60);
+  return makeTimestamp(secs * NS + frac);
+}
+
+/** Splits a timestamp into UTC seconds and nanos-of-second. */
+function split(ns: bigint): [bigint, number] {
+  let sec = ns / NS;
+  let frac = ns % NS;
+  if (frac < 0n) {
+    frac += NS;
+    sec -= 1n;
+  }
+  return [sec, Number(frac)];
+}
+
+/** Go `time.RFC3339Nano` formatting in UTC (`2009-11-10T23:00:00Z`, trailing zeros trimmed). */
+export function formatTimestamp(t: CelTimestamp): string {
+  const [sec, frac] = split(t.nanos);
+  const f = fields(sec, 0);
+  const p = (n: number, w = 2): string => String(n).padStart(w, "0");
+  let out = `${p(f.year, 4)}-${p(f.month)}-${p(f.day)}T${p(f.hour)}:${p(f.minute)}:${p(f.second)}`;
+  if (frac !== 0) out += `.${String(frac).padStart(9, "0").replace(/0+$/, "")}`;
+  return `${out}Z`;
+}
+
+/** Calendar fields of a time. */
+export interface TimeFields {
+  year: number;
+  month: number; // 1-12
+  day: number; // 1-31
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number; // 0 = Sunday
+  yearDay: number; // 1-based
+  nanos: number;
+}
+
+function fields(sec: bigint, offsetSeconds: number): TimeFields {
+  const local = sec + BigInt(offsetSeconds);
+  let days = local / 86400n;
+  let rem = local % 86400n;
+  if (rem < 0n) {
+    rem += 86400n;
+    days -= 1n;
+  }
+  const dn = Number(days);
+  const [year, month, day] = civilFromDays(dn);
+  const r = Number(rem);
+  return {
+    year,
+    month,
+    day,
+    hour: Math.floor(r / 3600),
+    minute: Math.floor((r % 3600) / 60),
+    second: r % 60,
+    weekday: (((dn % 7) + 7 + 4) % 7) as number,
+    yearDay: dn - daysFromCivil(year, 1, 1) + 1,
+    nanos: 0,
+  };
+}
+
+const zoneCache = new Map<string, Intl.DateTimeFormat | null>();
+
+function zoneOffsetSeconds(zone: string, sec: bigint): number | CelError {
+  let fmt = zoneCache.get(zone);
+  if (fmt === undefined) {
+    try {
+      fmt = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+        era: "short",
+      });
+    } catch {
+      fmt = null;
+    }
+    if (zoneCache.size < 1000) zoneCache.set(zone, fmt);
+  }
+  if (fmt === null) return new CelError(`unknown time zone ${zone}`);
+  const ms = Number(sec) * 1000;
+  const parts: Record<string, string> = {};
+  for (const p of fmt.formatToParts(new Date(ms))) parts[p.type] = p.value;
+  let y = Number(parts.year);
+  if (parts.era === "BC" || parts.era === "B") y = 1 - y;
+  const local = daysFromCivil(y, Number(parts.month), Number(parts.day)) * 86400 +
+    Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+  return local - Math.floor(ms / 1000);
+}
+
+/** Calendar fields of `t` in `tz` (UTC when undefined): IANA name or `[+-]HH:MM`. */
+export function timeFields(t: CelTimestamp, tz?: string): TimeFields | CelError {
+  const [sec, frac] = split(t.nanos);
+  let off = 0;
+  if (tz !== undefined) {
+    const ind = tz.indexOf(":");
+    if (ind === -1) {
+      if (tz === "UTC" || tz === "") off = 0;
+      else {
+        const o = zoneOffsetSeconds(tz, sec);
+        if (o instanceof CelError) return o;
+        off = o;
+      }
+    } else {
+      const hs = tz.slice(0, ind);
+      const ms = tz.slice(ind + 1);
+      if (!/^[+-]?\d+$/.test(hs)) return new CelError(`strconv.Atoi: parsing "${hs}": invalid syntax`);
+      if (!/^[+-]?\d+$/.test(ms)) return new CelError(`strconv.Atoi: parsing "${ms}": invalid syntax`);
+      const hr = Number(hs);
+      const mn = Number(ms);
+      if (mn < 0 || mn > 59) return new CelError(`timezone offset minutes out of range [0, 59]: ${tz}`);
+      const offMin = tz[0] === "-" ? hr * 60 - mn : hr * 60 + mn;
+      off = offMin * 60;
+    }
+  }
+  const f = fields(sec, off);
+  f.nanos = frac;
+  return f;
+}
+
+const UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1000n,
+  "µs": 1000n,
+  "μs": 1000n,
+  ms: 1000000n,
+  s: NS,
+  m: 60n * NS,
+  h: 3600n * NS,
+};
+
+/** Go `time.ParseDuration`. */
+export function parseDuration(input: string): CelDuration | CelError {
+  const bad = new CelError("type conversion error from 'string' to 'google.protobuf.Duration'");
+  let s = input;
+  let neg = false;
+  if (s[0] === "-" || s[0] === "+") {
+    neg = s[0] === "-";
+    s = s.slice(1);
+  }
+  if (s === "0") return new CelDuration(0n);
+  if (s === "") return bad;
+  // total in units of 1e-9 ns (fractions) kept exact via scaled bigint
+  let total = 0n;
+  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
+  while (s.length > 0) {
+    const m = re.exec(s);
+    if (!m || (m[1] === "" && (m[2] === undefined || m[2] === ""))) return bad;
+    const unit = UNITS[m[3] as string] as bigint;
+    const whole = BigInt(m[1] || "0");
+    let v = whole * unit;
+    if (m[2]) {
+      const scale = 10n ** BigInt(m[2].length);
+      v += (BigInt(m[2]) * unit) / scale;
+    }
+    total += v;
+    if (total > 2n ** 63n) return bad;
+    s = s.slice(m[0].length);
+  }
+  if (neg) total = -total;
+  if (total > I64_MAX || total < I64_MIN) return bad;
+  return new CelDuration(total);
+}
+
+/** Go `strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"`. */
+export function formatDuration(d: CelDuration): string {
+  const secs = Number(d.nanos / NS) + Number(d.nanos % NS) / 1e9;
+  let s = String(secs);
+  if (s.includes("e")) s = secs.toFixed(9).replace(/\.?0+$/, "");
+  return `${s}s`;
+}

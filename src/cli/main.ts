@@ -1,0 +1,120 @@
+/**
+ * The `crdkit` command: `crdkit validate ...` and `crdkit check ...` (CRD checks, implemented in
+ * ./check.ts as `runCheck(args)`). The only place besides storage/server that touches files and the process.
+ */
+import { CrdkitError } from "../errors/crdkit-error.js";
+import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
+import { InputError } from "./files.js";
+import { formatGithub } from "./output/github.js";
+import { formatJson } from "./output/json.js";
+import { formatJunit } from "./output/junit.js";
+import { formatText } from "./output/text.js";
+import { summarize } from "./results.js";
+import { runValidate } from "./run-validate.js";
+
+const USAGE = `Usage: crdkit <command> [flags]
+
+Commands:
+  validate   validate custom resources against their CRDs as the API server would
+  check      check CustomResourceDefinitions as the API server would on create
+  help       show this help
+
+Run "crdkit <command> --help" for the flags of a command.
+`;
+
+/** Output sinks, injectable for tests. */
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTTY: boolean;
+}
+
+const defaultIo: CliIo = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  isTTY: process.stdout.isTTY === true,
+};
+
+/** `crdkit validate`; returns the exit code. */
+export function validateCommand(argv: readonly string[], io: CliIo = defaultIo): number {
+  let args: ReturnType<typeof parseValidateArgs>;
+  try {
+    args = parseValidateArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`crdkit validate: ${e.message}\n\n${VALIDATE_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (args.help) {
+    io.stdout(VALIDATE_USAGE);
+    return 0;
+  }
+  if (args.inputs.length === 0) {
+    io.stderr(`crdkit validate: no input paths (use "-" for standard input)\n\n${VALIDATE_USAGE}`);
+    return 2;
+  }
+  let results: ReturnType<typeof runValidate>;
+  try {
+    results = runValidate(args);
+  } catch (e) {
+    if (e instanceof InputError || e instanceof CrdkitError) {
+      io.stderr(`crdkit validate: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const summary = summarize(results);
+  const color = args.color ?? (io.isTTY && !process.env["NO_COLOR"]);
+  switch (args.output) {
+    case "json":
+      io.stdout(formatJson(results, summary));
+      break;
+    case "junit":
+      io.stdout(formatJunit(results, summary));
+      break;
+    case "github":
+      io.stdout(formatGithub(results, summary));
+      break;
+    default:
+      io.stdout(formatText(results, summary, { color, verbose: args.verbose }));
+  }
+  return summary.invalid > 0 ? 1 : 0;
+}
+
+type CheckModule = { runCheck: (args: string[]) => number | Promise<number> };
+
+/** Entry point: dispatches the sub-command and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case "validate":
+        return validateCommand(rest, io);
+      case "check": {
+        const path = "./check.js";
+        let mod: CheckModule;
+        try {
+          mod = (await import(path)) as CheckModule;
+        } catch {
+          io.stderr("crdkit check: not available in this build\n");
+          return 2;
+        }
+        return await mod.runCheck(rest);
+      }
+      case undefined:
+      case "help":
+      case "-h":
+      case "--help":
+        io.stdout(USAGE);
+        return cmd === undefined ? 2 : 0;
+      default:
+        io.stderr(`crdkit: unknown command "${cmd}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (e) {
+    io.stderr(`crdkit: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+}

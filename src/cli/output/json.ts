@@ -1,0 +1,17 @@
+/**
+ * JSON output (stable, documented in README.md): `{"results":[...],"summary":{...}}`. Objects (with
+ * --show-object) are written as Go's encoding/json would (sorted keys).
+ */
+import { goJsonMarshal } from "../../value/go-format.js";
+import type { Result, Summary } from "../results.js";
+
+function resultJson(r: Result): string {
+  const { object, ...rest } = r;
+  const base = JSON.stringify(rest);
+  if (object === undefined) return base;
+  return `${base.slice(0, -1)},"object":${object === null ? "null" : goJsonMarshal(object)}}`;
+}
+
+export function formatJson(results: readonly Result[], summary: Summary): string {
+  return `{"results":[${results.map(resultJson).join(",")}],"summary":${JSON.stringify(summary)}}\n`;
+}

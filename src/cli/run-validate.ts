@@ -1,0 +1,226 @@
+/**
+ * `crdkit validate`: registers the CRDs, decodes every input document like kubectl, expands lists, runs
+ * each custom resource through the API server pipeline (create, or update when --old has a previous
+ * version) and collects results with source positions.
+ */
+import { errorString } from "../errors/field-error.js";
+import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
+import { tryCompileCrd } from "../pipeline/compile.js";
+import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
+import { goJsonMarshal } from "../value/go-format.js";
+import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
+import { type InputFile, expandPaths, readInput } from "./files.js";
+import { CrdRegistry } from "./registry.js";
+import type { Result, ResultError } from "./results.js";
+
+export interface RunOptions {
+  crds: readonly string[];
+  old: readonly string[];
+  inputs: readonly string[];
+  fieldValidation: FieldValidationMode;
+  showObject: boolean;
+}
+
+const CRD_GROUP = "apiextensions.k8s.io";
+
+function str(o: JsonObject, k: string): string {
+  const v = getKey(o, k);
+  return typeof v === "string" ? v : "";
+}
+
+function metaStr(o: JsonObject, k: string): string {
+  const md = getKey(o, "metadata");
+  return isObject(md) ? str(md, k) : "";
+}
+
+function isCrdDoc(v: JsonValue | undefined): boolean {
+  return isObject(v) && v["kind"] === "CustomResourceDefinition" && str(v, "apiVersion").startsWith(`${CRD_GROUP}/`);
+}
+
+function goTypeForUnmarshal(v: JsonValue | undefined): string {
+  switch (kindOf(v)) {
+    case "array":
+      return "array";
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    default:
+      return "number";
+  }
+}
+
+interface Doc {
+  file: string;
+  doc: DecodedDocument;
+}
+
+function decodeFiles(paths: readonly string[]): Doc[] {
+  const out: Doc[] = [];
+  for (const p of expandPaths(paths)) {
+    const f: InputFile = readInput(p);
+    for (const doc of decodeDocuments(f.text)) out.push({ file: f.name, doc });
+  }
+  return out;
+}
+
+function baseResult(file: string, doc: DecodedDocument, obj: JsonObject | undefined, path = ""): Result {
+  const pos = doc.locate(path === "" ? "<nil>" : path);
+  return {
+    file,
+    index: doc.index,
+    apiVersion: obj ? str(obj, "apiVersion") : "",
+    kind: obj ? str(obj, "kind") : "",
+    namespace: obj ? metaStr(obj, "namespace") : "",
+    name: obj ? metaStr(obj, "name") : "",
+    status: "valid",
+    valid: true,
+    errors: [],
+    warnings: [],
+    line: pos.line,
+    column: pos.column,
+  };
+}
+
+function invalid(r: Result, errors: ResultError[]): Result {
+  r.status = "invalid";
+  r.valid = false;
+  r.errors.push(...errors);
+  return r;
+}
+
+function oldKey(o: JsonObject): string {
+  return [str(o, "apiVersion"), str(o, "kind"), metaStr(o, "namespace"), metaStr(o, "name")].join("\u0000");
+}
+
+/** Runs the validation; throws InputError for unreadable paths. */
+export function runValidate(opts: RunOptions): Result[] {
+  const results: Result[] = [];
+  const registry = new CrdRegistry();
+  const register = (file: string, doc: DecodedDocument, report: boolean) => {
+    const r = tryCompileCrd(doc.value!);
+    const res = baseResult(file, doc, doc.value as JsonObject);
+    if (r.ok) {
+      registry.add(r.compiled);
+      res.warnings.push(...r.warnings.map((message) => ({ message })));
+      if (report) results.push(res);
+    } else {
+      results.push(
+        invalid(res, r.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))),
+      );
+    }
+  };
+  for (const { file, doc } of decodeFiles(opts.crds)) {
+    if (doc.problem) {
+      results.push(
+        invalid(baseResult(file, doc, undefined), [
+          { type: "DecodeError", field: "", message: doc.problem.message, ...doc.problem.position },
+        ]),
+      );
+    } else if (isCrdDoc(doc.value)) register(file, doc, false);
+  }
+  const inputs = decodeFiles(opts.inputs);
+  for (const { file, doc } of inputs) if (!doc.problem && isCrdDoc(doc.value)) register(file, doc, true);
+
+  const olds = new Map<string, JsonObject>();
+  for (const { doc } of decodeFiles(opts.old)) {
+    if (isObject(doc.value)) {
+      const items = getKey(doc.value, "items");
+      if (str(doc.value, "kind").endsWith("List") && Array.isArray(items)) {
+        for (const it of items) if (isObject(it)) olds.set(oldKey(it), it);
+      } else olds.set(oldKey(doc.value), doc.value);
+    }
+  }
+
+  for (const { file, doc } of inputs) {
+    if (doc.problem) {
+      results.push(
+        invalid(baseResult(file, doc, undefined), [
+          { type: "DecodeError", field: "", message: doc.problem.message, ...doc.problem.position },
+        ]),
+      );
+      continue;
+    }
+    const v = doc.value;
+    if (isCrdDoc(v)) continue;
+    if (!isObject(v)) {
+      const r = baseResult(file, doc, undefined);
+      results.push(
+        invalid(r, [
+          {
+            type: "DecodeError",
+            field: "",
+            message: `json: cannot unmarshal ${goTypeForUnmarshal(v)} into Go value of type map[string]interface {}`,
+            line: r.line,
+            column: r.column,
+          },
+        ]),
+      );
+      continue;
+    }
+    const kind = str(v, "kind");
+    const items = getKey(v, "items");
+    if (kind.endsWith("List") && Array.isArray(items) && !registry.lookup(str(v, "apiVersion"), kind)) {
+      items.forEach((it, i) => results.push(validateOne(file, doc, it, `items[${i}]`, i)));
+      continue;
+    }
+    results.push(validateOne(file, doc, v, "", undefined));
+  }
+  return results;
+
+  function validateOne(file: string, doc: DecodedDocument, v: JsonValue, prefix: string, item: number | undefined): Result {
+    const at = (p: string) => (prefix === "" ? p : p === "<nil>" || p === "" ? prefix : `${prefix}.${p}`);
+    const obj = isObject(v) ? v : undefined;
+    const r = baseResult(file, doc, obj, prefix);
+    if (item !== undefined) r.item = item;
+    const docError = (message: string): Result =>
+      invalid(r, [{ type: "DecodeError", field: "", message, line: r.line, column: r.column }]);
+    if (!obj) return docError(`json: cannot unmarshal ${goTypeForUnmarshal(v)} into Go value of type map[string]interface {}`);
+    const json = goJsonMarshal(obj);
+    const shown = json.length > 200 ? `${json.slice(0, 200)}...` : json;
+    if (r.kind === "") return docError(`Object 'Kind' is missing in '${shown}'`);
+    if (r.apiVersion === "") return docError(`Object 'apiVersion' is missing in '${shown}'`);
+    if (isCrdDoc(obj)) {
+      const c = tryCompileCrd(obj);
+      return c.ok ? r : invalid(r, c.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: r.line, column: r.column })));
+    }
+    const crd = registry.lookup(r.apiVersion, r.kind);
+    const version = r.apiVersion.slice(r.apiVersion.indexOf("/") + 1);
+    if (!crd || !crd.servedVersions.includes(version)) {
+      r.status = "skipped";
+      r.valid = false;
+      r.reason = `no matches for kind "${r.kind}" in version "${r.apiVersion}"`;
+      return r;
+    }
+    const old = olds.get(oldKey(obj));
+    const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
+    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors };
+    let res: PipelineResult;
+    if (old) {
+      r.operation = "update";
+      res = crd.update(obj, old, ropts);
+    } else {
+      r.operation = "create";
+      res = crd.create(obj, ropts);
+    }
+    const errors: ResultError[] = [];
+    if (res.decodeError !== undefined) {
+      r.decodeError = res.decodeError;
+      if (res.decodeError.includes(": strict decoding error: ")) {
+        for (const s of strictDecodingErrors) {
+          const m = /^duplicate field "(.*)"$/.exec(s);
+          const field = m ? m[1]! : "";
+          const pos = doc.locate(field === "" ? at("<nil>") : at(field));
+          errors.push({ type: "DuplicateField", field, message: s, ...pos });
+        }
+        for (const f of res.unknownFields) {
+          errors.push({ type: "UnknownField", field: f, message: `unknown field "${f}"`, ...doc.locate(at(f)) });
+        }
+      } else errors.push({ type: "DecodeError", field: "", message: res.decodeError, line: r.line, column: r.column });
+    }
+    for (const e of res.errors) errors.push({ type: e.type, field: e.field, message: errorString(e), ...doc.locate(at(e.field)) });
+    r.warnings.push(...res.warnings.map((message) => ({ message })));
+    if (opts.showObject) r.object = res.object;
+    return errors.length > 0 ? invalid(r, errors) : r;
+  }
+}

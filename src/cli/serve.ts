@@ -1,0 +1,85 @@
+/**
+ * `crdkit serve [--data DIR] [--listen HOST:PORT] [--quiet]`: runs the API server until SIGINT/SIGTERM,
+ * then shuts down gracefully. Logs are JSON lines on stderr; the first stdout line says where it listens.
+ */
+import { startServer, type LogRecord } from "../server/server.js";
+
+/** Where `runServe` writes. */
+export interface ServeIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const USAGE = `Usage: crdkit serve [--data DIR] [--listen HOST:PORT] [--quiet]
+
+Runs a kubectl-compatible API server for CRDs and custom resources.
+
+  --data DIR           keep the database in DIR/crdkit.db (default: in memory, lost on exit)
+  --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0 picks a free one)
+  --quiet              do not log requests
+`;
+
+interface ServeArgs {
+  data?: string;
+  host: string;
+  port: number;
+  quiet: boolean;
+  help: boolean;
+}
+
+function parseServeArgs(argv: readonly string[]): ServeArgs | string {
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
+    if (flag === "--help" || flag === "-h") a.help = true;
+    else if (flag === "--quiet") a.quiet = true;
+    else if (flag === "--data") {
+      const v = value();
+      if (!v) return "flag --data needs a directory";
+      a.data = v;
+    } else if (flag === "--listen") {
+      const v = value();
+      const m = v ? /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(v) : null;
+      if (!m || Number(m[2]) > 65535) return `invalid --listen address ${JSON.stringify(v ?? "")}: want HOST:PORT`;
+      a.host = m[1]!.replace(/^\[|\]$/g, "");
+      a.port = Number(m[2]);
+    } else return `unknown flag ${JSON.stringify(arg)}`;
+  }
+  return a;
+}
+
+/** Runs `crdkit serve`; resolves with the exit code after a signal-triggered shutdown. */
+export async function runServe(args: readonly string[], io: ServeIo, signal?: AbortSignal): Promise<number> {
+  const parsed = parseServeArgs(args);
+  if (typeof parsed === "string") {
+    io.stderr(`crdkit serve: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const log = (r: LogRecord) => {
+    if (parsed.quiet && r["msg"] === "request") return;
+    io.stderr(JSON.stringify({ time: new Date().toISOString(), ...r }) + "\n");
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ ...(parsed.data !== undefined ? { dataDir: parsed.data } : {}), host: parsed.host, port: parsed.port, log });
+  } catch (e) {
+    io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  io.stdout(`crdkit serve: listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+  await server.close();
+  return 0;
+}

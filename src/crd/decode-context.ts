@@ -1,0 +1,198 @@
+/**
+ * Typed decoding of a JSON value into Go-like structs, the way Kubernetes' JSON decoder (sigs.k8s.io/json,
+ * a fork of encoding/json) does it: `null` leaves a field unset, a value of the wrong JSON type is an
+ * `UnmarshalTypeError` (the first one is reported), unknown keys are collected as strict-decoding paths.
+ */
+import { type JsonObject, type JsonValue, isObject, kindOf } from "../value/json-value.js";
+
+/** The maximum nesting depth of encoding/json (`exceeded max depth`). */
+export const MAX_JSON_DEPTH = 10000;
+
+/** Go's name of a JSON value's kind in `cannot unmarshal <kind>` messages. */
+function goJsonKind(v: JsonValue): string {
+  switch (kindOf(v)) {
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "bool";
+    case "array":
+      return "array";
+    case "object":
+      return "object";
+    default:
+      return "null";
+  }
+}
+
+function numberLiteral(v: JsonValue): string {
+  if (typeof v === "object" && v !== null && "value" in v) return `${(v as { value: number }).value}.0`;
+  return String(v);
+}
+
+/**
+ * Decoding state: Go-error field stack (struct field names and map keys, as in `UnmarshalTypeError.Field`)
+ * and the strict-decoding path (`spec.versions[0].schema.openAPIV3Schema.properties[x].foo`).
+ */
+export class DecodeContext {
+  /** Type errors in document order (Kubernetes reports the first). */
+  readonly errors: string[] = [];
+  /** Unknown-field paths (strict decoding), in document order. */
+  readonly unknownFields: string[] = [];
+  /** Set when the nesting exceeds {@link MAX_JSON_DEPTH}. */
+  tooDeep = false;
+
+  typeError(struct: string, goField: string, v: JsonValue, goType: string): void {
+    const kind = goJsonKind(v);
+    // encoding/json prints the literal only when a number does not parse into the integer target.
+    const what = kind === "number" && goType.startsWith("int") ? `number ${numberLiteral(v)}` : kind;
+    this.errors.push(`json: cannot unmarshal ${what} into Go struct field ${struct}.${goField} of type ${goType}`);
+  }
+
+  plainError(msg: string): void {
+    this.errors.push(msg);
+  }
+}
+
+/** Position in the decoded document. */
+export interface Loc {
+  /** Go field stack joined with "." (no indices). */
+  readonly go: string;
+  /** Strict path (`a.b[0].c[key]`). */
+  readonly strict: string;
+  readonly depth: number;
+}
+
+export const ROOT: Loc = { go: "", strict: "", depth: 0 };
+
+export function fieldLoc(l: Loc, name: string): Loc {
+  return {
+    go: l.go === "" ? name : `${l.go}.${name}`,
+    strict: l.strict === "" ? name : `${l.strict}.${name}`,
+    depth: l.depth + 1,
+  };
+}
+
+export function indexLoc(l: Loc, i: number): Loc {
+  return { go: l.go, strict: `${l.strict}[${i}]`, depth: l.depth + 1 };
+}
+
+export function keyLoc(l: Loc, key: string): Loc {
+  return { go: l.go === "" ? key : `${l.go}.${key}`, strict: `${l.strict}[${key}]`, depth: l.depth + 1 };
+}
+
+/** Struct-decoding helper: reads known fields with type checks, records unknown keys. */
+export class StructReader {
+  private readonly used = new Set<string>();
+  constructor(
+    readonly ctx: DecodeContext,
+    readonly obj: JsonObject,
+    readonly struct: string,
+    readonly loc: Loc,
+  ) {}
+
+  /** Raw value of a key (undefined when absent or null). Marks the key as known. */
+  raw(key: string): JsonValue | undefined {
+    this.used.add(key);
+    if (!Object.hasOwn(this.obj, key)) return undefined;
+    const v = this.obj[key];
+    return v === null ? undefined : v;
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.obj, key) && this.obj[key] !== null;
+  }
+
+  private err(key: string, v: JsonValue, goType: string): undefined {
+    const at = fieldLoc(this.loc, key);
+    this.ctx.typeError(this.struct, at.go, v, goType);
+    return undefined;
+  }
+
+  string(key: string): string | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== "string") return this.err(key, v, "string");
+    return v;
+  }
+
+  bool(key: string): boolean | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== "boolean") return this.err(key, v, "bool");
+    return v;
+  }
+
+  /** An int64 / int32 field. */
+  int(key: string, goType = "int64"): number | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const k = kindOf(v);
+    if (k !== "integer") return this.err(key, v, goType);
+    const n = Number(v);
+    if (goType === "int32" && (n > 2147483647 || n < -2147483648)) return this.err(key, v, goType);
+    return n;
+  }
+
+  /** A float64 field (any number). */
+  float(key: string): number | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const k = kindOf(v);
+    if (k !== "integer" && k !== "number") return this.err(key, v, "float64");
+    return typeof v === "object" && v !== null && "value" in v ? (v as { value: number }).value : Number(v);
+  }
+
+  stringArray(key: string): string[] | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.err(key, v, "[]string");
+    const out: string[] = [];
+    for (const x of v) {
+      if (x === null) out.push("");
+      else if (typeof x !== "string") {
+        this.err(key, x, "string");
+        out.push("");
+      } else out.push(x);
+    }
+    return out;
+  }
+
+  stringMap(key: string): Record<string, string> | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!isObject(v)) return this.err(key, v, "map[string]string");
+    const out: Record<string, string> = {};
+    for (const k of Object.keys(v)) {
+      const x = v[k];
+      if (x === null || x === undefined) Object.defineProperty(out, k, { value: "", enumerable: true, writable: true, configurable: true });
+      else if (typeof x !== "string") this.err(key, x, "string");
+      else Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+
+  /** A nested struct; returns the object (or undefined with a type error). */
+  object(key: string, goType: string): JsonObject | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!isObject(v)) return this.err(key, v, goType);
+    return v;
+  }
+
+  array(key: string, goType: string): JsonValue[] | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.err(key, v, goType);
+    return v;
+  }
+
+  /** Records every key not read as an unknown field. */
+  finish(ignore: readonly string[] = []): void {
+    for (const k of Object.keys(this.obj)) {
+      if (!this.used.has(k) && !ignore.includes(k)) this.ctx.unknownFields.push(fieldLoc(this.loc, k).strict);
+    }
+  }
+}

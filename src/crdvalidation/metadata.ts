@@ -1,0 +1,91 @@
+/**
+ * ObjectMeta validation of the CRD object itself (apimachinery `ValidateObjectMetaAccessor`, cluster-scoped,
+ * name function `NameIsDNSSubdomain` + `must be spec.names.plural+"."+spec.group`): generateName, name,
+ * namespace, generation, labels, annotations, finalizers; on update the name is immutable.
+ */
+import type { ObjectMetaLike } from "../crd/types.js";
+import { type FieldError, fieldError } from "../errors/field-error.js";
+import { FieldPath } from "../errors/field-path.js";
+import { isDNS1123Subdomain, maxLenError, regexError } from "./names.js";
+
+const QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
+const QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_FMT = `(${QNAME_FMT})?`;
+const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+/** `IsQualifiedName`. */
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split("/");
+  let name: string;
+  if (parts.length === 1) name = parts[0]!;
+  else if (parts.length === 2) {
+    const prefix = parts[0]!;
+    name = parts[1]!;
+    if (prefix.length === 0) errs.push("prefix part must be non-empty");
+    else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  } else {
+    return [`a qualified name ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (name.length === 0) errs.push("name part must be non-empty");
+  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
+  if (!QNAME_RE.test(name)) errs.push(`name part ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")}`);
+  return errs;
+}
+
+function isValidLabelValue(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > 63) errs.push(maxLenError(63));
+  if (!LABEL_VALUE_RE.test(v)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  return errs;
+}
+
+function labelsAndAnnotations(meta: ObjectMetaLike, p: FieldPath, out: FieldError[]): void {
+  const labels = meta.labels ?? {};
+  for (const k of Object.keys(labels)) {
+    for (const m of isQualifiedName(k)) out.push(fieldError.invalid(p.child("labels"), k, m));
+    for (const m of isValidLabelValue(labels[k]!)) out.push(fieldError.invalid(p.child("labels"), labels[k]!, m));
+  }
+  const ann = meta.annotations ?? {};
+  let total = 0;
+  for (const k of Object.keys(ann)) {
+    for (const m of isQualifiedName(k.toLowerCase())) out.push(fieldError.invalid(p.child("annotations"), k, m));
+    total += new TextEncoder().encode(k).length + new TextEncoder().encode(ann[k]!).length;
+  }
+  if (total > 256 * 1024) out.push(fieldError.tooLong(p.child("annotations"), 256 * 1024));
+}
+
+/** Metadata checks on create. */
+export function validateCrdMetadataCreate(meta: ObjectMetaLike, requiredName: string): FieldError[] {
+  const p = FieldPath.of("metadata");
+  const out: FieldError[] = [];
+  const nameFn = (name: string, prefix: boolean): string[] => {
+    const n = prefix && name.endsWith("-") ? name.slice(0, -1) + "a" : name;
+    const errs = isDNS1123Subdomain(n);
+    if (name !== requiredName) errs.push('must be spec.names.plural+"."+spec.group');
+    return errs;
+  };
+  const gen = meta.generateName ?? "";
+  if (gen.length > 0) for (const m of nameFn(gen, true)) out.push(fieldError.invalid(p.child("generateName"), gen, m));
+  const name = meta.name ?? "";
+  if (name.length === 0) out.push(fieldError.required(p.child("name"), "name or generateName is required"));
+  else for (const m of nameFn(name, false)) out.push(fieldError.invalid(p.child("name"), name, m));
+  if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));
+  if (typeof meta.generation === "number" && meta.generation < 0) {
+    out.push(fieldError.invalid(p.child("generation"), meta.generation, "must be greater than or equal to 0"));
+  }
+  labelsAndAnnotations(meta, p, out);
+  return out;
+}
+
+/** Metadata checks on update (name and namespace immutable). */
+export function validateCrdMetadataUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): FieldError[] {
+  const p = FieldPath.of("metadata");
+  const out: FieldError[] = [];
+  if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));
+  labelsAndAnnotations(meta, p, out);
+  if ((meta.name ?? "") !== (old.name ?? "")) out.push(fieldError.invalid(p.child("name"), meta.name ?? "", "field is immutable"));
+  return out;
+}

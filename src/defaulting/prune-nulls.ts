@@ -1,0 +1,37 @@
+/**
+ * `defaulting.PruneNonNullableNullsWithoutDefaults` (prunenulls.go): deletes object fields whose value is
+ * `null` when their schema (property or additionalProperties) exists, is not nullable and has no default.
+ * Non-nullable nulls with a default are left for {@link applyDefaults}. Array items are never removed.
+ */
+import type { Structural } from "../structural/structural.js";
+import { type JsonValue, isObject } from "../value/json-value.js";
+
+function schemaForField(field: string, s: Structural | undefined): Structural | undefined {
+  if (!s) return undefined;
+  const p = s.properties?.get(field);
+  if (p !== undefined) return p;
+  return s.additionalProperties?.schema;
+}
+
+/** Mutates `x` in place. */
+export function pruneNonNullableNullsWithoutDefaults(x: JsonValue, s: Structural | undefined | null): void {
+  if (!s) return; // without a schema nothing below can be pruned
+  const schema = s;
+  if (Array.isArray(x)) {
+    const items = schema.items;
+    for (const v of x) {
+      if (typeof v === "object" && v !== null) pruneNonNullableNullsWithoutDefaults(v, items);
+    }
+    return;
+  }
+  if (!isObject(x)) return;
+  for (const k of Object.keys(x)) {
+    const v = x[k]!;
+    const fs = schemaForField(k, schema);
+    if (v === null) {
+      if (fs !== undefined && !fs.nullable && !fs.hasDefault) delete x[k];
+    } else if (typeof v === "object") {
+      pruneNonNullableNullsWithoutDefaults(v, fs);
+    }
+  }
+}

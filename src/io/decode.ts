@@ -1,0 +1,129 @@
+/**
+ * Decoding a file (or stdin) into documents the way kubectl reads manifests and the API server decodes
+ * each of them: a stream whose first non-blank character is `{` is read as JSON (falling back to YAML
+ * when the first value is not valid JSON), anything else as YAML documents separated by `---` lines.
+ * Empty and `null` documents are skipped, as kubectl does.
+ */
+import { type Event, parseEvents } from "js-yaml";
+import type { JsonValue } from "../value/json-value.js";
+import { decodeJsonStream } from "./json-decode.js";
+import { locateOffset } from "./locate.js";
+import { type Position, SourceText } from "./source-text.js";
+import { MAX_DEPTH, decodeYamlDocument } from "./yaml-decode.js";
+import { splitYamlDocuments } from "./yaml-split.js";
+
+export interface DecodedDocument {
+  /** 0-based index of the document in its file (counting documents that failed to decode). */
+  index: number;
+  /** Offset of the document in the file text. */
+  offset: number;
+  /** The decoded value; absent when {@link problem} is set. */
+  value?: JsonValue;
+  /**
+   * Strict-decoding errors the API server would raise for this document as a request body (duplicate
+   * keys): `yaml: unmarshal errors:\n  line 3: key "a" already set in map` or `duplicate field "spec.a"`.
+   * In Strict mode they fail the request, in Warn mode they are warnings.
+   */
+  strictErrors: string[];
+  /** A fatal decode problem (syntax error, unsupported value, ...) with its position. */
+  problem?: { message: string; position: Position };
+  /** Position of a field path inside this document (`<nil>` → the document start). Computed on demand. */
+  locate(path: string): Position;
+}
+
+export interface DecodeOptions {
+  /** Force a format instead of sniffing it. */
+  format?: "yaml" | "json";
+}
+
+/** Decodes every document of a file. Never throws for bad input. */
+export function decodeDocuments(text: string, opts: DecodeOptions = {}): DecodedDocument[] {
+  const src = new SourceText(text);
+  const body = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
+  const trimmed = body.trimStart();
+  const json = opts.format === "json" || (opts.format === undefined && trimmed.startsWith("{"));
+  if (json) {
+    const r = decodeJsonStream(body);
+    if (!r.problem || r.documents.length > 1 || opts.format === "json") return jsonDocuments(body, src, r);
+    const yamlDocs = yamlDocuments(body, src);
+    if (yamlDocs.every((d) => !d.problem)) return yamlDocs;
+    return jsonDocuments(body, src, r);
+  }
+  return yamlDocuments(body, src);
+}
+
+function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decodeJsonStream>): DecodedDocument[] {
+  const out: DecodedDocument[] = [];
+  r.documents.forEach((d, i) => {
+    if (d.value === null) return;
+    const end = r.documents[i + 1]?.offset ?? r.problem?.offset ?? body.length;
+    let events: Event[] | undefined;
+    out.push({
+      index: i,
+      offset: d.offset,
+      value: d.value,
+      strictErrors: d.duplicateFields,
+      locate(path: string): Position {
+        if (events === undefined) {
+          try {
+            events = parseEvents(body.slice(d.offset, end), { maxDepth: MAX_DEPTH });
+          } catch {
+            events = [];
+          }
+        }
+        const root = events.findIndex((e) => e.type !== 1);
+        if (root < 0) return src.position(d.offset);
+        return src.position(d.offset + locateOffset(body.slice(d.offset, end), events, root, path));
+      },
+    });
+  });
+  if (r.problem) {
+    const pos = src.position(r.problem.offset);
+    out.push({
+      index: r.documents.length,
+      offset: r.problem.offset,
+      strictErrors: [],
+      problem: { message: r.problem.message, position: pos },
+      locate: () => pos,
+    });
+  }
+  return out;
+}
+
+function yamlDocuments(body: string, src: SourceText): DecodedDocument[] {
+  const out: DecodedDocument[] = [];
+  let index = 0;
+  for (const chunk of splitYamlDocuments(body)) {
+    const r = decodeYamlDocument(chunk.text);
+    if (r.problem) {
+      const pos = src.position(chunk.offset + r.problem.offset);
+      out.push({ index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos });
+      index++;
+    } else if (r.value !== undefined && r.value !== null) {
+      const events = r.events ?? [];
+      const root = events.findIndex((e) => e.type !== 1);
+      const firstNode = root >= 0 ? locateOffset(chunk.text, events, root, "") : 0;
+      out.push({
+        index,
+        offset: chunk.offset + firstNode,
+        value: r.value,
+        strictErrors: r.duplicateKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${r.duplicateKeys.join("\n  ")}`] : [],
+        locate: (path: string) =>
+          src.position(chunk.offset + (root >= 0 ? locateOffset(chunk.text, events, root, path) : 0)),
+      });
+      index++;
+    }
+    if (chunk.separatorError) {
+      const pos = src.position(chunk.separatorError.offset);
+      out.push({
+        index,
+        offset: chunk.separatorError.offset,
+        strictErrors: [],
+        problem: { message: chunk.separatorError.message, position: pos },
+        locate: () => pos,
+      });
+      index++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,213 @@
+/**
+ * JSON documents decoded as the API server decodes a JSON body: integer literals that fit become int64,
+ * every other number float64 (`1.0` is a {@link Float64} box), duplicate keys keep the last value and are
+ * reported as sigs.k8s.io/json strict errors (`duplicate field "spec.foo"`), syntax errors use Go's
+ * encoding/json wording. Several concatenated top-level values (a JSON stream) are accepted, as kubectl does.
+ * The parser is iterative: deep nesting cannot overflow the stack.
+ */
+import { Float64, type JsonObject, type JsonValue, int64, setKey } from "../value/json-value.js";
+import { MAX_DEPTH } from "./yaml-decode.js";
+
+export interface JsonDocument {
+  value: JsonValue;
+  /** Offset of the value's first character. */
+  offset: number;
+  /** `duplicate field "a.b"` texts. */
+  duplicateFields: string[];
+}
+
+export interface JsonStreamResult {
+  documents: JsonDocument[];
+  /** A syntax error (Go wording) and its offset; documents before it are kept. */
+  problem?: { message: string; offset: number };
+}
+
+class JsonFail extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+
+function quoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return "'\"'";
+  return `'${c}'`;
+}
+
+function numberValue(lit: string, isFloat: boolean, offset: number): JsonValue {
+  if (!isFloat) {
+    const b = BigInt(lit);
+    if (b >= INT64_MIN && b <= INT64_MAX) return int64(b);
+  }
+  const f = Number(lit);
+  if (!Number.isFinite(f)) throw new JsonFail(`strconv.ParseFloat: parsing ${JSON.stringify(lit)}: value out of range`, offset);
+  return Number.isInteger(f) ? new Float64(f) : f;
+}
+
+interface Ctx {
+  isArray: boolean;
+  obj: JsonObject | JsonValue[];
+  key: string | undefined;
+  seen: Set<string> | undefined;
+  path: string;
+}
+
+/** Parses one or more concatenated JSON values. */
+export function decodeJsonStream(text: string): JsonStreamResult {
+  const documents: JsonDocument[] = [];
+  let pos = 0;
+  const n = text.length;
+  const ws = () => {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+  };
+  try {
+    for (;;) {
+      ws();
+      if (pos >= n) break;
+      const start = pos;
+      const dups: string[] = [];
+      const value = parseValue();
+      documents.push({ value, offset: start, duplicateFields: dups });
+
+      function parseValue(): JsonValue {
+        const stack: Ctx[] = [];
+        let result: JsonValue | undefined;
+        let expectValue = true;
+        const unexpected = (ctx: string): never => {
+          if (pos >= n) throw new JsonFail("unexpected end of JSON input", pos);
+          throw new JsonFail(`invalid character ${quoteChar(text[pos]!)} ${ctx}`, pos);
+        };
+        const finish = (v: JsonValue) => {
+          const top = stack[stack.length - 1];
+          if (!top) {
+            result = v;
+            return;
+          }
+          if (top.isArray) (top.obj as JsonValue[]).push(v);
+          else {
+            setKey(top.obj as JsonObject, top.key!, v);
+            top.key = undefined;
+          }
+        };
+        const readKey = (top: Ctx) => {
+          if (text[pos] !== '"') unexpected("looking for beginning of object key string");
+          const k = parseString();
+          if (top.seen!.has(k)) dups.push(`duplicate field ${JSON.stringify(top.path === "" ? k : `${top.path}.${k}`)}`);
+          else top.seen!.add(k);
+          top.key = k;
+          ws();
+          if (text[pos] !== ":") unexpected("after object key");
+          pos++;
+        };
+        const childPath = (top: Ctx | undefined): string => {
+          if (!top) return "";
+          if (top.isArray) return `${top.path}[${(top.obj as JsonValue[]).length}]`;
+          return top.path === "" ? top.key! : `${top.path}.${top.key}`;
+        };
+        for (;;) {
+          ws();
+          if (expectValue) {
+            if (pos >= n) unexpected("");
+            const c = text[pos]!;
+            if (c === "{" || c === "[") {
+              if (stack.length >= MAX_DEPTH) throw new JsonFail(`exceeded max depth of ${MAX_DEPTH}`, pos);
+              const top = stack[stack.length - 1];
+              const isArray = c === "[";
+              stack.push({ isArray, obj: isArray ? [] : {}, key: undefined, seen: isArray ? undefined : new Set(), path: childPath(top) });
+              pos++;
+              ws();
+              if (text[pos] === (isArray ? "]" : "}")) {
+                pos++;
+                finish(stack.pop()!.obj);
+                expectValue = false;
+              } else if (!isArray) readKey(stack[stack.length - 1]!);
+              if (stack.length === 0) break;
+              continue;
+            }
+            let v: JsonValue;
+            if (c === '"') v = parseString();
+            else if (text.startsWith("true", pos)) {
+              v = true;
+              pos += 4;
+            } else if (text.startsWith("false", pos)) {
+              v = false;
+              pos += 5;
+            } else if (text.startsWith("null", pos)) {
+              v = null;
+              pos += 4;
+            } else {
+              NUMBER.lastIndex = pos;
+              const m = NUMBER.exec(text);
+              if (!m) unexpected("looking for beginning of value");
+              const lit = m![0];
+              v = numberValue(lit, m![1] !== undefined || m![2] !== undefined, pos);
+              pos += lit.length;
+            }
+            finish(v);
+            expectValue = false;
+            if (stack.length === 0) break;
+            continue;
+          }
+          const top = stack[stack.length - 1]!;
+          if (pos >= n) unexpected("");
+          const c = text[pos]!;
+          if (c === ",") {
+            pos++;
+            if (!top.isArray) {
+              ws();
+              readKey(top);
+            }
+            expectValue = true;
+          } else if (c === (top.isArray ? "]" : "}")) {
+            pos++;
+            finish(stack.pop()!.obj);
+            if (stack.length === 0) break;
+          } else unexpected(top.isArray ? "after array element" : "after object key:value pair");
+        }
+        return result as JsonValue;
+      }
+    }
+  } catch (e) {
+    if (e instanceof JsonFail) return { documents, problem: { message: e.message, offset: e.offset } };
+    throw e;
+  }
+  return { documents };
+
+  function parseString(): string {
+    // pos is at the opening quote.
+    const start = pos + 1;
+    let i = start;
+    let simple = true;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        simple = false;
+        i += 2;
+        continue;
+      }
+      if (c < 0x20) throw new JsonFail(`invalid character ${quoteChar(text[i]!)} in string literal`, i);
+      i++;
+    }
+    if (i >= n) throw new JsonFail("unexpected end of JSON input", n);
+    const raw = text.slice(start, i);
+    pos = i + 1;
+    if (simple) return raw;
+    try {
+      return JSON.parse(`"${raw}"`) as string;
+    } catch {
+      throw new JsonFail("invalid character in string escape code", start);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Maps a Kubernetes field path (`spec.containers[0].image`, `metadata.labels[app]`, `.spec.replicas`) to a
+ * source offset by walking the parser events of a document. Used lazily, only for documents with errors.
+ */
+import { type Event, getScalarValue } from "js-yaml";
+
+const EV_SEQUENCE = 2;
+const EV_MAPPING = 3;
+const EV_SCALAR = 4;
+const EV_ALIAS = 5;
+const EV_POP = 6;
+
+interface Segment {
+  name: string;
+  /** `[x]` (index or map key) rather than `.x`. */
+  bracket: boolean;
+}
+
+/** Splits a rendered field.Path into segments. `<nil>` and `""` are the root. */
+export function parseFieldPath(path: string): Segment[] {
+  const out: Segment[] = [];
+  if (path === "<nil>") return out;
+  let i = path.startsWith(".") ? 1 : 0;
+  let cur = "";
+  const flush = () => {
+    if (cur !== "") out.push({ name: cur, bracket: false });
+    cur = "";
+  };
+  while (i < path.length) {
+    const c = path[i]!;
+    if (c === ".") {
+      flush();
+      i++;
+    } else if (c === "[") {
+      flush();
+      const end = path.indexOf("]", i);
+      if (end === -1) {
+        cur = path.slice(i);
+        break;
+      }
+      out.push({ name: path.slice(i + 1, end), bracket: true });
+      i = end + 1;
+    } else {
+      cur += c;
+      i++;
+    }
+  }
+  flush();
+  return out;
+}
+
+function skip(events: Event[], i: number): number {
+  let depth = 0;
+  for (;;) {
+    const t = events[i]!.type;
+    if (t === EV_MAPPING || t === EV_SEQUENCE) depth++;
+    else if (t === EV_POP) depth--;
+    i++;
+    if (depth <= 0 || i >= events.length) return i;
+  }
+}
+
+function startOf(ev: Event | undefined, fallback: number): number {
+  if (!ev) return fallback;
+  if (ev.type === EV_SCALAR) return ev.valueStart >= 0 ? ev.valueStart : fallback;
+  if (ev.type === EV_MAPPING || ev.type === EV_SEQUENCE) return ev.start;
+  if (ev.type === EV_ALIAS) return Math.max(0, ev.anchorStart - 1);
+  return fallback;
+}
+
+/**
+ * Offset of the node at `path` in the document whose root node is `events[rootIndex]`; when the path
+ * does not exist entirely, the offset of the deepest existing part (the key of the last matched entry).
+ */
+export function locateOffset(text: string, events: Event[], rootIndex: number, path: string): number {
+  const segs = parseFieldPath(path);
+  let node = rootIndex;
+  let best = startOf(events[node], 0);
+  let s = 0;
+  while (s < segs.length) {
+    const ev = events[node];
+    if (!ev) break;
+    if (ev.type === EV_SEQUENCE) {
+      const idx = Number(segs[s]!.name);
+      if (!segs[s]!.bracket || !Number.isInteger(idx)) break;
+      let j = node + 1;
+      let k = 0;
+      while (j < events.length && events[j]!.type !== EV_POP && k < idx) {
+        j = skip(events, j);
+        k++;
+      }
+      if (j >= events.length || events[j]!.type === EV_POP) break;
+      node = j;
+      best = startOf(events[node], best);
+      s++;
+      continue;
+    }
+    if (ev.type !== EV_MAPPING) break;
+    let found = -1;
+    let consumed = 0;
+    let j = node + 1;
+    while (j < events.length && events[j]!.type !== EV_POP && found === -1) {
+      const keyEv = events[j]!;
+      const valIdx = skip(events, j);
+      if (keyEv.type === EV_SCALAR) {
+        const key = getScalarValue(text, keyEv);
+        // Keys may themselves contain dots: try the longest run of dotted segments first.
+        let name = segs[s]!.name;
+        if (key === name) {
+          found = valIdx;
+          consumed = 1;
+        } else if (!segs[s]!.bracket && key.startsWith(name + ".")) {
+          for (let t = s + 1; t < segs.length && !segs[t]!.bracket; t++) {
+            name += "." + segs[t]!.name;
+            if (key === name) {
+              found = valIdx;
+              consumed = t - s + 1;
+              break;
+            }
+          }
+        }
+        if (found !== -1) {
+          best = startOf(keyEv, best);
+          const v = startOf(events[valIdx], -1);
+          if (v >= 0) best = v;
+        }
+      }
+      if (found === -1) j = valIdx < events.length ? skip(events, valIdx) : valIdx;
+    }
+    if (found === -1) break;
+    node = found;
+    s += consumed;
+  }
+  return best;
+}

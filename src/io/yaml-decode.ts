@@ -1,0 +1,377 @@
+/**
+ * One YAML document → the value the API server would see: go-yaml v2 semantics for untyped targets
+ * (YAML 1.1 scalars, merge keys, aliases, duplicate keys: the last value wins and each repeat is recorded
+ * as go-yaml's strict error `line N: key "x" already set in map`), then sigs.k8s.io/yaml's conversion to
+ * JSON (non-string keys become strings, NaN/Inf are refused) and the server's int64/float64 decoding.
+ *
+ * Parsing uses js-yaml's flat event stream (fast, offsets only); the events are kept so that source
+ * positions can be computed later, only for documents that turn out to have errors.
+ */
+import { type Event, type ScalarEvent, getScalarValue, parseEvents } from "js-yaml";
+import { type JsonObject, type JsonValue, deepClone, int64, isObject, setKey } from "../value/json-value.js";
+import { formatGoFloat, goQuote } from "../value/go-format.js";
+import { type GoScalar, YamlValueError, longTag, resolvePlain, resolveTagged } from "./go-yaml-resolve.js";
+import {
+  JsonConversionError,
+  floatAfterJsonRoundTrip,
+  formatGoFloat32,
+  uintAfterJsonRoundTrip,
+} from "./go-json-number.js";
+
+/** Nesting limit (Kubernetes allows 10000; js-yaml's recursive parser cannot go that deep safely). */
+export const MAX_DEPTH = 1000;
+
+const EV_DOCUMENT = 1;
+const EV_SEQUENCE = 2;
+const EV_MAPPING = 3;
+const EV_SCALAR = 4;
+const EV_ALIAS = 5;
+const EV_POP = 6;
+const STYLE_PLAIN = 1;
+
+/** A fatal problem decoding a document (syntax or conversion), with the offset it refers to. */
+export interface DecodeProblem {
+  message: string;
+  /** Offset in the chunk's text. */
+  offset: number;
+}
+
+export interface YamlDocumentResult {
+  /** The decoded value; `undefined` when the chunk holds no document (only comments / whitespace). */
+  value?: JsonValue;
+  /** Strict-decoding errors (duplicate keys) in go-yaml's wording, without the `yaml: unmarshal errors:` head. */
+  duplicateKeys: string[];
+  problem?: DecodeProblem;
+  /** Parser events of the document (for positions). */
+  events?: Event[];
+}
+
+interface Frame {
+  map: boolean;
+  obj: JsonObject | JsonValue[];
+  anchor: string | undefined;
+  seen: Map<string, true> | undefined;
+  /** Pending key of a mapping: its Go identity and JSON spelling, or merge. */
+  keyId: string | undefined;
+  keyJson: string;
+  keyMerge: boolean;
+  keyOffset: number;
+  start: number;
+}
+
+class Fail extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+function goKeyId(s: GoScalar): string {
+  switch (s.t) {
+    case "str":
+      return "s:" + s.v;
+    case "int":
+      return "i:" + s.v;
+    case "uint":
+      return "u:" + s.v;
+    case "float":
+      return "f:" + s.v;
+    case "bool":
+      return "b:" + s.v;
+    default:
+      return "n:";
+  }
+}
+
+/** `%#v` of a go-yaml key (for duplicate-key messages). */
+function goSharpV(s: GoScalar): string {
+  switch (s.t) {
+    case "str":
+      return goQuote(s.v);
+    case "int":
+      return s.v.toString();
+    case "uint":
+      return "0x" + s.v.toString(16);
+    case "float":
+      return formatGoFloat(s.v);
+    case "bool":
+      return String(s.v);
+    default:
+      return "<nil>";
+  }
+}
+
+/** sigs.k8s.io/yaml `convertToJSONableObject` key conversion. */
+function jsonKey(s: GoScalar, offset: number): string {
+  switch (s.t) {
+    case "str":
+      return s.v;
+    case "int":
+      return s.v.toString();
+    case "bool":
+      return s.v ? "true" : "false";
+    case "float": {
+      const f = formatGoFloat32(s.v);
+      return f === "+Inf" ? ".inf" : f === "-Inf" ? "-.inf" : f === "NaN" ? ".nan" : f;
+    }
+    case "uint":
+      throw new Fail(`unsupported map key of type: uint64, key: ${goSharpV(s)}`, offset);
+    default:
+      throw new Fail("unsupported map key of type: <nil>, key: <nil>", offset);
+  }
+}
+
+function toJson(s: GoScalar, offset: number): JsonValue {
+  switch (s.t) {
+    case "null":
+      return null;
+    case "bool":
+      return s.v;
+    case "int":
+      return int64(s.v);
+    case "uint":
+      return uintAfterJsonRoundTrip(s.v);
+    case "float":
+      try {
+        return floatAfterJsonRoundTrip(s.v);
+      } catch (e) {
+        if (e instanceof JsonConversionError) throw new Fail(e.message, offset);
+        throw e;
+      }
+    case "merge":
+      return "<<";
+    default:
+      return s.v;
+  }
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+// go-yaml v2's "excessive aliasing" guard.
+function allowedAliasRatio(decodeCount: number): number {
+  if (decodeCount <= 400000) return 0.99;
+  if (decodeCount >= 4000000) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - 400000) / 3600000);
+}
+
+function countNodes(v: JsonValue): number {
+  let n = 0;
+  const stack: JsonValue[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    n++;
+    if (Array.isArray(x)) for (const y of x) stack.push(y);
+    else if (isObject(x)) for (const k of Object.keys(x)) stack.push(x[k]!);
+  }
+  return n;
+}
+
+/** Decodes the first YAML document of `text` (as go-yaml's Unmarshal does). */
+export function decodeYamlDocument(text: string): YamlDocumentResult {
+  let events: Event[];
+  try {
+    events = parseEvents(text, { maxDepth: MAX_DEPTH });
+  } catch (e) {
+    return { duplicateKeys: [], problem: syntaxProblem(e, text) };
+  }
+  let i = 0;
+  while (i < events.length && events[i]!.type !== EV_DOCUMENT) i++;
+  if (i >= events.length) return { duplicateKeys: [] };
+  const docEvents = events;
+  const duplicateKeys: string[] = [];
+  try {
+    const value = build(text, docEvents, i + 1, duplicateKeys);
+    return { value, duplicateKeys, events: docEvents };
+  } catch (e) {
+    if (e instanceof Fail) return { duplicateKeys, problem: { message: e.message, offset: e.offset }, events: docEvents };
+    if (e instanceof YamlValueError) return { duplicateKeys, problem: { message: e.message, offset: 0 }, events: docEvents };
+    throw e;
+  }
+}
+
+function syntaxProblem(e: unknown, text: string): DecodeProblem {
+  const err = e as { reason?: string; message?: string; mark?: { position?: number; line?: number } };
+  const reason = err.reason ?? err.message ?? String(e);
+  let offset = typeof err.mark?.position === "number" ? err.mark.position : 0;
+  if (offset > text.length) offset = text.length;
+  if (/maxDepth/.test(reason)) return { message: `yaml: exceeded max depth of ${MAX_DEPTH}`, offset };
+  if (e instanceof RangeError) return { message: "yaml: document nested too deeply", offset: 0 };
+  const line = typeof err.mark?.line === "number" ? err.mark.line + 1 : lineOf(text, offset);
+  return { message: `yaml: line ${line}: ${reason}`, offset };
+}
+
+function scalarOf(text: string, ev: ScalarEvent): GoScalar {
+  const s = getScalarValue(text, ev);
+  if (ev.tagStart >= 0) {
+    const tag = longTag(text.slice(ev.tagStart, ev.tagEnd));
+    if (tag === "!") return { t: "str", v: s };
+    if (tag === "tag:yaml.org,2002:merge") return { t: "merge" };
+    return resolveTagged(tag, s);
+  }
+  if (ev.style !== STYLE_PLAIN) return { t: "str", v: s };
+  return resolvePlain(s);
+}
+
+function offsetOf(ev: Event, fallback: number): number {
+  if (ev.type === EV_SCALAR) return ev.valueStart >= 0 ? ev.valueStart : fallback;
+  if (ev.type === EV_MAPPING || ev.type === EV_SEQUENCE) return ev.start;
+  if (ev.type === EV_ALIAS) return Math.max(0, ev.anchorStart - 1);
+  return fallback;
+}
+
+function build(text: string, events: Event[], from: number, dups: string[]): JsonValue {
+  const anchors = new Map<string, { value: JsonValue | undefined; scalar?: GoScalar; open: boolean; size: number }>();
+  const stack: Frame[] = [];
+  let root: JsonValue | undefined;
+  let done = false;
+  let decodeCount = 0;
+  let aliasCount = 0;
+  let lastOffset = 0;
+
+  const setEntry = (f: Frame, id: string, key: string, value: JsonValue, valueOffset: number, goKey: string) => {
+    if (f.seen!.has(id)) dups.push(`line ${lineOf(text, valueOffset)}: key ${goKey} already set in map`);
+    else f.seen!.set(id, true);
+    setKey(f.obj as JsonObject, key, value);
+  };
+
+  const merge = (f: Frame, value: JsonValue, offset: number) => {
+    const fail = () => {
+      throw new Fail("yaml: map merge requires map or sequence of maps as the value", offset);
+    };
+    const mergeOne = (m: JsonValue) => {
+      if (!isObject(m)) fail();
+      const o = m as JsonObject;
+      for (const k of Object.keys(o)) setEntry(f, "s:" + k, k, o[k]!, offset, goQuote(k));
+    };
+    if (isObject(value)) mergeOne(value);
+    else if (Array.isArray(value)) {
+      for (const m of value) if (!isObject(m)) fail();
+      for (let j = value.length - 1; j >= 0; j--) mergeOne(value[j]!);
+    } else fail();
+  };
+
+  // Places a finished node (value) into its parent; `scalar` is set for scalars (usable as keys).
+  const place = (value: JsonValue, scalar: GoScalar | undefined, offset: number) => {
+    decodeCount++;
+    const top = stack[stack.length - 1];
+    if (!top) {
+      root = value;
+      return;
+    }
+    if (!top.map) {
+      (top.obj as JsonValue[]).push(value);
+      return;
+    }
+    if (top.keyId === undefined && !top.keyMerge) {
+      if (scalar === undefined) throw new Fail(`yaml: invalid map key: ${JSON.stringify(value)}`, offset);
+      if (scalar.t === "merge") {
+        top.keyMerge = true;
+      } else {
+        top.keyId = goKeyId(scalar);
+        top.keyJson = jsonKey(scalar, offset);
+        top.keyMerge = false;
+        top.keyOffset = offset;
+      }
+      return;
+    }
+    if (top.keyMerge) merge(top, value, offset);
+    else setEntry(top, top.keyId!, top.keyJson, value, offset, goSharpV(keyScalarFromId(top.keyId!)));
+    top.keyId = undefined;
+    top.keyMerge = false;
+  };
+
+  for (let i = from; i < events.length && !done; i++) {
+    const ev = events[i]!;
+    switch (ev.type) {
+      case EV_SCALAR: {
+        const off = offsetOf(ev, lastOffset);
+        lastOffset = off;
+        let s: GoScalar;
+        try {
+          s = scalarOf(text, ev);
+        } catch (e) {
+          if (e instanceof YamlValueError) throw new Fail(e.message, off);
+          throw e;
+        }
+        const top = stack[stack.length - 1];
+        const isKey = top !== undefined && top.map && top.keyId === undefined && !top.keyMerge;
+        const v = isKey ? null : toJson(s, off);
+        if (ev.anchorStart >= 0) anchors.set(text.slice(ev.anchorStart, ev.anchorEnd), { value: v, scalar: s, open: false, size: 1 });
+        place(v, s, off);
+        break;
+      }
+      case EV_MAPPING:
+      case EV_SEQUENCE: {
+        const off = ev.start;
+        lastOffset = off;
+        const map = ev.type === EV_MAPPING;
+        const anchor = ev.anchorStart >= 0 ? text.slice(ev.anchorStart, ev.anchorEnd) : undefined;
+        if (anchor !== undefined) anchors.set(anchor, { value: undefined, open: true, size: 0 });
+        stack.push({
+          map,
+          obj: map ? {} : [],
+          anchor,
+          seen: map ? new Map() : undefined,
+          keyId: undefined,
+          keyJson: "",
+          keyMerge: false,
+          keyOffset: off,
+          start: off,
+        });
+        break;
+      }
+      case EV_POP: {
+        const f = stack.pop();
+        if (!f) {
+          done = true;
+          break;
+        }
+        if (f.anchor !== undefined) anchors.set(f.anchor, { value: f.obj, open: false, size: countNodes(f.obj) });
+        place(f.obj, undefined, f.start);
+        break;
+      }
+      case EV_ALIAS: {
+        const name = text.slice(ev.anchorStart, ev.anchorEnd);
+        const off = offsetOf(ev, lastOffset);
+        const a = anchors.get(name);
+        if (!a) throw new Fail(`yaml: unknown anchor '${name}' referenced`, off);
+        if (a.open) throw new Fail(`yaml: anchor '${name}' value contains itself`, off);
+        aliasCount += a.size;
+        decodeCount += a.size - 1;
+        if (aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount)) {
+          throw new Fail("yaml: document contains excessive aliasing", off);
+        }
+        place(deepClone(a.value!), a.scalar, off);
+        break;
+      }
+      case EV_DOCUMENT:
+        done = true;
+        break;
+    }
+  }
+  return root === undefined ? null : root;
+}
+
+function keyScalarFromId(id: string): GoScalar {
+  const v = id.slice(2);
+  switch (id[0]) {
+    case "s":
+      return { t: "str", v };
+    case "i":
+      return { t: "int", v: BigInt(v) };
+    case "u":
+      return { t: "uint", v: BigInt(v) };
+    case "f":
+      return { t: "float", v: Number(v) };
+    case "b":
+      return { t: "bool", v: v === "true" };
+    default:
+      return { t: "null" };
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * `metav1.Time` as the API server reads and writes it: Go's `time.Parse(time.RFC3339, s)` (the lenient
+ * generic parser, with Go's exact `*time.ParseError` texts) and `Format(time.RFC3339)` in UTC with whole
+ * seconds (what `Time.ToUnstructured` / `MarshalJSON` produce).
+ */
+
+/** An instant: Unix seconds plus nanoseconds in [0, 1e9). */
+export interface GoTime {
+  readonly sec: number;
+  readonly nsec: number;
+}
+
+/** Unix seconds of Go's zero time (January 1, year 1, 00:00:00 UTC). */
+const ZERO_SEC = -62135596800;
+
+/** Go's zero `time.Time`. */
+export const ZERO_TIME: GoTime = { sec: ZERO_SEC, nsec: 0 };
+
+/** `Time.IsZero()`. */
+export function isZeroTime(t: GoTime): boolean {
+  return t.sec === ZERO_SEC && t.nsec === 0;
+}
+
+/** `a.UTC() == b.UTC()` (the semantic equality Kubernetes registers for metav1.Time). */
+export function timeEqual(a: GoTime, b: GoTime): boolean {
+  return a.sec === b.sec && a.nsec === b.nsec;
+}
+
+const LAYOUT = "2006-01-02T15:04:05Z07:00";
+
+/** The `quote` of Go's time package: bytes ≥ 0x80 and control bytes as `\xNN`. */
+function timeQuote(bytes: Uint8Array): string {
+  let out = '"';
+  for (const b of bytes) {
+    if (b >= 0x80 || b < 0x20) out += "\\x" + b.toString(16).padStart(2, "0");
+    else {
+      if (b === 0x22 || b === 0x5c) out += "\\";
+      out += String.fromCharCode(b);
+    }
+  }
+  return out + '"';
+}
+
+const enc = new TextEncoder();
+
+function isDigit(v: Uint8Array, i: number): boolean {
+  const c = v[i];
+  return c !== undefined && c >= 0x30 && c <= 0x39;
+}
+
+/** Go `getnum`: one or two digits (exactly two when `fixed`). */
+function getnum(v: Uint8Array, fixed: boolean): [number, Uint8Array] | null {
+  if (!isDigit(v, 0)) return null;
+  if (!isDigit(v, 1)) {
+    if (fixed) return null;
+    return [v[0]! - 0x30, v.subarray(1)];
+  }
+  return [(v[0]! - 0x30) * 10 + (v[1]! - 0x30), v.subarray(2)];
+}
+
+function isLeap(y: number): boolean {
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+}
+
+function daysIn(month: number, year: number): number {
+  if (month === 2) return isLeap(year) ? 29 : 28;
+  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date. */
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(z: number): [number, number, number] {
+  z += 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp + (mp < 10 ? 3 : -9);
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/** Result of {@link parseRFC3339}: a time, or Go's error text. */
+export type ParseTimeResult = { ok: true; time: GoTime } | { ok: false; error: string };
+
+/**
+ * Go `time.Parse(time.RFC3339, s)`: accepts what Go accepts (one-digit hours, fractional seconds, `Z` or
+ * `±hh:mm`), and fails with Go's message, e.g. `parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot
+ * parse "a" as "2006"` or `parsing time "2020-13-01T00:00:00Z": month out of range`.
+ */
+export function parseRFC3339(s: string): ParseTimeResult {
+  const all = enc.encode(s);
+  const q = timeQuote(all);
+  const cannot = (valueElem: Uint8Array, layoutElem: string): ParseTimeResult => ({
+    ok: false,
+    error: `parsing time ${q} as "${LAYOUT}": cannot parse ${timeQuote(valueElem)} as "${layoutElem}"`,
+  });
+  const msg = (m: string): ParseTimeResult => ({ ok: false, error: `parsing time ${q}${m}` });
+  let v: Uint8Array = all;
+  const skip = (prefix: string): Uint8Array | null => {
+    for (let i = 0; i < prefix.length; i++) {
+      if (v.length === 0 || v[0] !== prefix.charCodeAt(i)) return null;
+      v = v.subarray(1);
+    }
+    return v;
+  };
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  let hour = 0;
+  let min = 0;
+  let sec = 0;
+  let nsec = 0;
+  let offset = 0;
+  const steps: [prefix: string, std: string][] = [
+    ["", "2006"],
+    ["-", "01"],
+    ["-", "02"],
+    ["T", "15"],
+    [":", "04"],
+    [":", "05"],
+    ["", "Z07:00"],
+  ];
+  for (const [prefix, std] of steps) {
+    if (skip(prefix) === null) return cannot(v, prefix);
+    const hold = v;
+    let bad = false;
+    let range = "";
+    switch (std) {
+      case "2006": {
+        if (v.length < 4 || !isDigit(v, 0)) {
+          bad = true;
+          break;
+        }
+        const p = v.subarray(0, 4);
+        v = v.subarray(4);
+        if (!p.every((c) => c >= 0x30 && c <= 0x39)) bad = true;
+        else year = Number(String.fromCharCode(...p));
+        break;
+      }
+      case "01": {
+        const r = getnum(v, true);
+        if (!r) bad = true;
+        else {
+          [month, v] = r;
+          if (month <= 0 || month > 12) range = "month";
+        }
+        break;
+      }
+      case "02": {
+        const r = getnum(v, true);
+        if (!r) bad = true;
+        else [day, v] = r;
+        break;
+      }
+      case "15": {
+        const r = getnum(v, false);
+        if (!r) bad = true;
+        else {
+          [hour, v] = r;
+          if (hour >= 24) range = "hour";
+        }
+        break;
+      }
+      case "04": {
+        const r = getnum(v, true);
+        if (!r) bad = true;
+        else {
+          [min, v] = r;
+          if (min >= 60) range = "minute";
+        }
+        break;
+      }
+      case "05": {
+        const r = getnum(v, true);
+        if (!r) {
+          bad = true;
+          break;
+        }
+        [sec, v] = r;
+        if (sec >= 60) {
+          range = "second";
+          break;
+        }
+        if (v.length >= 2 && (v[0] === 0x2e || v[0] === 0x2c) && isDigit(v, 1)) {
+          let n = 2;
+          while (n < v.length && isDigit(v, n)) n++;
+          const digits = v.subarray(1, Math.min(n, 10));
+          let ns = Number(String.fromCharCode(...digits));
+          for (let i = 0; i < 10 - Math.min(n, 10); i++) ns *= 10;
+          nsec = ns;
+          v = v.subarray(n);
+        }
+        break;
+      }
+      default: {
+        if (v.length >= 1 && v[0] === 0x5a) {
+          v = v.subarray(1);
+          break;
+        }
+        if (v.length < 6 || v[3] !== 0x3a) {
+          bad = true;
+          break;
+        }
+        const sign = v[0];
+        const hh = getnum(v.subarray(1, 3), true);
+        const mm = hh ? getnum(v.subarray(4, 6), true) : null;
+        v = v.subarray(6);
+        const hr = hh ? hh[0] : 0;
+        const mn = mm ? mm[0] : 0;
+        if (!hh || !mm) bad = true;
+        if (hr > 24) range = "time zone offset hour";
+        if (mn > 60) range = "time zone offset minute";
+        offset = (hr * 60 + mn) * 60;
+        if (sign === 0x2d) offset = -offset;
+        else if (sign !== 0x2b) bad = true;
+      }
+    }
+    if (range !== "") return msg(`: ${range} out of range`);
+    if (bad) return cannot(hold, std);
+  }
+  if (v.length !== 0) return msg(`: extra text: ${timeQuote(v)}`);
+  if (day < 1 || day > daysIn(month, year)) return msg(": day out of range");
+  const secs = daysFromCivil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec - offset;
+  return { ok: true, time: { sec: secs, nsec } };
+}
+
+function pad(n: number, w: number): string {
+  return String(n).padStart(w, "0");
+}
+
+/** `t.UTC().Format(time.RFC3339)`: `2006-01-02T15:04:05Z` (fractional seconds dropped). */
+export function formatRFC3339(t: GoTime): string {
+  const days = Math.floor(t.sec / 86400);
+  let rem = t.sec - days * 86400;
+  const [y, m, d] = civilFromDays(days);
+  const hh = Math.floor(rem / 3600);
+  rem -= hh * 3600;
+  const mi = Math.floor(rem / 60);
+  const ss = rem - mi * 60;
+  const year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4);
+  return `${year}-${pad(m, 2)}-${pad(d, 2)}T${pad(hh, 2)}:${pad(mi, 2)}:${pad(ss, 2)}Z`;
+}

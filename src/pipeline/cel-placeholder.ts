@@ -1,0 +1,41 @@
+/**
+ * Until `src/rules` evaluates x-kubernetes-validations, a schema with rules is accepted and every result
+ * carries a warning that the rules were not evaluated — never a claim that they passed.
+ */
+import type { NestedValueValidation, Structural, ValueValidation } from "../structural/structural.js";
+
+function nestedHasRules(n: NestedValueValidation | undefined): boolean {
+  if (!n) return false;
+  if (n.xValidations && n.xValidations.length > 0) return true;
+  if (vvHasRules(n.valueValidation)) return true;
+  if (nestedHasRules(n.items) || nestedHasRules(n.additionalProperties)) return true;
+  if (n.properties) for (const p of n.properties.values()) if (nestedHasRules(p)) return true;
+  return false;
+}
+
+function vvHasRules(v: ValueValidation | undefined): boolean {
+  if (!v) return false;
+  for (const list of [v.allOf, v.anyOf, v.oneOf]) if (list?.some(nestedHasRules)) return true;
+  return nestedHasRules(v.not);
+}
+
+/** Number of x-kubernetes-validations rules anywhere in the schema. */
+export function countRules(s: Structural | undefined): number {
+  if (!s) return 0;
+  let n = 0;
+  const stack: Structural[] = [s];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    n += x.xValidations?.length ?? 0;
+    if (vvHasRules(x.valueValidation)) n++;
+    if (x.items) stack.push(x.items);
+    if (x.additionalProperties?.schema) stack.push(x.additionalProperties.schema);
+    if (x.properties) for (const p of x.properties.values()) stack.push(p);
+  }
+  return n;
+}
+
+/** The warning added to every result of a version whose schema has rules. */
+export function rulesNotEvaluatedWarning(count: number): string {
+  return `${count} x-kubernetes-validations rule${count === 1 ? "" : "s"} not evaluated: CEL evaluation is not available in this build of crdkit; the rules were neither checked nor assumed to pass`;
+}

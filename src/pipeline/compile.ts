@@ -1,0 +1,159 @@
+/**
+ * Compiling a CRD once for many requests (Kubernetes' `getOrCreateServingInfoFor`): decoding and
+ * defaulting the CRD, the internal form, and per served version the structural schema, subresources and
+ * the rules that cannot be evaluated yet.
+ */
+import { decodeCrd } from "../crd/decode-crd.js";
+import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
+import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
+import { CrdkitError } from "../errors/crdkit-error.js";
+import { newStructural, StructuralError } from "../structural/new-structural.js";
+import type { Structural } from "../structural/structural.js";
+import type { JsonValue } from "../value/json-value.js";
+import { countRules } from "./cel-placeholder.js";
+import { type SchemaValidator, compileSchemaValidator } from "../validation/schema-validator.js";
+import { runCreate, runUpdate, runUpdateStatus } from "./request.js";
+import type { CompiledCrd, PipelineResult, RequestOptions } from "./types.js";
+import type { JsonObject } from "../value/json-value.js";
+
+/** Everything the request pipeline needs for one version. */
+export interface CompiledVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  /** The version's openAPIV3Schema (undefined when the CRD has none). */
+  schema: JSONSchemaProps | undefined;
+  /** The structural schema; undefined when there is no schema. */
+  structural: Structural | undefined;
+  /** `properties.status` of the structural schema (for /status validation). */
+  statusStructural: Structural | undefined;
+  subresources: CustomResourceSubresources | undefined;
+  /** The OpenAPI value validator of the whole object. */
+  validator: SchemaValidator;
+  /** The validator of `properties.status` (status subresource only). */
+  statusValidator: SchemaValidator | undefined;
+  /** x-kubernetes-validations rules in the schema (not evaluated until src/rules exists). */
+  ruleCount: number;
+}
+
+/** Internal view of a compiled CRD, shared by the request functions. */
+export interface CrdContext {
+  crd: CustomResourceDefinition;
+  internal: InternalCrd;
+  group: string;
+  kind: string;
+  namespaced: boolean;
+  preserveUnknownFields: boolean;
+  versions: Map<string, CompiledVersion>;
+}
+
+/** The outcome of {@link tryCompileCrd}. */
+export type CompileResult =
+  | { ok: true; compiled: CompiledCrdImpl; warnings: string[] }
+  | { ok: false; message: string; errors: string[] };
+
+/** The compiled CRD object returned by {@link compileCrd}. */
+export class CompiledCrdImpl implements CompiledCrd {
+  constructor(readonly ctx: CrdContext) {}
+  get crd(): CustomResourceDefinition {
+    return this.ctx.crd;
+  }
+  /** `spec.group`. */
+  get group(): string {
+    return this.ctx.group;
+  }
+  /** `spec.names.kind`. */
+  get kind(): string {
+    return this.ctx.kind;
+  }
+  /** True for `scope: Namespaced`. */
+  get namespaced(): boolean {
+    return this.ctx.namespaced;
+  }
+  /** Names of the served versions. */
+  get servedVersions(): string[] {
+    return [...this.ctx.versions.values()].filter((v) => v.served).map((v) => v.name);
+  }
+  create(obj: JsonObject, opts?: RequestOptions): PipelineResult {
+    return runCreate(this.ctx, obj, opts ?? {});
+  }
+  update(newObj: JsonObject, oldObj: JsonObject, opts?: RequestOptions): PipelineResult {
+    return runUpdate(this.ctx, newObj, oldObj, opts ?? {});
+  }
+  updateStatus(newObj: JsonObject, oldObj: JsonObject, opts?: RequestOptions): PipelineResult {
+    return runUpdateStatus(this.ctx, newObj, oldObj, opts ?? {});
+  }
+}
+
+/**
+ * Compiles a CRD given as a decoded YAML/JSON value (v1 or v1beta1). Returns the CRD's decode or
+ * schema errors instead of throwing.
+ */
+export function tryCompileCrd(value: JsonValue | CustomResourceDefinition): CompileResult {
+  const decoded = decodeCrd(value as JsonValue);
+  if (!decoded.ok) return { ok: false, message: decoded.message, errors: [decoded.message] };
+  const { crd, internal } = decoded;
+  const name = crd.metadata.name ?? "";
+  const errors: string[] = [];
+  const versions = new Map<string, CompiledVersion>();
+  for (const v of internal.spec.versions) {
+    const schema = schemaForVersion(internal, v.name)?.openAPIV3Schema;
+    let structural: Structural | undefined;
+    if (schema) {
+      const s = newStructural(schema);
+      if (s instanceof StructuralError) {
+        errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${s.message}`);
+        continue;
+      }
+      structural = s;
+    }
+    const subresources = subresourcesForVersion(internal, v.name);
+    let validator: SchemaValidator;
+    let statusValidator: SchemaValidator | undefined;
+    try {
+      validator = compileSchemaValidator(schema);
+      if (subresources?.status) statusValidator = compileSchemaValidator(schema?.properties?.["status"]);
+    } catch (e) {
+      errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    versions.set(v.name, {
+      name: v.name,
+      served: v.served,
+      storage: v.storage,
+      schema,
+      structural,
+      statusStructural: structural?.properties?.get("status"),
+      subresources,
+      validator,
+      statusValidator,
+      ruleCount: countRules(structural),
+    });
+  }
+  if (errors.length > 0) {
+    const message = `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`}`;
+    return { ok: false, message, errors };
+  }
+  const warnings: string[] = [];
+  if (decoded.unknownFields.length > 0) warnings.push(...decoded.unknownFields.map((f) => `unknown field "${f}"`));
+  const ctx: CrdContext = {
+    crd,
+    internal,
+    group: crd.spec.group,
+    kind: crd.spec.names.kind,
+    namespaced: crd.spec.scope !== "Cluster",
+    preserveUnknownFields: crd.spec.preserveUnknownFields === true,
+    versions,
+  };
+  return { ok: true, compiled: new CompiledCrdImpl(ctx), warnings };
+}
+
+/**
+ * Compiles a CRD (decoded YAML/JSON value, v1 or v1beta1) once, to validate many objects with it.
+ * Throws a {@link CrdkitError} (`code: "invalid-crd"`) with Kubernetes' message when the CRD is rejected.
+ */
+export function compileCrd(value: JsonValue | CustomResourceDefinition): CompiledCrdImpl {
+  const r = tryCompileCrd(value);
+  if (!r.ok) throw new CrdkitError("invalid-crd", r.message);
+  return r.compiled;
+}

@@ -1,0 +1,3 @@
+export * from "./types.js";
+export { compileCrd, tryCompileCrd, CompiledCrdImpl, type CompileResult, type CompiledVersion } from "./compile.js";
+export { PIPELINE_GAPS } from "./request.js";

@@ -1,0 +1,336 @@
+/**
+ * The custom-resource request pipelines (create, update, /status update) in Kubernetes' order:
+ * decode (apiVersion check, prune, drop non-nullable nulls, unknown-field handling) → default →
+ * PrepareForCreate/PrepareForUpdate → validate (TypeMeta, OpenAPI, scale, list types, rules) → warnings.
+ *
+ * Steps whose engine module is not available yet are listed in {@link PIPELINE_GAPS} and skipped.
+ */
+import { applyDefaults } from "../defaulting/default.js";
+import { pruneNonNullableNullsWithoutDefaults } from "../defaulting/prune-nulls.js";
+import { CrdkitError } from "../errors/crdkit-error.js";
+import type { FieldError } from "../errors/field-error.js";
+import { validateListSetsAndMaps } from "../listtype/validate.js";
+import { prune } from "../prune/prune.js";
+import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, setKey } from "../value/json-value.js";
+import { rulesNotEvaluatedWarning } from "./cel-placeholder.js";
+import type { CompiledVersion, CrdContext } from "./compile.js";
+import { coerce } from "../objectmeta/coerce.js";
+import {
+  finalizerWarnings,
+  objectMetaOf,
+  validateCustomResourceMetadata,
+  validateCustomResourceMetadataUpdate,
+  validateGenericCreate,
+  validateGenericUpdate,
+} from "../objectmeta/custom-resource.js";
+import { getObjectMeta, setObjectMeta } from "../objectmeta/get-set.js";
+import { validateEmbedded } from "../objectmeta/validate-embedded.js";
+import { FieldPath } from "../errors/field-path.js";
+import { errorString } from "../errors/field-error.js";
+import { validateCustomResource, validateCustomResourceUpdate } from "../validation/schema-validator.js";
+import { validateScaleSpec, validateScaleStatus } from "./scale.js";
+import { validateTypeMeta } from "./typemeta.js";
+import type { PipelineResult, RequestOptions } from "./types.js";
+
+/**
+ * Pipeline steps not performed yet because their engine module is missing. Results do not claim these
+ * checks passed; the CLI and README list them.
+ */
+export const PIPELINE_GAPS: readonly string[] = [
+  "x-kubernetes-validations (CEL) rules: not evaluated (each result carries a warning)",
+  "server-generated metadata (uid, creationTimestamp, resourceVersion) is not filled in",
+  "defaults are not pruned at CRD compile time (PruneDefaults)",
+];
+
+interface Decoded {
+  obj: JsonObject;
+  version: CompiledVersion;
+  unknownFields: string[];
+  warnings: string[];
+  decodeError?: string;
+}
+
+function apiVersionOf(obj: JsonObject): string {
+  const v = getKey(obj, "apiVersion");
+  return typeof v === "string" ? v : "";
+}
+
+function resolveVersion(ctx: CrdContext, obj: JsonObject, opts: RequestOptions): { version?: CompiledVersion; error?: string } {
+  const body = apiVersionOf(obj);
+  const slash = body.indexOf("/");
+  const bodyVersion = slash >= 0 && body.slice(0, slash) === ctx.group ? body.slice(slash + 1) : undefined;
+  const name = opts.version ?? bodyVersion;
+  if (name === undefined) {
+    throw new CrdkitError(
+      "unknown-version",
+      `apiVersion ${JSON.stringify(body)} does not belong to group ${JSON.stringify(ctx.group)}; pass options.version`,
+    );
+  }
+  const version = ctx.versions.get(name);
+  if (!version) {
+    throw new CrdkitError("unknown-version", `version ${JSON.stringify(name)} is not defined by CRD ${ctx.crd.metadata.name ?? ""}`);
+  }
+  const expected = `${ctx.group}/${name}`;
+  if (body !== "" && body !== expected) {
+    return { version, error: `the API version in the data (${body}) does not match the expected API version (${expected})` };
+  }
+  return { version };
+}
+
+/** The decoding half of a request: everything `schemaCoercingDecoder` and the defaulter do. */
+function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decoded {
+  const obj = deepClone(input);
+  const { version, error } = resolveVersion(ctx, obj, opts);
+  const v = version!;
+  if (error) return { obj, version: v, unknownFields: [], warnings: [], decodeError: error };
+  const cannot = (err: string) => `${ctx.kind} in version "${v.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  // a. metadata through metav1.ObjectMeta (strict: unknown metadata fields are reported)
+  const meta = getObjectMeta(obj, { returnUnknownFieldPaths: true });
+  if (meta.error !== undefined) return { obj, version: v, unknownFields: [], warnings: [], decodeError: cannot(meta.error) };
+  const unknownFields: string[] = [...meta.unknownPaths];
+  // b. prune, drop non-nullable nulls without default
+  if (!ctx.preserveUnknownFields) {
+    unknownFields.push(...prune(obj, v.structural, true));
+    pruneNonNullableNullsWithoutDefaults(obj, v.structural);
+  }
+  // c. embedded ObjectMeta coercion
+  const co = coerce(null, obj, v.structural, false, { returnUnknownFieldPaths: true });
+  if (co.error) return { obj, version: v, unknownFields, warnings: [], decodeError: cannot(errorString(co.error)) };
+  unknownFields.push(...co.unknownPaths);
+  // d. restore normalised metadata
+  if (meta.found) setObjectMeta(obj, meta.meta);
+  const warnings: string[] = [];
+  const strictErrors = [...(opts.strictDecodingErrors ?? []), ...unknownFields.map((f) => `unknown field "${f}"`)];
+  const mode = opts.fieldValidation ?? "Warn";
+  if (strictErrors.length > 0) {
+    if (mode === "Strict") {
+      return {
+        obj,
+        version: v,
+        unknownFields,
+        warnings,
+        decodeError: cannot(`strict decoding error: ${strictErrors.join(", ")}`),
+      };
+    }
+    if (mode === "Warn") warnings.push(...strictErrors);
+  }
+  if (v.structural) applyDefaults(obj, v.structural);
+  return { obj, version: v, unknownFields, warnings };
+}
+
+/** Reads the stored old object as the server would decode it from storage (pruned, defaulted). */
+function decodeOld(ctx: CrdContext, old: JsonObject, version: CompiledVersion): JsonObject {
+  const obj = deepClone(old);
+  const meta = getObjectMeta(obj, { dropMalformedFields: true });
+  if (!ctx.preserveUnknownFields) {
+    prune(obj, version.structural, true, { trackUnknownFieldPaths: false });
+    pruneNonNullableNullsWithoutDefaults(obj, version.structural);
+  }
+  coerce(null, obj, version.structural, false, { dropInvalidFields: true });
+  if (meta.found && meta.meta) setObjectMeta(obj, meta.meta);
+  if (version.structural) applyDefaults(obj, version.structural);
+  return obj;
+}
+
+function metadataOf(obj: JsonObject, create: boolean): JsonObject | undefined {
+  const md = getKey(obj, "metadata");
+  if (isObject(md)) return md;
+  if (!create || (md !== undefined && md !== null)) return undefined;
+  const m: JsonObject = {};
+  setKey(obj, "metadata", m);
+  return m;
+}
+
+function setMeta(obj: JsonObject, key: string, value: JsonValue | undefined): void {
+  const md = metadataOf(obj, value !== undefined);
+  if (!md) return;
+  if (value === undefined) delete md[key];
+  else setKey(md, key, value);
+}
+
+function getMeta(obj: JsonObject, key: string): JsonValue | undefined {
+  const md = getKey(obj, "metadata");
+  return isObject(md) ? getKey(md, key) : undefined;
+}
+
+function withoutMetadata(o: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(o)) if (k !== "metadata") setKey(out, k, o[k]!);
+  return out;
+}
+
+/**
+ * `rest.EnsureObjectNamespaceMatchesRequestNamespace`: fills an empty namespace from the request, clears it
+ * for cluster-scoped objects, refuses a mismatch (400).
+ */
+function ensureNamespace(ctx: CrdContext, obj: JsonObject, opts: RequestOptions): string | undefined {
+  const ns = getMeta(obj, "namespace");
+  const objNs = typeof ns === "string" ? ns : "";
+  const reqNs = ctx.namespaced ? (opts.namespace ?? (objNs !== "" ? objNs : "default")) : "";
+  if (objNs === reqNs) return undefined;
+  if (objNs === "") {
+    setMeta(obj, "namespace", reqNs);
+    return undefined;
+  }
+  if (reqNs === "") {
+    setMeta(obj, "namespace", undefined);
+    return undefined;
+  }
+  return "the namespace of the provided object does not match the namespace sent on the request";
+}
+
+function failed(d: Decoded): PipelineResult {
+  return { object: null, decodeError: d.decodeError!, errors: [], warnings: d.warnings, unknownFields: d.unknownFields };
+}
+
+function guard(fn: () => PipelineResult): PipelineResult {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RangeError) {
+      return {
+        object: null,
+        decodeError: "the object is nested too deeply to be processed",
+        errors: [],
+        warnings: [],
+        unknownFields: [],
+      };
+    }
+    throw e;
+  }
+}
+
+const STATUS = FieldPath.of("status");
+
+function finalizersOf(obj: JsonObject): string[] {
+  const f = getMeta(obj, "finalizers");
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** `rest.validateCommonFields`: generic ObjectMeta checks, first in every update's error list. */
+function genericUpdate(ctx: CrdContext, obj: JsonObject, old: JsonObject): FieldError[] {
+  const n = objectMetaOf(obj);
+  const o = objectMetaOf(old);
+  if (!n.meta || !o.meta) return [];
+  return validateGenericUpdate(n.meta, o.meta, ctx.namespaced);
+}
+
+function ruleWarnings(v: CompiledVersion): string[] {
+  return v.ruleCount > 0 ? [rulesNotEvaluatedWarning(v.ruleCount)] : [];
+}
+
+/** POST: decode → default → PrepareForCreate → Validate → ObjectMeta checks → WarningsOnCreate. */
+export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptions): PipelineResult {
+  return guard(() => {
+    const d = decode(ctx, input, opts);
+    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
+    if (d.decodeError) return failed(d);
+    const { obj, version } = d;
+    // PrepareForCreate
+    if (version.subresources?.status) delete obj["status"];
+    setMeta(obj, "generation", 1);
+    // Validate
+    const errors: FieldError[] = [];
+    const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
+    if (typeMeta.length > 0) errors.push(...typeMeta);
+    else {
+      errors.push(...validateCustomResourceMetadata(obj, ctx.namespaced));
+      errors.push(...validateCustomResource(null, obj, version.validator));
+      errors.push(...validateScaleSpec(obj, version.subresources?.scale));
+      errors.push(...validateScaleStatus(obj, version.subresources?.scale));
+    }
+    errors.push(...validateEmbedded(null, obj, version.structural, false));
+    errors.push(...validateListSetsAndMaps(null, version.structural, obj));
+    // generic ObjectMeta checks run only when the strategy found nothing
+    if (errors.length === 0) {
+      const m = objectMetaOf(obj);
+      if (m.meta) errors.push(...validateGenericCreate(m.meta, ctx.namespaced));
+    }
+    const warnings = [...d.warnings, ...ruleWarnings(version)];
+    if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj)));
+    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
+  });
+}
+
+function beforeUpdate(obj: JsonObject, old: JsonObject): void {
+  const gen = getMeta(old, "generation");
+  setMeta(obj, "generation", gen === undefined || gen === null ? undefined : gen);
+  const uid = getMeta(obj, "uid");
+  if ((uid === undefined || uid === "") && getMeta(old, "uid") !== undefined) setMeta(obj, "uid", getMeta(old, "uid"));
+  for (const k of ["creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"]) {
+    const v = getMeta(old, k);
+    if (v !== undefined && v !== null) setMeta(obj, k, v);
+  }
+}
+
+/** PUT: decode → default → BeforeUpdate/PrepareForUpdate → ValidateUpdate → WarningsOnUpdate. */
+export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObject, opts: RequestOptions): PipelineResult {
+  return guard(() => {
+    const d = decode(ctx, input, opts);
+    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
+    if (d.decodeError) return failed(d);
+    const { obj, version } = d;
+    const old = decodeOld(ctx, oldInput, version);
+    // PrepareForUpdate (status kept from old when the status subresource is on), then generation.
+    if (version.subresources?.status) {
+      if (Object.hasOwn(old, "status")) setKey(obj, "status", deepClone(old["status"]!));
+      else delete obj["status"];
+    }
+    const changed = !deepEqual(withoutMetadata(obj), withoutMetadata(old));
+    beforeUpdate(obj, old);
+    if (changed) {
+      const g = getMeta(old, "generation");
+      setMeta(obj, "generation", (typeof g === "number" ? g : 0) + 1);
+    }
+    const errors: FieldError[] = genericUpdate(ctx, obj, old);
+    const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
+    if (typeMeta.length > 0) errors.push(...typeMeta);
+    else {
+      errors.push(...validateCustomResourceMetadataUpdate(obj, old));
+      errors.push(...validateCustomResourceUpdate(null, obj, old, version.validator));
+      errors.push(...validateScaleSpec(obj, version.subresources?.scale));
+      errors.push(...validateScaleStatus(obj, version.subresources?.scale));
+    }
+    errors.push(...validateEmbedded(null, obj, version.structural, false));
+    if (validateListSetsAndMaps(null, version.structural, old).length === 0) {
+      errors.push(...validateListSetsAndMaps(null, version.structural, obj));
+    }
+    const warnings = [...d.warnings, ...ruleWarnings(version)];
+    if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj), finalizersOf(old)));
+    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
+  });
+}
+
+/** PUT /status: the old object with the incoming status; only status is validated. */
+export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: JsonObject, opts: RequestOptions): PipelineResult {
+  return guard(() => {
+    const d = decode(ctx, input, opts);
+    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
+    if (d.decodeError) return failed(d);
+    const { version } = d;
+    if (!version.subresources?.status) {
+      throw new CrdkitError("no-status-subresource", `version ${version.name} of ${ctx.kind} has no status subresource`);
+    }
+    const old = decodeOld(ctx, oldInput, version);
+    const obj = deepClone(old);
+    if (Object.hasOwn(d.obj, "status")) setKey(obj, "status", d.obj["status"]!);
+    else delete obj["status"];
+    const errors: FieldError[] = genericUpdate(ctx, obj, old);
+    const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
+    if (typeMeta.length > 0) errors.push(...typeMeta);
+    else {
+      errors.push(...validateCustomResourceMetadataUpdate(obj, old));
+      if (Object.hasOwn(obj, "status")) {
+        errors.push(
+          ...validateCustomResourceUpdate(STATUS, obj["status"]!, Object.hasOwn(old, "status") ? old["status"]! : null, version.statusValidator),
+        );
+      }
+      errors.push(...validateScaleStatus(obj, version.subresources.scale));
+    }
+    const newListErrors = validateListSetsAndMaps(null, version.structural, obj);
+    if (newListErrors.length > 0 && validateListSetsAndMaps(null, version.structural, old).length === 0) {
+      errors.push(...newListErrors);
+    }
+    return { object: obj, errors, warnings: [...d.warnings, ...ruleWarnings(version)], unknownFields: d.unknownFields };
+  });
+}

@@ -1,0 +1,109 @@
+/** Reading request bodies and writing JSON responses with node:http. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { decodeDocuments } from "../io/decode.js";
+import { decodeJsonStream } from "../io/json-decode.js";
+import { goJsonMarshal } from "../value/go-format.js";
+import type { JsonValue } from "../value/json-value.js";
+import { ApiError, apiErrors } from "./errors.js";
+
+/** Kubernetes' request body limit (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Reads the whole body; rejects with 413 past `limit` bytes. */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) {
+      req.resume();
+      reject(apiErrors.tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > limit) {
+        failed = true;
+        reject(apiErrors.tooLarge(limit));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on("error", (e) => {
+      if (!failed) reject(e);
+    });
+  });
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters ("" when absent). */
+export function mediaType(header: string | undefined): string {
+  return (header ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** A decoded request body and its strict-decoding problems (duplicate fields). */
+export interface DecodedBody {
+  value: JsonValue;
+  strictErrors: string[];
+}
+
+/**
+ * Decodes a body as the API server does (int64 vs float64, duplicate fields reported), as JSON or, for
+ * YAML media types, YAML. Throws {@link ApiError} 400 naming `describe` (the expected kind) on bad input.
+ */
+export function decodeBody(body: Buffer, contentType: string, describe: string): DecodedBody {
+  const text = body.toString("utf8");
+  const yamlish = contentType === "application/yaml" || contentType === "application/apply-patch+yaml";
+  const bad = (msg: string) =>
+    apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): couldn't get version/kind; json parse error: ${msg}`);
+  if (!yamlish) {
+    const r = decodeJsonStream(text);
+    const doc = r.documents[0];
+    if (r.problem || !doc) throw bad(r.problem?.message ?? "unexpected end of JSON input");
+    return { value: doc.value, strictErrors: doc.duplicateFields };
+  }
+  const docs = decodeDocuments(text, { format: "yaml" });
+  const doc = docs[0];
+  if (!doc) throw bad("empty body");
+  if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");
+  return { value: doc.value, strictErrors: doc.strictErrors };
+}
+
+/** JSON text as Go's encoding/json writes unstructured objects (sorted keys). */
+export function toJson(v: JsonValue): string {
+  return goJsonMarshal(v);
+}
+
+/** Sends `body` as JSON with `code`, plus `Warning` headers. */
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: JsonValue,
+  opts: { contentType?: string; warnings?: readonly string[] } = {},
+): void {
+  const text = toJson(body);
+  const headers: Record<string, string | string[]> = {
+    "Content-Type": opts.contentType ?? "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+    "Cache-Control": "no-cache, private",
+  };
+  if (opts.warnings && opts.warnings.length > 0) headers["Warning"] = opts.warnings.map(warningHeader);
+  res.writeHead(code, headers);
+  res.end(text);
+}
+
+/** `Warning: 299 - "text"` (RFC 7234 warn-text: quoted, with `"` and `\` escaped). */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** Sends an {@link ApiError}'s Status. */
+export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[]): void {
+  sendJson(res, err.status.code, err.status as unknown as JsonValue, warnings ? { warnings } : {});
+}
+
+export { ApiError };

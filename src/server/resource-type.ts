@@ -1,0 +1,52 @@
+/** What the REST layer needs to know about one served resource (a CRD version, or CRDs themselves). */
+import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
+import type { JsonObject } from "../value/json-value.js";
+import type { CompiledPath } from "./jsonpath.js";
+import type { TableConvertor } from "./table.js";
+
+/** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
+export interface Admission {
+  create(obj: JsonObject, opts: RequestOptions): PipelineResult;
+  update(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
+  updateStatus(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
+}
+
+/** `subresources.scale` of a version. */
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** The status subresource is enabled. */
+  status: boolean;
+  scale?: ScaleSpec;
+  table: TableConvertor;
+  /** selectableFields: field label (jsonPath without the leading dot) → compiled path. */
+  selectableFields: Map<string, CompiledPath>;
+  /** Storage key prefix of every object of this resource (all versions share it). */
+  storagePrefix: string;
+  /** The CRD is being deleted: only reads and deletes are allowed. */
+  terminating: boolean;
+  /** A deprecation warning for this version, if deprecated. */
+  deprecationWarning?: string;
+  /** Called before an object is deleted for good (CRDs delete their custom resources). */
+  beforeDelete?: (obj: JsonObject) => void;
+  /** Compiled lazily: the first write pays for it. */
+  admission(): Admission;
+}
+
+/** `group/version`, or `version` for the core group. */
+export function groupVersion(group: string, version: string): string {
+  return group === "" ? version : `${group}/${version}`;
+}

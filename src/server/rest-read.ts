@@ -1,0 +1,64 @@
+/** GET of one object and of collections (JSON or Table). */
+import type { JsonObject } from "../value/json-value.js";
+import { apiErrors } from "./errors.js";
+import { groupVersion } from "./resource-type.js";
+import {
+  collectionPrefix,
+  decodeStored,
+  objectKey,
+  outputMode,
+  parseFilters,
+  type RestRequest,
+  type RestResponse,
+} from "./rest-common.js";
+import { toScale } from "./scale.js";
+
+/** Reads the current object or throws 404. */
+export function loadObject(r: RestRequest): { obj: JsonObject; revision: number } {
+  const sv = r.store.get(objectKey(r.rt, r.namespace, r.name));
+  if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
+  return { obj: decodeStored(r.rt, sv), revision: sv.modRevision };
+}
+
+/** `GET …/NAME[/status|/scale]`. */
+export function getObject(r: RestRequest): RestResponse {
+  const { obj } = loadObject(r);
+  if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
+  const mode = outputMode(r.req, r.query);
+  if (mode.table && r.subresource === "") {
+    return { code: 200, body: r.rt.table.table([obj], undefined, mode.include), contentType: TABLE_CONTENT_TYPE };
+  }
+  return { code: 200, body: obj };
+}
+
+export const TABLE_CONTENT_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+/** The matching objects of a collection and the revision they were read at. */
+export function listObjects(r: RestRequest): { items: JsonObject[]; revision: number } {
+  const filters = parseFilters(r.rt, r.query);
+  const { items, revision } = r.store.list(collectionPrefix(r.rt, r.namespace));
+  const out: JsonObject[] = [];
+  for (const sv of items) {
+    const obj = decodeStored(r.rt, sv);
+    if (filters.matches(obj)) out.push(obj);
+  }
+  return { items: out, revision };
+}
+
+/** `GET` of a collection. */
+export function listCollection(r: RestRequest): RestResponse {
+  const { items, revision } = listObjects(r);
+  const mode = outputMode(r.req, r.query);
+  if (mode.table) {
+    return { code: 200, body: r.rt.table.table(items, String(revision), mode.include), contentType: TABLE_CONTENT_TYPE };
+  }
+  return {
+    code: 200,
+    body: {
+      apiVersion: groupVersion(r.rt.group, r.rt.version),
+      items,
+      kind: r.rt.listKind,
+      metadata: { continue: "", resourceVersion: String(revision) },
+    },
+  };
+}

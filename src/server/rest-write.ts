@@ -1,0 +1,294 @@
+/** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
+import { fieldError, FieldPath, RawJson } from "../errors/index.js";
+import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
+import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
+import { deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
+import { apiErrors } from "./errors.js";
+import { decodeBody, mediaType, readBody } from "./http-io.js";
+import {
+  finalizersOf,
+  generateName,
+  metaOf,
+  metaString,
+  newUid,
+  nowTimestamp,
+  withoutResourceVersion,
+} from "./object-meta.js";
+import { applyMerge, jsonPatch, JsonPatchError, mergePatch } from "./patch.js";
+import { groupVersion } from "./resource-type.js";
+import {
+  decodeObject,
+  encodeObject,
+  fieldValidationOf,
+  isDryRun,
+  objectKey,
+  type RestRequest,
+  type RestResponse,
+} from "./rest-common.js";
+import { loadObject } from "./rest-read.js";
+import { applyScale, toScale } from "./scale.js";
+
+const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
+
+/** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
+async function readObject(r: RestRequest): Promise<JsonObject> {
+  const body = await readBody(r.req);
+  const { value, strictErrors } = decodeBody(body, mediaType(r.req.headers["content-type"]), r.rt.kind);
+  if (!isObject(value)) {
+    throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
+  }
+  r.strictErrors = strictErrors;
+  return value;
+}
+
+/** Pipeline options of a write. */
+function requestOptions(r: RestRequest): RequestOptions {
+  const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
+  if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
+  return o;
+}
+
+/** TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). */
+function checkEnvelope(r: RestRequest, obj: JsonObject): void {
+  const gv = groupVersion(r.rt.group, r.rt.version);
+  const av = obj["apiVersion"];
+  if (typeof av === "string" && av !== "" && av !== gv) {
+    throw apiErrors.badRequest(`the API version in the data (${av}) does not match the expected API version (${gv})`);
+  }
+  if (obj["metadata"] !== undefined && !isObject(obj["metadata"])) {
+    throw apiErrors.badRequest(
+      `${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: metadata must be an object`,
+    );
+  }
+  const meta = metaOf(obj);
+  const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
+  if (r.rt.namespaced) {
+    if (ns === "") meta["namespace"] = r.namespace;
+    else if (ns !== r.namespace) {
+      throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+  } else delete meta["namespace"];
+  delete meta["managedFields"];
+  delete meta["selfLink"];
+}
+
+/** Turns a pipeline verdict into an error, or returns the object to store. */
+function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject {
+  if (res.decodeError !== undefined) {
+    const msg = res.decodeError.includes("cannot be handled as a")
+      ? res.decodeError
+      : `${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: ${res.decodeError}`;
+    throw apiErrors.badRequest(msg);
+  }
+  if (res.errors.length > 0) throw apiErrors.invalid(r.rt.kind, r.rt.group, name, res.errors);
+  if (!res.object) throw apiErrors.internal("admission returned no object");
+  return res.object;
+}
+
+/** `POST` to a collection. */
+export async function createObject(r: RestRequest, body?: JsonObject): Promise<RestResponse> {
+  const obj = body ?? (await readObject(r));
+  if (r.rt.terminating) throw apiErrors.forbidden("create not allowed while custom resource definition is terminating");
+  checkEnvelope(r, obj);
+  const meta = metaOf(obj);
+  if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
+    meta["name"] = generateName(meta["generateName"]);
+  }
+  delete meta["resourceVersion"];
+  delete meta["deletionTimestamp"];
+  delete meta["deletionGracePeriodSeconds"];
+  meta["uid"] = newUid();
+  meta["creationTimestamp"] = nowTimestamp();
+  const opts = requestOptions(r);
+  const result = r.rt.admission().create(obj, opts);
+  const name = metaString(obj, "name");
+  const warnings = collectWarnings(r, result);
+  const toStore = admitted(r, result, name);
+  if (isDryRun(r.query)) return { code: 201, body: toStore, warnings };
+  try {
+    const sv = r.store.create(objectKey(r.rt, r.namespace, name), encodeObject(toStore));
+    return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
+  } catch (e) {
+    if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    throw e;
+  }
+}
+
+function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
+  return r.rt.deprecationWarning ? [r.rt.deprecationWarning, ...res.warnings] : [...res.warnings];
+}
+
+/**
+ * The common tail of PUT and PATCH: admission (update or status), no-op detection, finalizer-driven
+ * deletion and the compare-and-swap write on the revision the request was based on.
+ */
+function commitUpdate(r: RestRequest, newObj: JsonObject, old: JsonObject, revision: number): RestResponse {
+  checkEnvelope(r, newObj);
+  const meta = metaOf(newObj);
+  const oldMeta = metaOf(old);
+  if (metaString(newObj, "name") === "") meta["name"] = r.name;
+  if (meta["name"] !== r.name) {
+    throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
+  }
+  for (const k of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
+    if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
+    else delete meta[k];
+  }
+  const opts = requestOptions(r);
+  const adm = r.rt.admission();
+  const result = r.subresource === "status" ? adm.updateStatus(newObj, old, opts) : adm.update(newObj, old, opts);
+  const warnings = collectWarnings(r, result);
+  const next = admitted(r, result, r.name);
+  const key = objectKey(r.rt, r.namespace, r.name);
+  const respond = (o: JsonObject, code = 200): RestResponse =>
+    r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
+  if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(old))) return respond(old);
+  const dry = isDryRun(r.query);
+  try {
+    if (typeof metaOf(next)["deletionTimestamp"] === "string" && finalizersOf(next).length === 0) {
+      if (!dry) {
+        r.rt.beforeDelete?.(next);
+        r.store.delete(key, revision);
+      }
+      return respond(next);
+    }
+    if (dry) return respond(next);
+    const sv = r.store.update(key, encodeObject(next), revision);
+    return respond(decodeObject(r.rt, sv.value, sv.modRevision));
+  } catch (e) {
+    if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
+    if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
+    throw e;
+  }
+}
+
+/** The revision a request is based on: the object's resourceVersion, checked against the store's. */
+function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boolean): number {
+  const rv = metaOf(obj)["resourceVersion"];
+  if (rv === undefined || rv === "" || rv === null) {
+    if (required) {
+      throw apiErrors.invalid(r.rt.kind, r.rt.group, r.name, [
+        fieldError.invalid(FieldPath.of("metadata", "resourceVersion"), new RawJson("0x0"), "must be specified for an update"),
+      ]);
+    }
+    return current;
+  }
+  if (typeof rv !== "string" || !/^\d+$/.test(rv)) {
+    throw apiErrors.badRequest(`invalid resource version: ${String(rv)}`);
+  }
+  if (Number(rv) !== current) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
+  return current;
+}
+
+/** `PUT …/NAME[/status|/scale]`. */
+export async function updateObject(r: RestRequest): Promise<RestResponse> {
+  const body = await readObject(r);
+  const { obj: old, revision } = loadObject(r);
+  if (r.subresource === "scale") {
+    const next = applyScale(r.rt, old, body);
+    const rev = basedOn(r, next, revision, false);
+    return commitUpdate(r, next, old, rev);
+  }
+  const rev = basedOn(r, body, revision, true);
+  return commitUpdate(r, body, old, rev);
+}
+
+function applyPatchBody(type: string, base: JsonValue, patch: JsonValue): JsonValue {
+  if (type === "application/merge-patch+json") return mergePatch(base, patch);
+  if (type === "application/json-patch+json") return jsonPatch(base, patch);
+  return applyMerge(base, patch);
+}
+
+/** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
+export async function patchObject(r: RestRequest): Promise<RestResponse> {
+  const type = mediaType(r.req.headers["content-type"]);
+  if (!PATCH_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(PATCH_TYPES);
+  const raw = await readBody(r.req);
+  const isApply = type === "application/apply-patch+yaml";
+  const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
+  const patch = decoded.value;
+  if (isApply) r.strictErrors = decoded.strictErrors;
+  if (isApply) {
+    if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
+    if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
+      throw apiErrors.badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    }
+  }
+  const key = objectKey(r.rt, r.namespace, r.name);
+  if (isApply && r.subresource === "" && !r.store.get(key)) {
+    const created = await createObject(r, structuredClone(patch) as JsonObject);
+    return created;
+  }
+  const { obj: old, revision } = loadObject(r);
+  const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
+  let patched: JsonValue;
+  try {
+    patched = applyPatchBody(type, base, patch);
+  } catch (e) {
+    if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
+    throw e;
+  }
+  if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
+  const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
+  const rev = basedOn(r, next, revision, false);
+  return commitUpdate(r, next, old, rev);
+}
+
+/** Deletes one object: marks it when finalizers remain, removes it otherwise. */
+export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry: boolean): RestResponse {
+  const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
+  try {
+    if (finalizersOf(old).length > 0) {
+      const meta = metaOf(old);
+      if (typeof meta["deletionTimestamp"] === "string") return { code: 202, body: old };
+      meta["deletionTimestamp"] = nowTimestamp();
+      meta["deletionGracePeriodSeconds"] = 0;
+      if (dry) return { code: 202, body: old };
+      const sv = r.store.update(key, encodeObject(old), revision);
+      return { code: 202, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+    }
+    if (!dry) {
+      r.rt.beforeDelete?.(old);
+      r.store.delete(key, revision);
+    }
+    return { code: 200, body: old };
+  } catch (e) {
+    if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, metaString(old, "name"));
+    if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, metaString(old, "name"));
+    throw e;
+  }
+}
+
+/** Reads optional DeleteOptions from the body. */
+export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
+  const raw = await readBody(r.req);
+  if (raw.length === 0) return {};
+  const { value } = decodeBody(raw, "application/json", "DeleteOptions");
+  return isObject(value) ? value : {};
+}
+
+/** `DELETE …/NAME`. */
+export async function deleteObject(r: RestRequest): Promise<RestResponse> {
+  const opts = await readDeleteOptions(r);
+  const { obj: old, revision } = loadObject(r);
+  const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
+  const meta = metaOf(old);
+  if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {
+    throw apiErrors.conflict(
+      r.rt.plural,
+      r.rt.group,
+      r.name,
+      `Precondition failed: UID in precondition: ${pre["uid"]}, UID in object meta: ${String(meta["uid"] ?? "")}`,
+    );
+  }
+  if (typeof pre["resourceVersion"] === "string" && pre["resourceVersion"] !== meta["resourceVersion"]) {
+    throw apiErrors.conflict(
+      r.rt.plural,
+      r.rt.group,
+      r.name,
+      `Precondition failed: ResourceVersion in precondition: ${pre["resourceVersion"]}, ResourceVersion in object meta: ${String(meta["resourceVersion"] ?? "")}`,
+    );
+  }
+  const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
+  return deleteOne(r, old, revision, dry);
+}

@@ -1,0 +1,298 @@
+/**
+ * `crdkit serve`: a kubectl-compatible API server for CRDs and custom resources on node:http.
+ */
+import { mkdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { SqliteStore } from "../storage/sqlite-store.js";
+import type { Store } from "../storage/types.js";
+import type { JsonObject, JsonValue } from "../value/json-value.js";
+import { crdResourceType } from "./crd-resource.js";
+import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery.js";
+import { ApiError, apiErrors } from "./errors.js";
+import { sendError, sendJson } from "./http-io.js";
+import { OpenApi } from "./openapi.js";
+import { metaString } from "./object-meta.js";
+import { Registry } from "./registry.js";
+import { groupVersion, type ResourceType } from "./resource-type.js";
+import { decodeStored, isDryRun, type RestRequest, type RestResponse } from "./rest-common.js";
+import { getObject, listCollection, listObjects } from "./rest-read.js";
+import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
+import { route, type Route } from "./router.js";
+import { versionInfo } from "./version.js";
+import { serveWatch } from "./watch.js";
+
+/** A structured log record. */
+export type LogRecord = Record<string, string | number | boolean>;
+
+export interface ServerOptions {
+  /** Data directory (the database is `DIR/crdkit.db`); ignored when `store` is given. Default: in memory. */
+  dataDir?: string;
+  store?: Store;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Receives one record per request and lifecycle event; default: none. */
+  log?: (r: LogRecord) => void;
+  /** SQLite synchronous mode (default FULL). */
+  synchronous?: "FULL" | "NORMAL";
+}
+
+/** A running server. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly store: Store;
+  /** Graceful shutdown: stop accepting, end watches, finish in-flight requests, close the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store for `dataDir` (a database file) or in memory. */
+export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "NORMAL"): Store {
+  if (dataDir === undefined) return new SqliteStore({ path: ":memory:" });
+  mkdirSync(dataDir, { recursive: true });
+  return new SqliteStore({ path: join(dataDir, "crdkit.db"), ...(synchronous ? { synchronous } : {}) });
+}
+
+/** The request dispatcher, separate from the socket so it can be tested and embedded. */
+export class ApiHandler {
+  readonly registry: Registry;
+  readonly crdType: ResourceType;
+  private readonly discovery: Discovery;
+  private readonly openapi: OpenApi;
+  private readonly watchStops = new Set<() => void>();
+
+  constructor(
+    readonly store: Store,
+    private readonly log: (r: LogRecord) => void,
+  ) {
+    this.registry = new Registry(store);
+    this.crdType = crdResourceType(this.registry);
+    this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
+    this.discovery = new Discovery(this.registry, this.crdType);
+    this.openapi = new OpenApi(this.registry, this.crdType);
+  }
+
+  private deleteCustomResources(crd: JsonObject): void {
+    const e = this.registry.get(metaString(crd, "name"));
+    if (e && e.names.plural !== "") this.store.deletePrefix(`/registry/${e.group}/${e.names.plural}/`);
+  }
+
+  /** Ends every open watch (shutdown). */
+  stopWatches(): void {
+    for (const s of [...this.watchStops]) s();
+  }
+
+  /** Handles one request. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url ?? "/", "http://localhost");
+    let warnings: string[] | undefined;
+    try {
+      const r = route(url.pathname);
+      const out = await this.dispatch(r, req, res, url.searchParams);
+      if (out) {
+        warnings = out.warnings;
+        if (typeof out.body === "string" && out.contentType !== undefined) {
+          res.writeHead(out.code, { "Content-Type": out.contentType, "Content-Length": String(Buffer.byteLength(out.body)) });
+          res.end(out.body);
+        } else {
+          sendJson(res, out.code, out.body, { ...(out.contentType ? { contentType: out.contentType } : {}), ...(warnings ? { warnings } : {}) });
+        }
+      }
+    } catch (e) {
+      const err = e instanceof ApiError ? e : apiErrors.internal(e instanceof Error ? e.message : String(e));
+      if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      if (!res.headersSent) sendError(res, err);
+      else if (!res.writableEnded) res.end();
+    }
+    this.log({
+      level: "info",
+      msg: "request",
+      method: req.method ?? "",
+      path: url.pathname,
+      query: url.search,
+      status: res.statusCode,
+      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      userAgent: req.headers["user-agent"] ?? "",
+    });
+  }
+
+  private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<RestResponse | undefined> {
+    const method = req.method ?? "GET";
+    const readOnly = () => {
+      if (method !== "GET" && method !== "HEAD") throw apiErrors.methodNotAllowed();
+    };
+    switch (r.kind) {
+      case "version":
+        readOnly();
+        return { code: 200, body: versionInfo() };
+      case "health":
+        return { code: 200, body: "ok", contentType: "text/plain; charset=utf-8" };
+      case "core": {
+        readOnly();
+        const f = negotiateDiscovery(req.headers.accept);
+        return { code: 200, body: this.discovery.coreVersions(f), contentType: discoveryContentType(f) };
+      }
+      case "apis": {
+        readOnly();
+        const f = negotiateDiscovery(req.headers.accept);
+        return { code: 200, body: this.discovery.apis(f), contentType: discoveryContentType(f) };
+      }
+      case "group": {
+        readOnly();
+        const g = this.discovery.group(r.group);
+        if (!g) throw apiErrors.pathNotFound();
+        return { code: 200, body: g };
+      }
+      case "groupVersion": {
+        readOnly();
+        const l = this.discovery.resourceList(r.group, r.version);
+        if (!l) throw apiErrors.pathNotFound();
+        return { code: 200, body: l };
+      }
+      case "openapiIndex":
+        readOnly();
+        return { code: 200, body: this.openapi.index() };
+      case "openapiDoc": {
+        readOnly();
+        const doc = this.openapi.document(r.group, r.version);
+        if (!doc) throw apiErrors.pathNotFound();
+        res.setHeader("ETag", `"${doc.hash}"`);
+        return { code: 200, body: doc.text, contentType: "application/json" };
+      }
+      case "openapiV2":
+        readOnly();
+        if ((req.headers.accept ?? "").includes("protobuf")) {
+          return { code: 200, body: "", contentType: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" };
+        }
+        return { code: 200, body: { swagger: "2.0", info: { title: "Kubernetes", version: "v0.1.0" }, paths: {} } };
+      case "resource":
+        return this.resource(r, method, req, res, query);
+      default:
+        throw apiErrors.pathNotFound();
+    }
+  }
+
+  private lookup(group: string, version: string, plural: string): ResourceType | undefined {
+    if (group === this.crdType.group && version === this.crdType.version && plural === this.crdType.plural) return this.crdType;
+    return this.registry.lookup(group, version, plural);
+  }
+
+  private async resource(
+    r: Extract<Route, { kind: "resource" }>,
+    method: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+  ): Promise<RestResponse | undefined> {
+    const rt = this.lookup(r.group, r.version, r.plural);
+    if (!rt) throw apiErrors.pathNotFound();
+    if (!rt.namespaced && r.namespaced) throw apiErrors.pathNotFound();
+    const isCollection = r.name === "";
+    if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
+    if (r.subresource !== "" && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {
+      throw apiErrors.pathNotFound();
+    }
+    const rr: RestRequest = { store: this.store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
+    if (isCollection) {
+      if (method === "GET") {
+        const w = query.get("watch");
+        if (w === "true" || w === "1") {
+          let stop: (() => void) | undefined;
+          await serveWatch(rr, (s) => {
+            stop = s;
+            this.watchStops.add(s);
+          });
+          if (stop) this.watchStops.delete(stop);
+          return undefined;
+        }
+        return listCollection(rr);
+      }
+      if (method === "POST") return createObject(rr);
+      if (method === "DELETE") return this.deleteCollection(rr);
+      throw apiErrors.methodNotAllowed();
+    }
+    switch (method) {
+      case "GET":
+        return getObject(rr);
+      case "PUT":
+        return updateObject(rr);
+      case "PATCH":
+        return patchObject(rr);
+      case "DELETE":
+        if (r.subresource !== "") throw apiErrors.methodNotAllowed();
+        return deleteObject(rr);
+      default:
+        throw apiErrors.methodNotAllowed();
+    }
+  }
+
+  private async deleteCollection(r: RestRequest): Promise<RestResponse> {
+    const opts = await readDeleteOptions(r);
+    const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
+    const { items } = listObjects(r);
+    const deleted: JsonValue[] = [];
+    for (const obj of items) {
+      const key = r.rt.storagePrefix + (r.rt.namespaced ? `${metaString(obj, "namespace")}/` : "") + metaString(obj, "name");
+      const sv = r.store.get(key);
+      if (!sv) continue;
+      const cur = decodeStored(r.rt, sv);
+      const out = deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry);
+      deleted.push(out.body);
+    }
+    return {
+      code: 200,
+      body: {
+        apiVersion: groupVersion(r.rt.group, r.rt.version),
+        items: deleted,
+        kind: r.rt.listKind,
+        metadata: { resourceVersion: String(r.store.currentRevision()) },
+      },
+    };
+  }
+}
+
+/** Starts the server. */
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const log = opts.log ?? (() => {});
+  const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
+  const handler = new ApiHandler(store, log);
+  const server: Server = createServer((req, res) => {
+    void handler.handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  log({ level: "info", msg: "listening", url, revision: store.currentRevision() });
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host,
+    store,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          store.close();
+          log({ level: "info", msg: "stopped" });
+          resolve();
+        });
+        handler.stopWatches();
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * `?watch=true` on collections: newline-delimited JSON events, headers flushed at once, Kubernetes'
+ * resourceVersion semantics (absent or "0": synthetic ADDED for the current state, then changes; N:
+ * changes after N, replayed from the store's history; 410 Expired when N was compacted away).
+ */
+import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../storage/types.js";
+import { goJsonMarshal } from "../value/go-format.js";
+import type { JsonObject, JsonValue } from "../value/json-value.js";
+import { apiErrors } from "./errors.js";
+import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
+import { listObjects } from "./rest-read.js";
+
+/** Starts a watch; resolves when the stream ends. */
+export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
+  const filters = parseFilters(r.rt, r.query);
+  const mode = outputMode(r.req, r.query);
+  const rvParam = r.query.get("resourceVersion") ?? "";
+  if (rvParam !== "" && !/^\d+$/.test(rvParam)) throw apiErrors.badRequest(`invalid resource version: ${rvParam}`);
+  const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
+  const res = r.res;
+  res.writeHead(200, {
+    "Content-Type": mode.table ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+  let first = true;
+  const render = (obj: JsonObject): JsonValue => {
+    if (!mode.table) return obj;
+    const meta = obj["metadata"] as JsonObject | undefined;
+    const rv = typeof meta?.["resourceVersion"] === "string" ? (meta["resourceVersion"] as string) : undefined;
+    const t = r.rt.table.table([obj], rv, mode.include, !first);
+    first = false;
+    return t;
+  };
+  const send = (type: string, obj: JsonValue) => {
+    if (!res.writableEnded) res.write(goJsonMarshal({ type, object: obj }) + "\n");
+  };
+  return new Promise((resolve) => {
+    let watch: StoreWatch | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const stop = () => {
+      if (done) return;
+      done = true;
+      watch?.cancel();
+      if (timer) clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    r.req.on("close", stop);
+    res.on("close", stop);
+    onClose(stop);
+    let from: number;
+    if (rvParam === "" || rvParam === "0") {
+      const { items, revision } = listObjects(r);
+      for (const o of items) send("ADDED", render(o));
+      from = revision;
+    } else from = Number(rvParam);
+    const onEvent = (e: StoreEvent) => {
+      const cur = decodeObject(r.rt, e.value, e.revision);
+      const curMatch = filters.matches(cur);
+      if (e.type === "ADDED") {
+        if (curMatch) send("ADDED", render(cur));
+        return;
+      }
+      const prev = e.prevValue === undefined ? undefined : decodeObject(r.rt, e.prevValue, e.revision);
+      const prevMatch = prev !== undefined && filters.matches(prev);
+      if (e.type === "DELETED") {
+        if (curMatch) send("DELETED", render(cur));
+      } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
+      else if (curMatch) send("ADDED", render(cur));
+      else if (prevMatch) send("DELETED", render(cur));
+    };
+    try {
+      watch = r.store.watch(collectionPrefix(r.rt, r.namespace), from, onEvent);
+    } catch (e) {
+      if (e instanceof RevisionCompactedError) {
+        send("ERROR", apiErrors.expired(e.message).status as unknown as JsonValue);
+        stop();
+        return;
+      }
+      stop();
+      throw e;
+    }
+    if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
+  });
+}

@@ -1,0 +1,2 @@
+export * from "./types.js";
+export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";

@@ -1,0 +1,213 @@
+/**
+ * The embedded store: one SQLite database file (better-sqlite3, WAL journal, synchronous=FULL so that
+ * an acknowledged write survives a crash of the process or the machine). Table `kv` holds the current
+ * keys, table `events` the change history used by watches (trimmed to the last `historySize`
+ * revisions, like etcd compaction), table `meta` the global revision and the compaction point.
+ */
+import Database from "better-sqlite3";
+import {
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionCompactedError,
+  RevisionConflictError,
+  type Store,
+  type StoredValue,
+  type StoreEvent,
+  type StoreWatch,
+} from "./types.js";
+import { WatchHub } from "./watch-hub.js";
+
+export interface SqliteStoreOptions {
+  /** Database file path, or `:memory:`. */
+  path: string;
+  /** How many past revisions watches can start from (default 10,000). */
+  historySize?: number;
+  /** `FULL` (default; durable against power loss) or `NORMAL` (durable against process crashes only). */
+  synchronous?: "FULL" | "NORMAL";
+}
+
+interface KvRow {
+  key: string;
+  value: string;
+  create_rev: number;
+  mod_rev: number;
+}
+
+interface EventRow {
+  rev: number;
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  key: string;
+  value: string;
+  prev: string | null;
+}
+
+/** Upper bound of a key prefix range (keys are ASCII paths). */
+function prefixEnd(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+function toStored(r: KvRow): StoredValue {
+  return { key: r.key, value: r.value, createRevision: r.create_rev, modRevision: r.mod_rev };
+}
+
+/** A {@link Store} on one SQLite file. */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly hub = new WatchHub();
+  private readonly historySize: number;
+  private rev: number;
+  private compacted: number;
+  private writesSinceCompact = 0;
+  private readonly stmts;
+
+  constructor(opts: SqliteStoreOptions) {
+    this.db = new Database(opts.path);
+    this.historySize = opts.historySize ?? 10_000;
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma(`synchronous = ${opts.synchronous ?? "FULL"}`);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, create_rev INTEGER NOT NULL, mod_rev INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS events (rev INTEGER PRIMARY KEY, type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, prev TEXT);
+      CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, num INTEGER NOT NULL);
+      INSERT OR IGNORE INTO meta VALUES ('revision', 0), ('compacted', 0);
+    `);
+    this.stmts = {
+      get: this.db.prepare<[string], KvRow>("SELECT key, value, create_rev, mod_rev FROM kv WHERE key = ?"),
+      list: this.db.prepare<[string, string], KvRow>(
+        "SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key",
+      ),
+      insert: this.db.prepare<[string, string, number, number]>("INSERT INTO kv VALUES (?, ?, ?, ?)"),
+      replace: this.db.prepare<[string, number, string]>("UPDATE kv SET value = ?, mod_rev = ? WHERE key = ?"),
+      remove: this.db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
+      event: this.db.prepare<[number, string, string, string, string | null]>("INSERT INTO events VALUES (?, ?, ?, ?, ?)"),
+      setMeta: this.db.prepare<[number, string]>("UPDATE meta SET num = ? WHERE name = ?"),
+      getMeta: this.db.prepare<[string], { num: number }>("SELECT num FROM meta WHERE name = ?"),
+      history: this.db.prepare<[number, string, string], EventRow>(
+        "SELECT rev, type, key, value, prev FROM events WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev",
+      ),
+      trim: this.db.prepare<[number]>("DELETE FROM events WHERE rev <= ?"),
+    };
+    this.rev = this.stmts.getMeta.get("revision")?.num ?? 0;
+    this.compacted = this.stmts.getMeta.get("compacted")?.num ?? 0;
+  }
+
+  currentRevision(): number {
+    return this.rev;
+  }
+
+  compactedRevision(): number {
+    return this.compacted;
+  }
+
+  get(key: string): StoredValue | undefined {
+    const r = this.stmts.get.get(key);
+    return r ? toStored(r) : undefined;
+  }
+
+  list(prefix: string): { items: StoredValue[]; revision: number } {
+    return { items: this.stmts.list.all(prefix, prefixEnd(prefix)).map(toStored), revision: this.rev };
+  }
+
+  create(key: string, value: string): StoredValue {
+    const events: StoreEvent[] = [];
+    const out = this.db.transaction(() => {
+      if (this.stmts.get.get(key)) throw new KeyExistsError(key);
+      const rev = this.bump();
+      this.stmts.insert.run(key, value, rev, rev);
+      this.stmts.event.run(rev, "ADDED", key, value, null);
+      events.push({ type: "ADDED", key, revision: rev, value });
+      return { key, value, createRevision: rev, modRevision: rev };
+    })();
+    this.afterWrite(events);
+    return out;
+  }
+
+  update(key: string, value: string, expectedRevision?: number): StoredValue {
+    const events: StoreEvent[] = [];
+    const out = this.db.transaction(() => {
+      const cur = this.stmts.get.get(key);
+      if (!cur) throw new KeyNotFoundError(key);
+      if (expectedRevision !== undefined && cur.mod_rev !== expectedRevision) {
+        throw new RevisionConflictError(key, expectedRevision, cur.mod_rev);
+      }
+      const rev = this.bump();
+      this.stmts.replace.run(value, rev, key);
+      this.stmts.event.run(rev, "MODIFIED", key, value, cur.value);
+      events.push({ type: "MODIFIED", key, revision: rev, value, prevValue: cur.value });
+      return { key, value, createRevision: cur.create_rev, modRevision: rev };
+    })();
+    this.afterWrite(events);
+    return out;
+  }
+
+  delete(key: string, expectedRevision?: number): { last: StoredValue; revision: number } {
+    const events: StoreEvent[] = [];
+    const out = this.db.transaction(() => {
+      const cur = this.stmts.get.get(key);
+      if (!cur) throw new KeyNotFoundError(key);
+      if (expectedRevision !== undefined && cur.mod_rev !== expectedRevision) {
+        throw new RevisionConflictError(key, expectedRevision, cur.mod_rev);
+      }
+      const rev = this.bump();
+      this.stmts.remove.run(key);
+      this.stmts.event.run(rev, "DELETED", key, cur.value, cur.value);
+      events.push({ type: "DELETED", key, revision: rev, value: cur.value, prevValue: cur.value });
+      return { last: toStored(cur), revision: rev };
+    })();
+    this.afterWrite(events);
+    return out;
+  }
+
+  deletePrefix(prefix: string): number {
+    const events: StoreEvent[] = [];
+    this.db.transaction(() => {
+      for (const cur of this.stmts.list.all(prefix, prefixEnd(prefix))) {
+        const rev = this.bump();
+        this.stmts.remove.run(cur.key);
+        this.stmts.event.run(rev, "DELETED", cur.key, cur.value, cur.value);
+        events.push({ type: "DELETED", key: cur.key, revision: rev, value: cur.value, prevValue: cur.value });
+      }
+    })();
+    this.afterWrite(events);
+    return events.length;
+  }
+
+  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void): StoreWatch {
+    if (fromRevision < this.compacted) throw new RevisionCompactedError(fromRevision, this.compacted);
+    // Replay and subscription happen in the same synchronous turn, so no event is missed or doubled.
+    for (const r of this.stmts.history.all(fromRevision, prefix, prefixEnd(prefix))) {
+      const e: StoreEvent = { type: r.type, key: r.key, revision: r.rev, value: r.value };
+      if (r.prev !== null) e.prevValue = r.prev;
+      onEvent(e);
+    }
+    return this.hub.subscribe(prefix, onEvent);
+  }
+
+  close(): void {
+    this.hub.closeAll();
+    if (this.db.open) this.db.close();
+  }
+
+  private bump(): number {
+    this.rev += 1;
+    this.stmts.setMeta.run(this.rev, "revision");
+    return this.rev;
+  }
+
+  private afterWrite(events: StoreEvent[]): void {
+    this.writesSinceCompact += events.length;
+    if (this.writesSinceCompact >= 1000) {
+      this.writesSinceCompact = 0;
+      const keepFrom = this.rev - this.historySize;
+      if (keepFrom > this.compacted) {
+        this.db.transaction(() => {
+          this.stmts.trim.run(keepFrom);
+          this.stmts.setMeta.run(keepFrom, "compacted");
+        })();
+        this.compacted = keepFrom;
+      }
+    }
+    for (const e of events) this.hub.publish(e);
+  }
+}

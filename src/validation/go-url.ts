@@ -1,0 +1,123 @@
+/**
+ * Go `net/url.ParseRequestURI` acceptance (the `uri` string format): an absolute URI or an absolute
+ * path, no fragment splitting, `%` escapes checked, host characters checked as Go does.
+ */
+
+function isHex(c: string | undefined): boolean {
+  return c !== undefined && /^[0-9a-fA-F]$/.test(c);
+}
+
+type Mode = "path" | "host" | "zone" | "user";
+
+/** Go `shouldEscape(c, encodeHost)` for ASCII bytes. */
+function hostShouldEscape(c: string): boolean {
+  if (/^[a-zA-Z0-9]$/.test(c)) return false;
+  if ("!$&'()*+,;=:[]<>\"".includes(c)) return false;
+  if ("-_.~".includes(c)) return false;
+  return true;
+}
+
+/** Go `unescape(s, mode)` succeeds. Works on UTF-16 units; non-ASCII is always fine. */
+function unescapeOk(s: string, mode: Mode): boolean {
+  for (let i = 0; i < s.length; ) {
+    const c = s[i]!;
+    if (c === "%") {
+      if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) return false;
+      const hi = Number.parseInt(s[i + 1]!, 16);
+      const v = Number.parseInt(s.slice(i + 1, i + 3), 16);
+      if (mode === "host" && hi < 8 && s.slice(i, i + 3) !== "%25") return false;
+      if (mode === "zone" && s.slice(i, i + 3) !== "%25" && v !== 0x20 && v < 0x80 && hostShouldEscape(String.fromCharCode(v)))
+        return false;
+      i += 3;
+      continue;
+    }
+    if ((mode === "host" || mode === "zone") && s.charCodeAt(i) < 0x80 && hostShouldEscape(c)) return false;
+    i++;
+  }
+  return true;
+}
+
+function validOptionalPort(port: string): boolean {
+  if (port === "") return true;
+  if (port[0] !== ":") return false;
+  return /^[0-9]*$/.test(port.slice(1));
+}
+
+function parseHostOk(host: string): boolean {
+  if (host.startsWith("[")) {
+    const i = host.lastIndexOf("]");
+    if (i < 0) return false;
+    if (!validOptionalPort(host.slice(i + 1))) return false;
+    const zone = host.slice(0, i).indexOf("%25");
+    if (zone >= 0) {
+      return unescapeOk(host.slice(0, zone), "host") && unescapeOk(host.slice(zone, i), "zone") && unescapeOk(host.slice(i), "host");
+    }
+  } else {
+    const i = host.lastIndexOf(":");
+    if (i !== -1 && !validOptionalPort(host.slice(i))) return false;
+  }
+  return unescapeOk(host, "host");
+}
+
+function validUserinfo(s: string): boolean {
+  return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
+}
+
+function parseAuthorityOk(authority: string): boolean {
+  const i = authority.lastIndexOf("@");
+  if (!parseHostOk(i < 0 ? authority : authority.slice(i + 1))) return false;
+  if (i < 0) return true;
+  const userinfo = authority.slice(0, i);
+  if (!validUserinfo(userinfo)) return false;
+  return unescapeOk(userinfo, "user");
+}
+
+/** Go `getScheme`: [scheme, rest] or null for "missing protocol scheme". */
+function getScheme(raw: string): [string, string] | null {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z")) continue;
+    if ((c >= "0" && c <= "9") || c === "+" || c === "-" || c === ".") {
+      if (i === 0) return ["", raw];
+      continue;
+    }
+    if (c === ":") {
+      if (i === 0) return null;
+      return [raw.slice(0, i), raw.slice(i + 1)];
+    }
+    return ["", raw];
+  }
+  return ["", raw];
+}
+
+/** True when Go `url.ParseRequestURI(raw)` returns no error. */
+export function isRequestURI(raw: string): boolean {
+  // stringContainsCTLByte
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return false;
+  }
+  if (raw === "") return false;
+  if (raw === "*") return true;
+  const sch = getScheme(raw);
+  if (!sch) return false;
+  const scheme = sch[0];
+  let rest = sch[1];
+  if (rest.endsWith("?") && rest.indexOf("?") === rest.length - 1) rest = rest.slice(0, -1);
+  else {
+    const q = rest.indexOf("?");
+    if (q >= 0) rest = rest.slice(0, q);
+  }
+  if (!rest.startsWith("/")) return scheme !== "";
+  if (scheme !== "" && rest.startsWith("//")) {
+    let authority = rest.slice(2);
+    rest = "";
+    const i = authority.indexOf("/");
+    if (i >= 0) {
+      rest = authority.slice(i);
+      authority = authority.slice(0, i);
+    }
+    if (!parseAuthorityOk(authority)) return false;
+  }
+  return unescapeOk(rest, "path");
+}

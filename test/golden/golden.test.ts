@@ -1,0 +1,157 @@
+/**
+ * Golden comparison: every test/golden/<area>/<file>.json (written by `npm run golden` from the real
+ * k8s.io/apiextensions-apiserver, see tools/k8s-oracle/README.md) is replayed through crdkit and compared
+ * exactly: errors (type, field, full text, order), warnings, decode errors, unknown fields and the stored
+ * object. test/golden/known-disagreements.txt lists the cases crdkit does not match yet (skipped with
+ * their reason); an unlisted disagreement fails with a diff; a listed case that agrees fails as well.
+ *
+ * UPDATE_KNOWN=1 rewrites known-disagreements.txt from the current results (keeping existing reasons).
+ * CRDKIT_CORPUS (default /work/shared/corpus) locates the corpus for test/golden/corpus/*.json.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import { type JsonObject, type JsonValue, isObject } from "../../src/value/json-value.js";
+import { runCrdCase, runPipelineCase } from "./lib/compare.js";
+import { compareProject } from "./lib/corpus.js";
+import { loadCrdkit, repoRoot } from "./lib/crdkit-api.js";
+import { KnownList, type KnownEntry, readKnown, writeKnown } from "./lib/known.js";
+import { parseTaggedJson } from "./lib/tagged-json.js";
+
+const goldenDir = join(repoRoot, "test", "golden");
+const knownPath = join(goldenDir, "known-disagreements.txt");
+const corpusRoot = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
+const update = process.env["UPDATE_KNOWN"] === "1";
+const knownEntries = readKnown(knownPath);
+const known = new KnownList(knownEntries);
+const oldReasons = new Map(knownEntries.map((e) => [e.id, e.reason]));
+/** Disagreements seen in this run (for UPDATE_KNOWN). */
+const seen: KnownEntry[] = [];
+
+function walk(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith(".json")) out.push(p);
+  }
+  return out;
+}
+
+function summary(diffs: string[]): string {
+  return (diffs[0] ?? "disagrees").replace(/: - kubernetes, \+ crdkit$/, "") + (diffs[1] ? ` ${diffs[1].trim()}` : "");
+}
+
+/** Applies the known-disagreements policy to one case outcome. */
+function judge(t: { skip: (m?: string) => void; diagnostic: (m: string) => void }, id: string, diffs: string[]): void {
+  const reason = known.reason(id);
+  if (diffs.length > 0) {
+    seen.push({ id, reason: oldReasons.get(id) ?? summary(diffs).slice(0, 200) });
+    if (update) {
+      t.diagnostic(`disagreement recorded: ${summary(diffs)}`);
+      return;
+    }
+    if (reason !== undefined) {
+      t.skip(`known disagreement: ${reason}`);
+      return;
+    }
+    assert.fail(`crdkit disagrees with Kubernetes on ${id} (add it to test/golden/known-disagreements.txt only with a reason):\n${diffs.join("\n")}`);
+  }
+  if (!update && reason !== undefined && known.listedExactly(id)) {
+    assert.fail(`${id} now agrees with Kubernetes: remove it from test/golden/known-disagreements.txt`);
+  }
+}
+
+const files = walk(goldenDir).filter((f) => !relative(goldenDir, f).startsWith("corpus/"));
+const api = await loadCrdkit();
+
+describe("golden cases (Kubernetes oracle)", () => {
+  it("has golden files", () => {
+    assert.ok(files.length > 0, "no golden files under test/golden: run npm run golden");
+  });
+  for (const file of files) {
+    const rel = relative(goldenDir, file);
+    const golden = parseTaggedJson(readFileSync(file, "utf8"));
+    if (!isObject(golden) || !Array.isArray(golden["cases"])) {
+      it(rel, () => assert.fail(`${rel} is not a golden file`));
+      continue;
+    }
+    const crds = Array.isArray(golden["crds"]) ? golden["crds"] : [];
+    const crdAt = (v: JsonValue | undefined): JsonObject | undefined => {
+      const x = typeof v === "number" ? crds[v] : v;
+      return isObject(x) ? x : undefined;
+    };
+    describe(rel, () => {
+      for (const c of golden["cases"].filter(isObject)) {
+        const id = String(c["id"]);
+        it(id, (t) => {
+          const crd = crdAt(c["crd"]);
+          assert.ok(crd, `${id}: golden case without a CRD`);
+          const op = String(c["operation"]);
+          const diffs = op.startsWith("crd-") ? runCrdCase(api, c, crd, crdAt(c["oldCrd"])) : runPipelineCase(api, c, crd);
+          judge(t, id, diffs);
+        });
+      }
+    });
+  }
+});
+
+const corpusFiles = walk(join(goldenDir, "corpus"));
+describe("corpus goldens (Kubernetes oracle)", () => {
+  for (const file of corpusFiles) {
+    const rel = relative(goldenDir, file).replace(/\.json$/, "");
+    it(rel, (t) => {
+      if (!existsSync(corpusRoot)) {
+        t.skip(`corpus not found at ${corpusRoot} (set CRDKIT_CORPUS)`);
+        return;
+      }
+      const golden = parseTaggedJson(readFileSync(file, "utf8"));
+      assert.ok(isObject(golden), `${rel} is not a corpus golden`);
+      const outcomes = compareProject(api, golden, corpusRoot);
+      const failures: string[] = [];
+      let listed = 0;
+      let agreed = 0;
+      for (const o of outcomes) {
+        const reason = known.reason(o.id);
+        if (o.diffs.length > 0) {
+          seen.push({ id: o.id, reason: oldReasons.get(o.id) ?? summary(o.diffs).slice(0, 200) });
+          if (reason !== undefined) listed++;
+          else failures.push(`${o.id}:\n${o.diffs.join("\n")}`);
+        } else {
+          agreed++;
+          if (known.listedExactly(o.id)) failures.push(`${o.id} now agrees with Kubernetes: remove it from test/golden/known-disagreements.txt`);
+        }
+      }
+      t.diagnostic(`${agreed} of ${outcomes.length} corpus records agree, ${listed} listed as known disagreements`);
+      if (update) return;
+      if (failures.length > 0) {
+        assert.fail(`${failures.length} unlisted corpus disagreement(s) in ${rel}:\n${failures.slice(0, 10).join("\n")}${failures.length > 10 ? `\n... and ${failures.length - 10} more` : ""}`);
+      }
+      if (listed > 0 && agreed === 0) t.skip(`all ${listed} records are known disagreements`);
+    });
+  }
+});
+
+after(() => {
+  if (!update) return;
+  // corpus projects with many disagreements are listed with one wildcard entry
+  const byProject = new Map<string, KnownEntry[]>();
+  const rest: KnownEntry[] = [];
+  for (const e of seen) {
+    const m = /^corpus\/([^/]+)\//.exec(e.id);
+    if (m) {
+      const list = byProject.get(m[1]!) ?? [];
+      list.push(e);
+      byProject.set(m[1]!, list);
+    } else rest.push(e);
+  }
+  for (const [project, list] of byProject) {
+    if (list.length > 20) {
+      const wid = `corpus/${project}/*`;
+      rest.push({ id: wid, reason: oldReasons.get(wid) ?? `${list.length} corpus records disagree, e.g. ${list[0]!.reason}` });
+    } else rest.push(...list);
+  }
+  writeKnown(knownPath, rest);
+  console.log(`known-disagreements.txt rewritten: ${rest.length} entries`);
+});
