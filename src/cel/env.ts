@@ -32,10 +32,19 @@ import {
   TWO_VAR_COMPREHENSIONS,
 } from "./decls/extensions.js";
 import { STANDARD_FUNCTIONS } from "./decls/standard.js";
-import { FunctionRegistry, type CallCostFn, type OverloadImpl } from "./interpreter/functions.js";
+import type { CostEstimate } from "./cost/estimates.js";
+import {
+  type CostEstimator,
+  type CostOptions,
+  estimateCost,
+  type FunctionEstimator,
+} from "./cost/estimator.js";
+import { listsExtEstimators } from "./cost/lists-ext.js";
+import type { CallCostFn, FunctionRegistry, OverloadImpl } from "./interpreter/functions.js";
 import { type Activation, type EvalResult, plan } from "./interpreter/planner.js";
 import { type CelIssue, formatIssues } from "./parser/issues.js";
 import { standardFunctions } from "./stdlib-impl/index.js";
+import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
 import { type ParseOptions, parse } from "./parser/parser.js";
 import { parseType } from "./types/parse-type.js";
 import { TypeRegistry } from "./types/provider.js";
@@ -134,6 +143,16 @@ export interface CelProgram {
   eval(activation?: Activation): EvalResult;
 }
 
+const LIBRARY_KEYS = new Map<readonly FunctionDecl[], string>([
+  [STANDARD_FUNCTIONS, "std"],
+  [STRINGS_EXT_V2, "strings"],
+  [SETS_EXT, "sets"],
+  [LISTS_EXT_V3, "lists"],
+  [OPTIONAL_LIB, "optional"],
+  [TWO_VAR_COMPREHENSIONS, "twovar"],
+]);
+const MERGED_LIBRARIES = new Map<string, Map<string, FunctionDecl>>();
+
 /** Thrown for invalid environment declarations. */
 export class EnvError extends Error {}
 
@@ -148,9 +167,14 @@ export class Env {
   private readonly parseOptions: ParseOptions;
   private registry: FunctionRegistry | undefined;
   private readonly validators: AstValidator[] = [];
+  private readonly libraryEstimators: ReadonlyMap<string, FunctionEstimator>;
   private readonly customOverloads: OverloadImpl[] = [];
 
+  /** The options this environment was built from. */
+  readonly options: EnvOptions;
+
   constructor(options: EnvOptions = {}) {
+    this.options = options;
     const reg = new TypeRegistry();
     this.types = reg;
     const libs = options.libraries ?? {};
@@ -205,18 +229,51 @@ export class Env {
     for (const v of options.validators ?? []) this.validators.push(v);
     if (libs.sets !== false) lists.push(SETS_EXT);
     if (libs.lists !== false) lists.push(LISTS_EXT_V3);
+    this.libraryEstimators = libs.lists !== false ? listsExtEstimators() : new Map();
     if (libs.optional !== false) lists.push(OPTIONAL_LIB);
     if (libs.twoVarComprehensions !== false) lists.push(TWO_VAR_COMPREHENSIONS);
-    lists.push(custom);
+    let functions: Map<string, FunctionDecl>;
+    if (custom.length === 0) {
+      // The library-only function table is identical for equal library choices: share it.
+      const key = lists.map((l) => LIBRARY_KEYS.get(l) ?? "?").join(",");
+      functions = MERGED_LIBRARIES.get(key) ?? mergeFunctions(...lists);
+      MERGED_LIBRARIES.set(key, functions);
+    } else {
+      functions = mergeFunctions(...lists, custom);
+    }
     this.decls = {
       container: options.container ?? "",
       variables,
-      functions: mergeFunctions(...lists),
+      functions,
       provider: reg,
       disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : new Set(),
     };
     this.customImpls = impls;
-    this.parseOptions = { enableOptionalSyntax: libs.optional !== false, ...options.parser };
+    const macros = [
+      ...STANDARD_MACROS,
+      ...(libs.twoVarComprehensions !== false ? TWO_VAR_MACROS : []),
+      ...(libs.optional !== false ? OPTIONAL_MACROS : []),
+      ...(libs.lists !== false ? LISTS_MACROS : []),
+    ];
+    this.parseOptions = { enableOptionalSyntax: libs.optional !== false, macros, ...options.parser };
+  }
+
+  /**
+   * A new environment with this one's declarations plus `more` (variables, object and opaque
+   * types, functions and validators are added; scalar options are overridden).
+   */
+  extend(more: EnvOptions): Env {
+    const o = this.options;
+    return new Env({
+      ...o,
+      ...more,
+      variables: { ...o.variables, ...more.variables },
+      objectTypes: { ...o.objectTypes, ...more.objectTypes },
+      opaqueTypes: [...(o.opaqueTypes ?? []), ...(more.opaqueTypes ?? [])],
+      functions: [...(o.functions ?? []), ...(more.functions ?? [])],
+      validators: [...(o.validators ?? []), ...(more.validators ?? [])],
+      libraries: { ...o.libraries, ...more.libraries },
+    });
   }
 
   /** Parses and type-checks `expression`. */
@@ -270,6 +327,16 @@ export class Env {
     });
     const evalOpts = options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined;
     return { eval: (activation) => prog.eval(activation, evalOpts) };
+  }
+
+  /**
+   * Static cost estimate of a compiled expression (cel-go `checker.Cost`), with the cost
+   * estimators of the enabled libraries (ext.Lists) plus `options.overloadEstimators`.
+   */
+  estimateCost(compiled: Compiled, estimator: CostEstimator, options: CostOptions = {}): CostEstimate {
+    const merged = new Map<string, FunctionEstimator>(this.libraryEstimators);
+    for (const [k, v] of options.overloadEstimators ?? []) merged.set(k, v);
+    return estimateCost(compiled, estimator, { ...options, overloadEstimators: merged });
   }
 
   /** Parses `expression` without type-checking (the result has an empty check result). */

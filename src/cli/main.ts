@@ -4,6 +4,7 @@
  */
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
+import { runCheck } from "./check.js";
 import { InputError } from "./files.js";
 import { formatGithub } from "./output/github.js";
 import { formatJson } from "./output/json.js";
@@ -83,8 +84,6 @@ export function validateCommand(argv: readonly string[], io: CliIo = defaultIo):
   return summary.invalid > 0 ? 1 : 0;
 }
 
-type CheckModule = { runCheck: (args: string[]) => number | Promise<number> };
-
 /** Entry point: dispatches the sub-command and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -92,17 +91,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     switch (cmd) {
       case "validate":
         return validateCommand(rest, io);
-      case "check": {
-        const path = "./check.js";
-        let mod: CheckModule;
-        try {
-          mod = (await import(path)) as CheckModule;
-        } catch {
-          io.stderr("crdkit check: not available in this build\n");
-          return 2;
-        }
-        return await mod.runCheck(rest);
-      }
+      case "check":
+        return await runCheck(rest, io);
       case undefined:
       case "help":
       case "-h":

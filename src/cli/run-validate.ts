@@ -53,13 +53,32 @@ function goTypeForUnmarshal(v: JsonValue | undefined): string {
 interface Doc {
   file: string;
   doc: DecodedDocument;
+  /** Length of the file's text (to skip the request-size check for small files). */
+  size: number;
+}
+
+/** The API server's request body limit (`MaxRequestBodyBytes`, 3 MiB): larger bodies get HTTP 413. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n++;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 function decodeFiles(paths: readonly string[]): Doc[] {
   const out: Doc[] = [];
   for (const p of expandPaths(paths)) {
     const f: InputFile = readInput(p);
-    for (const doc of decodeDocuments(f.text)) out.push({ file: f.name, doc });
+    for (const doc of decodeDocuments(f.text)) out.push({ file: f.name, doc, size: f.text.length });
   }
   return out;
 }
@@ -87,6 +106,20 @@ function invalid(r: Result, errors: ResultError[]): Result {
   r.valid = false;
   r.errors.push(...errors);
   return r;
+}
+
+/**
+ * An update as `kubectl apply` makes it: the request carries the stored object's resourceVersion (`1` when
+ * the old manifest has none), unless the new manifest sets its own.
+ */
+function withResourceVersion(obj: JsonObject, old: JsonObject): [JsonObject, JsonObject] {
+  const rv = metaStr(old, "resourceVersion") || "1";
+  const set = (o: JsonObject, force: boolean): JsonObject => {
+    const md = getKey(o, "metadata");
+    if (!isObject(md) || (!force && metaStr(o, "resourceVersion") !== "")) return o;
+    return { ...o, metadata: { ...md, resourceVersion: rv } };
+  };
+  return [set(obj, false), set(old, false)];
 }
 
 function oldKey(o: JsonObject): string {
@@ -132,7 +165,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
   }
 
-  for (const { file, doc } of inputs) {
+  for (const { file, doc, size } of inputs) {
     if (doc.problem) {
       results.push(
         invalid(baseResult(file, doc, undefined), [
@@ -161,14 +194,23 @@ export function runValidate(opts: RunOptions): Result[] {
     const kind = str(v, "kind");
     const items = getKey(v, "items");
     if (kind.endsWith("List") && Array.isArray(items) && !registry.lookup(str(v, "apiVersion"), kind)) {
-      items.forEach((it, i) => results.push(validateOne(file, doc, it, `items[${i}]`, i)));
+      items.forEach((it, i) => {
+        results.push(validateOne(file, doc, it, `items[${i}]`, i, size));
+      });
       continue;
     }
-    results.push(validateOne(file, doc, v, "", undefined));
+    results.push(validateOne(file, doc, v, "", undefined, size));
   }
   return results;
 
-  function validateOne(file: string, doc: DecodedDocument, v: JsonValue, prefix: string, item: number | undefined): Result {
+  function validateOne(
+    file: string,
+    doc: DecodedDocument,
+    v: JsonValue,
+    prefix: string,
+    item: number | undefined,
+    size: number,
+  ): Result {
     const at = (p: string) => (prefix === "" ? p : p === "<nil>" || p === "" ? prefix : `${prefix}.${p}`);
     const obj = isObject(v) ? v : undefined;
     const r = baseResult(file, doc, obj, prefix);
@@ -176,10 +218,12 @@ export function runValidate(opts: RunOptions): Result[] {
     const docError = (message: string): Result =>
       invalid(r, [{ type: "DecodeError", field: "", message, line: r.line, column: r.column }]);
     if (!obj) return docError(`json: cannot unmarshal ${goTypeForUnmarshal(v)} into Go value of type map[string]interface {}`);
-    const json = goJsonMarshal(obj);
-    const shown = json.length > 200 ? `${json.slice(0, 200)}...` : json;
-    if (r.kind === "") return docError(`Object 'Kind' is missing in '${shown}'`);
-    if (r.apiVersion === "") return docError(`Object 'apiVersion' is missing in '${shown}'`);
+    const shown = () => {
+      const json = goJsonMarshal(obj);
+      return json.length > 200 ? `${json.slice(0, 200)}...` : json;
+    };
+    if (r.kind === "") return docError(`Object 'Kind' is missing in '${shown()}'`);
+    if (r.apiVersion === "") return docError(`Object 'apiVersion' is missing in '${shown()}'`);
     if (isCrdDoc(obj)) {
       const c = tryCompileCrd(obj);
       return c.ok ? r : invalid(r, c.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: r.line, column: r.column })));
@@ -192,13 +236,25 @@ export function runValidate(opts: RunOptions): Result[] {
       r.reason = `no matches for kind "${r.kind}" in version "${r.apiVersion}"`;
       return r;
     }
+    if (size > MAX_REQUEST_BODY_BYTES / 4 && utf8Length(goJsonMarshal(obj)) > MAX_REQUEST_BODY_BYTES) {
+      return invalid(r, [
+        {
+          type: "RequestEntityTooLarge",
+          field: "",
+          message: `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`,
+          line: r.line,
+          column: r.column,
+        },
+      ]);
+    }
     const old = olds.get(oldKey(obj));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
     const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors };
     let res: PipelineResult;
     if (old) {
       r.operation = "update";
-      res = crd.update(obj, old, ropts);
+      const [n, o] = withResourceVersion(obj, old);
+      res = crd.update(n, o, ropts);
     } else {
       r.operation = "create";
       res = crd.create(obj, ropts);

@@ -34,7 +34,7 @@ function numberLiteral(v: JsonValue): string {
 
 /**
  * Decoding state: Go-error field stack (struct field names and map keys, as in `UnmarshalTypeError.Field`)
- * and the strict-decoding path (`spec.versions[0].schema.openAPIV3Schema.properties[x].foo`).
+ * and the strict-decoding path (`spec.versions[0].schema.openAPIV3Schema.properties.x.foo`).
  */
 export class DecodeContext {
   /** Type errors in document order (Kubernetes reports the first). */
@@ -60,7 +60,7 @@ export class DecodeContext {
 export interface Loc {
   /** Go field stack joined with "." (no indices). */
   readonly go: string;
-  /** Strict path (`a.b[0].c[key]`). */
+  /** Strict path (`a.b[0].c.key`). */
   readonly strict: string;
   readonly depth: number;
 }
@@ -79,8 +79,12 @@ export function indexLoc(l: Loc, i: number): Loc {
   return { go: l.go, strict: `${l.strict}[${i}]`, depth: l.depth + 1 };
 }
 
+/**
+ * A map key: part of the strict path (sigs.k8s.io/json joins it with a dot, like a field), not of the Go
+ * type-error field (encoding/json's FieldStack holds struct fields only).
+ */
 export function keyLoc(l: Loc, key: string): Loc {
-  return { go: l.go === "" ? key : `${l.go}.${key}`, strict: `${l.strict}[${key}]`, depth: l.depth + 1 };
+  return { go: l.go, strict: l.strict === "" ? key : `${l.strict}.${key}`, depth: l.depth + 1 };
 }
 
 /** Struct-decoding helper: reads known fields with type checks, records unknown keys. */

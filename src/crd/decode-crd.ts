@@ -254,6 +254,19 @@ function decodeStatus(ctx: DecodeContext, o: JsonObject, loc: Loc): NonNullable<
  * internal form. Never throws for bad input.
  */
 export function decodeCrd(value: JsonValue): DecodedCrd | CrdDecodeFailure {
+  try {
+    return decodeCrdUnsafe(value);
+  } catch (e) {
+    // Nesting deep enough to exhaust the JS stack before Go's 10000-level limit is reached.
+    if (e instanceof RangeError) {
+      const v = isObject(value) && typeof value["apiVersion"] === "string" ? value["apiVersion"] : `${CRD_GROUP}/v1`;
+      return { ok: false, reason: "decode", message: decodeMessage(v, "exceeded max depth") };
+    }
+    throw e;
+  }
+}
+
+function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   if (!isObject(value)) return { ok: false, reason: "notCrd", message: "not a CustomResourceDefinition: the document is not an object" };
   const kind = value["kind"];
   const apiVersion = value["apiVersion"];

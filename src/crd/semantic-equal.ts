@@ -17,6 +17,7 @@ function isEmptyCollection(v: JsonValue | undefined, key: string | undefined): b
 
 /** Semantic deep equality (see module comment). */
 export function semanticEqual(a: JsonValue | undefined, b: JsonValue | undefined, key?: string): boolean {
+  if (a === b) return true;
   if (a === undefined || b === undefined) {
     return (a === undefined && b === undefined) || (a === undefined ? isEmptyCollection(b, key) : isEmptyCollection(a, key));
   }

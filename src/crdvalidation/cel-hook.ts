@@ -60,14 +60,13 @@ export function costErrorMessage(name: string, cost: number, limit: number): str
   return `${name} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-/** Max uint64 as a JS number (saturating arithmetic). */
-export const MAX_UINT = 18446744073709551615;
+/** Max uint64 as a JS number (2^64, saturating arithmetic). */
+export const MAX_UINT = 2 ** 64;
 
 /** `multiplyWithOverflowGuard`. */
 export function multiplyGuard(base: number, cardinality: number): number {
   if (base === 0) return 0;
-  const p = base * cardinality;
-  return p >= MAX_UINT ? MAX_UINT : p;
+  return Math.min(base * cardinality, MAX_UINT);
 }
 
 /** `TotalCost`: running total and the four most expensive expressions (≥ 1% of the CRD limit). */

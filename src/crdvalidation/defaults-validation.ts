@@ -11,6 +11,7 @@ import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { prune } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";
+import { compareGoStrings } from "../value/go-format.js";
 import { deepClone, deepEqual, type JsonObject, type JsonValue } from "../value/json-value.js";
 
 /** The steps that validate one default value (each optional). */
@@ -116,7 +117,7 @@ function walk(
   }
   if (s.items) walk(p.child("items"), s.items, root, [...steps, { index: true }], insideMeta, requirePruned, hooks, text, out);
   if (s.properties) {
-    for (const k of [...s.properties.keys()].sort()) {
+    for (const k of [...s.properties.keys()].sort(compareGoStrings)) {
       const sub = s.properties.get(k)!;
       const subInside = insideMeta || (s.xEmbeddedResource && (k === "metadata" || k === "apiVersion" || k === "kind"));
       walk(p.child("properties").key(k), sub, root, [...steps, { key: k }], subInside, requirePruned, hooks, text, out);

@@ -69,7 +69,9 @@ export function validateCrdMetadataCreate(meta: ObjectMetaLike, requiredName: st
   };
   const gen = meta.generateName ?? "";
   if (gen.length > 0) for (const m of nameFn(gen, true)) out.push(fieldError.invalid(p.child("generateName"), gen, m));
-  const name = meta.name ?? "";
+  // The generic store generates a name (generateName + 5 random characters) before validation; crdkit uses
+  // a fixed suffix so results are deterministic.
+  const name = meta.name || (gen.length > 0 ? `${gen}xxxxx` : "");
   if (name.length === 0) out.push(fieldError.required(p.child("name"), "name or generateName is required"));
   else for (const m of nameFn(name, false)) out.push(fieldError.invalid(p.child("name"), name, m));
   if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));

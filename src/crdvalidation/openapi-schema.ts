@@ -174,15 +174,23 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: bo
     }
   }
   add(walk(s.not, p.child("not"), ssv, false, opts, null));
-  s.allOf?.forEach((x, i) => add(walk(x, p.child("allOf").index(i), ssv, false, opts, null)));
-  s.oneOf?.forEach((x, i) => add(walk(x, p.child("oneOf").index(i), ssv, false, opts, null)));
-  s.anyOf?.forEach((x, i) => add(walk(x, p.child("anyOf").index(i), ssv, false, opts, null)));
+  s.allOf?.forEach((x, i) => {
+    add(walk(x, p.child("allOf").index(i), ssv, false, opts, null));
+  });
+  s.oneOf?.forEach((x, i) => {
+    add(walk(x, p.child("oneOf").index(i), ssv, false, opts, null));
+  });
+  s.anyOf?.forEach((x, i) => {
+    add(walk(x, p.child("anyOf").index(i), ssv, false, opts, null));
+  });
   if (s.definitions) for (const k of sortedKeys(s.definitions)) add(walk(s.definitions[k], p.child("definitions").key(k), ssv, false, opts, null));
   if (s.items !== undefined) {
     const sub = s["x-kubernetes-list-type"] !== "map" ? withForbidOldSelf(ssv, p) : ssv;
     if (Array.isArray(s.items)) {
       add(walk(undefined, p.child("items"), sub, false, opts, childCel(cel, undefined)));
-      s.items.forEach((x, i) => add(walk(x, p.child("items").index(i), sub, false, opts, childCel(cel, x))));
+      s.items.forEach((x, i) => {
+        add(walk(x, p.child("items").index(i), sub, false, opts, childCel(cel, x)));
+      });
     } else {
       add(walk(s.items, p.child("items"), sub, false, opts, childCel(cel, s.items)));
     }

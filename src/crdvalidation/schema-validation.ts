@@ -44,7 +44,7 @@ export interface CrdSchemaOptions extends SchemaOptions {
 function statusRootErrors(schema: JSONSchemaProps, p: FieldPath, out: FieldError[]): void {
   for (const [goName, key] of ROOT_FIELDS) {
     const v = schema[key];
-    if (v === undefined || v === false || v === "") continue;
+    if (v === undefined) continue; // decoded schemas hold zero values only for Go pointer fields
     if (goName === "Type") {
       if (schema.type !== "object") {
         out.push(fieldError.invalid(p.child("openAPIV3Schema.type"), schema.type ?? "", `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`));

@@ -325,7 +325,9 @@ export function validateSpec(spec: InternalSpec, optsIn: SpecOptions, p: FieldPa
   const anyStatus = hasStatus(spec.subresources) || spec.versions.some((v) => hasStatus(v.subresources));
   errs.push(...validateCustomResourceValidation(spec.validation, anyStatus, suppressFor(opts, spec.version), p.child("validation")));
   errs.push(...validateSubresources(spec.subresources, p.child("subresources")));
-  (spec.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, p.child("additionalPrinterColumns").index(i))));
+  (spec.additionalPrinterColumns ?? []).forEach((c, i) => {
+    errs.push(...validateColumn(c, p.child("additionalPrinterColumns").index(i)));
+  });
   if ((spec.selectableFields ?? []).length > 0) {
     if (!spec.validation) errs.push(fieldError.invalid(p.child("selectableFields"), "", "may only be set when validations.schema is included"));
     else {
@@ -357,7 +359,9 @@ function validateVersion(v: InternalVersion, p: FieldPath, statusEnabled: boolea
   const o = suppressFor(opts, v.name);
   errs.push(...validateCustomResourceValidation(v.schema, statusEnabled, o, p.child("schema")));
   errs.push(...validateSubresources(v.subresources, p.child("subresources")));
-  (v.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, p.child("additionalPrinterColumns").index(i))));
+  (v.additionalPrinterColumns ?? []).forEach((c, i) => {
+    errs.push(...validateColumn(c, p.child("additionalPrinterColumns").index(i)));
+  });
   if ((v.selectableFields ?? []).length > 0) {
     if (!v.schema?.openAPIV3Schema) {
       errs.push(fieldError.invalid(p.child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"));

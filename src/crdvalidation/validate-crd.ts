@@ -94,10 +94,13 @@ function validatePreserveUnknownFields(crd: InternalCrd, old: InternalCrd | unde
 /** `ValidateCustomResourceDefinitionStoredVersions` (the map of leftovers is visited in index order). */
 function validateStoredVersions(stored: string[], crd: InternalCrd): FieldError[] {
   const p = FieldPath.of("status").child("storedVersions");
-  if (stored.length === 0) return [fieldError.invalid(p, [], "must have at least one stored version")];
+  // An empty list is Go's nil slice here (PrepareForCreate resets the status): json.Marshal gives null.
+  if (stored.length === 0) return [fieldError.invalid(p, null, "must have at least one stored version")];
   const errs: FieldError[] = [];
   const map = new Map<string, number>();
-  stored.forEach((v, i) => map.set(v, i));
+  stored.forEach((v, i) => {
+    map.set(v, i);
+  });
   for (const v of crd.spec.versions) {
     const ok = map.has(v.name);
     if (v.storage && !ok) errs.push(fieldError.invalid(p, stored, "must have the storage version " + v.name));

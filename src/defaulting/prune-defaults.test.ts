@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { parseGoJson } from "../prune/go-json.js";
 import { st } from "../prune/structural-builder.js";
 import { deepEqual } from "../value/json-value.js";
-import { pruneDefaults } from "./prune-defaults.js";
+import { cloneStructuralForDefaults, pruneDefaults } from "./prune-defaults.js";
 import { SurroundingObject } from "./surrounding-object.js";
 
 test("SurroundingObject wraps and reads back (surroundingobject.go examples)", () => {
@@ -54,4 +54,13 @@ test("PruneDefaults: a non-object root default is an error", () => {
     changed: false,
     error: "failed to prune default value: object root default value must be of object type",
   });
+});
+
+test("cloneStructuralForDefaults lets PruneDefaults run without touching the original schema", () => {
+  const a = st({ type: "object", properties: { x: st({ type: "integer" }) }, default: parseGoJson(`{"x":1,"y":2}`) });
+  const root = st({ type: "object", properties: { a } });
+  const copy = cloneStructuralForDefaults(root);
+  assert.deepEqual(pruneDefaults(copy), { changed: true });
+  assert.ok(deepEqual(copy.properties!.get("a")!.default!, { x: 1 }));
+  assert.ok(deepEqual(a.default!, parseGoJson(`{"x":1,"y":2}`)));
 });

@@ -59,3 +59,20 @@ function walk(root: Structural, s: Structural, f: SurroundingObject): boolean {
   }
   return changed;
 }
+
+/**
+ * A copy of the schema tree that {@link pruneDefaults} may mutate (nodes, properties maps and defaults are
+ * copied; `raw`, value validations and rules are shared, they are never mutated).
+ */
+export function cloneStructuralForDefaults(s: Structural): Structural {
+  const c: Structural = { ...s };
+  if (s.default !== undefined) c.default = deepClone(s.default);
+  if (s.items) c.items = cloneStructuralForDefaults(s.items);
+  if (s.properties) c.properties = new Map([...s.properties].map(([k, v]) => [k, cloneStructuralForDefaults(v)]));
+  if (s.additionalProperties) {
+    c.additionalProperties = s.additionalProperties.schema
+      ? { ...s.additionalProperties, schema: cloneStructuralForDefaults(s.additionalProperties.schema) }
+      : { ...s.additionalProperties };
+  }
+  return c;
+}

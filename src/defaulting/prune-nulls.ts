@@ -27,11 +27,11 @@ export function pruneNonNullableNullsWithoutDefaults(x: JsonValue, s: Structural
   if (!isObject(x)) return;
   for (const k of Object.keys(x)) {
     const v = x[k]!;
-    const fs = schemaForField(k, schema);
     if (v === null) {
+      const fs = schemaForField(k, schema);
       if (fs !== undefined && !fs.nullable && !fs.hasDefault) delete x[k];
     } else if (typeof v === "object") {
-      pruneNonNullableNullsWithoutDefaults(v, fs);
+      pruneNonNullableNullsWithoutDefaults(v, schemaForField(k, schema));
     }
   }
 }

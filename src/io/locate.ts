@@ -62,7 +62,11 @@ function skip(events: Event[], i: number): number {
 
 function startOf(ev: Event | undefined, fallback: number): number {
   if (!ev) return fallback;
-  if (ev.type === EV_SCALAR) return ev.valueStart >= 0 ? ev.valueStart : fallback;
+  if (ev.type === EV_SCALAR) {
+    if (ev.valueStart < 0) return fallback;
+    // quoted scalars: point at the opening quote
+    return ev.style === 2 || ev.style === 3 ? ev.valueStart - 1 : ev.valueStart;
+  }
   if (ev.type === EV_MAPPING || ev.type === EV_SEQUENCE) return ev.start;
   if (ev.type === EV_ALIAS) return Math.max(0, ev.anchorStart - 1);
   return fallback;

@@ -81,14 +81,13 @@ function coerceNode(
   }
   if (!isObject(x)) return null;
   for (const k of Object.keys(x)) {
+    const v = x[k]!; // Go recurses with the value read before metadata was rewritten
     if (s.xEmbeddedResource) {
       const err = coerceMetaField(path, x, k, opts, t);
       if (err) return err;
     }
-    if (!Object.hasOwn(x, k)) continue;
-    const prop = s.properties?.get(k);
-    const v = x[k]!;
     if (typeof v !== "object" || v === null) continue;
+    const prop = s.properties?.get(k);
     if (prop !== undefined) {
       const err = coerceNode(childOrRoot(path, k), v, prop, opts, t);
       if (err) return err;

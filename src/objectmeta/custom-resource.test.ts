@@ -6,11 +6,13 @@ import type { JsonObject } from "../value/json-value.js";
 import {
   finalizerWarnings,
   objectMetaOf,
+  resourceVersionRequiredError,
   validateCustomResourceMetadata,
   validateCustomResourceMetadataUpdate,
   validateGenericCreate,
   validateGenericUpdate,
 } from "./custom-resource.js";
+import { nestedStringError } from "./go-print.js";
 
 const SUBDOMAIN =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
@@ -69,4 +71,17 @@ test("finalizer warnings (CR strategy WarningsOnCreate/Update)", () => {
   assert.deepEqual(finalizerWarnings(["foo", "bar"], ["foo"]), [
     `metadata.finalizers: "bar": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`,
   ]);
+});
+
+test("store error for an update without resourceVersion (1.34+ rendering)", () => {
+  assert.equal(errorString(resourceVersionRequiredError()), "metadata.resourceVersion: Invalid value: 0: must be specified for an update");
+});
+
+test("NestedString accessor errors for non-string kind/apiVersion", () => {
+  assert.equal(nestedStringError(["kind"], 42), ".kind accessor error: 42 is of the type int64, expected string");
+  assert.equal(
+    nestedStringError(["apiVersion"], parseGoJson(`{"b":[1,1.5,null],"a":true}`)),
+    ".apiVersion accessor error: map[a:true b:[1 1.5 <nil>]] is of the type map[string]interface {}, expected string",
+  );
+  assert.equal(nestedStringError(["kind"], parseGoJson("1e6")), ".kind accessor error: 1e+06 is of the type float64, expected string");
 });

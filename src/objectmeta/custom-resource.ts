@@ -93,3 +93,12 @@ export function finalizerWarnings(newFinalizers: readonly string[] | undefined, 
   }
   return out;
 }
+
+/**
+ * The generic store's check before an update without `metadata.resourceVersion` (registry/generic
+ * store.go): `metadata.resourceVersion: Invalid value: 0: must be specified for an update` (the uint64 0
+ * prints `0` since 1.34; older servers printed `0x0`). The Status uses group-kind `<plural>.<group>`.
+ */
+export function resourceVersionRequiredError(): FieldError {
+  return fieldError.invalid(METADATA.child("resourceVersion"), 0, "must be specified for an update");
+}

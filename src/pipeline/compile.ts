@@ -3,7 +3,9 @@
  * defaulting the CRD, the internal form, and per served version the structural schema, subresources and
  * the rules that cannot be evaluated yet.
  */
-import { decodeCrd } from "../crd/decode-crd.js";
+import { validateCrdCreate } from "../crdvalidation/validate-crd.js";
+import { aggregateMessage, errorString } from "../errors/field-error.js";
+import { defaultsHooks } from "./crd-hooks.js";
 import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
 import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
@@ -90,10 +92,15 @@ export class CompiledCrdImpl implements CompiledCrd {
  * schema errors instead of throwing.
  */
 export function tryCompileCrd(value: JsonValue | CustomResourceDefinition): CompileResult {
-  const decoded = decodeCrd(value as JsonValue);
-  if (!decoded.ok) return { ok: false, message: decoded.message, errors: [decoded.message] };
+  const checked = validateCrdCreate(value as JsonValue, { defaultsHooks });
+  if (checked.decodeError !== undefined) return { ok: false, message: checked.decodeError, errors: [checked.decodeError] };
+  const decoded = checked.crd!;
   const { crd, internal } = decoded;
   const name = crd.metadata.name ?? "";
+  if (checked.errors.length > 0) {
+    const texts = checked.errors.map(errorString);
+    return { ok: false, message: `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${aggregateMessage(checked.errors)}`, errors: texts };
+  }
   const errors: string[] = [];
   const versions = new Map<string, CompiledVersion>();
   for (const v of internal.spec.versions) {
@@ -134,8 +141,7 @@ export function tryCompileCrd(value: JsonValue | CustomResourceDefinition): Comp
     const message = `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`}`;
     return { ok: false, message, errors };
   }
-  const warnings: string[] = [];
-  if (decoded.unknownFields.length > 0) warnings.push(...decoded.unknownFields.map((f) => `unknown field "${f}"`));
+  const warnings: string[] = [...decoded.unknownFields.map((f) => `unknown field "${f}"`), ...checked.warnings];
   const ctx: CrdContext = {
     crd,
     internal,

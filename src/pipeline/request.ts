@@ -38,7 +38,7 @@ import type { PipelineResult, RequestOptions } from "./types.js";
  */
 export const PIPELINE_GAPS: readonly string[] = [
   "x-kubernetes-validations (CEL) rules: not evaluated (each result carries a warning)",
-  "server-generated metadata (uid, creationTimestamp, resourceVersion) is not filled in",
+  "server-generated metadata (uid, creationTimestamp, resourceVersion) is not filled in; names from generateName get a reproducible suffix instead of a random one",
   "defaults are not pruned at CRD compile time (PruneDefaults)",
 ];
 
@@ -179,6 +179,24 @@ function ensureNamespace(ctx: CrdContext, obj: JsonObject, opts: RequestOptions)
   return "the namespace of the provided object does not match the namespace sent on the request";
 }
 
+const NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/**
+ * `names.SimpleNameGenerator.GenerateName`: the base (cut to 58 characters) plus 5 characters. Kubernetes
+ * picks them at random; crdkit derives them from the base so results are reproducible.
+ */
+export function generateName(base: string): string {
+  const b = base.length > 58 ? base.slice(0, 58) : base;
+  let h = 2166136261;
+  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b.charCodeAt(i), 16777619) >>> 0;
+  let suffix = "";
+  for (let i = 0; i < 5; i++) {
+    suffix += NAME_ALPHABET[h % NAME_ALPHABET.length];
+    h = Math.floor(h / NAME_ALPHABET.length) + 7919 * (i + 1);
+  }
+  return b + suffix;
+}
+
 function failed(d: Decoded): PipelineResult {
   return { object: null, decodeError: d.decodeError!, errors: [], warnings: d.warnings, unknownFields: d.unknownFields };
 }
@@ -226,9 +244,16 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
     if (d.decodeError) return failed(d);
     const { obj, version } = d;
-    // PrepareForCreate
+    // BeforeCreate: deletion fields cleared, PrepareForCreate, generated name
+    setMeta(obj, "deletionTimestamp", undefined);
+    setMeta(obj, "deletionGracePeriodSeconds", undefined);
     if (version.subresources?.status) delete obj["status"];
     setMeta(obj, "generation", 1);
+    const gen = getMeta(obj, "generateName");
+    const name = getMeta(obj, "name");
+    if (typeof gen === "string" && gen !== "" && (typeof name !== "string" || name === "")) {
+      setMeta(obj, "name", generateName(gen));
+    }
     // Validate
     const errors: FieldError[] = [];
     const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);

@@ -226,3 +226,27 @@ test("deeply nested input does not overflow with a finite schema", () => {
   const o = v as Parameters<typeof prune>[0];
   assert.deepEqual(prune(o, st({ type: "object" }), false), ["x"]);
 });
+
+test("deeply nested arrays without items schema are pruned iteratively (no stack overflow)", () => {
+  const root: unknown[] = [];
+  let cur = root;
+  for (let i = 0; i < 100000; i++) {
+    const next: unknown[] = [];
+    cur.push(next);
+    cur = next;
+  }
+  cur.push({ a: 1 });
+  const o = { x: root } as unknown as Parameters<typeof prune>[0];
+  const paths = prune(o, st({ type: "object", properties: { x: st({ type: "array" }) } }), false);
+  assert.equal(paths.length, 1);
+  assert.ok(paths[0]!.startsWith("x[0][0][0]") && paths[0]!.endsWith("[0].a"));
+  assert.equal(paths[0]!.length, "x".length + 3 * 100001 + ".a".length);
+  // the same shape as nested arrays of objects, siblings and indices
+  const small = parseGoJson(`{"x":[[{"a":1},[{"b":2}]],{"c":3},[[]]]}`);
+  assert.deepEqual(prune(small, st({ type: "object", properties: { x: st({ type: "array" }) } }), false), [
+    "x[0][0].a",
+    "x[0][1][0].b",
+    "x[1].c",
+  ]);
+  assert.ok(deepEqual(small, parseGoJson(`{"x":[[{},[{}]],{},[[]]]}`)));
+});

@@ -21,10 +21,17 @@ export interface PruneOptions {
  * always treated as `x-kubernetes-embedded-resource: true` (Go clones the node; so do we, shallowly).
  */
 export function asResourceRoot(s: Structural | undefined | null): Structural {
-  if (!s) return emptyStructural(true);
+  if (!s) return EMPTY_ROOT;
   if (s.xEmbeddedResource) return s;
-  return { ...s, xEmbeddedResource: true };
+  let r = rootClones.get(s);
+  if (r === undefined) {
+    r = { ...s, xEmbeddedResource: true };
+    rootClones.set(s, r);
+  }
+  return r;
 }
+
+const rootClones = new WeakMap<Structural, Structural>();
 
 /** A structural node with nothing set (Go's `&Structural{}`). */
 export function emptyStructural(embedded = false): Structural {
@@ -64,6 +71,10 @@ function pruneNode(x: JsonValue, s: Structural | undefined, t: UnknownPathTracke
   }
   if (Array.isArray(x)) {
     const items = s?.items;
+    if (!items) {
+      pruneWithoutSchema(x, t);
+      return;
+    }
     for (let i = 0; i < x.length; i++) {
       const v = x[i]!;
       if (typeof v !== "object" || v === null) continue; // scalars: nothing to prune
@@ -93,6 +104,36 @@ function pruneNode(x: JsonValue, s: Structural | undefined, t: UnknownPathTracke
     } else {
       if (!META_FIELDS.has(k) || t.hasParent()) t.record(k);
       delete x[k];
+    }
+  }
+}
+
+/**
+ * Everything below an array without items schema: objects lose all their keys, nested arrays are walked.
+ * Iterative (an explicit stack), so arbitrarily deep `[[[…]]]` input cannot overflow the call stack.
+ */
+function pruneWithoutSchema(root: JsonValue[], t: UnknownPathTracker): void {
+  // stack entries: [array, next index, path length to restore after the array]
+  const stack: [JsonValue[], number, number][] = [[root, 0, t.parent.length]];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const [arr, i, base] = top;
+    if (i >= arr.length) {
+      stack.pop();
+      t.pop(base);
+      continue;
+    }
+    top[1] = i + 1;
+    const v = arr[i]!;
+    if (typeof v !== "object" || v === null) continue;
+    t.pop(base);
+    t.pushIndex(i);
+    if (Array.isArray(v)) stack.push([v, 0, t.parent.length]);
+    else if (isObject(v)) {
+      for (const k of Object.keys(v)) {
+        t.record(k);
+        delete v[k];
+      }
     }
   }
 }
@@ -128,3 +169,5 @@ function skipPrune(x: JsonValue, s: Structural, t: UnknownPathTracker): void {
     else if (ap !== undefined) recurse(x, k, ap.schema, t);
   }
 }
+
+const EMPTY_ROOT: Structural = Object.freeze(emptyStructural(true)) as Structural;

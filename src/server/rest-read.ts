@@ -31,7 +31,8 @@ export function getObject(r: RestRequest): RestResponse {
   return { code: 200, body: obj };
 }
 
-export const TABLE_CONTENT_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+/** kubectl decodes Tables by `kind`; 1.27/1.28 reject the parameterised media type, so plain JSON is sent. */
+export const TABLE_CONTENT_TYPE = "application/json";
 
 /** The matching objects of a collection and the revision they were read at. */
 export function listObjects(r: RestRequest): { items: JsonObject[]; revision: number } {

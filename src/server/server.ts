@@ -167,7 +167,7 @@ export class ApiHandler {
       case "openapiV2":
         readOnly();
         if ((req.headers.accept ?? "").includes("protobuf")) {
-          return { code: 200, body: "", contentType: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" };
+          return { code: 200, body: "", contentType: "application/com.github.proto-openapi.spec.v2.v1.0+protobuf" };
         }
         return { code: 200, body: { swagger: "2.0", info: { title: "Kubernetes", version: "v0.1.0" }, paths: {} } };
       case "resource":

@@ -19,7 +19,7 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
   const res = r.res;
   res.writeHead(200, {
-    "Content-Type": mode.table ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json",
+    "Content-Type": "application/json",
     "Cache-Control": "no-cache, private",
     "Transfer-Encoding": "chunked",
   });

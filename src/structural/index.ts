@@ -3,3 +3,4 @@ export * from "./new-structural.js";
 export * from "./validate-structural.js";
 export * from "./unfold.js";
 export * from "./go-regexp.js";
+export * from "./for-version.js";

@@ -20,7 +20,10 @@ export class StructuralError {
 
 /** Sorted own keys (Go `sort.Strings` order). */
 export function sortedKeys(o: object): string[] {
-  return Object.keys(o).sort(compareGoStrings);
+  const keys = Object.keys(o);
+  if (keys.length < 2) return keys;
+  // UTF-16 order equals Go's byte order unless a key holds a surrogate pair.
+  return keys.some((k) => /[\ud800-\udfff]/.test(k)) ? keys.sort(compareGoStrings) : keys.sort();
 }
 
 function unsupported(s: JSONSchemaProps): StructuralError | undefined {

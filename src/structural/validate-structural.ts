@@ -22,7 +22,10 @@ export interface StructuralValidationOptions {
 
 
 function sortedPropKeys(m: Map<string, unknown> | undefined): string[] {
-  return m ? [...m.keys()].sort(compareGoStrings) : [];
+  if (!m) return [];
+  const keys = [...m.keys()];
+  if (keys.length < 2) return keys;
+  return keys.some((k) => /[\ud800-\udfff]/.test(k)) ? keys.sort(compareGoStrings) : keys.sort();
 }
 
 function isTypeOnly(n: NestedValueValidation, type: string): boolean {
@@ -120,9 +123,15 @@ function validateValueValidation(
 ): void {
   if (!v) return;
   const noCel = { ...o, allowNestedXValidations: false };
-  if (!skipAnyOf) v.anyOf?.forEach((n, i) => validateNested(n, false, lvl, childOf(p, "anyOf").index(i), noCel, out));
-  v.allOf?.forEach((n, i) => validateNested(n, skipFirstAllOfAnyOf && i === 0, lvl, childOf(p, "allOf").index(i), o, out));
-  v.oneOf?.forEach((n, i) => validateNested(n, false, lvl, childOf(p, "oneOf").index(i), noCel, out));
+  if (!skipAnyOf) v.anyOf?.forEach((n, i) => {
+    validateNested(n, false, lvl, childOf(p, "anyOf").index(i), noCel, out);
+  });
+  v.allOf?.forEach((n, i) => {
+    validateNested(n, skipFirstAllOfAnyOf && i === 0, lvl, childOf(p, "allOf").index(i), o, out);
+  });
+  v.oneOf?.forEach((n, i) => {
+    validateNested(n, false, lvl, childOf(p, "oneOf").index(i), noCel, out);
+  });
   if (v.not) validateNested(v.not, false, lvl, childOf(p, "not"), noCel, out);
   if (v.pattern !== undefined && v.pattern.length > 0) {
     const err = goRegexpError(v.pattern);
@@ -171,9 +180,15 @@ function completeValue(v: ValueValidation | undefined, s: Structural | undefined
     return;
   }
   if (v.not) completeNested(v.not, s, sPath, childOf(vPath, "not"), o, out);
-  v.allOf?.forEach((n, i) => completeNested(n, s, sPath, childOf(vPath, "allOf").index(i), o, out));
-  v.anyOf?.forEach((n, i) => completeNested(n, s, sPath, childOf(vPath, "anyOf").index(i), o, out));
-  v.oneOf?.forEach((n, i) => completeNested(n, s, sPath, childOf(vPath, "oneOf").index(i), o, out));
+  v.allOf?.forEach((n, i) => {
+    completeNested(n, s, sPath, childOf(vPath, "allOf").index(i), o, out);
+  });
+  v.anyOf?.forEach((n, i) => {
+    completeNested(n, s, sPath, childOf(vPath, "anyOf").index(i), o, out);
+  });
+  v.oneOf?.forEach((n, i) => {
+    completeNested(n, s, sPath, childOf(vPath, "oneOf").index(i), o, out);
+  });
 }
 
 function completeNested(v: NestedValueValidation | undefined, s: Structural | undefined, sPath: FieldPath | null, vPath: FieldPath | null, o: StructuralValidationOptions, out: FieldError[]): void {

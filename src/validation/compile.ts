@@ -8,7 +8,7 @@ import type { JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
 import type { JsonValue } from "../value/json-value.js";
 import { type CompatibilityVersion, type FormatValidator, effectiveFormat, lookupFormat, supportedFormats } from "./formats.js";
-import { type GoRegexp, compileGoRegexp } from "./go-regexp.js";
+import { type GoRegexp, type GoRegexpResult, compileGoRegexp } from "./go-regexp.js";
 import { formatFloatF } from "./go-sprint.js";
 
 /** `int64(f)` as Go computes it on amd64 (out of range ⇒ math.MinInt64). */
@@ -47,6 +47,8 @@ export interface SchemaOrBoolNode {
 /** A compiled schema node: the kube-openapi `spec.Schema` plus everything precomputed for validation. */
 export interface SchemaNode {
   readonly types: readonly string[];
+  /** Fast type lookup: `typeHas[kind]` for the JSON kinds. */
+  readonly typeHas: Readonly<Record<string, boolean>>;
   readonly nullable: boolean;
   /** The format after post-processing ("" when stripped). */
   readonly format: string;
@@ -55,9 +57,9 @@ export interface SchemaNode {
   readonly typeApplies: boolean;
   readonly maxLength?: number;
   readonly minLength?: number;
+  /** The pattern source; compiled lazily (once) by {@link nodePattern}. */
   readonly pattern?: string;
-  readonly patternRe?: GoRegexp;
-  readonly patternError?: string;
+  readonly patternCache: { result?: GoRegexpResult };
   /** Number validator type/format (only for a single integer/number type with a matching format). */
   readonly numType: string;
   readonly numFormat: string;
@@ -72,7 +74,6 @@ export interface SchemaNode {
   readonly minimumInRange: boolean;
   readonly minimumInt: number | bigint;
   readonly exclusiveMinimum: boolean;
-  readonly hasNumber: boolean;
   readonly maxItems?: number;
   readonly minItems?: number;
   readonly uniqueItems: boolean;
@@ -103,6 +104,10 @@ export interface CompileOptions {
 
 const EMPTY: readonly string[] = [];
 
+function isRecord(v: unknown): v is Record<string, JSONSchemaProps> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 function num(v: unknown): number | undefined {
   if (typeof v === "number") return v;
   if (typeof v === "bigint") return Number(v);
@@ -122,15 +127,15 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
   if (s === null || typeof s !== "object" || Array.isArray(s)) throw new CrdkitError("InvalidSchema", "schema node must be an object");
   if (typeof s.$ref === "string" && s.$ref !== "") throw new CrdkitError("InvalidSchema", `schema references not supported: ${s.$ref}`);
   // A CRD `type` is one string; an array (kube-openapi StringOrArray) is accepted for completeness.
-  const rawType = s.type as string | string[] | undefined;
-  const types: readonly string[] = s["x-kubernetes-int-or-string"]
+  const rawType = s.type as unknown;
+  const types: readonly string[] = s["x-kubernetes-int-or-string"] === true
     ? ["integer", "string"]
     : Array.isArray(rawType)
-      ? rawType
-      : rawType
+      ? rawType.filter((t): t is string => typeof t === "string")
+      : typeof rawType === "string" && rawType !== ""
         ? [rawType]
         : EMPTY;
-  const format = effectiveFormat(types, s.format, supported);
+  const format = effectiveFormat(types, typeof s.format === "string" ? s.format : undefined, supported);
   let numType = "";
   let numFormat = "";
   if (types.length === 1) {
@@ -142,47 +147,44 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
       if (format === "float" || format === "double") numFormat = format;
     }
   }
-  let patternRe: GoRegexp | undefined;
-  let patternError: string | undefined;
-  if (typeof s.pattern === "string" && s.pattern !== "") {
-    const r = compileGoRegexp(s.pattern);
-    patternRe = r.regexp;
-    patternError = r.error;
-  }
   const multipleOf = num(s.multipleOf);
   const maximum = num(s.maximum);
   const minimum = num(s.minimum);
   const schemaOrBool = (x: JSONSchemaProps | boolean | undefined): SchemaOrBoolNode | undefined => {
     if (x === undefined || x === null) return undefined;
     if (typeof x === "boolean") return { allows: x };
+    if (!isRecord(x)) return undefined;
     return { allows: true, schema: go(x) };
   };
   let items: SchemaNode | undefined;
   let itemsTuple: SchemaNode[] | undefined;
   if (Array.isArray(s.items)) itemsTuple = s.items.map(go);
-  else if (s.items && typeof s.items === "object") items = go(s.items);
+  else if (isRecord(s.items)) items = go(s.items);
   const mapOf = (m: Record<string, JSONSchemaProps> | undefined) =>
-    m && typeof m === "object" ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
+    isRecord(m) ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
+  const listOf = (a: JSONSchemaProps[] | undefined) => (Array.isArray(a) ? a.map((x) => go(x)) : undefined);
   const props = mapOf(s.properties);
   const patternProps = mapOf(s.patternProperties)?.map(([k, n]) => [k, compileGoRegexp(k).regexp, n] as const);
-  const deps = s.dependencies
+  const deps = isRecord(s.dependencies)
     ? Object.keys(s.dependencies).map((k) => {
         const d = s.dependencies![k]!;
-        return [k, Array.isArray(d) ? { property: d } : { schema: go(d) }] as const;
+        return [k, Array.isArray(d) ? { property: d.filter((x) => typeof x === "string") } : { schema: go(d) }] as const;
       })
     : undefined;
   const nz = <T>(a: T[] | undefined) => (a && a.length > 0 ? a : undefined);
+  const typeHas: Record<string, boolean> = Object.create(null);
+  for (const t of types) typeHas[t] = true;
   return {
     types,
+    typeHas,
     nullable: s.nullable === true,
     format,
     formatFn: format !== "" ? lookupFormat(format) : undefined,
     typeApplies: types.length > 0 || format !== "",
     maxLength: num(s.maxLength),
     minLength: num(s.minLength),
-    pattern: patternRe || patternError ? s.pattern : undefined,
-    patternRe,
-    patternError,
+    pattern: typeof s.pattern === "string" && s.pattern !== "" ? s.pattern : undefined,
+    patternCache: {},
     numType,
     numFormat,
     multipleOf,
@@ -196,7 +198,6 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     minimumInRange: minimum === undefined || floatInRange(minimum, numType, numFormat),
     minimumInt: minimum === undefined ? 0 : goInt64(minimum),
     exclusiveMinimum: s.exclusiveMinimum === true,
-    hasNumber: true,
     maxItems: num(s.maxItems),
     minItems: num(s.minItems),
     uniqueItems: s.uniqueItems === true,
@@ -206,16 +207,27 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     enum: Array.isArray(s.enum) && s.enum.length > 0 ? s.enum : undefined,
     maxProperties: num(s.maxProperties),
     minProperties: num(s.minProperties),
-    required: nz(s.required),
+    required: Array.isArray(s.required) ? nz(s.required.filter((x) => typeof x === "string")) : undefined,
     properties: props ? new Map(props) : undefined,
     additionalProperties: schemaOrBool(s.additionalProperties),
     patternProperties: nz(patternProps),
-    allOf: nz(s.allOf?.map(go)),
-    anyOf: nz(s.anyOf?.map(go)),
-    oneOf: nz(s.oneOf?.map(go)),
-    not: s.not ? go(s.not) : undefined,
+    allOf: nz(listOf(s.allOf)),
+    anyOf: nz(listOf(s.anyOf)),
+    oneOf: nz(listOf(s.oneOf)),
+    not: isRecord(s.not) ? go(s.not) : undefined,
     dependencies: nz(deps),
-    listType: s["x-kubernetes-list-type"] ?? "",
-    listMapKeys: s["x-kubernetes-list-map-keys"] ?? EMPTY,
+    listType: typeof s["x-kubernetes-list-type"] === "string" ? s["x-kubernetes-list-type"] : "",
+    listMapKeys: Array.isArray(s["x-kubernetes-list-map-keys"]) ? s["x-kubernetes-list-map-keys"] : EMPTY,
   };
+}
+
+/** The node's compiled pattern (compiled on first use, then reused). */
+export function nodePattern(n: SchemaNode): GoRegexpResult | undefined {
+  if (n.pattern === undefined) return undefined;
+  let r = n.patternCache.result;
+  if (!r) {
+    r = compileGoRegexp(n.pattern);
+    n.patternCache.result = r;
+  }
+  return r;
 }

@@ -4,9 +4,9 @@
  * the return value is kube-openapi's `MatchCount` (used to pick anyOf/oneOf best failures).
  * Names (`spec.items[2].name`) are built from a segment stack only when an error is reported.
  */
-import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf, toNumber } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, deepEqual, kindOf, toNumber } from "../value/json-value.js";
 import type { SchemaNode } from "./compile.js";
-import { floatInRange, goInt64, intInRange } from "./compile.js";
+import { floatInRange, goInt64, intInRange, nodePattern } from "./compile.js";
 import type { CorrelatedObject } from "./correlation.js";
 import { type GoNum, type VErr, compositeMessages, verr } from "./messages.js";
 
@@ -140,7 +140,8 @@ export class Evaluation {
   }
 
   private validateNode(n: SchemaNode, data: JsonValue, acc: VErr[], corr: CorrelatedObject | null): number {
-    if (data === null) {
+    const kind = kindOf(data);
+    if (kind === "null") {
       let mc = 0;
       if (n.types.length > 0 && !n.types.includes("null") && !n.nullable) {
         acc.push(verr.invalidType(this.names.name(), n.types.join(","), "null"));
@@ -148,10 +149,10 @@ export class Evaluation {
       if (n.enum) acc.push(verr.enumFail(this.names.name(), null, n.enum));
       return mc;
     }
-    const kind = kindOf(data);
     let mc = 0;
     if (n.typeApplies) mc += this.typeCheck(n, data, kind, acc) + 1;
-    mc += this.schemaProps(n, data, kind, acc) + 1;
+    // schemaPropsValidator counts itself once (mainResult.Inc) and SchemaValidator once more.
+    mc += this.schemaProps(n, data, kind, acc) + 2;
     if (kind === "string") {
       this.stringCheck(n, data as string, acc);
       mc += 1;
@@ -173,6 +174,18 @@ export class Evaluation {
 
   /** typeValidator: returns 1 when valid (its own MatchCount), 0 on error. */
   private typeCheck(n: SchemaNode, data: JsonValue, kind: string, acc: VErr[]): number {
+    if (n.format === "") {
+      // Fast path (no format): kind in types, int64 accepted by number, integral float64 by integer.
+      const t = n.typeHas;
+      if (
+        t[kind] === true ||
+        (kind === "integer" && t.number === true) ||
+        (kind === "number" && t.integer === true && isFloat64AJSONInteger(toNumber(data as number)))
+      )
+        return 1;
+      acc.push(verr.invalidType(this.names.name(), n.types.join(","), kind));
+      return 0;
+    }
     const [schType, fmt] = SCH_TYPE[kind]!;
     const types = n.types;
     const isFloatInt = schType === "number" && isFloat64AJSONInteger(toNumber(data as number)) && types.includes("integer");
@@ -204,10 +217,11 @@ export class Evaluation {
       acc.push(verr.tooShort(this.names.name(), n.minLength, s));
       return;
     }
-    if (n.pattern !== undefined) {
-      if (n.patternError !== undefined) {
-        acc.push(verr.failedPattern(this.names.name(), `${n.pattern}, but pattern is invalid: ${n.patternError}`, s));
-      } else if (n.patternRe && !n.patternRe.test(s)) {
+    const p = nodePattern(n);
+    if (p !== undefined && n.pattern !== undefined) {
+      if (p.error !== undefined) {
+        acc.push(verr.failedPattern(this.names.name(), `${n.pattern}, but pattern is invalid: ${p.error}`, s));
+      } else if (!p.regexp.test(s)) {
         acc.push(verr.failedPattern(this.names.name(), n.pattern, s));
       }
     }
@@ -364,9 +378,11 @@ export class Evaluation {
       }
     }
     if (props) {
+      // Go iterates the properties map in random order; crdkit reports in document (key) order.
       const atRoot = this.names.len === 0;
-      for (const [p, schema] of props) {
-        if (!Object.hasOwn(obj, p)) continue;
+      for (const p of keys) {
+        const schema = props.get(p);
+        if (!schema) continue;
         const c = corr && !(atRoot && (p === "kind" || p === "apiVersion")) ? corr.key(p) : null;
         mc += this.child(PROP, p, schema, obj[p] as JsonValue, acc, c);
       }
@@ -468,6 +484,3 @@ export class Evaluation {
     return mc;
   }
 }
-
-/** True for a JSON object value (re-exported for callers). */
-export { isObject };

@@ -5,14 +5,17 @@
  */
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { effectiveFormat, getUnrecognizedFormats, lookupFormat, supportedFormats, validatesFormat } from "./formats.js";
+import { effectiveFormat, getUnrecognizedFormats, getUnrecognizedFormatsInSchema, lookupFormat, supportedFormats, validatesFormat } from "./formats.js";
 
 const a = (c: string, n: number) => c.repeat(n);
 
 const TABLES: Record<string, { valid: string[]; invalid: string[] }> = {
   uri: {
-    valid: ["http://somewhere.com", "http://somewhereelse.com", "/absolute/path", "*", "mailto:someone", "http:", "https://[::1]:80/x?y#z", "http://u:p@host/%41"],
-    invalid: ["somewhere.com", "", "relative/path", ":foo", "http://host/%zz", "http://ho st/", "http://host:8a/", "http://[::1/", "a\tb", "?q"],
+    valid: ["http://somewhere.com", "http://somewhereelse.com", "/absolute/path", "*", "mailto:someone", "http:", "https://[::1]:80/x?y#z", "http://u:p@host/%41", "http://[fe80::1%25en0]:8080/", "mongodb://a:1,b:2/db", "http://[::ffff:1.2.3.4]/"],
+    invalid: [
+      "somewhere.com", "", "relative/path", ":foo", "http://host/%zz", "http://ho st/", "http://host:8a/", "http://[::1/", "a\tb", "?q",
+      "http://[1.2.3.4]/", "http://x[::1]/", "http://a:1:2/", "http://[v1.x]/",
+    ],
   },
   email: {
     valid: [
@@ -169,5 +172,40 @@ describe("supported formats (formats_test.go)", () => {
     assert.deepEqual(getUnrecognizedFormats({ type: "string", format: "k8s-long-name" }, { major: 1, minor: 33 }), ["k8s-long-name"]);
     assert.deepEqual(getUnrecognizedFormats({ type: "string" }), []);
     assert.deepEqual(getUnrecognizedFormats({ "x-kubernetes-int-or-string": true, format: "int32" }), ["int32"]);
+    assert.deepEqual(getUnrecognizedFormats({ format: "unknown-format" }), ["unknown-format"]);
+    assert.deepEqual(getUnrecognizedFormats({ format: "k8sshortname", type: "string" }), []);
   });
+  it("getUnrecognizedFormatsInSchema walks the whole schema", () => {
+    assert.deepEqual(
+      getUnrecognizedFormatsInSchema({
+        type: "object",
+        format: "x1",
+        properties: {
+          a: { type: "string", format: "email" },
+          b: { type: "array", items: { type: "integer", format: "uint64" } },
+          c: { type: "object", additionalProperties: { type: "string", format: "color" } },
+          d: { "x-kubernetes-int-or-string": true, format: "int-or-string" },
+        },
+        allOf: [{ format: "y" }],
+      }),
+      ["x1", "y", "uint64", "color", "int-or-string"],
+    );
+  });
+});
+
+describe("email (net/mail) details", () => {
+  const cases: [string, boolean][] = [
+    ["=?utf-8?q?J=C3=B6rg?= <j@example.com>", true],
+    ["=?x-unknown?q?abc?= <j@example.com>", false],
+    ["=?x-unknown?b?not*base64?= <j@example.com>", true],
+    ["John (the man) Doe <j@example.com>", true],
+    ["a@b (unclosed", false],
+    ['"" @example.com', false],
+    ["a@b, c@d", false],
+    ["<a@b>", true],
+    ["Name <a@b> trailing", false],
+    ["a@[::1]", true],
+    ["a@[01.2.3.4]", false],
+  ];
+  for (const [s, want] of cases) it(s, () => assert.equal(validatesFormat("email", s), want));
 });

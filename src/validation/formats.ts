@@ -175,19 +175,49 @@ export function effectiveFormat(
   }
 }
 
-function schemaTypes(s: JSONSchemaProps): string[] {
-  if (s["x-kubernetes-int-or-string"]) return ["integer", "string"];
-  return s.type ? [s.type] : [];
-}
-
 /**
- * `GetUnrecognizedFormats` of one schema node (not recursive): the format when it would be stripped.
- * CRD create/update warn `unrecognized format "<f>"` for each.
+ * `GetUnrecognizedFormats` of one schema node (not recursive), as the CRD strategy calls it: the node is
+ * converted with `Type: []string{s.Type}` (x-kubernetes-int-or-string ignored, no type ⇒ `""`), and the
+ * format is reported when post-processing would strip it.
  */
 export function getUnrecognizedFormats(
   schema: JSONSchemaProps,
   version: CompatibilityVersion = NEWEST_COMPATIBILITY_VERSION,
 ): string[] {
   if (!schema.format) return [];
-  return effectiveFormat(schemaTypes(schema), schema.format, supportedFormats(version)) === "" ? [schema.format] : [];
+  return effectiveFormat([schema.type ?? ""], schema.format, supportedFormats(version)) === "" ? [schema.format] : [];
+}
+
+/** `validation.SchemaHas` traversal order (properties in declaration order; Go iterates maps randomly). */
+function visitSchema(s: JSONSchemaProps | undefined | null, f: (s: JSONSchemaProps) => void): void {
+  if (!s || typeof s !== "object") return;
+  f(s);
+  if (Array.isArray(s.items)) for (const x of s.items) visitSchema(x, f);
+  else visitSchema(s.items, f);
+  for (const x of s.allOf ?? []) visitSchema(x, f);
+  for (const x of s.anyOf ?? []) visitSchema(x, f);
+  for (const x of s.oneOf ?? []) visitSchema(x, f);
+  visitSchema(s.not, f);
+  for (const x of Object.values(s.properties ?? {})) visitSchema(x, f);
+  if (typeof s.additionalProperties === "object") visitSchema(s.additionalProperties, f);
+  for (const x of Object.values(s.patternProperties ?? {})) visitSchema(x, f);
+  if (typeof s.additionalItems === "object") visitSchema(s.additionalItems, f);
+  for (const x of Object.values(s.definitions ?? {})) visitSchema(x, f);
+  for (const d of Object.values(s.dependencies ?? {})) if (!Array.isArray(d)) visitSchema(d, f);
+}
+
+/**
+ * `getUnrecognizedFormatsInSchema` (CRD registry strategy): every unrecognized format in a schema tree,
+ * in traversal order, with repeats. CRD create warns `unrecognized format "<f>"` for each; update only
+ * for formats not already unrecognized in the old CRD.
+ */
+export function getUnrecognizedFormatsInSchema(
+  schema: JSONSchemaProps | undefined | null,
+  version: CompatibilityVersion = NEWEST_COMPATIBILITY_VERSION,
+): string[] {
+  const out: string[] = [];
+  visitSchema(schema, (s) => {
+    for (const f of getUnrecognizedFormats(s, version)) out.push(f);
+  });
+  return out;
 }

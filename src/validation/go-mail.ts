@@ -31,6 +31,22 @@ function isDtext(cp: number): boolean {
 const ENCODED_WORD = /^=\?([^?]+)\?([qQbB])\?([^?]*)\?=$/;
 const KNOWN_CHARSETS = new Set(["utf-8", "us-ascii", "iso-8859-1"]);
 
+/** The encoded text decodes (base64.StdEncoding for B, mime qDecode for Q). */
+function encodedTextOk(encoding: string, text: string): boolean {
+  if (encoding === "b" || encoding === "B") {
+    const t = text.replace(/[\r\n]/g, "");
+    return t.length % 4 === 0 && /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(t);
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3d) {
+      if (i + 2 >= text.length || !/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) return false;
+      i += 2;
+    } else if (!((c >= 0x20 && c <= 0x7e) || c === 0x0a || c === 0x0d || c === 0x09)) return false;
+  }
+  return true;
+}
+
 class Parser {
   constructor(public s: string) {}
   empty(): boolean {
@@ -141,8 +157,9 @@ class Parser {
   }
   /** Returns [decoded, isEncoded]; throws for an unknown charset. */
   decodeWord(word: string): [string, boolean] {
+    // mime.WordDecoder.Decode: malformed words are not encoded words; only a charset error is fatal.
     const m = ENCODED_WORD.exec(word);
-    if (!m) return [word, false];
+    if (!m || !encodedTextOk(m[2]!, m[3]!)) return [word, false];
     if (!KNOWN_CHARSETS.has(m[1]!.toLowerCase())) throw new Fail("unhandled charset");
     return [word, true];
   }

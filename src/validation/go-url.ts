@@ -1,3 +1,5 @@
+import { parseIP } from "./go-net.js";
+
 /**
  * Go `net/url.ParseRequestURI` acceptance (the `uri` string format): an absolute URI or an absolute
  * path, no fragment splitting, `%` escapes checked, host characters checked as Go does.
@@ -43,18 +45,55 @@ function validOptionalPort(port: string): boolean {
   return /^[0-9]*$/.test(port.slice(1));
 }
 
-function parseHostOk(host: string): boolean {
-  if (host.startsWith("[")) {
-    const i = host.lastIndexOf("]");
-    if (i < 0) return false;
-    if (!validOptionalPort(host.slice(i + 1))) return false;
-    const zone = host.slice(0, i).indexOf("%25");
-    if (zone >= 0) {
-      return unescapeOk(host.slice(0, zone), "host") && unescapeOk(host.slice(zone, i), "zone") && unescapeOk(host.slice(i), "host");
+/** Go `unescape` result text (only called on input that `unescapeOk` accepted). */
+function unescaped(s: string): string {
+  return s.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+}
+
+/** `netip.ParseAddr(s)` yields an IPv6 address (zone allowed, IPv4 and errors rejected). */
+function isIPv6Literal(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "." || c === "%") return false;
+    if (c === ":") {
+      const z = s.indexOf("%");
+      if (z === s.length - 1) return false;
+      return parseIP(z >= 0 ? s.slice(0, z) : s) && (z >= 0 ? s.slice(0, z) : s).includes(":");
     }
-  } else {
-    const i = host.lastIndexOf(":");
-    if (i !== -1 && !validOptionalPort(host.slice(i))) return false;
+  }
+  return false;
+}
+
+/**
+ * Go `parseHost` (Go ≥ 1.24.8 / 1.25.2, CVE-2025-47912): a bracketed host must be the whole host and an
+ * IPv6 literal; otherwise the port starts at the first colon (http/https) or the last one.
+ */
+function parseHostOk(host: string, scheme: string): boolean {
+  const open = host.lastIndexOf("[");
+  if (open > 0) return false;
+  if (open === 0) {
+    const close = host.lastIndexOf("]");
+    if (close < 0) return false;
+    const colonPort = host.slice(close + 1);
+    if (!validOptionalPort(colonPort) || !unescapeOk(colonPort, "host")) return false;
+    const hostname = host.slice(1, close);
+    const zone = hostname.indexOf("%25");
+    let addr: string;
+    if (zone >= 0) {
+      if (!unescapeOk(hostname.slice(0, zone), "host") || !unescapeOk(hostname.slice(zone), "zone")) return false;
+      addr = unescaped(hostname.slice(0, zone)) + unescaped(hostname.slice(zone));
+    } else {
+      if (!unescapeOk(hostname, "host")) return false;
+      addr = unescaped(hostname);
+    }
+    return isIPv6Literal(addr);
+  }
+  let i = host.indexOf(":");
+  if (i !== -1) {
+    // Several colons: the first starts the port for http/https, the last one otherwise (host lists).
+    const last = host.lastIndexOf(":");
+    if (last !== i && scheme !== "http" && scheme !== "https") i = last;
+    if (!validOptionalPort(host.slice(i))) return false;
   }
   return unescapeOk(host, "host");
 }
@@ -63,9 +102,9 @@ function validUserinfo(s: string): boolean {
   return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 }
 
-function parseAuthorityOk(authority: string): boolean {
+function parseAuthorityOk(authority: string, scheme: string): boolean {
   const i = authority.lastIndexOf("@");
-  if (!parseHostOk(i < 0 ? authority : authority.slice(i + 1))) return false;
+  if (!parseHostOk(i < 0 ? authority : authority.slice(i + 1), scheme)) return false;
   if (i < 0) return true;
   const userinfo = authority.slice(0, i);
   if (!validUserinfo(userinfo)) return false;
@@ -101,7 +140,7 @@ export function isRequestURI(raw: string): boolean {
   if (raw === "*") return true;
   const sch = getScheme(raw);
   if (!sch) return false;
-  const scheme = sch[0];
+  const scheme = sch[0].toLowerCase();
   let rest = sch[1];
   if (rest.endsWith("?") && rest.indexOf("?") === rest.length - 1) rest = rest.slice(0, -1);
   else {
@@ -117,7 +156,7 @@ export function isRequestURI(raw: string): boolean {
       rest = authority.slice(i);
       authority = authority.slice(0, i);
     }
-    if (!parseAuthorityOk(authority)) return false;
+    if (!parseAuthorityOk(authority, scheme)) return false;
   }
   return unescapeOk(rest, "path");
 }

@@ -16,6 +16,7 @@ export {
   effectiveFormat,
   formatRegistry,
   getUnrecognizedFormats,
+  getUnrecognizedFormatsInSchema,
   lookupFormat,
   normalizeFormatName,
   supportedFormats,

@@ -125,3 +125,34 @@ describe("keywords: exact messages and order", () => {
     });
   }
 });
+
+describe("robustness", () => {
+  it("malformed schema fields are ignored, never a crash", () => {
+    const bad = {
+      type: 5,
+      required: "x",
+      properties: [],
+      items: "nope",
+      allOf: {},
+      enum: "a",
+      maxLength: "3",
+      additionalProperties: 3,
+      "x-kubernetes-list-map-keys": "k",
+    } as unknown as JSONSchemaProps;
+    const v = compileSchemaValidator({ type: "object", properties: { x: bad } });
+    assert.deepEqual(validateCustomResource(null, { x: [1, { a: 2 }] }, v), []);
+  });
+  it("$ref is rejected at compile time with a clear error", () => {
+    assert.throws(() => compileSchemaValidator({ $ref: "#/definitions/x" }), /schema references not supported: #\/definitions\/x/);
+  });
+  it("no schema accepts everything; a null validator returns no errors", () => {
+    assert.deepEqual(validateCustomResource(null, { a: 1 }, compileSchemaValidator(undefined)), []);
+    assert.deepEqual(validateCustomResource(null, { a: 1 }, null), []);
+  });
+  it("deep values under a shallow schema are not walked", () => {
+    let deep: JsonValue = 1;
+    for (let i = 0; i < 100000; i++) deep = [deep];
+    const v = compileSchemaValidator({ type: "object", properties: { x: { type: "array", maxItems: 0 } } });
+    assert.deepEqual(validateCustomResource(null, { x: deep }, v).map(errorString), ["x: Too many: 1: must have at most 0 items"]);
+  });
+});

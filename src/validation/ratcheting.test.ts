@@ -130,4 +130,64 @@ describe("ratcheting scenarios", () => {
       "spec.a: Too long: may not be more than 1 byte",
     ]);
   });
+
+  describe("test/integration/ratcheting_test.go scenarios (as old/new pairs)", () => {
+    const item = (name: string, port: number, field = "value") => ({ name, port, field });
+    const listMap = (extra: JSONSchemaProps): JSONSchemaProps => ({
+      type: "object",
+      properties: {
+        field: {
+          type: "array",
+          "x-kubernetes-list-type": "map",
+          "x-kubernetes-list-map-keys": ["name", "port"],
+          ...extra,
+          items: {
+            type: "object",
+            required: ["name", "port"],
+            properties: { name: { type: "string" }, port: { type: "number", ...(extra.items as JSONSchemaProps | undefined)?.properties?.port }, field: { type: "string" } },
+          },
+        },
+      },
+    });
+    it("Map Type List Reordering Grandfathers Invalid Key: maxItems", () => {
+      const s = listMap({ maxItems: 2 });
+      const old = { field: [item("nginx", 443), item("etcd", 2379), item("kube-apiserver", 6443)] };
+      assert.deepEqual(update(s, { field: [item("kube-apiserver", 6443), item("nginx", 443), item("etcd", 2379)] }, old), []);
+      assert.deepEqual(
+        update(s, { field: [item("kube-apiserver", 6443), item("nginx", 443), item("etcd", 2379), item("dev", 8080)] }, old),
+        ["field: Too many: 4: must have at most 2 items"],
+      );
+    });
+    it("Map Type List Reordering Grandfathers Invalid Key: multipleOf on a key", () => {
+      const s = listMap({ items: { properties: { port: { multipleOf: 2 } } } });
+      const old = { field: [item("kube-apiserver", 6443), item("nginx", 443), item("etcd", 2379)] };
+      assert.deepEqual(update(s, { field: [item("nginx", 443), item("etcd", 2379), item("kube-apiserver", 6443)] }, old), []);
+      assert.deepEqual(
+        update(s, { field: [item("nginx", 443), item("etcd", 2379), item("kube-apiserver", 6443, "changed"), item("dev", 8080)] }, old),
+        [],
+      );
+      assert.deepEqual(update(s, { field: [item("dev", 8081)] }, old), [
+        "field[0].port: Invalid value: 8081: field[0].port in body should be a multiple of 2",
+      ]);
+    });
+    it("ArrayItems do not correlate by index", () => {
+      const s: JSONSchemaProps = {
+        type: "object",
+        properties: {
+          values: { type: "array", items: { type: "object", additionalProperties: { type: "string", minLength: 6 } } },
+          otherField: { type: "string" },
+        },
+      };
+      const old = { values: [{ name: "1", key: "value" }, { name: "2", key: "value" }] };
+      assert.deepEqual(update(s, { values: [{ name: "1", key: "value" }, { name: "2", key: "bad" }] }, old), [
+        `values[0].name: Invalid value: "1": values[0].name in body should be at least 6 chars long`,
+        `values[0].key: Invalid value: "value": values[0].key in body should be at least 6 chars long`,
+        `values[1].name: Invalid value: "2": values[1].name in body should be at least 6 chars long`,
+        `values[1].key: Invalid value: "bad": values[1].key in body should be at least 6 chars long`,
+      ]);
+      assert.deepEqual(update(s, { ...old, otherField: "hello world" }, old), []);
+      assert.notDeepEqual(update(s, { values: [{ name: "1", key: "value" }, { name: "2", key: "value", key2: "valid value" }] }, old), []);
+      assert.notDeepEqual(update(s, { values: [{ name: "2", key: "value" }, { name: "1", key: "value" }] }, old), []);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * `npm run conformance:cel`: runs the CEL conformance sections Kubernetes uses and prints
- * per-section counts, every failure (with `--verbose`, the details) and every skip reason,
+ * every skipped test with its reason, every failure (with `--verbose`, the details), skip counts
+ * by reason and per-section counts,
  * ending with `N passed, M failed, K skipped`.
  * @module
  */
@@ -13,6 +14,9 @@ const rows = summarize(results);
 const skipReasons = new Map<string, number>();
 for (const r of results) {
   if (r.status === "skip") skipReasons.set(r.detail ?? "", (skipReasons.get(r.detail ?? "") ?? 0) + 1);
+}
+for (const r of results) {
+  if (r.status === "skip") console.log(`SKIP ${r.test.path}: ${r.detail ?? ""}`);
 }
 for (const r of results) {
   if (r.status !== "fail") continue;

@@ -157,6 +157,10 @@ func runCorpus(projectDir, out string) error {
 					b, _ := json.Marshal(o)
 					summary.set("objectSha256", sha(b))
 				}
+				if o := lookup(r, "validatedObject"); o != nil {
+					b, _ := json.Marshal(o)
+					summary.set("validatedObjectSha256", sha(b))
+				}
 			}
 			exRecords = append(exRecords, summary)
 		}

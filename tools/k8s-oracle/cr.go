@@ -344,6 +344,10 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 		}
 		res.set("warnings", nonNilStrings(rec.list))
 		res.set("object", nil)
+		if _, ok := vErr.(*validationError); ok {
+			// the object as it was validated (decoded, defaulted, prepared); Kubernetes stores nothing
+			res.set("validatedObject", u.DeepCopy().Object)
+		}
 		return res
 	}
 	res.set("code", map[bool]int{true: 201, false: 200}[c.Operation == "create"])

@@ -4,17 +4,17 @@
  * cel-go's positions. The AST is not modified; resolutions are returned as a reference map.
  * @module
  */
-import {
-  type CallExpr,
-  type ComprehensionExpr,
-  type Expr,
-  type ListExpr,
-  type MapExpr,
-  type ParsedAst,
-  type SelectExpr,
-  type StructExpr,
+import type {
+  CallExpr,
+  ComprehensionExpr,
+  Expr,
+  ListExpr,
+  MapExpr,
+  ParsedAst,
+  SelectExpr,
+  StructExpr,
 } from "../ast.js";
-import type { FunctionDecl } from "../decls/decl.js";
+import type { FunctionDecl, OverloadDecl } from "../decls/decl.js";
 import {
   BoolType,
   BytesType,
@@ -270,11 +270,16 @@ class Checker {
         this.references.set(e.id, { name: fn.name, overloadIds: [ov.id] });
         return;
       }
-      let ovType = functionType(ov.result, ov.args);
+      if (ov.args.length !== argTypes.length) {
+        // Cannot match; keep cel-go's fresh type-variable numbering.
+        this.freeTypeVarCounter += ov.typeParams.length;
+        continue;
+      }
+      let ovType = functionTypeOf(ov);
       if (ov.typeParams.length > 0) {
-        const subs = new Mapping();
-        for (const tp of ov.typeParams) subs.add(typeParamType(tp), this.newTypeVar());
-        ovType = substitute(subs, ovType, false);
+        const fresh = new Map<string, CelType>();
+        for (const tp of ov.typeParams) fresh.set(tp, this.newTypeVar());
+        ovType = instantiate(ovType, fresh);
       }
       const candidateArgs = ovType.params.slice(1);
       if (this.isAssignableList(argTypes, candidateArgs)) {
@@ -493,6 +498,34 @@ class Checker {
   private report(id: number, message: string): void {
     this.errors.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
   }
+}
+
+/** Replaces the overload's type parameters by fresh type variables. */
+function instantiate(t: CelType, fresh: ReadonlyMap<string, CelType>): CelType {
+  if (t.kind === "type_param") return fresh.get(t.name) ?? t;
+  const ps = t.params;
+  if (ps.length === 0) return t;
+  const out: CelType[] = new Array<CelType>(ps.length);
+  let changed = false;
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as CelType;
+    const q = instantiate(p, fresh);
+    if (q !== p) changed = true;
+    out[i] = q;
+  }
+  return changed ? { kind: t.kind, name: t.name, params: out } : t;
+}
+
+const functionTypes = new WeakMap<OverloadDecl, CelType>();
+
+/** The overload's `function(result, args...)` type, built once per overload. */
+function functionTypeOf(ov: OverloadDecl): CelType {
+  let t = functionTypes.get(ov);
+  if (t === undefined) {
+    t = functionType(ov.result, ov.args);
+    functionTypes.set(ov, t);
+  }
+  return t;
 }
 
 function constType(kind: string): CelType {

@@ -98,6 +98,10 @@ export class CheckerEnv {
     const local = this.lookupLocal(first);
     if (local !== undefined && !first.startsWith(".")) return undefined;
     const varName = qualifiers.join(".");
+    if (this.decls.container === "" && !varName.startsWith(".")) {
+      const t = this.lookupGlobal(varName);
+      return t === undefined ? undefined : { name: varName, type: t, requiresDisambiguation: local !== undefined };
+    }
     for (const c of resolveCandidateNames(this.decls.container, varName)) {
       const t = this.lookupGlobal(c);
       if (t !== undefined) return { name: c, type: t, requiresDisambiguation: local !== undefined };

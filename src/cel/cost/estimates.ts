@@ -41,13 +41,15 @@ export function fixed(n: bigint | number): SizeEstimate {
 /** Saturating addition. */
 export function addU64(x: bigint, y: bigint): bigint {
   const s = x + y;
-  return s > MAX_UINT64 ? MAX_UINT64 : s;
+  if (s > MAX_UINT64) return MAX_UINT64;
+  return s;
 }
 
 /** Saturating multiplication. */
 export function mulU64(x: bigint, y: bigint): bigint {
   const p = x * y;
-  return p > MAX_UINT64 ? MAX_UINT64 : p;
+  if (p > MAX_UINT64) return MAX_UINT64;
+  return p;
 }
 
 /** cel-go `multiplyByCostFactor`: ceil(float64(x) * y), saturating. */
@@ -76,5 +78,17 @@ export function multiplyByCostFactor(a: CostEstimate, factor: number): CostEstim
 
 /** The smallest range covering both. */
 export function union(a: CostEstimate, b: CostEstimate): CostEstimate {
-  return { min: b.min < a.min ? b.min : a.min, max: b.max > a.max ? b.max : a.max };
+  return { min: minU64(a.min, b.min), max: maxU64(a.max, b.max) };
+}
+
+/** The smaller of two bigints (Math.min does not accept bigint). */
+export function minU64(x: bigint, y: bigint): bigint {
+  if (y < x) return y;
+  return x;
+}
+
+/** The larger of two bigints. */
+export function maxU64(x: bigint, y: bigint): bigint {
+  if (y > x) return y;
+  return x;
 }

@@ -10,6 +10,9 @@ import type { CheckResult } from "../checker/checker.js";
 import { type CelType, ErrorType } from "../types/types.js";
 import {
   add,
+  addU64,
+  minU64,
+  mulU64,
   CONST_COST,
   type CostEstimate,
   fixed,
@@ -324,7 +327,7 @@ class Coster {
           const sz = this.sizeOrUnknown(a0);
           return withSize(add(multiplyByCostFactor(sz, STRING_TRAVERSAL_COST_FACTOR), argSum()), {
             min: sz.min,
-            max: mulSat(sz.max, 4n),
+            max: mulU64(sz.max, 4n),
           });
         }
         break;
@@ -341,8 +344,8 @@ class Coster {
         if (args.length === 1 && a0 !== undefined) {
           const sz = this.sizeOrUnknown(a0);
           return withSize(add(multiplyByCostFactor(sz, STRING_TRAVERSAL_COST_FACTOR), argSum()), {
-            min: addSat(sz.min, 2n),
-            max: addSat(mulSat(sz.max, 2n), 2n),
+            min: addU64(sz.min, 2n),
+            max: addU64(mulU64(sz.max, 2n), 2n),
           });
         }
         break;
@@ -410,7 +413,7 @@ class Coster {
         if (a0 === undefined || a1 === undefined) break;
         const l = this.sizeOrUnknown(a0);
         const r = this.sizeOrUnknown(a1);
-        const smallestMax = r.max < l.max ? r.max : l.max;
+        const smallestMax = minU64(l.max, r.max);
         const min = smallestMax > 0n ? 1n : 0n;
         return add(multiplyByCostFactor({ min, max: smallestMax }, STRING_TRAVERSAL_COST_FACTOR), argSum());
       }
@@ -524,16 +527,6 @@ class Coster {
 
 function withSize(c: CostEstimate, resultSize: SizeEstimate | undefined): CallEstimate {
   return resultSize === undefined ? { min: c.min, max: c.max } : { min: c.min, max: c.max, resultSize };
-}
-
-function addSat(x: bigint, y: bigint): bigint {
-  const s = x + y;
-  return s > MAX_UINT64 ? MAX_UINT64 : s;
-}
-
-function mulSat(x: bigint, y: bigint): bigint {
-  const p = x * y;
-  return p > MAX_UINT64 ? MAX_UINT64 : p;
 }
 
 function computeExprSize(e: Expr): SizeEstimate | undefined {

@@ -4,3 +4,4 @@
  */
 export * from "./estimates.js";
 export * from "./estimator.js";
+export * from "./lists-ext.js";

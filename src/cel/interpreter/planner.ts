@@ -18,7 +18,7 @@ import {
   CelMap,
   CelOptional,
   CelSpecial,
-  CelType,
+  type CelType,
   CelUint,
   CelUnknown,
   HashCelMap,
@@ -27,7 +27,8 @@ import {
 } from "../values/values.js";
 import type { CallCostFn, OverloadImpl } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
-import { COST, defaultCallCost } from "./runtime-cost.js";
+import type { CostFn } from "./runtime-cost.js";
+import { COST, callCostFn } from "./runtime-cost.js";
 
 /** Checker output the planner can use (CEL-B's checked AST annotations). */
 export interface CheckedInfo {
@@ -81,12 +82,33 @@ class CostExceeded extends Error {}
 class State {
   cost = 0;
   limit = Number.POSITIVE_INFINITY;
-  slots: CelValue[];
-  constructor(
-    readonly resolve: (name: string) => CelValue | undefined,
-    nSlots: number,
-  ) {
+  readonly slots: CelValue[];
+  /** 0: none, 1: record, 2: Map, 3: function. */
+  private kind = 0;
+  act: Activation | undefined;
+  busy = false;
+  constructor(nSlots: number) {
     this.slots = new Array<CelValue>(nSlots).fill(null);
+  }
+  reset(a: Activation | undefined, limit: number): void {
+    this.cost = 0;
+    this.limit = limit;
+    this.act = a;
+    this.kind = a === undefined ? 0 : typeof a === "function" ? 3 : a instanceof Map ? 2 : 1;
+  }
+  resolve(name: string): CelValue | undefined {
+    switch (this.kind) {
+      case 1: {
+        const rec = this.act as Readonly<Record<string, CelValue>>;
+        return Object.hasOwn(rec, name) ? rec[name] : undefined;
+      }
+      case 2:
+        return (this.act as ReadonlyMap<string, CelValue>).get(name);
+      case 3:
+        return (this.act as (n: string) => CelValue | undefined)(name);
+      default:
+        return undefined;
+    }
   }
   add(c: number): void {
     this.cost += c;
@@ -125,16 +147,9 @@ function constValue(c: Constant): CelValue {
   }
 }
 
-function toResolver(a: Activation | undefined): (name: string) => CelValue | undefined {
-  if (a === undefined) return () => undefined;
-  if (typeof a === "function") return a;
-  if (a instanceof Map) return (n) => a.get(n);
-  const rec = a as Readonly<Record<string, CelValue>>;
-  return (n) => (Object.hasOwn(rec, n) ? rec[n] : undefined);
-}
-
 /** Field selection on a map-like value (also used for `has()`); undefined = absent. */
 function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
+  if (v instanceof HashCelMap) return v.getString(field);
   if (v instanceof CelMap) return v.get(field);
   return new CelError(`no such overload`);
 }
@@ -179,6 +194,8 @@ export function formatKey(k: CelValue): string {
 
 class Planner {
   private readonly scopes: Map<string, number>[] = [];
+  /** Accumulator slots holding a fresh list/map owned by the running comprehension (appended in place). */
+  private readonly mutableAccu = new Map<number, "list" | "map">();
   nSlots = 0;
   private nextSlot = 0;
 
@@ -300,6 +317,10 @@ class Planner {
     const select: Interp = (s) => {
       const v = operand(s);
       s.add(1);
+      if (v instanceof HashCelMap) {
+        const r = v.getString(field);
+        return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
+      }
       if (v instanceof CelSpecial) return v;
       if (v instanceof CelOptional) {
         if (v.value === undefined) return v;
@@ -393,7 +414,12 @@ class Planner {
     if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, iter2Slot);
     this.scopes.push(accuScope, iterScope);
     const cond = this.plan(e.loopCondition);
+    const ai = e.accuInit;
+    const kind =
+      ai.kind === "list" && ai.elements.length === 0 ? "list" : ai.kind === "map" && ai.entries.length === 0 ? "map" : undefined;
+    if (kind) this.mutableAccu.set(accuSlot, kind);
     const step = this.plan(e.loopStep);
+    this.mutableAccu.delete(accuSlot);
     this.scopes.pop();
     const result = this.plan(e.result);
     this.scopes.pop();
@@ -583,6 +609,7 @@ class Planner {
   }
 
   private planMapInsert(e: CallExpr): Interp {
+    const inPlace = this.mutableSlot(e.args[0], "map") !== undefined;
     const args = e.args.map((x) => this.plan(x));
     return (s) => {
       const vals = args.map((f) => f(s));
@@ -590,8 +617,12 @@ class Planner {
       for (const v of vals) if (v instanceof CelSpecial) return v;
       const m = vals[0];
       if (!(m instanceof CelMap)) return new CelError(NO_OVERLOAD);
-      const out = new HashCelMap();
-      for (const [k, v] of m.entries()) out.set(k, v);
+      let out: HashCelMap;
+      if (inPlace && m instanceof HashCelMap) out = m;
+      else {
+        out = new HashCelMap();
+        for (const [k, v] of m.entries()) out.set(k, v);
+      }
       const add = (k: CelValue, v: CelValue): CelError | undefined => {
         if (out.has(k)) return new CelError(`insert failed: key ${formatKey(k)} already exists`);
         if (!out.set(k, v)) return new CelError("unsupported key type");
@@ -612,7 +643,36 @@ class Planner {
     };
   }
 
+  /** Slot of a mutable accumulator of `kind` referenced by `e`, if any. */
+  private mutableSlot(e: Expr | undefined, kind: "list" | "map"): number | undefined {
+    if (e?.kind !== "ident") return undefined;
+    const slot = this.local(e.name);
+    return slot !== undefined && this.mutableAccu.get(slot) === kind ? slot : undefined;
+  }
+
+  /** `@result + [...]` inside a comprehension whose accumulator started as `[]`: append in place (O(n) overall). */
+  private planAppend(e: CallExpr): Interp {
+    const accu = this.plan(e.args[0] as Expr);
+    const rhs = this.plan(e.args[1] as Expr);
+    const callCost = this.o.callCost;
+    return (s) => {
+      const a = accu(s);
+      const b = rhs(s);
+      if (a instanceof CelSpecial) return a;
+      if (b instanceof CelSpecial) return b;
+      if (!Array.isArray(a) || !Array.isArray(b)) return new CelError(NO_OVERLOAD, e.id);
+      const n = b.length;
+      const arr = a as CelValue[];
+      for (let i = 0; i < n; i++) arr.push(b[i] as CelValue);
+      const c = callCost?.("_+_", "add_list", [a, b], a);
+      s.add(c ?? 1);
+      return a;
+    };
+  }
+
   private planStrictCall(e: CallExpr): Interp {
+    if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
+      return this.planAppend(e);
     const resolved = this.o.checked?.references?.get(e.id)?.name;
     if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
       // the target was a namespace (sets.contains, optional.of, strings.quote)
@@ -648,39 +708,19 @@ class Planner {
       };
     }
     const nonStrict = cands.some((c) => c.nonStrict);
-    const single = cands.length === 1 && ids !== undefined ? (cands[0] as OverloadImpl) : undefined;
-    const pick = (vals: CelValue[]): OverloadImpl | undefined => {
-      if (single) return single;
-      outer: for (const c of cands) {
-        for (let i = 0; i < vals.length; i++) {
-          const want = c.args[i] as string;
-          if (want === "dyn") continue;
-          if (tagOf(vals[i] as CelValue) !== want) continue outer;
-        }
-        return c;
-      }
-      return undefined;
-    };
-    const cost = (s: State, ov: OverloadImpl, vals: CelValue[], r: CelValue): void => {
-      let c: number | undefined;
-      if (callCost) c = callCost(fn, ov.id, vals, r);
-      if (c === undefined) c = defaultCallCost(ov.id, vals[0] ?? null, vals[1] ?? null);
-      s.add(c);
-    };
-    // biome-ignore lint/suspicious/noExplicitAny: positional dispatch to heterogeneous implementations
-    const call = (ov: OverloadImpl, v: CelValue[]): CelValue => (ov.impl as (...a: any[]) => CelValue)(...v);
+    const entries: Cand[] = cands.map((ov) => ({ ov, impl: ov.impl as Impl, cost: callCostFn(ov.id) }));
+    const pick = makeDispatcher(entries, ids !== undefined && cands.length === 1);
     const n = args.length;
     if (n === 1) {
       const a0 = args[0] as Interp;
       return (s) => {
         const x = a0(s);
         if (x instanceof CelSpecial && !nonStrict) return x;
-        const vals = [x];
-        const ov = pick(vals);
-        if (!ov) return new CelError(NO_OVERLOAD, id);
-        if (!ov.nonStrict && x instanceof CelSpecial) return x;
-        const r = call(ov, vals);
-        cost(s, ov, vals, r);
+        const c = pick(x, null);
+        if (c === undefined) return new CelError(NO_OVERLOAD, id);
+        if (!c.ov.nonStrict && x instanceof CelSpecial) return x;
+        const r = c.impl(x);
+        s.add(callCost?.(fn, c.ov.id, [x], r) ?? c.cost(x, null));
         return r;
       };
     }
@@ -694,11 +734,10 @@ class Planner {
           if (x instanceof CelSpecial) return y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
           if (y instanceof CelSpecial) return y;
         }
-        const vals = [x, y];
-        const ov = pick(vals);
-        if (!ov) return new CelError(NO_OVERLOAD, id);
-        const r = call(ov, vals);
-        cost(s, ov, vals, r);
+        const c = pick(x, y);
+        if (c === undefined) return new CelError(NO_OVERLOAD, id);
+        const r = c.impl(x, y);
+        s.add(callCost?.(fn, c.ov.id, [x, y], r) ?? c.cost(x, y));
         return r;
       };
     }
@@ -709,13 +748,107 @@ class Planner {
         if (v instanceof CelSpecial && !nonStrict) return v;
         vals[i] = v;
       }
-      const ov = pick(vals);
-      if (!ov) return new CelError(NO_OVERLOAD, id);
-      const r = call(ov, vals);
-      cost(s, ov, vals, r);
+      const c = pickN(entries, vals);
+      if (c === undefined) return new CelError(NO_OVERLOAD, id);
+      const r = c.impl(...vals);
+      s.add(callCost?.(fn, c.ov.id, vals, r) ?? c.cost(vals[0] ?? null, vals[1] ?? null));
       return r;
     };
   }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: positional dispatch to heterogeneous implementations
+type Impl = (...a: any[]) => CelValue;
+
+/** A dispatch candidate: the overload with its implementation and runtime cost function. */
+interface Cand {
+  readonly ov: OverloadImpl;
+  readonly impl: Impl;
+  readonly cost: CostFn;
+}
+
+function matches(c: OverloadImpl, vals: readonly CelValue[]): boolean {
+  for (let i = 0; i < vals.length; i++) {
+    const want = c.args[i] as string;
+    if (want !== "dyn" && tagOf(vals[i] as CelValue) !== want) return false;
+  }
+  return true;
+}
+
+function pickN(cands: readonly Cand[], vals: readonly CelValue[]): Cand | undefined {
+  for (const c of cands) if (matches(c.ov, vals)) return c;
+  return undefined;
+}
+
+/**
+ * Builds a dispatcher for unary/binary calls: overloads whose parameter tags are all concrete
+ * are found through a tag table; overloads with `dyn` parameters are tried in declaration order
+ * (the first matching overload in declaration order wins, as with a linear scan).
+ */
+function makeDispatcher(cands: readonly Cand[], trusted: boolean): (x: CelValue, y: CelValue) => Cand | undefined {
+  if (trusted) {
+    const only = cands[0] as Cand;
+    return () => only;
+  }
+  const table = new Map<string, { c: Cand; index: number }>();
+  const dynamic: { c: Cand; index: number }[] = [];
+  cands.forEach((c, index) => {
+    if (c.ov.args.includes("dyn")) dynamic.push({ c, index });
+    else {
+      const key = c.ov.args.join(",");
+      if (!table.has(key)) table.set(key, { c, index });
+    }
+  });
+  const binary = (cands[0]?.ov.args.length ?? 0) === 2;
+  if (dynamic.length === 0) {
+    if (!binary) {
+      const unary = new Map<string, Cand>();
+      for (const [k, v] of table) unary.set(k, v.c);
+      return (x) => unary.get(tagOf(x));
+    }
+    // two-level lookup without building a key string for the common homogeneous case
+    const same = new Map<string, Cand>();
+    for (const [k, v] of table) {
+      const [a, b] = k.split(",");
+      if (a === b) same.set(a as string, v.c);
+    }
+    const intInt = same.get("int");
+    const strStr = same.get("string");
+    return (x, y) => {
+      if (typeof x === "bigint" && typeof y === "bigint" && intInt !== undefined) return intInt;
+      if (typeof x === "string" && typeof y === "string" && strStr !== undefined) return strStr;
+      const tx = tagOf(x);
+      const ty = tagOf(y);
+      if (tx === ty) return same.get(tx);
+      return table.get(`${tx},${ty}`)?.c;
+    };
+  }
+  if (table.size === 0 && dynamic.length === 1) {
+    const only = (dynamic[0] as { c: Cand }).c;
+    if (only.ov.args.every((t) => t === "dyn")) return () => only;
+  }
+  const m2 = (ov: OverloadImpl, x: CelValue, y: CelValue): boolean => {
+    const a0 = ov.args[0] as string;
+    if (a0 !== "dyn" && tagOf(x) !== a0) return false;
+    if (!binary) return true;
+    const a1 = ov.args[1] as string;
+    return a1 === "dyn" || tagOf(y) === a1;
+  };
+  if (table.size === 0) {
+    const dyn = dynamic.map((d) => d.c);
+    return (x, y) => {
+      for (const c of dyn) if (m2(c.ov, x, y)) return c;
+      return undefined;
+    };
+  }
+  return (x, y) => {
+    const hit = table.get(binary ? `${tagOf(x)},${tagOf(y)}` : tagOf(x));
+    for (const d of dynamic) {
+      if (hit !== undefined && d.index > hit.index) break;
+      if (m2(d.c.ov, x, y)) return d.c;
+    }
+    return hit?.c;
+  };
 }
 
 function qualifiedIdent(e: Expr): string | undefined {
@@ -733,10 +866,14 @@ export function plan(ast: ParsedAst | Expr, opts: PlanOptions): Program {
   const p = new Planner(opts);
   const root = p.plan(expr);
   const nSlots = p.nSlots;
+  // one reusable state per program; a re-entrant evaluation (a custom function evaluating the
+  // same program) gets a fresh one
+  const shared = new State(nSlots);
   return {
     eval(activation?: Activation, eo?: EvalOptions): EvalResult {
-      const s = new State(toResolver(activation), nSlots);
-      if (eo?.costLimit !== undefined) s.limit = eo.costLimit;
+      const s = shared.busy ? new State(nSlots) : shared;
+      s.reset(activation, eo?.costLimit ?? Number.POSITIVE_INFINITY);
+      s.busy = true;
       try {
         const value = root(s);
         return { value, cost: s.cost };
@@ -744,6 +881,9 @@ export function plan(ast: ParsedAst | Expr, opts: PlanOptions): Program {
         if (err instanceof CostExceeded) return { value: new CelError(COST_LIMIT_MESSAGE), cost: s.cost };
         if (err instanceof RangeError) return { value: new CelError("max recursion depth exceeded"), cost: s.cost };
         throw err;
+      } finally {
+        s.busy = false;
+        s.act = undefined;
       }
     },
   };

@@ -75,3 +75,40 @@ export function defaultCallCost(id: string, a: CelValue, b: CelValue): number {
       return 1;
   }
 }
+
+/** A per-overload runtime cost function of the call's first two arguments. */
+export type CostFn = (a: CelValue, b: CelValue) => number;
+
+const ONE: CostFn = () => 1;
+
+/** Specialized {@link defaultCallCost} for overload `id` (resolved once at plan time). */
+export function callCostFn(id: string): CostFn {
+  const f = COST.stringTraversalFactor;
+  if (TRAVERSE_FIRST.has(id)) return (a) => Math.ceil(actualSize(a) * f);
+  if (MIN_SIZE.has(id))
+    return (a, b) => {
+      // numbers, bools, null...: both sizes are 1, ceil(0.1) = 1
+      if (typeof a === "bigint" && typeof b === "bigint") return 1;
+      if (typeof a === "string" && typeof b === "string") {
+        // code-point length <= UTF-16 length: a short non-empty operand bounds the cost at 1
+        if (a.length === 0 || b.length === 0) return 0;
+        if (a.length <= 10 || b.length <= 10) return 1;
+      }
+      return Math.ceil(Math.min(actualSize(a), actualSize(b)) * f);
+    };
+  switch (id) {
+    case "in_list":
+      return (_a, b) => actualSize(b);
+    case "add_string":
+    case "add_bytes":
+      return (a, b) => Math.ceil((actualSize(a) + actualSize(b)) * f);
+    case "matches_string":
+    case "matches":
+      return (a, b) =>
+        Math.ceil((1 + actualSize(a)) * f) * Math.ceil(actualSize(b) * COST.regexStringLengthFactor);
+    case "contains_string":
+      return (a, b) => Math.ceil(actualSize(a) * f) * Math.ceil(actualSize(b) * f);
+    default:
+      return ONE;
+  }
+}

@@ -199,8 +199,13 @@ export function lex(cps: readonly number[]): { tokens: Token[]; errors: LexError
         if (at(i + 1) === 120) {
           let k = i + 2;
           while (isHex(at(k))) k++;
-          if (at(k) === 117 || at(k) === 85) push("NUM_UINT", s, k + 1), (i = k + 1);
-          else push("NUM_INT", s, k), (i = k);
+          if (at(k) === 117 || at(k) === 85) {
+            push("NUM_UINT", s, k + 1);
+            i = k + 1;
+          } else {
+            push("NUM_INT", s, k);
+            i = k;
+          }
           continue;
         }
       }

@@ -207,6 +207,21 @@ const optMapLike =
     );
   };
 
+function expandSortBy(h: MacroExprHelper, target: Expr | undefined, args: readonly Expr[]): MacroResult {
+  const t = target as Expr;
+  const okTarget = t.kind === "list" || t.kind === "select" || t.kind === "ident" || t.kind === "comprehension" || t.kind === "call";
+  if (!okTarget)
+    return err(t, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+  const input = "@__sortBy_input__";
+  const keys = expandMap(h, h.ident(input), args);
+  if (keys === undefined || "macroError" in keys) return keys;
+  const call = h.memberCall("@sortByAssociatedKeys", h.ident(input), keys);
+  return h.bind(input, t, call);
+}
+
+/** `ext.Lists` (version >= 2) macros: `sortBy`. */
+export const LISTS_MACROS: readonly Macro[] = [{ name: "sortBy", argCount: 2, receiver: true, expand: expandSortBy }];
+
 /** cel-go `OptionalTypes` macros (`optMap`, `optFlatMap`). */
 export const OPTIONAL_MACROS: readonly Macro[] = [
   { name: "optMap", argCount: 2, receiver: true, expand: optMapLike(false) },

@@ -42,3 +42,24 @@ test("cel-go parsing suite: rejected inputs are rejected", () => {
   }
   assert.deepEqual(wrong, []);
 });
+
+test("cel-go parsing suite: syntax error texts are identical to cel-go's", () => {
+  const suite = getParsingSuite();
+  let same = 0;
+  const diffs: string[] = [];
+  for (const t of suite.tests) {
+    if (!t.error || !/^ERROR: :/.test(t.error)) continue;
+    // the suite ran some inputs with optional syntax disabled or a recursion limit of 32
+    const opts: { description: string; enableOptionalSyntax?: boolean; maxRecursionDepth?: number } = {
+      description: "",
+    };
+    if (/unsupported syntax '/.test(t.error)) opts.enableOptionalSyntax = false;
+    if (/limit exceeded: 32|max recursion depth/.test(t.error)) opts.maxRecursionDepth = 32;
+    const r = parse(t.original.expr, opts);
+    if (r.errorText === t.error) same++;
+    else diffs.push(t.original.expr);
+  }
+  // Remaining differences are later errors of ANTLR's multi-error recovery (the first error matches).
+  assert.ok(same >= 76, `only ${same} identical; differing: ${diffs.join(" | ")}`);
+  assert.ok(diffs.length <= 10, diffs.join(" | "));
+});

@@ -15,7 +15,7 @@ import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
 import { lex, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
-import { macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
+import { LISTS_MACROS, macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { unescapeLiteral } from "./unescape.js";
 
 /** Parser options (cel-go `parser.Option`s). */
@@ -108,7 +108,8 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS];
+const MAX_SYNTAX_ERRORS = 100;
+const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS, ...LISTS_MACROS];
 
 class Parser {
   private pos = 0;
@@ -145,6 +146,15 @@ class Parser {
   private syntax(t: Token, msg: string): never {
     this.issues.push({ message: `Syntax error: ${msg}`, offset: t.start, exprId: 0 });
     throw new SyntaxStop();
+  }
+  /** ANTLR single-token deletion: if the token after the current one fits, report it as extraneous and skip it. */
+  private deleteExtraneous(expecting: string, fits: (k: TokenKind) => boolean): boolean {
+    const t = this.peek();
+    if (t.kind === "EOF" || !fits(this.peek(1).kind)) return false;
+    this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start, exprId: 0 });
+    if (this.issues.length > 100) throw new SyntaxStop();
+    this.next();
+    return true;
   }
   private mismatch(expecting: string): never {
     const t = this.peek();
@@ -293,7 +303,7 @@ class Parser {
   // ---- grammar
   parseStart(): Expr {
     const e = this.parseExpr();
-    if (this.peek().kind !== "EOF") this.mismatch("<EOF>");
+    if (this.peek().kind !== "EOF" && !this.deleteExtraneous("<EOF>", (k) => k === "EOF")) this.mismatch("<EOF>");
     return e;
   }
 
@@ -439,7 +449,7 @@ class Parser {
         } else if (idTok.kind === "true" || idTok.kind === "false" || idTok.kind === "null" || idTok.kind === "in") {
           this.syntax(idTok, `mismatched input '${idTok.text}' expecting IDENTIFIER`);
         } else {
-          this.syntax(t, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
+          this.syntax(idTok, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
         }
         if (opt) {
           if (!this.optional) {
@@ -527,7 +537,13 @@ class Parser {
       case "IDENTIFIER":
         return this.parseIdentLike();
       default:
-        return this.mismatch(EXPR_START);
+        if (this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k))) return this.parsePrimary();
+        // ANTLR-style recovery: report, drop the token, and try again (stops at a closer or EOF)
+        if (t.kind === "EOF" || t.kind === ")" || t.kind === "]" || t.kind === "}" || this.issues.length >= 100)
+          return this.mismatch(EXPR_START);
+        this.issues.push({ message: `Syntax error: mismatched input '${t.text}' expecting ${EXPR_START}`, offset: t.start, exprId: 0 });
+        this.next();
+        return this.parsePrimary();
     }
   }
 
@@ -807,6 +823,11 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     ...errors.map((le) => ({ message: `Syntax error: token recognition error at: '${le.text}'`, offset: le.offset, exprId: 0 })),
     ...p.issues,
   ];
+  if (issues.length > MAX_SYNTAX_ERRORS) {
+    const at = issues[MAX_SYNTAX_ERRORS] as CelIssue;
+    issues.length = MAX_SYNTAX_ERRORS;
+    issues.push({ message: `Syntax error: More than ${MAX_SYNTAX_ERRORS} syntax errors`, offset: at.offset, exprId: 0 });
+  }
   const sourceInfo: SourceInfo = { ...sourceInfo0, positions: p.positions, macroCalls: p.macroCalls };
   if (issues.length > 0 || expr === undefined) {
     return { issues, sourceInfo, errorText: formatIssues(sourceInfo, issues) };

@@ -56,6 +56,24 @@ function sortList(l: readonly CelValue[]): CelValue {
   return bad ? err("list elements must be comparable") : copy;
 }
 
+function sortByKeys(l: readonly CelValue[], keys: readonly CelValue[]): CelValue {
+  if (l.length !== keys.length)
+    return err(
+      `@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${l.length} and ${keys.length} elements respectively`,
+    );
+  if (l.length === 0) return l;
+  const t = tagOf(keys[0] as CelValue);
+  if (!["int", "uint", "double", "bool", "string", "bytes", "duration", "timestamp"].includes(t))
+    return err("list elements must be comparable");
+  for (const k of keys) if (tagOf(k) !== t) return err("list elements must have the same type");
+  const idx = l.map((_, i) => i);
+  idx.sort((a, b) => {
+    const c = celCompare(keys[a] as CelValue, keys[b] as CelValue);
+    return typeof c === "number" ? c : 0;
+  });
+  return idx.map((i) => l[i] as CelValue);
+}
+
 function listsOverloads(): OverloadImpl[] {
   const out: OverloadImpl[] = [
     member("list_slice", "slice", ["list", "int", "int"], (l: CelValue[], s: bigint, e: bigint) => {
@@ -79,8 +97,10 @@ function listsOverloads(): OverloadImpl[] {
       return out;
     }),
   ];
-  for (const t of ["int", "uint", "double", "bool", "string", "bytes", "duration", "timestamp"])
+  for (const t of ["int", "uint", "double", "bool", "string", "bytes", "duration", "timestamp"]) {
     out.push(member(`list_${t}_sort`, "sort", ["list"], sortList));
+    out.push(member(`list_${t}_sortByAssociatedKeys`, "@sortByAssociatedKeys", ["list", "list"], sortByKeys));
+  }
   return out;
 }
 

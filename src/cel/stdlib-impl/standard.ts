@@ -10,7 +10,7 @@ import { formatGoFloat } from "../../value/go-format.js";
 import type { OverloadImpl } from "../interpreter/functions.js";
 import { celCompare, celEquals, codePointLength, typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
-import { CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelType, CelUint, TYPES } from "../values/values.js";
+import { CelDuration, CelError, CelMap, type CelOptional, type CelTimestamp, type CelType, CelUint, TYPES } from "../values/values.js";
 import { matches } from "./regex.js";
 import { checkInt, err, global, INT64_MAX, INT64_MIN, member, UINT64_MAX } from "./overload.js";
 import {
@@ -25,6 +25,8 @@ import {
 
 const U = (v: bigint): CelUint | CelError => (v < 0n || v > UINT64_MAX ? err("unsigned integer overflow") : new CelUint(v));
 const NS = 1_000_000_000n;
+const TWO_63 = 2 ** 63;
+const TWO_64 = 2 ** 64;
 
 function arithmetic(): OverloadImpl[] {
   return [
@@ -93,6 +95,15 @@ function arithmetic(): OverloadImpl[] {
 const NUM = ["int", "uint", "double"] as const;
 const ID_NAME: Record<string, string> = { int: "int64", uint: "uint64", double: "double" };
 
+/** Direct implementations for same-type int/double comparisons (no NaN/mixed handling needed). */
+// biome-ignore lint/suspicious/noExplicitAny: implementations take narrowed argument types
+const FAST_COMPARE: Record<string, (a: any, b: any) => CelValue> = {
+  "_<_:int:int": (a: bigint, b: bigint) => a < b,
+  "_<=_:int:int": (a: bigint, b: bigint) => a <= b,
+  "_>_:int:int": (a: bigint, b: bigint) => a > b,
+  "_>=_:int:int": (a: bigint, b: bigint) => a >= b,
+};
+
 function comparisons(): OverloadImpl[] {
   const out: OverloadImpl[] = [];
   const ops: [string, string, (c: number) => boolean][] = [
@@ -112,7 +123,7 @@ function comparisons(): OverloadImpl[] {
     for (const a of NUM)
       for (const b of NUM) {
         const id = a === b ? `${name}_${ID_NAME[a]}` : `${name}_${ID_NAME[a]}_${ID_NAME[b]}`;
-        out.push(global(id, fn, [a, b], impl));
+        out.push(global(id, fn, [a, b], FAST_COMPARE[`${fn}:${a}:${b}`] ?? impl));
       }
   }
   return out;
@@ -161,7 +172,8 @@ function core(): OverloadImpl[] {
 const conv = (from: string, to: string): CelError => err(`type conversion error from '${from}' to '${to}'`);
 
 function doubleToInt(d: number): CelValue {
-  if (!Number.isFinite(d) || d <= -9223372036854775809 || d >= 9223372036854775807) return err("integer overflow");
+  // cel-go doubleToInt64Checked: v <= float64(MinInt64) || v >= float64(MaxInt64) (both are ±2^63)
+  if (!Number.isFinite(d) || d <= -TWO_63 || d >= TWO_63) return err("integer overflow");
   return BigInt(Math.trunc(d));
 }
 
@@ -181,7 +193,7 @@ function conversions(): OverloadImpl[] {
     global("uint64_to_uint64", "uint", ["uint"], (a: CelUint) => a),
     global("int64_to_uint64", "uint", ["int"], (a: bigint) => U(a)),
     global("double_to_uint64", "uint", ["double"], (d: number) => {
-      if (!Number.isFinite(d) || d <= -1 || d >= 18446744073709551615) return err("unsigned integer overflow");
+      if (!Number.isFinite(d) || d < 0 || d >= TWO_64) return err("unsigned integer overflow");
       return new CelUint(BigInt(Math.trunc(d)));
     }),
     global("string_to_uint64", "uint", ["string"], (s: string) =>

@@ -17,7 +17,17 @@ import { formatDuration, formatTimestamp } from "./time.js";
 const cps = (s: string): string[] => Array.from(s);
 const oob = (n: bigint | number): CelError => err(`index out of range: ${n}`);
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 function indexOfOffset(str: string, sub: string, offset: bigint): CelValue {
+  if (!SURROGATE.test(str) && !SURROGATE.test(sub)) {
+    // UTF-16 indices are code-point indices
+    if (offset < 0n || offset > BigInt(str.length)) return oob(offset);
+    const off = Number(offset);
+    if (sub === "") return offset;
+    if (off >= str.length) return -1n;
+    return BigInt(str.indexOf(sub, off));
+  }
   const r = cps(str);
   if (offset < 0n || offset > BigInt(r.length)) return oob(offset);
   const off = Number(offset);
@@ -100,6 +110,7 @@ function goSplitN(s: string, sep: string, n: number): string[] {
 const SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 function asciiCase(s: string, upper: boolean): string {
+  if (!(upper ? /[a-z]/ : /[A-Z]/).test(s)) return s;
   return s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
 }
 
@@ -208,7 +219,7 @@ function fmtFixed(v: CelValue, prec: number, verb: string): string | CelError {
   if (Number.isNaN(d)) return "NaN";
   if (!Number.isFinite(d)) return d > 0 ? "Infinity" : "-Infinity";
   if (verb === "e") return d.toExponential(prec).replace(/e([+-])(\d)$/, "e$10$2");
-  return d.toFixed(prec);
+  return toFixedHalfEven(d, prec);
 }
 
 function fmtInt(v: CelValue, radix: number, verb: string, upper = false): string | CelError {
@@ -235,6 +246,37 @@ function fmtInt(v: CelValue, radix: number, verb: string, upper = false): string
   }
   const s = n < 0n ? `-${(-n).toString(radix)}` : n.toString(radix);
   return upper ? s.toUpperCase() : s;
+}
+
+/** Exact binary value of a finite double as (mantissa, exponent): d = m * 2^e. */
+function decompose(d: number): [bigint, number] {
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, d);
+  const hi = buf.getUint32(0);
+  const lo = buf.getUint32(4);
+  const exp = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (exp !== 0) m |= 1n << 52n;
+  return [m, (exp === 0 ? 1 : exp) - 1075];
+}
+
+/** Go `%.Nf`: exact decimal value, ties rounded to even (JS `toFixed` rounds ties up). */
+export function toFixedHalfEven(d: number, prec: number): string {
+  const s = d.toFixed(prec);
+  if (prec > 20 || Math.abs(d) >= 1e21) return s;
+  const [m, e] = decompose(Math.abs(d));
+  // twice the scaled value: 2 * |d| * 10^prec = m * 10^prec * 2^(e+1); a tie iff it is an odd integer
+  const num = m * 10n ** BigInt(prec);
+  const shift = e + 1;
+  let twice: bigint | undefined;
+  if (shift >= 0) twice = num << BigInt(shift);
+  else if (num % (1n << BigInt(-shift)) === 0n) twice = num >> BigInt(-shift);
+  if (twice === undefined || twice % 2n === 0n) return s;
+  const lower = (twice - 1n) / 2n;
+  const n = lower % 2n === 0n ? lower : lower + 1n;
+  let digits = n.toString().padStart(prec + 1, "0");
+  if (prec > 0) digits = `${digits.slice(0, -prec)}.${digits.slice(-prec)}`;
+  return (d < 0 ? "-" : "") + digits;
 }
 
 /** `"...".format([args])`. */

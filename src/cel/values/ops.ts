@@ -211,8 +211,11 @@ export function celCompare(a: CelValue, b: CelValue): -1 | 0 | 1 | undefined | C
   return undefined;
 }
 
+const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Number of Unicode code points in `s`. */
 export function codePointLength(s: string): number {
+  if (!HAS_SURROGATE.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

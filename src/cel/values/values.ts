@@ -178,9 +178,13 @@ export class HashCelMap extends CelMap {
     return this.m.size;
   }
   get(key: CelValue): CelValue | undefined {
-    const nk = mapKeyOf(key);
+    const nk = typeof key === "string" ? key : mapKeyOf(key);
     if (nk === undefined) return undefined;
     return this.m.get(nk)?.[1];
+  }
+  /** Lookup by string key (field selection fast path). */
+  getString(key: string): CelValue | undefined {
+    return this.m.get(key)?.[1];
   }
   keys(): CelValue[] {
     const out: CelValue[] = [];

@@ -7,7 +7,6 @@ function xml(s: string): string {
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
 }
 

@@ -9,6 +9,9 @@ import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf } from "..
 import { type CrdkitApi, compileWith } from "./crdkit-api.js";
 import { parseTaggedJson } from "./tagged-json.js";
 
+/** A diff line with this prefix means "not comparable through crdkit's API": the case is skipped. */
+export const SKIP = "SKIP: ";
+
 export interface GoldenError {
   type: string;
   field: string;
@@ -52,6 +55,21 @@ export function diffLists(label: string, exp: string[], act: string[], unordered
   const a = unordered ? [...exp].sort() : exp;
   const b = unordered ? [...act].sort() : act;
   if (a.length === b.length && a.every((x, i) => x === b[i])) return [];
+  if (unordered) {
+    // multiset difference: what only one side has
+    const rest = [...b];
+    const onlyK: string[] = [];
+    for (const x of a) {
+      const i = rest.indexOf(x);
+      if (i >= 0) rest.splice(i, 1);
+      else onlyK.push(x);
+    }
+    return [
+      `${label} differ (compared as a set): - only kubernetes, + only crdkit`,
+      ...onlyK.map((x) => `    - ${x}`),
+      ...rest.map((x) => `    + ${x}`),
+    ];
+  }
   const out = [`${label} differ${unordered ? " (compared as a set)" : ""}: - kubernetes, + crdkit`];
   const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) {
@@ -118,15 +136,33 @@ export function diffPipeline(golden: JsonObject, r: PipelineResult, mode: FieldV
   if (mode !== "Ignore" && gDecode === undefined) {
     out.push(...diffLists("unknownFields", strings(golden["unknownFields"]), [...(r.unknownFields ?? [])].sort()));
   }
-  const gObj = golden["object"];
+  // Kubernetes stores `object` on success; on a 422 `validatedObject` is the object as it was validated,
+  // which is what crdkit returns next to its errors. After a decode error there is no object to compare.
+  const gObj = golden["object"] ?? golden["validatedObject"];
   const gStored = gObj !== null && gObj !== undefined;
-  if (gStored !== (r.object !== null && r.object !== undefined)) {
-    out.push(`stored object: kubernetes ${gStored ? "stores an object" : "stores nothing"}, crdkit ${gStored ? "returned null" : "returned an object"}`);
-  } else if (gStored) {
-    const d = diffValues(gObj, r.object ?? undefined);
-    if (d.length > 0) out.push("stored object differs: - kubernetes, + crdkit", ...d);
+  if (gStored) {
+    if (r.object === null || r.object === undefined) out.push("stored object: kubernetes has an object, crdkit returned null");
+    else {
+      const d = diffValues(gObj, normalizeGeneratedName(gObj, r.object));
+      if (d.length > 0) out.push(`${golden["object"] ? "stored" : "validated"} object differs: - kubernetes, + crdkit`, ...d);
+    }
   }
   return out;
+}
+
+/**
+ * The oracle replaces the 5 random characters of a generated name by "abcde"; a crdkit name made of
+ * the same generateName plus 5 characters of Kubernetes' alphabet is taken as equal.
+ */
+function normalizeGeneratedName(golden: JsonValue, actual: JsonObject): JsonObject {
+  if (!isObject(golden) || !isObject(golden["metadata"]) || !isObject(actual["metadata"])) return actual;
+  const gm = golden["metadata"];
+  const am = actual["metadata"];
+  const gen = gm["generateName"];
+  if (typeof gen !== "string" || gm["name"] !== `${gen.slice(0, 58)}abcde`) return actual;
+  const name = am["name"];
+  if (typeof name !== "string" || !/^[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(name.slice(gen.slice(0, 58).length)) || !name.startsWith(gen.slice(0, 58))) return actual;
+  return { ...actual, metadata: { ...am, name: gm["name"] } };
 }
 
 /** Runs a create/update/status golden case; returns the differences. */
@@ -140,6 +176,9 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
     // Kubernetes rejects the CRD itself: crdkit must reject it too (with the same errors when it reports them).
     if (compiled.ok) return ["kubernetes rejects this CRD, crdkit compiled it", ...diffErrors("CRD errors", goldenErrors(crdResult["errors"]), [], true)];
     if (compiled.errors) return diffErrors("CRD errors", goldenErrors(crdResult["errors"]), compiled.errors, true);
+    if (compiled.messages) {
+      return diffLists("CRD errors", [...new Set(goldenErrors(crdResult["errors"]).map((e) => e.message))], [...new Set(compiled.messages)], true);
+    }
     return [];
   }
   if (!compiled.ok) {
@@ -149,7 +188,7 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
   const version = str(c["version"]);
   const opts = { fieldValidation: mode, ...(version ? { version } : {}) };
   const body = parseBody(str(c["body"]));
-  if (!isObject(body)) return ["the request body is not a JSON object (crdkit's API takes objects); case cannot be compared"];
+  if (!isObject(body)) return [`${SKIP}the request body is not a JSON object; crdkit's API takes decoded objects`];
   const op = str(c["operation"]);
   let r: PipelineResult;
   try {
@@ -184,7 +223,12 @@ export function runCrdCase(api: CrdkitApi, c: JsonObject, crd: JsonObject, oldCr
   out.push(...diffLists("warnings", strings(result["warnings"]), (r.errors ?? []).length === 0 ? (r.warnings ?? []) : [], true));
   if (api.nonStructuralCondition) {
     const g = result["nonStructuralSchema"];
-    const a = api.nonStructuralCondition(crd) ?? null;
+    let a: { reason: string; message: string } | null;
+    try {
+      a = api.nonStructuralCondition(crd) ?? null;
+    } catch (e) {
+      return [...out, `nonStructuralSchemaCondition threw: ${e instanceof Error ? e.message : String(e)}`];
+    }
     const gm = isObject(g) ? `${str(g["reason"])}: ${str(g["message"])}` : "<none>";
     const am = a ? `${a.reason}: ${a.message}` : "<none>";
     if (gm !== am) out.push("NonStructuralSchema condition differs:", `    - ${gm}`, `    + ${am}`);

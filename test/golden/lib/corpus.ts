@@ -124,9 +124,15 @@ export function compareProject(api: CrdkitApi, golden: JsonObject, corpusRoot: s
       if (gDecode !== (r.decodeError ?? "")) d.push("decodeError differs:", `    - ${gDecode || "<none>"}`, `    + ${r.decodeError ?? "<none>"}`);
       d.push(...diffErrors("errors", errs(rec["errors"]), r.errors ?? [], false));
       d.push(...diffLists("warnings", strs(rec["warnings"]), r.warnings ?? []));
-      const gSha = typeof rec["objectSha256"] === "string" ? rec["objectSha256"] : null;
-      const aSha = r.object ? sha256(goJsonMarshal(r.object)) : null;
-      if (gSha !== aSha) d.push(`stored object differs (sha256 of json.Marshal): kubernetes ${gSha ?? "none"}, crdkit ${aSha ?? "none"}`);
+      // stored object on success, else the object as validated (what crdkit returns next to errors)
+      const stored = typeof rec["objectSha256"] === "string" ? rec["objectSha256"] : null;
+      const gSha = stored ?? (typeof rec["validatedObjectSha256"] === "string" ? rec["validatedObjectSha256"] : null);
+      if (gSha !== null) {
+        const aSha = r.object ? sha256(goJsonMarshal(r.object)) : null;
+        if (gSha !== aSha) {
+          d.push(`${stored ? "stored" : "validated"} object differs (sha256 of json.Marshal): kubernetes ${gSha}, crdkit ${aSha ?? "none"}`);
+        }
+      }
       out.push({ id, diffs: d });
     } catch (e) {
       out.push({ id, diffs: [`crdkit threw: ${e instanceof Error ? e.message : String(e)}`] });

@@ -20,6 +20,8 @@ export interface CrdCheckResult {
 
 export interface CrdkitApi {
   compileCrd?: (crd: JsonObject) => unknown;
+  /** Optional non-throwing variant: `{ok: true, compiled}` or `{ok: false, message, errors}`. */
+  tryCompileCrd?: (crd: JsonObject) => unknown;
   validateCrdCreate?: (crd: JsonObject) => CrdCheckResult;
   validateCrdUpdate?: (crd: JsonObject, old: JsonObject) => CrdCheckResult;
   /** Optional: `(crd) => {reason, message} | null`, compared when exported. */
@@ -76,6 +78,7 @@ export function loadCrdkit(): Promise<CrdkitApi> {
     const crdv = await exportsOf("crdvalidation");
     const api: CrdkitApi = { missing };
     api.compileCrd = pick(pipe.exports, ["compileCrd"], "pipeline", pipe.problems, missing, "compileCrd");
+    api.tryCompileCrd = pick(pipe.exports, ["tryCompileCrd"], "pipeline", pipe.problems, {}, "tryCompileCrd");
     api.validateCrdCreate = pick(
       crdv.exports,
       ["validateCrdCreate"],
@@ -101,7 +104,9 @@ export function loadCrdkit(): Promise<CrdkitApi> {
 }
 
 /** The result of compileCrd: a CompiledCrd, or the CRD's errors. */
-export type CompileOutcome = { ok: true; compiled: CompiledCrd } | { ok: false; errors: FieldError[] | null; message: string };
+export type CompileOutcome =
+  | { ok: true; compiled: CompiledCrd }
+  | { ok: false; errors: FieldError[] | null; messages?: string[]; message: string };
 
 function isCompiled(v: unknown): v is CompiledCrd {
   return (
@@ -125,6 +130,22 @@ function fieldErrorsOf(v: unknown): FieldError[] | null {
 
 /** Calls compileCrd and normalises its three possible shapes (value, `{errors}`, throw). */
 export function compileWith(api: CrdkitApi, crd: JsonObject): CompileOutcome {
+  if (api.tryCompileCrd) {
+    try {
+      const r = api.tryCompileCrd(crd);
+      if (typeof r === "object" && r !== null) {
+        const o = r as Record<string, unknown>;
+        if (o["ok"] === true && isCompiled(o["compiled"])) return { ok: true, compiled: o["compiled"] };
+        if (o["ok"] === false) {
+          const errs = o["errors"];
+          const messages = Array.isArray(errs) && errs.every((x) => typeof x === "string") ? (errs as string[]) : undefined;
+          return { ok: false, errors: fieldErrorsOf(o), ...(messages ? { messages } : {}), message: String(o["message"] ?? "CRD rejected") };
+        }
+      }
+    } catch (e) {
+      return { ok: false, errors: fieldErrorsOf(e), message: e instanceof Error ? e.message : String(e) };
+    }
+  }
   if (!api.compileCrd) return { ok: false, errors: null, message: api.missing["compileCrd"] ?? "no compileCrd" };
   try {
     const r = api.compileCrd(crd);

@@ -8,6 +8,9 @@ import { Float64, type JsonObject, type JsonValue, setKey } from "../../../src/v
 
 export class TaggedJsonError extends Error {}
 
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+
 export function parseTaggedJson(text: string): JsonValue {
   let i = 0;
   const n = text.length;
@@ -44,6 +47,8 @@ export function parseTaggedJson(text: string): JsonValue {
       return Number.isInteger(f) ? new Float64(f) : f;
     }
     const big = BigInt(m[0]);
+    // like apimachinery's JSON decoding: an integer outside int64 becomes a float64
+    if (big > INT64_MAX || big < INT64_MIN) return new Float64(Number(m[0]));
     return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
   };
   // iterative parser (no recursion limit problems on deep inputs)

@@ -1,0 +1,106 @@
+/**
+ * Differential fuzzer: crdkit against the real Kubernetes code (tools/k8s-oracle).
+ *
+ *   npm run fuzz:k8s -- --seed 1 --count 10000 [--batch 500] [--out test/cases/fuzz] [--quiet]
+ *
+ * Generates random structural schemas and valid / nearly-valid objects (test/fuzz/generate.ts), runs
+ * them through the oracle in batches (one process per batch) and through crdkit, prints every
+ * disagreement as a ready-to-commit case file (also written to --out when given), and ends with the
+ * line `agreed A of M`.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { runPipelineCase } from "../test/golden/lib/compare.js";
+import { loadCrdkit } from "../test/golden/lib/crdkit-api.js";
+import { parseTaggedJson } from "../test/golden/lib/tagged-json.js";
+import { type FuzzCase, genCase } from "../test/fuzz/generate.js";
+import { jsonText } from "../test/fuzz/json-text.js";
+import { Rng } from "../test/fuzz/rng.js";
+import { isObject } from "../src/value/json-value.js";
+// @ts-expect-error plain ESM helper without type declarations
+import { buildOracle } from "./golden-oracle.mjs";
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return def;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} needs a non-negative integer`);
+  return v;
+}
+function sarg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
+const seed = arg("seed", 1);
+const count = arg("count", 100);
+const batch = Math.max(1, arg("batch", 500));
+const outDir = sarg("out");
+const quiet = process.argv.includes("--quiet");
+
+const bin = (buildOracle as () => string)();
+const api = await loadCrdkit();
+const rng = new Rng(seed);
+
+function caseFile(c: FuzzCase, diffs: string[]): string {
+  const doc: Record<string, unknown> = {
+    description: `fuzz:k8s --seed ${seed}, ${c.id}: ${(diffs[0] ?? "").replace(/: - (only )?kubernetes, \+ (only )?crdkit$/, "")} ${(diffs[1] ?? "").trim()}`.slice(0, 300),
+    crd: JSON.parse(jsonText(c.crd)),
+    operation: c.operation,
+    fieldValidation: c.fieldValidation,
+    objectJson: jsonText(c.object),
+  };
+  if (c.oldObject !== undefined) doc["oldObjectJson"] = jsonText(c.oldObject);
+  return stringify(doc, { lineWidth: 0, version: "1.1" });
+}
+
+let agreed = 0;
+let done = 0;
+let crdRejected = 0;
+for (let start = 0; start < count; start += batch) {
+  const cases: FuzzCase[] = [];
+  for (let i = start; i < Math.min(count, start + batch); i++) cases.push(genCase(rng, `seed${seed}-${i}`));
+  const input = cases
+    .map((c) =>
+      JSON.stringify({
+        id: c.id,
+        operation: c.operation,
+        fieldValidation: c.fieldValidation,
+        crd: JSON.parse(jsonText(c.crd)),
+        objectJson: jsonText(c.object),
+        ...(c.oldObject !== undefined ? { oldObjectJson: jsonText(c.oldObject) } : {}),
+      }),
+    )
+    .join("\n");
+  const run = spawnSync(bin, ["batch"], { input, encoding: "utf8", maxBuffer: 1 << 30 });
+  if (run.status !== 0) throw new Error(`oracle failed: ${run.stderr}`);
+  const lines = run.stdout.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length !== cases.length) throw new Error(`oracle returned ${lines.length} records for ${cases.length} cases`);
+  lines.forEach((line, i) => {
+    const c = cases[i]!;
+    const rec = parseTaggedJson(line);
+    done++;
+    if (!isObject(rec) || !isObject(rec["result"])) throw new Error(`bad oracle record for ${c.id}`);
+    if (isObject(rec["result"]["crdResult"])) crdRejected++;
+    const crd = rec["crd"];
+    const diffs = isObject(crd) ? runPipelineCase(api, rec, crd) : ["oracle record without CRD"];
+    if (diffs.length === 0) {
+      agreed++;
+      return;
+    }
+    const text = caseFile(c, diffs);
+    if (outDir) {
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, `${c.id}.yaml`), text);
+    }
+    if (!quiet) {
+      console.log(`# ---- disagreement ${c.id} (save as test/cases/fuzz/${c.id}.yaml)`);
+      console.log(diffs.map((d) => `# ${d}`).join("\n"));
+      console.log(text);
+    }
+  });
+}
+console.log(`# ${crdRejected} of ${done} generated CRDs were rejected by Kubernetes (crdkit must reject them too)`);
+console.log(`agreed ${agreed} of ${done}`);

@@ -1,0 +1,27 @@
+/**
+ * The engine steps CRD validation needs to check `default` values (ObjectMeta coercion and validation,
+ * OpenAPI value validation), wired from src/objectmeta and src/validation. CEL is not wired until src/rules
+ * exists.
+ */
+import type { DefaultsHooks } from "../crdvalidation/defaults-validation.js";
+import { coerce } from "../objectmeta/coerce.js";
+import { validateEmbedded } from "../objectmeta/validate-embedded.js";
+import type { Structural } from "../structural/structural.js";
+import { type SchemaValidator, compileSchemaValidator, validateCustomResource } from "../validation/schema-validator.js";
+
+const validators = new WeakMap<Structural, SchemaValidator>();
+
+function validatorFor(s: Structural): SchemaValidator {
+  let v = validators.get(s);
+  if (!v) {
+    v = compileSchemaValidator(s.raw);
+    validators.set(s, v);
+  }
+  return v;
+}
+
+export const defaultsHooks: DefaultsHooks = {
+  coerceMeta: (path, obj, s, isResourceRoot) => coerce(path, obj, s, isResourceRoot, {}).error ?? undefined,
+  validateMeta: (path, obj, s, isResourceRoot) => validateEmbedded(path, obj, s, isResourceRoot),
+  validateValue: (path, value, s) => validateCustomResource(path, value, validatorFor(s)),
+};

@@ -1,0 +1,142 @@
+/**
+ * End-to-end harness: an in-process `crdkit serve` on a free loopback port, a temporary kubeconfig and
+ * cache dir, and a runner for the real kubectl (the PATH dispatcher or a versioned `kubectl.1.NN`).
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer, type RunningServer } from "../../src/server/server.js";
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+/** `kubectl` on the PATH, resolved through symlinks; undefined when absent. */
+export function findKubectl(): string | undefined {
+  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
+    const p = join(d, "kubectl");
+    try {
+      accessSync(p, constants.X_OK);
+      return realpathSync(p);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The versioned binary `kubectl.1.<minor>` beside the PATH kubectl, if present. */
+export function versionedKubectl(minor: number): string | undefined {
+  const k = findKubectl();
+  if (!k) return undefined;
+  const p = join(dirname(k), `kubectl.1.${minor}`);
+  try {
+    accessSync(p, constants.X_OK);
+    return p;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Cluster {
+  server: RunningServer;
+  dir: string;
+  /** Runs kubectl (default: the PATH one) against the server. */
+  kubectl(args: string[], opts?: { bin?: string; env?: Record<string, string>; cacheDir?: string }): Promise<KubectlResult>;
+  /** Starts a long-running kubectl (e.g. `get --watch`). */
+  spawnKubectl(args: string[]): ChildProcess;
+  close(): Promise<void>;
+}
+
+/** Starts a server and writes a kubeconfig for it. */
+export async function startCluster(): Promise<Cluster> {
+  const server = await startServer({});
+  const dir = mkdtempSync(join(tmpdir(), "crdkit-e2e-"));
+  const kubeconfig = join(dir, "kubeconfig");
+  writeFileSync(
+    kubeconfig,
+    [
+      "apiVersion: v1",
+      "kind: Config",
+      "clusters:",
+      `- cluster: {server: "${server.url}"}`,
+      "  name: crdkit",
+      "contexts:",
+      "- context: {cluster: crdkit, user: crdkit, namespace: default}",
+      "  name: crdkit",
+      "current-context: crdkit",
+      "users:",
+      "- name: crdkit",
+      "  user: {}",
+      "",
+    ].join("\n"),
+  );
+  const bin = findKubectl() ?? "kubectl";
+  const env = (extra: Record<string, string> = {}) => ({
+    PATH: process.env["PATH"] ?? "",
+    HOME: dir,
+    KUBECONFIG: kubeconfig,
+    ...extra,
+  });
+  return {
+    server,
+    dir,
+    kubectl(args, opts = {}) {
+      const cache = opts.cacheDir ?? join(dir, "cache");
+      return new Promise((resolve) => {
+        execFile(
+          opts.bin ?? bin,
+          ["--cache-dir", cache, ...args],
+          { env: env(opts.env), cwd: FIXTURES, timeout: 60_000 },
+          (err, stdout, stderr) => {
+            const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+            resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+          },
+        );
+      });
+    },
+    spawnKubectl(args) {
+      return spawn(bin, ["--cache-dir", join(dir, "cache"), ...args], { env: env(), cwd: FIXTURES, stdio: ["ignore", "pipe", "pipe"] });
+    },
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Replaces human ages (`0s`, `3m2s`) in the last column-ish positions with `<age>`. */
+export function normalizeAges(text: string): string {
+  return text.replace(/\b\d+[smhdy](\d+[smhd])?(?=\s*$)/gm, "<age>");
+}
+
+/** Collapses runs of spaces (kubectl pads columns) so assertions do not depend on column widths. */
+export function squeeze(text: string): string {
+  return text
+    .split("\n")
+    .map((l) => l.replace(/ {2,}/g, "  ").trimEnd())
+    .join("\n");
+}
+
+/** Resolves when `child`'s stdout has produced `lines` lines (rejects if it exits first). */
+export function waitForLines(child: ChildProcess, lines: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      const got = buf.split("\n").filter((l) => l !== "");
+      if (got.length >= lines) {
+        child.stdout!.off("data", onData);
+        resolve(got);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`kubectl exited (${code}) before ${lines} lines: ${buf}`)));
+  });
+}
