@@ -648,6 +648,210 @@ crdChecks.update = {
   ],
 };
 
+
+// ---------------------------------------------------------------------------------------------- more CRD checks (§1.1, §1.6-1.9)
+const webhook = (clientConfig, extra = {}) => base((c) => { c.spec.conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig, ...extra } }; });
+crdChecks["conversion-more"] = {
+  description: "more webhook conversion checks",
+  operation: "crd-create",
+  cases: [
+    crdCase("url-user-info", webhook({ url: "https://user:pw@example.com/c" })),
+    crdCase("url-fragment", webhook({ url: "https://example.com/c#frag" })),
+    crdCase("url-no-host", webhook({ url: "https:///c" })),
+    crdCase("url-not-url", webhook({ url: "::not a url" })),
+    crdCase("service-missing-name", webhook({ service: { namespace: "n" } })),
+    crdCase("service-missing-namespace", webhook({ service: { name: "s" } })),
+    crdCase("service-path-empty-segment", webhook({ service: { name: "s", namespace: "n", path: "/a//b" } })),
+    crdCase("service-port-zero", webhook({ service: { name: "s", namespace: "n", port: 0 } })),
+    crdCase("service-ok", webhook({ service: { name: "s", namespace: "n", path: "/convert", port: 8443 } })),
+    crdCase("ca-bundle-invalid", webhook({ url: "https://example.com", caBundle: "bm90IGEgY2VydA==" })),
+    crdCase("review-versions-empty", webhook({ url: "https://example.com" }, { conversionReviewVersions: [] })),
+    crdCase("review-versions-duplicate", webhook({ url: "https://example.com" }, { conversionReviewVersions: ["v1", "v1"] })),
+    crdCase("review-versions-bad-name", webhook({ url: "https://example.com" }, { conversionReviewVersions: ["V_1", "v1"] })),
+    crdCase("webhook-no-client-config", base((c) => { c.spec.conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"] } }; })),
+    crdCase("strategy-empty", base((c) => { c.spec.conversion = { strategy: "" }; })),
+  ],
+};
+const twoVersions = (mut) => base((c) => {
+  c.spec.versions.push({ name: "v2", served: true, storage: false, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { b: { type: "integer" } } } } } } });
+  mut(c);
+});
+crdChecks["versions-more"] = {
+  description: "versions, deprecation warnings, stored versions, defaults with preserveUnknownFields",
+  operation: "crd-create",
+  cases: [
+    crdCase("deprecation-warning-empty", base((c) => { v0(c).deprecated = true; v0(c).deprecationWarning = ""; })),
+    crdCase("deprecation-warning-control-char", base((c) => { v0(c).deprecated = true; v0(c).deprecationWarning = "a\u0007b"; })),
+    crdCase("deprecation-warning-newline", base((c) => { v0(c).deprecated = true; v0(c).deprecationWarning = "line\nbreak"; })),
+    crdCase("deprecation-warning-ok", base((c) => { v0(c).deprecated = true; v0(c).deprecationWarning = "use v2"; })),
+    crdCase("two-versions-ok", twoVersions(() => {})),
+    crdCase("two-versions-one-without-schema", twoVersions((c) => { delete c.spec.versions[1].schema; })),
+    crdCase("two-versions-second-invalid", twoVersions((c) => { c.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.b = { type: "integer", maximum: "x" }; })),
+    crdCase("two-versions-bad-second-name", twoVersions((c) => { c.spec.versions[1].name = "2"; })),
+    crdCase("two-versions-identical-subresources", twoVersions((c) => { c.spec.versions[0].subresources = { status: {} }; c.spec.versions[1].subresources = { status: {} }; })),
+    crdCase("two-versions-different-columns", twoVersions((c) => { c.spec.versions[0].additionalPrinterColumns = [{ name: "A", type: "string", jsonPath: ".spec.a" }]; c.spec.versions[1].additionalPrinterColumns = [{ name: "B", type: "bogus", jsonPath: ".spec.b" }]; })),
+    crdCase("default-with-preserve-unknown-fields", base((c) => { c.spec.preserveUnknownFields = true; sch(c).properties.spec.properties.a.default = "x"; })),
+    crdCase("webhook-with-preserve-unknown-fields", base((c) => { c.spec.preserveUnknownFields = true; c.spec.conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "https://example.com" } } }; })),
+    crdCase("selectable-fields-too-many", (() => { const props = {}; for (let i = 0; i < 10; i++) props[`f${i}`] = { type: "string" }; const c = crd(props); v0(c).selectableFields = Object.keys(props).map((k) => ({ jsonPath: `.spec.${k}` })); return c; })()),
+    crdCase("selectable-fields-without-schema", base((c) => { delete v0(c).schema; v0(c).selectableFields = [{ jsonPath: ".spec.a" }]; })),
+    crdCase("selectable-fields-array-notation", base((c) => { v0(c).selectableFields = [{ jsonPath: ".spec['a']" }]; })),
+    crdCase("protected-kubernetes-io", base((c) => { c.spec.group = "x.kubernetes.io"; c.metadata.name = "widgets.x.kubernetes.io"; })),
+    crdCase("protected-k8s-io-exact", base((c) => { c.spec.group = "k8s.io"; c.metadata.name = "widgets.k8s.io"; })),
+    crdCase("not-protected-lookalike", base((c) => { c.spec.group = "k8s.io.example.com"; c.metadata.name = "widgets.k8s.io.example.com"; })),
+    crdCase("group-uppercase", base((c) => { c.spec.group = "Example.com"; c.metadata.name = "widgets.Example.com"; })),
+    crdCase("list-kind-lowercase-ok", base((c) => { c.spec.names.listKind = "widgetlist"; })),
+    crdCase("kind-with-dash", base((c) => { c.spec.names.kind = "Wid-get"; })),
+    crdCase("metadata-name-too-long", base((c) => { c.spec.names.plural = "w".repeat(64); c.metadata.name = `${"w".repeat(64)}.example.com`; })),
+  ],
+};
+crdChecks["subresources-more"] = {
+  description: "more subresource, column and status-root checks",
+  operation: "crd-create",
+  cases: [
+    crdCase("status-root-min-properties", base((c) => { v0(c).subresources = { status: {} }; sch(c).minProperties = 1; })),
+    crdCase("status-root-any-of", base((c) => { v0(c).subresources = { status: {} }; sch(c).anyOf = [{ required: ["spec"] }]; })),
+    crdCase("status-root-enum", base((c) => { v0(c).subresources = { status: {} }; sch(c).enum = [{}]; })),
+    crdCase("status-root-allowed", base((c) => { v0(c).subresources = { status: {} }; sch(c).description = "d"; sch(c).required = ["spec"]; sch(c)["x-kubernetes-preserve-unknown-fields"] = true; })),
+    crdCase("scale-label-selector-status", base((c) => { v0(c).subresources = { scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas", labelSelectorPath: ".status.selector" } }; })),
+    crdCase("scale-label-selector-bad", base((c) => { v0(c).subresources = { scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas", labelSelectorPath: "status.selector" } }; })),
+    crdCase("scale-paths-not-under", base((c) => { v0(c).subresources = { scale: { specReplicasPath: ".status.replicas", statusReplicasPath: ".spec.replicas" } }; })),
+    crdCase("column-types", base((c) => { v0(c).additionalPrinterColumns = ["integer", "number", "string", "boolean", "date", "object"].map((t, i) => ({ name: `c${i}`, type: t, jsonPath: ".spec.a" })); })),
+    crdCase("column-formats", base((c) => { v0(c).additionalPrinterColumns = ["int32", "int64", "float", "double", "byte", "date", "date-time", "password", "uuid"].map((f, i) => ({ name: `c${i}`, type: "string", format: f, jsonPath: ".spec.a" })); })),
+    crdCase("column-missing-type-and-path", base((c) => { v0(c).additionalPrinterColumns = [{ name: "x", type: "", jsonPath: "" }]; })),
+  ],
+};
+crdChecks["schema-more"] = {
+  description: "more schema checks: list-map keys with defaults, nested structures, embedded metadata",
+  operation: "crd-create",
+  cases: [
+    crdCase("list-map-key-defaulted", specSchema({ type: "array", items: { type: "object", properties: { k: { type: "string", default: "x" } } }, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"] })),
+    crdCase("list-map-items-nullable", specSchema({ type: "array", items: { type: "object", nullable: true, required: ["k"], properties: { k: { type: "string" } } }, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"] })),
+    crdCase("list-map-no-items", specSchema({ type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"] })),
+    crdCase("list-type-set-on-untyped", specSchema({ "x-kubernetes-list-type": "set" })),
+    crdCase("map-type-on-untyped", specSchema({ "x-kubernetes-map-type": "granular" })),
+    crdCase("embedded-inside-metadata", crd({}, { schema: { type: "object", properties: { metadata: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true }, spec: { type: "object" } } } })),
+    crdCase("embedded-kind-not-string", specSchema({ type: "object", "x-kubernetes-embedded-resource": true, properties: { kind: { type: "integer" }, apiVersion: { type: "boolean" } } })),
+    crdCase("embedded-metadata-not-object", specSchema({ type: "object", "x-kubernetes-embedded-resource": true, properties: { metadata: { type: "string" } } })),
+    crdCase("embedded-metadata-rich-ok", specSchema({ type: "object", "x-kubernetes-embedded-resource": true, properties: { metadata: { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } } } } } })),
+    crdCase("root-metadata-name-generate-name-ok", crd({}, { schema: { type: "object", properties: { metadata: { type: "object", properties: { name: { type: "string" }, generateName: { type: "string" } } }, spec: { type: "object" } } } })),
+    crdCase("root-metadata-description", crd({}, { schema: { type: "object", properties: { metadata: { type: "object", description: "x" }, spec: { type: "object" } } } })),
+    crdCase("root-metadata-not-object", crd({}, { schema: { type: "object", properties: { metadata: { type: "string" }, spec: { type: "object" } } } })),
+    crdCase("default-in-ap-of-metadata", crd({}, { schema: { type: "object", properties: { metadata: { type: "object", additionalProperties: { type: "string", default: "x" } }, spec: { type: "object" } } } })),
+    crdCase("x-validations-in-not", specSchema({ type: "string", not: { "x-kubernetes-validations": [{ rule: "true" }] } })),
+    crdCase("completeness-items", specSchema({ type: "array", items: { type: "string" }, allOf: [{ items: { properties: { a: { type: "string" } } } }] })),
+    crdCase("type-object-with-items", specSchema({ type: "object", items: { type: "string" } })),
+    crdCase("pattern-backreference", specSchema({ type: "string", pattern: "(a)\\1" })),
+    crdCase("max-less-than-min-ok", specSchema({ type: "integer", minimum: 5, maximum: 1 })),
+    crdCase("format-int-or-string-ok", specSchema({ "x-kubernetes-int-or-string": true, format: "int-or-string" })),
+    crdCase("deep-nesting", specSchema(Array.from({ length: 15 }).reduce((inner) => ({ type: "object", properties: { n: inner } }), { type: "string", maxLength: 1 }))),
+    crdCase("many-warnings", specSchema({ type: "object", properties: { a: { type: "string", format: "fmt-a" }, b: { type: "string", format: "fmt-b" }, c: { type: "array", "x-kubernetes-list-type": "set", items: { type: "array", "x-kubernetes-list-type": "atomic", items: { type: "string" } } } } })),
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------- more custom-resource behaviour
+const mvCrd = (() => {
+  const c = crd({ a: { type: "string", default: "v1-default" }, n: { type: "integer", maximum: 5 } });
+  c.spec.versions.push({ name: "v1beta1", served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { a: { type: "string", default: "beta-default" }, old: { type: "string" } } } } } } });
+  return c;
+})();
+pd["multi-version"] = {
+  description: "a CRD with two versions: the request version's schema prunes, defaults and validates",
+  crd: mvCrd,
+  operation: "create",
+  fieldValidation: "Warn",
+  cases: [
+    { name: "v1", object: cr({ n: 9, old: "x" }) },
+    { name: "v1beta1", object: { apiVersion: "example.com/v1beta1", kind: "Widget", metadata: { name: "w1" }, spec: { n: 9, old: "x" } } },
+    { name: "version-mismatch", version: "v1", object: { apiVersion: "example.com/v1beta1", kind: "Widget", metadata: { name: "w1" }, spec: {} } },
+  ],
+};
+pd["defaults-deep"] = {
+  description: "defaults inside arrays, maps, nullable and int-or-string",
+  crd: crd({ l: { type: "array", items: { type: "object", properties: { a: { type: "integer", default: 1 }, b: { type: "string", nullable: true, default: "b" } } } }, ln: { type: "array", items: { type: "string", default: "filled" } }, m: { type: "object", additionalProperties: { type: "string", default: "m" } }, ios: { "x-kubernetes-int-or-string": true, default: "25%" }, obj: { type: "object", properties: { inner: { type: "object", default: { x: 1 }, properties: { x: { type: "integer" }, y: { type: "integer", default: 2 } } } } } }),
+  operation: "create",
+  fieldValidation: "Strict",
+  cases: [
+    { name: "array-items", object: cr({ l: [{}, { a: 5, b: null }] }) },
+    { name: "null-list-items", object: cr({ ln: ["x", null] }) },
+    { name: "null-map-values", object: cr({ m: { a: null, b: "v" } }) },
+    { name: "int-or-string-default", object: cr({}) },
+    { name: "default-of-default", object: cr({ obj: {} }) },
+    { name: "explicit-inner", object: cr({ obj: { inner: { x: 3 } } }) },
+  ],
+};
+openapi["nested-combinators"] = valueTable("allOf/anyOf/oneOf/not combined in one schema", { type: "object", properties: { a: { type: "integer" }, b: { type: "string" } }, allOf: [{ anyOf: [{ required: ["a"] }, { required: ["b"] }] }, { not: { required: ["a", "b"] } }], oneOf: [{ properties: { a: { minimum: 10 } } }, { properties: { a: { maximum: 0 } } }] }, [["a-big", { a: 11 }], ["a-middle", { a: 5 }], ["both", { a: 11, b: "x" }], ["neither", {}], ["b-only", { b: "x" }]]);
+openapi["enum-and-type"] = valueTable("enum with a type mismatch", { type: "string", enum: ["1", "2"] }, [["int", 1], ["ok", "1"]]);
+openapi["pattern-and-length"] = valueTable("pattern plus length bounds", { type: "string", pattern: "^[a-z]*$", minLength: 2, maxLength: 4 }, [["ok", "abc"], ["all-bad", "A"], ["long-bad", "ABCDEFG"]]);
+openapi["required-nested"] = valueTable("required inside array items and maps", { type: "object", properties: { l: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" } } } }, m: { type: "object", additionalProperties: { type: "object", required: ["v"], properties: { v: { type: "integer" } } } } } }, [["ok", { l: [{ id: "a" }], m: { k: { v: 1 } } }], ["missing", { l: [{}, { id: "b" }, {}], m: { k: {}, j: { v: 1 } } }]]);
+openapi["number-bounds-float"] = valueTable("float bounds and multipleOf with integers", { type: "number", minimum: 0.5, maximum: 2.5, multipleOf: 0.25 }, [["ok", J("1.25")], ["low", J("0.25")], ["high", 3], ["not-multiple", J("1.3")]]);
+openapi["integer-multiple-big"] = valueTable("multipleOf with large integers", { type: "integer", multipleOf: 1000000007 }, [["ok", 2000000014], ["bad", 2000000015], ["huge", J("9223372036854775807")]]);
+listTypes["map-nested"] = valueTable("map list inside a map list", { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"], items: { type: "object", required: ["name"], properties: { name: { type: "string" }, ports: { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port", "protocol"], items: { type: "object", required: ["port"], properties: { port: { type: "integer" }, protocol: { type: "string", default: "TCP" } } } } } } }, [["ok", [{ name: "a", ports: [{ port: 80 }, { port: 80, protocol: "UDP" }] }]], ["dup-inner", [{ name: "a", ports: [{ port: 80 }, { port: 80, protocol: "TCP" }] }]], ["dup-both", [{ name: "a", ports: [{ port: 1 }, { port: 1 }] }, { name: "a" }]]]);
+listTypes["set-objects-atomic"] = valueTable("set of atomic objects", { type: "array", "x-kubernetes-list-type": "set", items: { type: "object", "x-kubernetes-map-type": "atomic", properties: { a: { type: "string" } } } }, [["ok", [{ a: "1" }, { a: "2" }]], ["dup", [{ a: "1" }, { a: "1" }]]]);
+listTypes["set-float-int"] = { ...valueTable("set of numbers: 1 and 1.0", { type: "array", "x-kubernetes-list-type": "set", items: { type: "number" } }, []), cases: [{ name: "int-and-float", objectJson: crJson('{"x":[1,1.0]}') }, { name: "floats", objectJson: crJson('{"x":[1.5,1.5]}') }] };
+ratcheting["ratcheting-nested"] = {
+  description: "ratcheting of nested structures and map lists",
+  crd: crd({ o: { type: "object", properties: { a: { type: "integer", maximum: 1 }, b: { type: "integer", maximum: 1 } } }, ml: { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"], items: { type: "object", required: ["k"], properties: { k: { type: "string" }, v: { type: "integer", maximum: 1 } } } }, al: { type: "array", items: { type: "object", properties: { v: { type: "integer", maximum: 1 } } } }, m: { type: "object", additionalProperties: { type: "integer", maximum: 1 } } }),
+  operation: "update",
+  fieldValidation: "Strict",
+  cases: [
+    upd("sibling-changed", { o: { a: 5, b: 0 } }, { o: { a: 5, b: 1 } }),
+    upd("sibling-invalid-changed", { o: { a: 5, b: 0 } }, { o: { a: 5, b: 7 } }),
+    upd("map-list-reordered", { ml: [{ k: "x", v: 5 }, { k: "y", v: 0 }] }, { ml: [{ k: "y", v: 0 }, { k: "x", v: 5 }] }),
+    upd("map-list-item-changed", { ml: [{ k: "x", v: 5 }] }, { ml: [{ k: "x", v: 6 }] }),
+    upd("atomic-list-reordered", { al: [{ v: 5 }, { v: 0 }] }, { al: [{ v: 0 }, { v: 5 }] }),
+    upd("atomic-list-same", { al: [{ v: 5 }] }, { al: [{ v: 5 }] }),
+    upd("map-key-kept", { m: { a: 5 } }, { m: { a: 5, b: 0 } }),
+    upd("map-key-renamed", { m: { a: 5 } }, { m: { b: 5 } }),
+  ],
+};
+statusScale["scale-types"] = {
+  description: "scale replicas of the wrong type and label selectors",
+  crd: scaleCrd,
+  operation: "create",
+  fieldValidation: "Ignore",
+  cases: [
+    { name: "replicas-string", object: cr({ replicas: "3" }) },
+    { name: "replicas-missing", object: cr({}) },
+    { name: "replicas-null", object: cr({ replicas: null }) },
+  ],
+};
+statusScale["status-with-rules"] = {
+  description: "status subresource validation with CEL on status",
+  crd: crd({ a: { type: "string" } }, { status: { type: "object", properties: { n: { type: "integer", "x-kubernetes-validations": [{ rule: "self >= 0", message: "non-negative" }] } } }, subresources: { status: {} } }),
+  operation: "status",
+  fieldValidation: "Strict",
+  cases: [
+    { name: "ok", oldObject: cr({ a: "x" }), object: cr({ a: "y" }, { status: { n: 1 } }) },
+    { name: "rule-fails", oldObject: cr({ a: "x" }), object: cr({ a: "x" }, { status: { n: -1 } }) },
+    { name: "ratcheted", oldObject: cr({ a: "x" }, { status: { n: -1 } }), object: cr({ a: "x" }, { status: { n: -1 } }) },
+  ],
+};
+embedded["embedded-nested"] = {
+  description: "embedded resources inside lists and maps, with defaults",
+  crd: crd({ items: { type: "array", items: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true } }, byName: { type: "object", additionalProperties: { type: "object", "x-kubernetes-embedded-resource": true, properties: { spec: { type: "object", properties: { r: { type: "integer", default: 1 } } } } } } }),
+  operation: "create",
+  fieldValidation: "Warn",
+  cases: [
+    { name: "list-ok", object: cr({ items: [{ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: {} }] }) },
+    { name: "list-bad", object: cr({ items: [{ kind: "Pod" }, { apiVersion: "v1" }, { apiVersion: "v1", kind: "Pod", metadata: { name: "UPPER" } }] }) },
+    { name: "map-defaults-and-pruning", object: cr({ byName: { a: { apiVersion: "x/v1", kind: "X", spec: {}, junk: 1, metadata: { name: "ok", junk: 2 } } } }) },
+  ],
+};
+intOrString["int-or-string-nested"] = valueTable("int-or-string inside lists with bounds", { type: "array", items: { "x-kubernetes-int-or-string": true, maxLength: 3, maximum: 100 } }, [["ok", [1, "50%"]], ["bad", [101, "1000%"]], ["float", { json: "[1.5]" }]]);
+intOrString["int-or-string-pattern-only"] = valueTable("int-or-string with pattern (applies to strings only)", { "x-kubernetes-int-or-string": true, pattern: "^[0-9]+$" }, [["int", 5], ["digits", "12"], ["letters", "ab"]]);
+objectmeta["namespaced-more"] = {
+  description: "namespaced resources: defaults, generateName and finalizers on update",
+  crd: crd({ a: { type: "string" } }, { scope: "Namespaced" }),
+  operation: "create",
+  fieldValidation: "Strict",
+  cases: [
+    { name: "generate-name-invalid", object: { apiVersion: "example.com/v1", kind: "Widget", metadata: { generateName: "Bad_", namespace: "ns" }, spec: {} } },
+    { name: "generate-name-long", object: { apiVersion: "example.com/v1", kind: "Widget", metadata: { generateName: "g".repeat(70), namespace: "ns" }, spec: {} } },
+    { name: "update-adds-finalizer", operation: "update", oldObject: { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1", namespace: "ns", finalizers: ["old"] }, spec: {} }, object: { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1", namespace: "ns", finalizers: ["old", "new"] }, spec: {} } },
+    { name: "update-namespace-change", operation: "update", namespace: "ns", oldObject: { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1", namespace: "ns" }, spec: {} }, object: { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1", namespace: "other" }, spec: {} } },
+  ],
+};
+
 export const areas = {
   openapi,
   formats,

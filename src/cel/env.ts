@@ -143,6 +143,8 @@ export interface CelProgram {
   eval(activation?: Activation): EvalResult;
 }
 
+const NO_OVERLOADS: ReadonlySet<string> = new Set();
+
 const LIBRARY_KEYS = new Map<readonly FunctionDecl[], string>([
   [STANDARD_FUNCTIONS, "std"],
   [STRINGS_EXT_V2, "strings"],
@@ -246,7 +248,7 @@ export class Env {
       variables,
       functions,
       provider: reg,
-      disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : new Set(),
+      disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : NO_OVERLOADS,
     };
     this.customImpls = impls;
     const macros = [

@@ -5,6 +5,7 @@
  */
 import { errorString } from "../errors/field-error.js";
 import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
+import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal } from "../value/go-format.js";
@@ -158,8 +159,8 @@ export function runValidate(opts: RunOptions): Result[] {
   const olds = new Map<string, JsonObject>();
   for (const { doc } of decodeFiles(opts.old)) {
     if (isObject(doc.value)) {
-      const items = getKey(doc.value, "items");
-      if (str(doc.value, "kind").endsWith("List") && Array.isArray(items)) {
+      const items = listItems(doc.value, (av, k) => registry.lookup(av, k) !== undefined);
+      if (items) {
         for (const it of items) if (isObject(it)) olds.set(oldKey(it), it);
       } else olds.set(oldKey(doc.value), doc.value);
     }
@@ -191,9 +192,8 @@ export function runValidate(opts: RunOptions): Result[] {
       );
       continue;
     }
-    const kind = str(v, "kind");
-    const items = getKey(v, "items");
-    if (kind.endsWith("List") && Array.isArray(items) && !registry.lookup(str(v, "apiVersion"), kind)) {
+    const items = listItems(v, (av, k) => registry.lookup(av, k) !== undefined);
+    if (items) {
       items.forEach((it, i) => {
         results.push(validateOne(file, doc, it, `items[${i}]`, i, size));
       });
@@ -230,7 +230,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
     const crd = registry.lookup(r.apiVersion, r.kind);
     const version = r.apiVersion.slice(r.apiVersion.indexOf("/") + 1);
-    if (!crd || !crd.servedVersions.includes(version)) {
+    if (!crd?.servedVersions.includes(version)) {
       r.status = "skipped";
       r.valid = false;
       r.reason = `no matches for kind "${r.kind}" in version "${r.apiVersion}"`;
@@ -266,7 +266,7 @@ export function runValidate(opts: RunOptions): Result[] {
         for (const s of strictDecodingErrors) {
           const m = /^duplicate field "(.*)"$/.exec(s);
           const field = m ? m[1]! : "";
-          const pos = doc.locate(field === "" ? at("<nil>") : at(field));
+          const pos = field === "" ? (doc.strictErrorPosition ?? doc.locate(at("<nil>"))) : doc.locate(at(field));
           errors.push({ type: "DuplicateField", field, message: s, ...pos });
         }
         for (const f of res.unknownFields) {

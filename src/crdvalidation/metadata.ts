@@ -6,6 +6,10 @@
 import type { ObjectMetaLike } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
+import { getObjectMeta } from "../objectmeta/get-set.js";
+import { nameIsDNSSubdomain } from "../objectmeta/names.js";
+import { validateObjectMeta } from "../objectmeta/validate-meta.js";
+import type { JsonObject } from "../value/json-value.js";
 import { isDNS1123Subdomain, maxLenError, regexError } from "./names.js";
 
 const QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
@@ -57,8 +61,28 @@ function labelsAndAnnotations(meta: ObjectMetaLike, p: FieldPath, out: FieldErro
   if (total > 256 * 1024) out.push(fieldError.tooLong(p.child("annotations"), 256 * 1024));
 }
 
-/** Metadata checks on create. */
+/**
+ * Metadata checks on create: the full ObjectMeta validation of src/objectmeta (labels, annotations, owner
+ * references, finalizers, managed fields), falling back to the local checks when the metadata cannot be
+ * read as an ObjectMeta.
+ */
 export function validateCrdMetadataCreate(meta: ObjectMetaLike, requiredName: string): FieldError[] {
+  const r = getObjectMeta({ metadata: meta as unknown as JsonObject });
+  if (r.meta && r.error === undefined) {
+    const m = r.meta;
+    // The generic store generates a name (generateName + 5 random characters) before validation; crdkit
+    // uses a fixed suffix so results are deterministic.
+    if (m.name.length === 0 && m.generateName.length > 0) m.name = `${m.generateName}xxxxx`;
+    const nameFn = (name: string, prefix: boolean): string[] => {
+      const errs = nameIsDNSSubdomain(name, prefix);
+      return name !== requiredName ? [...errs, 'must be spec.names.plural+"."+spec.group'] : errs;
+    };
+    return validateObjectMeta(m, false, nameFn, FieldPath.of("metadata"));
+  }
+  return validateCrdMetadataCreateLocal(meta, requiredName);
+}
+
+function validateCrdMetadataCreateLocal(meta: ObjectMetaLike, requiredName: string): FieldError[] {
   const p = FieldPath.of("metadata");
   const out: FieldError[] = [];
   const nameFn = (name: string, prefix: boolean): string[] => {

@@ -14,7 +14,8 @@ const DNS1123_SUB_MSG = "a lowercase RFC 1123 subdomain must consist of lower ca
 /** `validation.RegexError(msg, fmt, examples...)`. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}'`).join(" or ")}, regex used for validation is '${fmt}')`;
+  // Go appends "', " after every example and joins with " or ": `(e.g. 'a',  or 'b', regex used ...)`.
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
 /** `validation.MaxLenError(n)`. */

@@ -162,9 +162,18 @@ function runCreate(d: DecodedCrd, opts: CrdValidationOptions): CrdValidationResu
   // PrepareForCreate: status reset, storage version recorded.
   const storage = firstStorage(crd);
   crd.status = { conditions: [], acceptedNames: { plural: "", kind: "" }, storedVersions: storage !== undefined ? [storage] : [] };
+  const errors = validateInternalCreate(crd, opts);
+  return { errors, warnings: errors.length === 0 ? warningsOnCreate(crd.spec) : [], unknownFields: d.unknownFields, crd: d };
+}
+
+/**
+ * `ValidateCustomResourceDefinition(ctx, crd)` on an internal object as given (no strategy preparation:
+ * the status is validated as it is).
+ */
+export function validateInternalCreate(crd: InternalCrd, opts: CrdValidationOptions = {}): FieldError[] {
   const o = baseOptions(opts);
   const required = `${crd.spec.names.plural}.${crd.spec.group}`;
-  const errors = [
+  return [
     ...validateCrdMetadataCreate(crd.metadata, required),
     ...validateSpec(crd.spec, o, FieldPath.of("spec")),
     ...validateNames(crd.status.acceptedNames, FieldPath.of("status").child("acceptedNames")),
@@ -172,7 +181,6 @@ function runCreate(d: DecodedCrd, opts: CrdValidationOptions): CrdValidationResu
     ...validateAPIApproval(crd, undefined),
     ...validatePreserveUnknownFields(crd, undefined),
   ];
-  return { errors, warnings: errors.length === 0 ? warningsOnCreate(crd.spec) : [], unknownFields: d.unknownFields, crd: d };
 }
 
 function schemaIsNonStructural(s: JSONSchemaProps): boolean {
@@ -290,6 +298,12 @@ function runUpdate(d: DecodedCrd, od: DecodedCrd, opts: CrdValidationOptions): C
   const storage = firstStorage(crd);
   if (storage !== undefined && !stored.includes(storage)) stored.push(storage);
   crd.status = { conditions: old.status.conditions, acceptedNames: old.status.acceptedNames, storedVersions: stored };
+  const errors = validateInternalUpdate(crd, old, opts);
+  return { errors, warnings: errors.length === 0 ? warningsOnUpdate(crd.spec, old.spec) : [], unknownFields: d.unknownFields, crd: d };
+}
+
+/** `ValidateCustomResourceDefinitionUpdate(ctx, crd, old)` on internal objects as given. */
+export function validateInternalUpdate(crd: InternalCrd, old: InternalCrd, opts: CrdValidationOptions = {}): FieldError[] {
   const o = updateOptions(crd, old, opts);
   const sp = FieldPath.of("spec");
   const specErrs = validateSpec(crd.spec, o, sp);
@@ -299,7 +313,7 @@ function runUpdate(d: DecodedCrd, od: DecodedCrd, opts: CrdValidationOptions): C
   }
   specErrs.push(...immutable(sp.child("group"), crd.spec.group, old.spec.group));
   specErrs.push(...immutable(sp.child("names", "plural"), crd.spec.names.plural, old.spec.names.plural));
-  const errors = [
+  return [
     ...validateCrdMetadataUpdate(crd.metadata, old.metadata),
     ...specErrs,
     ...validateNames(crd.status.acceptedNames, FieldPath.of("status").child("acceptedNames")),
@@ -307,5 +321,4 @@ function runUpdate(d: DecodedCrd, od: DecodedCrd, opts: CrdValidationOptions): C
     ...validateAPIApproval(crd, old),
     ...validatePreserveUnknownFields(crd, old),
   ];
-  return { errors, warnings: errors.length === 0 ? warningsOnUpdate(crd.spec, old.spec) : [], unknownFields: d.unknownFields, crd: d };
 }

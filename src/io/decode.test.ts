@@ -1,6 +1,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { Float64, type JsonValue } from "../value/json-value.js";
+import { goJsonMarshal } from "../value/go-format.js";
 import { decodeDocuments } from "./decode.js";
 
 function one(text: string): JsonValue | undefined {
@@ -136,4 +137,36 @@ test("deep nesting gives an error, not a stack overflow", () => {
   assert.equal(decodeDocuments(deep)[0]!.problem?.message, "yaml: exceeded max depth of 1000");
   const deepJson = '{"a": ' + "[".repeat(10000) + "]".repeat(10000) + "}";
   assert.equal(decodeDocuments(deepJson)[0]!.problem?.message, "exceeded max depth of 1000");
+});
+
+// Cases from sigs.k8s.io/yaml's TestYAMLToJSON (translated: YAML in, the JSON the API server receives).
+const sigsCases: [string, string][] = [
+  ["t: a\n", '{"t":"a"}'],
+  ["t: True\n", '{"t":true}'],
+  ["t: no\n", '{"t":false}'],
+  ["t: 9007199254740993\n", '{"t":9007199254740993}'],
+  ["t: 1000000000000000000000000000000000000\n", '{"t":1e+36}'],
+  [
+    "t: this is very long line with spaces and it must be longer than 80 so we will repeat\n  that it must be longer that 80\n",
+    '{"t":"this is very long line with spaces and it must be longer than 80 so we will repeat that it must be longer that 80"}',
+  ],
+  ["t: ", '{"t":null}'],
+  ["True: a", '{"true":"a"}'],
+  ["no: a", '{"false":"a"}'],
+  ["1: a", '{"1":"a"}'],
+  ["1.2: a", '{"1.2":"a"}'],
+  ["1000000000000000000000000000000000000: a", '{"1e+36":"a"}'],
+  ["1e+36: a", '{"1e+36":"a"}'],
+  ['"1e+36": a\n', '{"1e+36":"a"}'],
+  ["a: !!binary gIGC", '{"a":"\ufffd\ufffd\ufffd"}'],
+  ["x: [{t: a}, {t: {b: 1, c: 2}}]", '{"x":[{"t":"a"},{"t":{"b":1,"c":2}}]}'],
+];
+for (const [src, want] of sigsCases) {
+  test(`sigs.k8s.io/yaml case ${JSON.stringify(src)}`, () => assert.equal(goJsonMarshal(one(src)), want));
+}
+
+test("sigs.k8s.io/yaml: null keys are refused", () => {
+  for (const src of ["~: a", "null: a"]) {
+    assert.match(decodeDocuments(src)[0]!.problem!.message, /^unsupported map key of type: <nil>/);
+  }
 });

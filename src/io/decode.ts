@@ -25,6 +25,8 @@ export interface DecodedDocument {
    * In Strict mode they fail the request, in Warn mode they are warnings.
    */
   strictErrors: string[];
+  /** Where the first strict-decoding problem (duplicate key) is, when known. */
+  strictErrorPosition?: Position;
   /** A fatal decode problem (syntax error, unsupported value, ...) with its position. */
   problem?: { message: string; position: Position };
   /** Position of a field path inside this document (`<nil>` → the document start). Computed on demand. */
@@ -103,14 +105,16 @@ function yamlDocuments(body: string, src: SourceText): DecodedDocument[] {
       const events = r.events ?? [];
       const root = events.findIndex((e) => e.type !== 1);
       const firstNode = root >= 0 ? locateOffset(chunk.text, events, root, "") : 0;
-      out.push({
+      const d: DecodedDocument = {
         index,
         offset: chunk.offset + firstNode,
         value: r.value,
         strictErrors: r.duplicateKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${r.duplicateKeys.join("\n  ")}`] : [],
         locate: (path: string) =>
           src.position(chunk.offset + (root >= 0 ? locateOffset(chunk.text, events, root, path) : 0)),
-      });
+      };
+      if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = src.position(chunk.offset + r.firstDuplicateOffset);
+      out.push(d);
       index++;
     }
     if (chunk.separatorError) {

@@ -41,6 +41,8 @@ export interface YamlDocumentResult {
   value?: JsonValue;
   /** Strict-decoding errors (duplicate keys) in go-yaml's wording, without the `yaml: unmarshal errors:` head. */
   duplicateKeys: string[];
+  /** Offset (in the chunk) of the value of the first duplicate key. */
+  firstDuplicateOffset?: number;
   problem?: DecodeProblem;
   /** Parser events of the document (for positions). */
   events?: Event[];
@@ -185,9 +187,12 @@ export function decodeYamlDocument(text: string): YamlDocumentResult {
   if (i >= events.length) return { duplicateKeys: [] };
   const docEvents = events;
   const duplicateKeys: string[] = [];
+  const dupOffsets: number[] = [];
   try {
-    const value = build(text, docEvents, i + 1, duplicateKeys);
-    return { value, duplicateKeys, events: docEvents };
+    const value = build(text, docEvents, i + 1, duplicateKeys, dupOffsets);
+    const r: YamlDocumentResult = { value, duplicateKeys, events: docEvents };
+    if (dupOffsets.length > 0) r.firstDuplicateOffset = dupOffsets[0]!;
+    return r;
   } catch (e) {
     if (e instanceof Fail) return { duplicateKeys, problem: { message: e.message, offset: e.offset }, events: docEvents };
     if (e instanceof YamlValueError) return { duplicateKeys, problem: { message: e.message, offset: 0 }, events: docEvents };
@@ -225,7 +230,7 @@ function offsetOf(ev: Event, fallback: number): number {
   return fallback;
 }
 
-function build(text: string, events: Event[], from: number, dups: string[]): JsonValue {
+function build(text: string, events: Event[], from: number, dups: string[], dupOffsets: number[]): JsonValue {
   const anchors = new Map<string, { value: JsonValue | undefined; scalar?: GoScalar; open: boolean; size: number }>();
   const stack: Frame[] = [];
   let root: JsonValue | undefined;
@@ -235,7 +240,10 @@ function build(text: string, events: Event[], from: number, dups: string[]): Jso
   let lastOffset = 0;
 
   const setEntry = (f: Frame, id: string, key: string, value: JsonValue, valueOffset: number, goKey: string) => {
-    if (f.seen!.has(id)) dups.push(`line ${lineOf(text, valueOffset)}: key ${goKey} already set in map`);
+    if (f.seen!.has(id)) {
+      dups.push(`line ${lineOf(text, valueOffset)}: key ${goKey} already set in map`);
+      dupOffsets.push(valueOffset);
+    }
     else f.seen!.set(id, true);
     setKey(f.obj as JsonObject, key, value);
   };
@@ -300,7 +308,7 @@ function build(text: string, events: Event[], from: number, dups: string[]): Jso
           throw e;
         }
         const top = stack[stack.length - 1];
-        const isKey = top !== undefined && top.map && top.keyId === undefined && !top.keyMerge;
+        const isKey = top?.map === true && top.keyId === undefined && !top.keyMerge;
         const v = isKey ? null : toJson(s, off);
         if (ev.anchorStart >= 0) anchors.set(text.slice(ev.anchorStart, ev.anchorEnd), { value: v, scalar: s, open: false, size: 1 });
         place(v, s, off);

@@ -23,7 +23,8 @@ import {
   validateGenericCreate,
   validateGenericUpdate,
 } from "../objectmeta/custom-resource.js";
-import { getObjectMeta, setObjectMeta } from "../objectmeta/get-set.js";
+import { getObjectMeta, goTypeName, setObjectMeta } from "../objectmeta/get-set.js";
+import { goSprintV } from "../validation/go-sprint.js";
 import { validateEmbedded } from "../objectmeta/validate-embedded.js";
 import { FieldPath } from "../errors/field-path.js";
 import { errorString } from "../errors/field-error.js";
@@ -84,19 +85,32 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   const v = version!;
   if (error) return { obj, version: v, unknownFields: [], warnings: [], decodeError: error };
   const cannot = (err: string) => `${ctx.kind} in version "${v.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  // the coercer reads kind and apiVersion as strings first
+  for (const k of ["kind", "apiVersion"]) {
+    const x = getKey(obj, k);
+    if (x !== undefined && x !== null && typeof x !== "string") {
+      return { obj, version: v, unknownFields: [], warnings: [], decodeError: cannot(`.${k} accessor error: ${goSprintV(x)} is of the type ${goTypeName(x)}, expected string`) };
+    }
+  }
+  const kindValue = getKey(obj, "kind");
+  const body = apiVersionOf(obj);
+  // only objects of the CRD's group and kind are pruned, coerced and defaulted
+  const ours = kindValue === ctx.kind && (body === ctx.group || body.startsWith(`${ctx.group}/`));
   // a. metadata through metav1.ObjectMeta (strict: unknown metadata fields are reported)
   const meta = getObjectMeta(obj, { returnUnknownFieldPaths: true });
   if (meta.error !== undefined) return { obj, version: v, unknownFields: [], warnings: [], decodeError: cannot(meta.error) };
   const unknownFields: string[] = [...meta.unknownPaths];
   // b. prune, drop non-nullable nulls without default
-  if (!ctx.preserveUnknownFields) {
-    unknownFields.push(...prune(obj, v.structural, true));
-    pruneNonNullableNullsWithoutDefaults(obj, v.structural);
+  if (ours) {
+    if (!ctx.preserveUnknownFields) {
+      unknownFields.push(...prune(obj, v.structural, true));
+      pruneNonNullableNullsWithoutDefaults(obj, v.structural);
+    }
+    // c. embedded ObjectMeta coercion
+    const co = coerce(null, obj, v.structural, false, { returnUnknownFieldPaths: true });
+    if (co.error) return { obj, version: v, unknownFields, warnings: [], decodeError: cannot(errorString(co.error)) };
+    unknownFields.push(...co.unknownPaths);
   }
-  // c. embedded ObjectMeta coercion
-  const co = coerce(null, obj, v.structural, false, { returnUnknownFieldPaths: true });
-  if (co.error) return { obj, version: v, unknownFields, warnings: [], decodeError: cannot(errorString(co.error)) };
-  unknownFields.push(...co.unknownPaths);
   // d. restore normalised metadata
   if (meta.found) setObjectMeta(obj, meta.meta);
   const warnings: string[] = [];
@@ -114,7 +128,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     }
     if (mode === "Warn") warnings.push(...strictErrors);
   }
-  if (v.structural) applyDefaults(obj, v.structural);
+  if (ours && v.structural) applyDefaults(obj, v.structural);
   return { obj, version: v, unknownFields, warnings };
 }
 

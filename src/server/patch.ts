@@ -15,7 +15,7 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
 /** A failed JSON patch operation (the API server answers 422 or 400 with this text). */
 export class JsonPatchError extends Error {}
 
-function unescape(token: string): string {
+function unescapeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
@@ -23,7 +23,7 @@ function parsePointer(p: unknown): string[] {
   if (typeof p !== "string") throw new JsonPatchError("missing path");
   if (p === "") return [];
   if (!p.startsWith("/")) throw new JsonPatchError(`invalid path: ${p}`);
-  return p.slice(1).split("/").map(unescape);
+  return p.slice(1).split("/").map(unescapeToken);
 }
 
 function arrayIndex(arr: JsonValue[], tok: string, forAdd: boolean): number {

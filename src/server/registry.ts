@@ -199,7 +199,7 @@ export class Registry {
     const e = this.entryFor(group, plural);
     if (!e) return undefined;
     const v = e.versions.find((x) => x.name === version);
-    if (!v || !v.served) return undefined;
+    if (!v?.served) return undefined;
     let rt = e.types.get(version);
     if (!rt) {
       rt = this.buildType(e, v);
@@ -262,6 +262,12 @@ export class Registry {
       terminating: e.terminating,
       admission: () => admission,
     };
+    const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
+    const conversion = isObject(spec["conversion"]) ? spec["conversion"] : {};
+    const storage = e.versions.find((x) => x.storage)?.name;
+    if (conversion["strategy"] === "Webhook" && storage !== undefined && storage !== v.name) {
+      rt.unservable = `conversion webhook for ${e.group}/${v.name}, Kind=${e.names.kind} is not supported by crdkit serve: only the storage version ${e.group}/${storage} can be served`;
+    }
     const scale = scaleOf(v.raw);
     if (scale) rt.scale = scale;
     if (v.deprecated) rt.deprecationWarning = v.deprecationWarning ?? this.defaultDeprecation(e, v);

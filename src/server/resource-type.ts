@@ -38,6 +38,8 @@ export interface ResourceType {
   storagePrefix: string;
   /** The CRD is being deleted: only reads and deletes are allowed. */
   terminating: boolean;
+  /** Set when this version cannot be served (webhook conversion from the storage version). */
+  unservable?: string;
   /** A deprecation warning for this version, if deprecated. */
   deprecationWarning?: string;
   /** Called before an object is deleted for good (CRDs delete their custom resources). */

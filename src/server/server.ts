@@ -192,6 +192,7 @@ export class ApiHandler {
     const rt = this.lookup(r.group, r.version, r.plural);
     if (!rt) throw apiErrors.pathNotFound();
     if (!rt.namespaced && r.namespaced) throw apiErrors.pathNotFound();
+    if (rt.unservable) throw apiErrors.internal(rt.unservable);
     const isCollection = r.name === "";
     if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
     if (r.subresource !== "" && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {

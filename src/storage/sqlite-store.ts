@@ -197,7 +197,7 @@ export class SqliteStore implements Store {
 
   private afterWrite(events: StoreEvent[]): void {
     this.writesSinceCompact += events.length;
-    if (this.writesSinceCompact >= 1000) {
+    if (this.writesSinceCompact >= Math.min(1000, this.historySize)) {
       this.writesSinceCompact = 0;
       const keepFrom = this.rev - this.historySize;
       if (keepFrom > this.compacted) {

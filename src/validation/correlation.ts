@@ -3,7 +3,8 @@
  * value at the same place (object keys with a property or additionalProperties schema; list items of
  * `x-kubernetes-list-type: map` lists by their map keys) and answers `CachedDeepEqual`.
  */
-import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf, toNumber } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, isObject, kindOf, toNumber } from "../value/json-value.js";
+import { goDeepEqual as deepEqual } from "./deep-equal.js";
 import { goQuote } from "../value/go-format.js";
 import type { SchemaNode } from "./compile.js";
 

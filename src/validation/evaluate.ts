@@ -4,7 +4,8 @@
  * the return value is kube-openapi's `MatchCount` (used to pick anyOf/oneOf best failures).
  * Names (`spec.items[2].name`) are built from a segment stack only when an error is reported.
  */
-import { type JsonObject, type JsonValue, deepEqual, kindOf, toNumber } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, kindOf, toNumber } from "../value/json-value.js";
+import { goDeepEqual as deepEqual } from "./deep-equal.js";
 import type { SchemaNode } from "./compile.js";
 import { floatInRange, goInt64, intInRange, nodePattern } from "./compile.js";
 import type { CorrelatedObject } from "./correlation.js";

@@ -146,9 +146,9 @@ function xtoi2(s: string, from: number, e: string | null, end = s.length): boole
   return ok && ei === 2;
 }
 
-/** `net.ParseMAC(s)` succeeds (EUI-48, EUI-64, 20-octet InfiniBand; `:`, `-` or `.` forms). */
+/** `net.ParseMAC(s)` succeeds (EUI-48, EUI-64, 20-octet InfiniBand; `:`, `-`, `.` or bare-hex forms). */
 export function parseMAC(s: string): boolean {
-  if (!isAscii(s) || s.length < 14) return false;
+  if (!isAscii(s) || s.length < 12) return false;
   if (s[2] === ":" || s[2] === "-") {
     if ((s.length + 1) % 3 !== 0) return false;
     const n = (s.length + 1) / 3;
@@ -166,5 +166,10 @@ export function parseMAC(s: string): boolean {
     }
     return true;
   }
-  return false;
+  // Go ≥ 1.25: bare hex digits (`0123456789ab`).
+  if (s.length % 2 !== 0) return false;
+  const n = s.length / 2;
+  if (n !== 6 && n !== 8 && n !== 20) return false;
+  for (let x = 0; x < s.length; x += 2) if (!xtoi2(s, x, null, x + 2)) return false;
+  return true;
 }

@@ -19,6 +19,8 @@ describe("compileGoRegexp errors (Go regexp/syntax texts)", () => {
     [String.raw`\pX`, "error parsing regexp: invalid character class range: `\\pX`"],
     ["\\", "error parsing regexp: trailing backslash at end of expression: ``"],
     [String.raw`(\1)`, "error parsing regexp: invalid escape sequence: `\\1`"],
+    ["(?P<n>a(?P<n>", "error parsing regexp: missing closing ): `(?P<n>a(?P<n>`"],
+    ["(".repeat(1000) + ")".repeat(1000), `error parsing regexp: expression nests too deeply: \`${"(".repeat(1000) + ")".repeat(1000)}\``],
   ];
   for (const [p, want] of cases) {
     it(p, () => assert.equal(compileGoRegexp(p).error, want));
@@ -45,6 +47,8 @@ describe("compileGoRegexp matching", () => {
     ["^[[:alpha:]]+$", "abc", true],
     [String.raw`\Qa.b\E`, "a.b", true],
     [String.raw`\Qa.b\E`, "axb", false],
+    ["(?P<n>a)(?P<n>b)", "ab", true],
+    ["(?P<n>a)(?P<n>b)", "ba", false],
   ];
   for (const [p, s, want] of cases) {
     it(`${p} ~ ${JSON.stringify(s)}`, () => assert.equal(compileGoRegexp(p).regexp?.test(s), want));

@@ -39,17 +39,79 @@ function compileUncached(pattern: string): GoRegexpResult {
     return { regexp: { source: pattern, test: (s: string) => re.test(s) } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
-    return { error: goRegexpErrorText(e) };
+    // Go accepts duplicate capture-group names (RE2/J does not): retry without the names.
+    if (e instanceof RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
+      const unnamed = stripGroupNames(pattern);
+      if (unnamed !== pattern) {
+        const r = compileUncached(unnamed);
+        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test } };
+        // Errors naming the whole expression must name the original one.
+        return { error: r.error.replace(`\`${unnamed}\``, `\`${pattern}\``) };
+      }
+    }
+    return { error: goRegexpErrorText(e, pattern) };
   }
 }
 
+/**
+ * Turns every valid named group `(?P<name>` / `(?<name>` into a plain capturing group `(`, skipping
+ * escapes, `\Q…\E` quotes and character classes. Matching is unchanged (names do not affect it).
+ */
+function stripGroupNames(p: string): string {
+  let out = "";
+  let i = 0;
+  let inClass = false;
+  while (i < p.length) {
+    const c = p[i]!;
+    if (c === "\\") {
+      if (p[i + 1] === "Q") {
+        const end = p.indexOf("\\E", i + 2);
+        const stop = end < 0 ? p.length : end + 2;
+        out += p.slice(i, stop);
+        i = stop;
+        continue;
+      }
+      out += p.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      out += c;
+      i++;
+      if (p[i] === "^") out += p[i++];
+      if (p[i] === "]") out += p[i++];
+      continue;
+    }
+    if (c === "(" && p[i + 1] === "?") {
+      const m = /^\(\?P?<([A-Za-z0-9_]+)>/.exec(p.slice(i));
+      if (m) {
+        out += "(";
+        i += m[0].length;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
 /** Maps an re2js exception to Go's `(*syntax.Error).Error()` text. */
-function goRegexpErrorText(e: unknown): string {
+function goRegexpErrorText(e: unknown, pattern: string): string {
   if (e instanceof RE2JSSyntaxException) {
     // Go always prints `: <expr>` in backquotes, even when the expression is empty
-    // (trailing backslash); re2js omits it when there is no input.
+    // (trailing backslash); re2js omits it when there is no input. Size/nesting errors carry the
+    // whole expression in Go.
     const code = e.error;
-    const expr = e.input ?? "";
+    const whole = code === "expression nests too deeply" || code === "expression too large";
+    const expr = whole ? pattern : (e.input ?? "");
     if (typeof code === "string" && code.length > 0) return `error parsing regexp: ${code}: \`${expr}\``;
     return e.message;
   }

@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { JSONSchemaProps } from "../crd/types.js";
 import { errorString } from "../errors/field-error.js";
 import { type JsonValue, float64 } from "../value/json-value.js";
-import { compileSchemaValidator, validateCustomResource } from "./schema-validator.js";
+import { compileSchemaValidator, validateCustomResource, validateCustomResourceUpdate } from "./schema-validator.js";
 
 const cases: [string, JSONSchemaProps, JsonValue, string[]][] = [
   // type
@@ -98,6 +98,12 @@ const cases: [string, JSONSchemaProps, JsonValue, string[]][] = [
   // composition
   ["anyOf ok", { anyOf: [{ type: "string" }, { type: "integer" }] }, 1, []],
   ["anyOf best failure (highest match count)", { anyOf: [{ type: "string" }, { type: "integer", minimum: 5 }] }, 1, [`<nil>: Invalid value: "": "x" must validate at least one schema (anyOf)`, "x: Invalid value: 1: x in body should be greater than or equal to 5"]],
+  [
+    "anyOf keeps the failure of the branch with the highest match count (more nodes visited)",
+    { anyOf: [{ type: "object", required: ["c"] }, { properties: { a: { type: "string" } } }] },
+    { a: 1 },
+    [`<nil>: Invalid value: "": "x" must validate at least one schema (anyOf)`, `x.a: Invalid value: "integer": x.a in body must be of type string: "integer"`],
+  ],
   ["oneOf none", { oneOf: [{ type: "string" }, { type: "boolean" }] }, 1, [`<nil>: Invalid value: "": "x" must validate one and only one schema (oneOf). Found none valid`, `x: Invalid value: "integer": x in body must be of type string: "integer"`]],
   ["oneOf two", { oneOf: [{ type: "integer" }, { minimum: 0 }] }, 1, [`<nil>: Invalid value: "": "x" must validate one and only one schema (oneOf). Found 2 valid alternatives`]],
   ["allOf partial", { allOf: [{ type: "integer" }, { maximum: 0 }] }, 1, ["x: Invalid value: 1: x in body should be less than or equal to 0", `<nil>: Invalid value: "": "x" must validate all the schemas (allOf)`]],
@@ -148,6 +154,19 @@ describe("robustness", () => {
   it("no schema accepts everything; a null validator returns no errors", () => {
     assert.deepEqual(validateCustomResource(null, { a: 1 }, compileSchemaValidator(undefined)), []);
     assert.deepEqual(validateCustomResource(null, { a: 1 }, null), []);
+  });
+  it("deeply nested equal values are compared without recursion (ratcheting, uniqueItems)", () => {
+    const mk = (): JsonValue => {
+      let d: JsonValue = 1;
+      for (let i = 0; i < 100000; i++) d = [d];
+      return d;
+    };
+    const v = compileSchemaValidator({ type: "object", properties: { x: { type: "array", maxItems: 0, uniqueItems: true } } });
+    assert.deepEqual(validateCustomResourceUpdate(null, { x: mk() }, { x: mk() }, v), []);
+    assert.deepEqual(validateCustomResource(null, { x: [mk(), mk()] }, v).map(errorString), [
+      "x: Too many: 2: must have at most 0 items",
+      `x: Invalid value: "": x in body shouldn't contain duplicates`,
+    ]);
   });
   it("deep values under a shallow schema are not walked", () => {
     let deep: JsonValue = 1;

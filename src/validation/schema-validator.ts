@@ -55,9 +55,14 @@ export function validateValue(validator: SchemaValidator, value: JsonValue): VEr
 }
 
 /** Ratcheting validation of `newValue` against `oldValue`; returns the remaining raw errors. */
-export function validateValueUpdate(validator: SchemaValidator, newValue: JsonValue, oldValue: JsonValue): VErr[] {
+export function validateValueUpdate(
+  validator: SchemaValidator,
+  newValue: JsonValue,
+  oldValue: JsonValue,
+  correlation?: CorrelatedObject | null,
+): VErr[] {
   const acc: VErr[] = [];
-  const corr = new CorrelatedObject(newValue, oldValue, validator.root);
+  const corr = correlation ?? new CorrelatedObject(newValue, oldValue, validator.root);
   new Evaluation().validate(validator.root, newValue, acc, corr);
   return dedupe(acc);
 }
@@ -118,17 +123,21 @@ export function validateCustomResource(
 }
 
 /**
- * `ValidateCustomResourceUpdate(fldPath, new, old, validator, WithRatcheting(nil))`: errors of subtrees
- * whose old and new values are equal under correlation (object keys, list-type=map keys) are dropped;
- * root `apiVersion`/`kind` are never ratcheted.
+ * `ValidateCustomResourceUpdate(fldPath, new, old, validator, WithRatcheting(correlation))`: errors of
+ * subtrees whose old and new values are equal under correlation (object keys, list-type=map keys) are
+ * dropped; root `apiVersion`/`kind` are never ratcheted on their own. `opts.correlation` (a
+ * {@link CorrelatedObject} over `newObj`/`oldObj` and `validator.root`) may be shared with other
+ * ratcheting layers; by default a fresh one is built. Pass `oldObj = null` when there is no old value
+ * (e.g. a /status update of an object that had no status).
  */
 export function validateCustomResourceUpdate(
   fldPath: FieldPath | null,
   newObj: JsonValue,
   oldObj: JsonValue,
   validator: SchemaValidator | null | undefined,
+  opts: { correlation?: CorrelatedObject | null } = {},
 ): FieldError[] {
   if (!validator) return [];
-  const errs = validateValueUpdate(validator, newObj, oldObj);
+  const errs = validateValueUpdate(validator, newObj, oldObj, opts.correlation);
   return errs.length === 0 ? [] : toFieldErrors(fldPath, errs);
 }

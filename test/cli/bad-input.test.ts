@@ -39,7 +39,7 @@ test("bad input: duplicate keys are strict decoding errors (go-yaml text), warni
   const doc = `${head}  image: a\n  image: b\n`;
   const strict = await validate({ "a.yaml": doc });
   assert.equal(strict.code, 1);
-  assert.equal(strict.out.split("\n")[0], 'a.yaml:1:1: yaml: unmarshal errors:');
+  assert.equal(strict.out.split("\n")[0], 'a.yaml:7:10: yaml: unmarshal errors:');
   assert.equal(strict.out.split("\n")[1], '  line 7: key "image" already set in map');
   const warn = await validate({ "a.yaml": doc }, "--field-validation", "Warn", "-o", "json", "--show-object");
   const res = JSON.parse(warn.stdout).results[0];

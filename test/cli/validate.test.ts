@@ -136,3 +136,9 @@ test("usage errors and missing files exit 2", async () => {
   assert.equal(r.stderr, "crdkit validate: cannot read does/not/exist.yaml: no such file or directory\n");
   assert.equal((await runCli("validate", "--help")).code, 0);
 });
+
+test("crdkit check is dispatched to the CRD checker", async () => {
+  const r = await runCli("check", "examples/crontab-crd.yaml");
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /crontabs\.stable\.example\.com/);
+});

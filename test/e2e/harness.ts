@@ -124,19 +124,54 @@ export function squeeze(text: string): string {
     .join("\n");
 }
 
-/** Resolves when `child`'s stdout has produced `lines` lines (rejects if it exits first). */
-export function waitForLines(child: ChildProcess, lines: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const onData = (d: Buffer) => {
-      buf += d.toString();
-      const got = buf.split("\n").filter((l) => l !== "");
-      if (got.length >= lines) {
-        child.stdout!.off("data", onData);
-        resolve(got);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`kubectl exited (${code}) before ${lines} lines: ${buf}`)));
-  });
+/** Collects a child's stdout lines; `waitFor(n)` resolves once n lines arrived (rejects if it exits first). */
+export class LineCollector {
+  private buf = "";
+  private exited: number | null | undefined;
+  private waiters: { n: number; resolve: (l: string[]) => void; reject: (e: Error) => void }[] = [];
+
+  constructor(child: ChildProcess) {
+    child.stdout!.on("data", (d: Buffer) => {
+      this.buf += d.toString();
+      this.check();
+    });
+    child.once("exit", (code) => {
+      this.exited = code;
+      this.check();
+    });
+  }
+
+  get lines(): string[] {
+    const complete = this.buf.slice(0, this.buf.lastIndexOf("\n") + 1);
+    return complete.split("\n").filter((l) => l !== "");
+  }
+
+  private check(): void {
+    const got = this.lines;
+    this.waiters = this.waiters.filter((w) => {
+      if (got.length >= w.n) w.resolve(got);
+      else if (this.exited !== undefined) w.reject(new Error(`kubectl exited (${this.exited}) before ${w.n} lines: ${this.buf}`));
+      else return true;
+      return false;
+    });
+  }
+
+  /** Resolves with the lines once `n` arrived; rejects if the child exits first or after `deadlineMs` (a hang guard). */
+  waitFor(n: number, deadlineMs = 60_000): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${n} lines after ${deadlineMs} ms: ${this.buf}`)), deadlineMs);
+      this.waiters.push({
+        n,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.check();
+    });
+  }
 }

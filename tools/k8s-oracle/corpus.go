@@ -89,7 +89,7 @@ func runCorpus(projectDir, out string) error {
 	}
 	crdsByGK := map[string]crdInfo{}
 	var crdRecords []interface{}
-	for _, rel := range listYAML(projectDir, "crds") {
+	for _, rel := range append(listYAML(projectDir, "crds"), listYAML(projectDir, "testcases")...) {
 		docs, err := readDocs(projectDir, rel)
 		if err != nil {
 			return err

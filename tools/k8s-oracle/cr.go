@@ -16,7 +16,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/crdserverscheme"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -316,7 +315,11 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 		return res
 	}
 	ctx := warning.WithWarningRecorder(context.Background(), rec)
+	// the request URL: for updates it names the stored object
 	ns := requestNamespace(s, u, c.Namespace)
+	if old != nil {
+		ns = requestNamespace(s, old, c.Namespace)
+	}
 	ctx = genericapirequest.WithNamespace(ctx, ns)
 	kind := schema.GroupVersionKind{Group: s.crd.Spec.Group, Version: version, Kind: s.crd.Status.AcceptedNames.Kind}
 
@@ -325,13 +328,19 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 	case "create":
 		vErr = beforeCreate(s.createStrategies[version], ctx, u, kind)
 	case "update":
-		vErr = beforeUpdate(s.strategies[version], ctx, u, old, kind)
+		vErr = checkURL(u, old, ns)
+		if vErr == nil {
+			vErr = beforeUpdate(s.strategies[version], ctx, u, old, kind)
+		}
 	case "status":
 		if !s.hasStatus[version] {
 			res.set("setupError", "the CRD has no status subresource for version "+version+" (404)")
 			return res
 		}
-		vErr = beforeUpdate(s.statusStrategies[version], ctx, u, old, kind)
+		vErr = checkURL(u, old, ns)
+		if vErr == nil {
+			vErr = beforeUpdate(s.statusStrategies[version], ctx, u, old, kind)
+		}
 	}
 	if vErr != nil {
 		res.set("code", statusCode(vErr))
@@ -339,8 +348,13 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 			res.set("errors", renderErrors(ve.errs))
 			res.set("statusMessage", ve.status.Error())
 		} else {
+			// a 400 (namespace / name checks): reported like the decode errors
 			res.set("errors", []interface{}{})
-			res.set("statusMessage", vErr.Error())
+			if statusCode(vErr) == 400 {
+				res.set("decodeError", vErr.Error())
+			} else {
+				res.set("statusMessage", vErr.Error())
+			}
 		}
 		res.set("warnings", nonNilStrings(rec.list))
 		res.set("object", nil)
@@ -368,4 +382,17 @@ func statusCode(err error) int {
 	return 500
 }
 
-var _ = meta.Accessor
+// checkURL follows the update handler for a PUT to the stored object's URL: the namespace check
+// (rest.EnsureObjectNamespaceMatchesRequestNamespace) and handlers.checkName (unexported, reproduced).
+func checkURL(u, old *unstructured.Unstructured, ns string) error {
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, u); err != nil {
+		return err
+	}
+	if u.GetName() != old.GetName() {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", u.GetName(), old.GetName()))
+	}
+	if len(ns) > 0 && len(u.GetNamespace()) > 0 && u.GetNamespace() != ns {
+		return apierrors.NewBadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the request (%s)", u.GetNamespace(), ns))
+	}
+	return nil
+}

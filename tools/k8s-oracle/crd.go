@@ -9,7 +9,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -19,9 +18,13 @@ import (
 // conversion to the internal type.
 func decodeInternalCRD(data []byte) (*apiextensionsinternal.CustomResourceDefinition, error) {
 	dec := apiserver.Codecs.UniversalDecoder(apiextensionsinternal.SchemeGroupVersion)
-	obj, _, err := dec.Decode(data, nil, nil)
+	obj, gvk, err := dec.Decode(data, nil, nil)
 	if err != nil {
-		return nil, err
+		// the 400 text of handlers.transformDecodeError for a CRD request
+		if gvk != nil && len(gvk.Kind) > 0 {
+			return nil, fmt.Errorf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, "CustomResourceDefinition", err)
+		}
+		return nil, fmt.Errorf("the object provided is unrecognized (must be of type %s): %v (%s)", "CustomResourceDefinition", err, summarizeData(data, 30))
 	}
 	crd, ok := obj.(*apiextensionsinternal.CustomResourceDefinition)
 	if !ok {
@@ -157,5 +160,3 @@ func nonNilStrings(s []string) []interface{} {
 	}
 	return out
 }
-
-var _ runtime.Object = &apiextensionsinternal.CustomResourceDefinition{}

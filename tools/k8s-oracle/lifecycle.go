@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -101,5 +100,3 @@ func beforeUpdate(st rest.RESTUpdateStrategy, ctx context.Context, u, old *unstr
 	st.Canonicalize(u)
 	return nil
 }
-
-var _ = fmt.Sprintf

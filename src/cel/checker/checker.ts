@@ -14,30 +14,26 @@ import type {
   SelectExpr,
   StructExpr,
 } from "../ast.js";
-import type { FunctionDecl, OverloadDecl } from "../decls/decl.js";
+import type { FunctionDecl } from "../decls/decl.js";
 import {
   BoolType,
-  BytesType,
   type CelType,
-  DoubleType,
   DynType,
   ErrorType,
   formatFunctionType,
   formatType,
-  functionType,
   IntType,
   isExactType,
   listType,
   mapType,
-  NullType,
   optionalType,
-  StringType,
   typeParamType,
-  UintType,
 } from "../types/types.js";
 import { type CheckerDecls, CheckerEnv } from "./env.js";
 import type { CelIssue } from "../parser/issues.js";
+import { computeQualifiers, constType, debugExpr, instantiate, toQualifiedName } from "./helpers.js";
 import { IssueCollector } from "./issues.js";
+import { hasTypeParam, type ResolutionCache, resolutionCacheFor } from "./resolution-cache.js";
 import { Mapping } from "./mapping.js";
 import {
   isAssignable,
@@ -81,7 +77,10 @@ export interface CheckOptions {
 export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
   const c = new Checker(ast, decls, options);
   c.check(ast.expr);
-  for (const [id, t] of c.types) c.types.set(id, substitute(c.mappings, t, true));
+  for (const [id, t] of c.types) {
+    const u = substitute(c.mappings, t, true);
+    if (u !== t) c.types.set(id, u);
+  }
   return { types: c.types, references: c.references, issues: c.errors.issues, issueCount: c.errors.count };
 }
 
@@ -90,6 +89,7 @@ class Checker {
   readonly references = new Map<number, Reference>();
   readonly errors: IssueCollector;
   readonly mappings = new Mapping();
+  private readonly cache: ResolutionCache;
   private freeTypeVarCounter = 0;
   private readonly env: CheckerEnv;
   private readonly dynAggregates: boolean;
@@ -100,6 +100,7 @@ class Checker {
     options: CheckOptions,
   ) {
     this.env = new CheckerEnv(decls);
+    this.cache = resolutionCacheFor(decls.functions, decls.disabledOverloads);
     this.errors = new IssueCollector(options.maxErrors);
     this.dynAggregates = options.dynAggregateLiterals ?? true;
   }
@@ -248,26 +249,41 @@ class Checker {
     const argTypes: CelType[] = [];
     if (target !== undefined) argTypes.push(this.getType(target));
     for (const a of e.args) argTypes.push(this.getType(a));
+    const isMember = target !== undefined;
+    const cacheable = argTypes.length > 0 && argTypes.length <= 4 && !argTypes.some(hasTypeParam);
+    if (cacheable) {
+      const hit = this.cache.get(fn.name, isMember, argTypes);
+      if (hit !== undefined) {
+        this.freeTypeVarCounter += hit.typeVarsConsumed;
+        this.setType(e, hit.result);
+        this.references.set(e.id, { name: fn.name, overloadIds: hit.overloadIds });
+        return;
+      }
+    }
+    const counterBefore = this.freeTypeVarCounter;
+    const errorsBefore = this.errors.count;
+    this.resolveOverloadUncached(e, fn, isMember, argTypes);
+    if (!cacheable || this.errors.count !== errorsBefore) return;
+    const result = this.types.get(e.id);
+    const ref = this.references.get(e.id);
+    if (result === undefined || ref?.overloadIds === undefined || hasTypeParam(result)) return;
+    this.cache.set(fn.name, isMember, argTypes, {
+      result,
+      overloadIds: ref.overloadIds,
+      typeVarsConsumed: this.freeTypeVarCounter - counterBefore,
+    });
+  }
+
+  private resolveOverloadUncached(e: CallExpr, fn: FunctionDecl, isMember: boolean, argTypes: CelType[]): void {
+    const logical = fn.name === "_&&_" || fn.name === "_||_";
+    const disabled = this.env.decls.disabledOverloads;
     let resultType: CelType | undefined;
     let ids: string[] | undefined;
     for (const ov of fn.overloads) {
-      if (this.env.decls.disabledOverloads.has(ov.id)) continue;
-      if ((target === undefined && ov.member) || (target !== undefined && !ov.member)) continue;
-      if (fn.name === "_&&_" || fn.name === "_||_") {
-        let failed = false;
-        argTypes.forEach((t, i) => {
-          if (!this.isAssignable(t, BoolType)) {
-            const arg = e.args[i] as Expr;
-            this.report(arg.id, `expected type '${formatType(BoolType)}' but found '${formatType(t)}'`);
-            failed = true;
-          }
-        });
-        if (failed) {
-          this.setType(e, ErrorType);
-          return;
-        }
-        this.setType(e, BoolType);
-        this.references.set(e.id, { name: fn.name, overloadIds: [ov.id] });
+      if (disabled.size > 0 && disabled.has(ov.id)) continue;
+      if (ov.member !== isMember) continue;
+      if (logical) {
+        this.checkLogical(e, fn, ov.id, argTypes);
         return;
       }
       if (ov.args.length !== argTypes.length) {
@@ -275,17 +291,18 @@ class Checker {
         this.freeTypeVarCounter += ov.typeParams.length;
         continue;
       }
-      let ovType = functionTypeOf(ov);
+      let candidateArgs = ov.args;
+      let candidateResult = ov.result;
       if (ov.typeParams.length > 0) {
         const fresh = new Map<string, CelType>();
         for (const tp of ov.typeParams) fresh.set(tp, this.newTypeVar());
-        ovType = instantiate(ovType, fresh);
+        candidateArgs = ov.args.map((a) => instantiate(a, fresh));
+        candidateResult = instantiate(ov.result, fresh);
       }
-      const candidateArgs = ovType.params.slice(1);
       if (this.isAssignableList(argTypes, candidateArgs)) {
         if (ids === undefined) ids = [ov.id];
         else ids.push(ov.id);
-        const fnResult = substitute(this.mappings, ovType.params[0] as CelType, false);
+        const fnResult = ov.typeParams.length > 0 ? substitute(this.mappings, candidateResult, false) : candidateResult;
         if (resultType === undefined) resultType = fnResult;
         else if (!isDyn(resultType) && !isExactType(fnResult, resultType)) resultType = DynType;
       }
@@ -294,13 +311,31 @@ class Checker {
       const shown = argTypes.map((t) => substitute(this.mappings, t, true));
       this.report(
         e.id,
-        `found no matching overload for '${fn.name}' applied to '${formatFunctionType(undefined, shown, target !== undefined)}'`,
+        `found no matching overload for '${fn.name}' applied to '${formatFunctionType(undefined, shown, isMember)}'`,
       );
       this.setType(e, ErrorType);
       return;
     }
     this.setType(e, resultType);
     this.references.set(e.id, { name: fn.name, overloadIds: ids });
+  }
+
+  /** cel-go's special case for (variadic) `_&&_` / `_||_`: every argument must be bool. */
+  private checkLogical(e: CallExpr, fn: FunctionDecl, overloadId: string, argTypes: readonly CelType[]): void {
+    let failed = false;
+    for (let i = 0; i < argTypes.length; i++) {
+      const t = argTypes[i] as CelType;
+      if (t.kind === "bool" || this.isAssignable(t, BoolType)) continue;
+      const arg = e.args[i] as Expr;
+      this.report(arg.id, `expected type '${formatType(BoolType)}' but found '${formatType(t)}'`);
+      failed = true;
+    }
+    if (failed) {
+      this.setType(e, ErrorType);
+      return;
+    }
+    this.setType(e, BoolType);
+    this.references.set(e.id, { name: fn.name, overloadIds: [overloadId] });
   }
 
   private checkCreateList(e: ListExpr): void {
@@ -497,90 +532,5 @@ class Checker {
 
   private report(id: number, message: string): void {
     this.errors.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
-  }
-}
-
-/** Replaces the overload's type parameters by fresh type variables. */
-function instantiate(t: CelType, fresh: ReadonlyMap<string, CelType>): CelType {
-  if (t.kind === "type_param") return fresh.get(t.name) ?? t;
-  const ps = t.params;
-  if (ps.length === 0) return t;
-  const out: CelType[] = new Array<CelType>(ps.length);
-  let changed = false;
-  for (let i = 0; i < ps.length; i++) {
-    const p = ps[i] as CelType;
-    const q = instantiate(p, fresh);
-    if (q !== p) changed = true;
-    out[i] = q;
-  }
-  return changed ? { kind: t.kind, name: t.name, params: out } : t;
-}
-
-const functionTypes = new WeakMap<OverloadDecl, CelType>();
-
-/** The overload's `function(result, args...)` type, built once per overload. */
-function functionTypeOf(ov: OverloadDecl): CelType {
-  let t = functionTypes.get(ov);
-  if (t === undefined) {
-    t = functionType(ov.result, ov.args);
-    functionTypes.set(ov, t);
-  }
-  return t;
-}
-
-function constType(kind: string): CelType {
-  switch (kind) {
-    case "bool":
-      return BoolType;
-    case "bytes":
-      return BytesType;
-    case "double":
-      return DoubleType;
-    case "int":
-      return IntType;
-    case "uint":
-      return UintType;
-    case "string":
-      return StringType;
-    default:
-      return NullType;
-  }
-}
-
-/** Qualifier names of a select chain ending in an identifier (`a.b.c` → [a, b, c]). */
-function computeQualifiers(e: Expr): string[] | undefined {
-  const q: string[] = [];
-  let cur: Expr = e;
-  while (cur.kind === "select") {
-    if (cur.testOnly) return undefined;
-    q.push(cur.field);
-    cur = cur.operand;
-    if (cur.kind === "ident") {
-      q.push(cur.name);
-      return q.reverse();
-    }
-  }
-  return undefined;
-}
-
-/** cel-go `containers.ToQualifiedName`. */
-function toQualifiedName(e: Expr): string | undefined {
-  if (e.kind === "ident") return e.name;
-  if (e.kind === "select" && !e.testOnly) {
-    const op = toQualifiedName(e.operand);
-    return op === undefined ? undefined : `${op}.${e.field}`;
-  }
-  return undefined;
-}
-
-/** Minimal rendering of a node for the optional-select error (cel-go prints the Go struct). */
-function debugExpr(e: Expr): string {
-  switch (e.kind) {
-    case "ident":
-      return e.name;
-    case "const":
-      return e.value.kind;
-    default:
-      return e.kind;
   }
 }

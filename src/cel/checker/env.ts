@@ -39,6 +39,23 @@ export function resolveCandidateNames(container: string, name: string): string[]
   return out;
 }
 
+const variablePrefixes = new WeakMap<ReadonlyMap<string, CelType>, ReadonlySet<string>>();
+
+/** First segments of dotted variable names (`a` for `a.b.c`), cached per variable map. */
+function prefixesOf(vars: ReadonlyMap<string, CelType>): ReadonlySet<string> {
+  let s = variablePrefixes.get(vars);
+  if (s === undefined) {
+    const out = new Set<string>();
+    for (const n of vars.keys()) {
+      const dot = n.indexOf(".");
+      if (dot > 0) out.add(n.slice(0, dot));
+    }
+    s = out;
+    variablePrefixes.set(vars, s);
+  }
+  return s;
+}
+
 /** Per-check scoped environment. */
 export class CheckerEnv {
   private readonly scopes: Map<string, CelType>[] = [];
@@ -97,6 +114,16 @@ export class CheckerEnv {
     const first = qualifiers[0] as string;
     const local = this.lookupLocal(first);
     if (local !== undefined && !first.startsWith(".")) return undefined;
+    const provider = this.decls.provider;
+    if (
+      this.decls.container === "" &&
+      !first.startsWith(".") &&
+      provider.hasQualifiedPrefix !== undefined &&
+      !provider.hasQualifiedPrefix(first) &&
+      !prefixesOf(this.decls.variables).has(first)
+    ) {
+      return undefined; // no declared name can match `first.…`
+    }
     const varName = qualifiers.join(".");
     if (this.decls.container === "" && !varName.startsWith(".")) {
       const t = this.lookupGlobal(varName);

@@ -7,12 +7,10 @@
  */
 import { ACCUMULATOR_NAME, type CallExpr, type ComprehensionExpr, type Expr, type ParsedAst } from "../ast.js";
 import type { CheckResult } from "../checker/checker.js";
+import { builtinCallCost, type CallCostContext, type EntrySize, withSize } from "./builtin-call-costs.js";
 import { type CelType, ErrorType } from "../types/types.js";
 import {
   add,
-  addU64,
-  minU64,
-  mulU64,
   CONST_COST,
   type CostEstimate,
   fixed,
@@ -20,11 +18,8 @@ import {
   MAP_CREATE_BASE_COST,
   MAX_UINT64,
   multiply,
-  multiplyByCostFactor,
-  REGEX_STRING_LENGTH_COST_FACTOR,
   SELECT_AND_IDENT_COST,
   type SizeEstimate,
-  STRING_TRAVERSAL_COST_FACTOR,
   STRUCT_CREATE_BASE_COST,
   UNKNOWN_SIZE,
   union,
@@ -75,11 +70,6 @@ export interface CheckedExpression {
   readonly checked: CheckResult;
 }
 
-interface EntrySize {
-  readonly containerKind: "list" | "map";
-  readonly key: SizeEstimate;
-  readonly val: SizeEstimate;
-}
 
 interface LocalVar {
   readonly path: readonly string[];
@@ -99,12 +89,7 @@ export function estimateCost(
   return new Coster(expr, estimator, options).cost(expr.ast.expr);
 }
 
-function unionEntry(a: EntrySize | undefined, b: EntrySize | undefined): EntrySize | undefined {
-  if (a === undefined || b === undefined) return undefined;
-  return { containerKind: a.containerKind, key: union(a.key, b.key), val: union(a.val, b.val) };
-}
-
-class Coster {
+class Coster implements CallCostContext {
   private readonly exprPaths = new Map<number, readonly string[]>();
   private readonly localVars = new Map<string, LocalVar[]>();
   private readonly computedSizes = new Map<number, SizeEstimate>();
@@ -314,113 +299,7 @@ class Coster {
     }
     const est = this.estimator.estimateCallCost(fnName, overloadId, target, args);
     if (est !== undefined) return withSize(add(est, argSum()), est.resultSize);
-    const a0 = args[0];
-    const a1 = args[1];
-    switch (overloadId) {
-      case "string_format":
-        if (target !== undefined) {
-          return add(multiplyByCostFactor(this.sizeOrUnknown(target), STRING_TRAVERSAL_COST_FACTOR), argSum());
-        }
-        break;
-      case "string_to_bytes":
-        if (args.length === 1 && a0 !== undefined) {
-          const sz = this.sizeOrUnknown(a0);
-          return withSize(add(multiplyByCostFactor(sz, STRING_TRAVERSAL_COST_FACTOR), argSum()), {
-            min: sz.min,
-            max: mulU64(sz.max, 4n),
-          });
-        }
-        break;
-      case "bytes_to_string":
-        if (args.length === 1 && a0 !== undefined) {
-          const sz = this.sizeOrUnknown(a0);
-          return withSize(add(multiplyByCostFactor(sz, STRING_TRAVERSAL_COST_FACTOR), argSum()), {
-            min: sz.min / 4n,
-            max: sz.max,
-          });
-        }
-        break;
-      case "strings_quote":
-        if (args.length === 1 && a0 !== undefined) {
-          const sz = this.sizeOrUnknown(a0);
-          return withSize(add(multiplyByCostFactor(sz, STRING_TRAVERSAL_COST_FACTOR), argSum()), {
-            min: addU64(sz.min, 2n),
-            max: addU64(mulU64(sz.max, 2n), 2n),
-          });
-        }
-        break;
-      case "starts_with_string":
-      case "ends_with_string":
-        if (args.length === 1 && a0 !== undefined) {
-          return add(multiplyByCostFactor(this.sizeOrUnknown(a0), STRING_TRAVERSAL_COST_FACTOR), argSum());
-        }
-        break;
-      case "in_list":
-        if (args.length === 2 && a1 !== undefined) {
-          return add(multiplyByCostFactor(this.sizeOrUnknown(a1), 1), argSum());
-        }
-        break;
-      case "matches_string":
-        if (target !== undefined && args.length === 1 && a0 !== undefined) {
-          const strCost = multiplyByCostFactor(add(this.sizeOrUnknown(target), fixed(1)), STRING_TRAVERSAL_COST_FACTOR);
-          const regexCost = multiplyByCostFactor(this.sizeOrUnknown(a0), REGEX_STRING_LENGTH_COST_FACTOR);
-          return add(multiply(strCost, regexCost), argSum());
-        }
-        break;
-      case "contains_string":
-        if (target !== undefined && args.length === 1 && a0 !== undefined) {
-          const strCost = multiplyByCostFactor(this.sizeOrUnknown(target), STRING_TRAVERSAL_COST_FACTOR);
-          const subCost = multiplyByCostFactor(this.sizeOrUnknown(a0), STRING_TRAVERSAL_COST_FACTOR);
-          return add(multiply(strCost, subCost), argSum());
-        }
-        break;
-      case "logical_or":
-      case "logical_and": {
-        const lhs = argCosts[0] ?? ZERO;
-        const rhs = argCosts[1] ?? ZERO;
-        return { min: lhs.min, max: add(lhs, rhs).max };
-      }
-      case "conditional": {
-        if (a0 === undefined || a1 === undefined || args[2] === undefined) break;
-        const a2 = args[2];
-        const size = union(this.sizeOrUnknown(a1), this.sizeOrUnknown(a2));
-        const entry = unionEntry(this.computeEntrySize(a1.expr), this.computeEntrySize(a2.expr));
-        if (entry !== undefined) this.computedEntrySizes.set(e.id, entry);
-        const c0 = argCosts[0] ?? ZERO;
-        return withSize(add(c0, union(argCosts[1] ?? ZERO, argCosts[2] ?? ZERO)), size);
-      }
-      case "add_string":
-      case "add_bytes":
-      case "add_list":
-        if (args.length === 2 && a0 !== undefined && a1 !== undefined) {
-          const resultSize = add(this.sizeOrUnknown(a0), this.sizeOrUnknown(a1));
-          const entry = unionEntry(this.computeEntrySize(a0.expr), this.computeEntrySize(a1.expr));
-          if (entry !== undefined) this.computedEntrySizes.set(e.id, entry);
-          if (overloadId === "add_list") return withSize(add(fixed(1), argSum()), resultSize);
-          return withSize(add(multiplyByCostFactor(resultSize, STRING_TRAVERSAL_COST_FACTOR), argSum()), resultSize);
-        }
-        break;
-      case "less_string":
-      case "greater_string":
-      case "less_equals_string":
-      case "greater_equals_string":
-      case "less_bytes":
-      case "greater_bytes":
-      case "less_equals_bytes":
-      case "greater_equals_bytes":
-      case "equals":
-      case "not_equals": {
-        if (a0 === undefined || a1 === undefined) break;
-        const l = this.sizeOrUnknown(a0);
-        const r = this.sizeOrUnknown(a1);
-        const smallestMax = minU64(l.max, r.max);
-        const min = smallestMax > 0n ? 1n : 0n;
-        return add(multiplyByCostFactor({ min, max: smallestMax }, STRING_TRAVERSAL_COST_FACTOR), argSum());
-      }
-      default:
-        break;
-    }
-    return add(fixed(1), argSum());
+    return builtinCallCost(this, e, overloadId, target, args, argCosts, argSum);
   }
 
   private getType(e: Expr): CelType {
@@ -446,7 +325,11 @@ class Coster {
     if (size !== undefined) this.computedSizes.set(e.id, size);
   }
 
-  private sizeOrUnknown(node: Expr | AstNode): SizeEstimate {
+  setEntrySize(id: number, entry: EntrySize): void {
+    this.computedEntrySizes.set(id, entry);
+  }
+
+  sizeOrUnknown(node: Expr | AstNode): SizeEstimate {
     const sz = "kind" in node ? this.computeSize(node) : node.computedSize;
     return sz ?? UNKNOWN_SIZE;
   }
@@ -476,7 +359,7 @@ class Coster {
     return undefined;
   }
 
-  private computeEntrySize(e: Expr): EntrySize | undefined {
+  computeEntrySize(e: Expr): EntrySize | undefined {
     const known = this.computedEntrySizes.get(e.id);
     if (known !== undefined) return known;
     if (e.kind === "ident") {
@@ -523,10 +406,6 @@ class Coster {
     }
     this.push(name, { path: [...this.getPath(range), sub], size, entrySize: undefined });
   }
-}
-
-function withSize(c: CostEstimate, resultSize: SizeEstimate | undefined): CallEstimate {
-  return resultSize === undefined ? { min: c.min, max: c.max } : { min: c.min, max: c.max, resultSize };
 }
 
 function computeExprSize(e: Expr): SizeEstimate | undefined {

@@ -182,6 +182,11 @@ test("extension points: global functions, receiver methods, opaque types", () =>
   assert.equal(evalExpr("version('3').major() + 1", {}, fns), 4n);
   assert.equal(evalExpr("version('3') == version('3') && version('2') < version('3')", {}, fns), true);
   assert.equal(evalExpr("type(version('1')) == type(version('2'))", {}, fns), true);
+  const typed = plan(parse("type(version('1')) == test.Version").ast!, {
+    functions: fns,
+    typeValues: new Map([["test.Version", Version.TYPE]]),
+  });
+  assert.equal(typed.eval({}).value, true);
   const e = evalExpr("version('1').major(1)", {}, fns);
   assert.ok(e instanceof CelError && e.message === "no such overload: major");
 });
@@ -216,4 +221,36 @@ test("registry: lookups and replacement by id", () => {
   reg.add({ id: "f_int", fn: "f", receiver: false, args: ["int"], impl: () => 2n });
   assert.equal(reg.lookup("f", 1, false).length, 1);
   assert.equal(evalExpr("f(1)", {}, reg), 2n);
+});
+
+test("a checker-resolved overload still verifies runtime types of dyn arguments", () => {
+  const r = parse("[1, 'foo', 3].all(e, e % 2 == 1)");
+  assert.ok(r.ast);
+  const refs = new Map<number, { overloadIds?: readonly string[] }>();
+  const visit = (e: import("../ast.js").Expr): void => {
+    if (e.kind === "call") {
+      if (e.function === "_%_") refs.set(e.id, { overloadIds: ["modulo_int64"] });
+      if (e.target) visit(e.target);
+      e.args.forEach(visit);
+    }
+    if (e.kind === "comprehension") [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(visit);
+  };
+  visit(r.ast.expr);
+  const v = plan(r.ast, { functions, checked: { references: refs } }).eval({}).value;
+  assert.ok(v instanceof CelError);
+  assert.equal(v.message, "no such overload");
+});
+
+test("an extension function that throws yields an error value, not a crash", () => {
+  const fns = standardFunctions().add({
+    id: "boom",
+    fn: "boom",
+    receiver: false,
+    args: [],
+    impl: () => {
+      throw new TypeError("boom failed");
+    },
+  });
+  const v = evalExpr("boom()", {}, fns);
+  assert.ok(v instanceof CelError && v.message === "boom failed");
 });

@@ -11,7 +11,7 @@
  */
 
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ParsedAst, SelectExpr } from "../ast.js";
-import { celEquals, tagOf } from "../values/ops.js";
+import { celEquals } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import {
   CelError,
@@ -25,10 +25,20 @@ import {
   mapKeyOf,
   TYPES,
 } from "../values/values.js";
-import type { CallCostFn, OverloadImpl } from "./functions.js";
+import { formatKey, indexValue, selectField } from "./access.js";
+import type { Cand, Impl } from "./dispatch.js";
+import { makeDispatcher, pickN } from "./dispatch.js";
+import type { CallCostFn } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
-import type { CostFn } from "./runtime-cost.js";
-import { COST, callCostFn } from "./runtime-cost.js";
+import { COST, callCostFn, trackerFor } from "./runtime-cost.js";
+import type { Activation } from "./state.js";
+import { CostExceeded, State } from "./state.js";
+
+export type { Activation } from "./state.js";
+export { formatKey, indexValue } from "./access.js";
+
+/** Error message when the runtime cost limit is exceeded (cel-go). */
+export const COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded";
 
 /** Checker output the planner can use (CEL-B's checked AST annotations). */
 export interface CheckedInfo {
@@ -48,13 +58,13 @@ export interface PlanOptions {
   readonly callCost?: CallCostFn;
   /** cel-go `PresenceTestHasCost`; default true. */
   readonly presenceTestHasCost?: boolean;
+  /**
+   * Extra type identifiers (e.g. `kubernetes.Quantity` → its {@link CelType}) usable as values
+   * (`type(x) == kubernetes.Quantity`), besides the built-in ones.
+   */
+  readonly typeValues?: ReadonlyMap<string, CelType>;
 }
 
-/** Variables for one evaluation. */
-export type Activation =
-  | Readonly<Record<string, CelValue>>
-  | ReadonlyMap<string, CelValue>
-  | ((name: string) => CelValue | undefined);
 
 /** Per-evaluation options. */
 export interface EvalOptions {
@@ -71,49 +81,6 @@ export interface EvalResult {
 /** A planned program: evaluate many times. */
 export interface Program {
   eval(activation?: Activation, opts?: EvalOptions): EvalResult;
-}
-
-/** Error message when the runtime cost limit is exceeded (cel-go). */
-export const COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded";
-
-class CostExceeded extends Error {}
-
-/** Mutable state of one evaluation. */
-class State {
-  cost = 0;
-  limit = Number.POSITIVE_INFINITY;
-  readonly slots: CelValue[];
-  /** 0: none, 1: record, 2: Map, 3: function. */
-  private kind = 0;
-  act: Activation | undefined;
-  busy = false;
-  constructor(nSlots: number) {
-    this.slots = new Array<CelValue>(nSlots).fill(null);
-  }
-  reset(a: Activation | undefined, limit: number): void {
-    this.cost = 0;
-    this.limit = limit;
-    this.act = a;
-    this.kind = a === undefined ? 0 : typeof a === "function" ? 3 : a instanceof Map ? 2 : 1;
-  }
-  resolve(name: string): CelValue | undefined {
-    switch (this.kind) {
-      case 1: {
-        const rec = this.act as Readonly<Record<string, CelValue>>;
-        return Object.hasOwn(rec, name) ? rec[name] : undefined;
-      }
-      case 2:
-        return (this.act as ReadonlyMap<string, CelValue>).get(name);
-      case 3:
-        return (this.act as (n: string) => CelValue | undefined)(name);
-      default:
-        return undefined;
-    }
-  }
-  add(c: number): void {
-    this.cost += c;
-    if (this.cost > this.limit) throw new CostExceeded();
-  }
 }
 
 type Interp = (s: State) => CelValue;
@@ -145,51 +112,6 @@ function constValue(c: Constant): CelValue {
     default:
       return c.value;
   }
-}
-
-/** Field selection on a map-like value (also used for `has()`); undefined = absent. */
-function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
-  if (v instanceof HashCelMap) return v.getString(field);
-  if (v instanceof CelMap) return v.get(field);
-  return new CelError(`no such overload`);
-}
-
-/** Index operation `a[b]` (cel-go semantics). */
-export function indexValue(a: CelValue, b: CelValue): CelValue {
-  if (a instanceof CelSpecial) return a;
-  if (b instanceof CelSpecial) return b;
-  if (Array.isArray(a)) {
-    let i: bigint | undefined;
-    if (typeof b === "bigint") i = b;
-    else if (b instanceof CelUint) i = b.value;
-    else if (typeof b === "number") {
-      if (!Number.isInteger(b)) return new CelError(`unsupported index value ${formatIdx(b)} in list`);
-      i = BigInt(b);
-    } else return new CelError(`unsupported index type '${tagOf(b)}' in list`);
-    if (i < 0n || i >= BigInt(a.length)) return new CelError(`index out of bounds: ${i}`);
-    return a[Number(i)] as CelValue;
-  }
-  if (a instanceof CelMap) {
-    const v = a.get(b);
-    if (v === undefined) {
-      if (mapKeyOf(b) === undefined && typeof b !== "number")
-        return new CelError(`unsupported key type`);
-      return new CelError(`no such key: ${formatKey(b)}`);
-    }
-    return v;
-  }
-  return new CelError(NO_OVERLOAD);
-}
-
-function formatIdx(d: number): string {
-  return String(d);
-}
-
-/** Go `%v` rendering of a map key in "no such key" errors. */
-export function formatKey(k: CelValue): string {
-  if (k instanceof CelUint) return String(k.value);
-  if (typeof k === "number") return String(k);
-  return String(k);
 }
 
 class Planner {
@@ -273,7 +195,7 @@ class Planner {
         s.add(cost);
         return s.slots[slot] as CelValue;
       };
-    const typeVal = TYPE_IDENTS[refName];
+    const typeVal = TYPE_IDENTS[refName] ?? this.o.typeValues?.get(refName);
     return (s) => {
       s.add(cost);
       const v = s.resolve(refName);
@@ -333,10 +255,10 @@ class Planner {
       return r;
     };
     if (qn === undefined) return select;
-    const typeVal = TYPE_IDENTS[qn];
+    const typeVal = TYPE_IDENTS[qn] ?? this.o.typeValues?.get(qn);
     const rootCost = noRoot ? 0 : 1;
     return (s) => {
-      const v = s.resolve(qn);
+      const v = s.hasDottedNames() ? s.resolve(qn) : undefined;
       if (v !== undefined) {
         s.add(rootCost);
         return v;
@@ -708,8 +630,13 @@ class Planner {
       };
     }
     const nonStrict = cands.some((c) => c.nonStrict);
-    const entries: Cand[] = cands.map((ov) => ({ ov, impl: ov.impl as Impl, cost: callCostFn(ov.id) }));
-    const pick = makeDispatcher(entries, ids !== undefined && cands.length === 1);
+    const entries: Cand[] = cands.map((ov) => ({
+      ov,
+      impl: ov.impl as Impl,
+      cost: callCostFn(ov.id),
+      tracker: trackerFor(ov.id),
+    }));
+    const pick = makeDispatcher(entries);
     const n = args.length;
     if (n === 1) {
       const a0 = args[0] as Interp;
@@ -720,7 +647,7 @@ class Planner {
         if (c === undefined) return new CelError(NO_OVERLOAD, id);
         if (!c.ov.nonStrict && x instanceof CelSpecial) return x;
         const r = c.impl(x);
-        s.add(callCost?.(fn, c.ov.id, [x], r) ?? c.cost(x, null));
+        s.add(c.tracker?.([x], r) ?? callCost?.(fn, c.ov.id, [x], r) ?? c.cost(x, null));
         return r;
       };
     }
@@ -737,7 +664,7 @@ class Planner {
         const c = pick(x, y);
         if (c === undefined) return new CelError(NO_OVERLOAD, id);
         const r = c.impl(x, y);
-        s.add(callCost?.(fn, c.ov.id, [x, y], r) ?? c.cost(x, y));
+        s.add(c.tracker?.([x, y], r) ?? callCost?.(fn, c.ov.id, [x, y], r) ?? c.cost(x, y));
         return r;
       };
     }
@@ -751,104 +678,10 @@ class Planner {
       const c = pickN(entries, vals);
       if (c === undefined) return new CelError(NO_OVERLOAD, id);
       const r = c.impl(...vals);
-      s.add(callCost?.(fn, c.ov.id, vals, r) ?? c.cost(vals[0] ?? null, vals[1] ?? null));
+      s.add(c.tracker?.(vals, r) ?? callCost?.(fn, c.ov.id, vals, r) ?? c.cost(vals[0] ?? null, vals[1] ?? null));
       return r;
     };
   }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: positional dispatch to heterogeneous implementations
-type Impl = (...a: any[]) => CelValue;
-
-/** A dispatch candidate: the overload with its implementation and runtime cost function. */
-interface Cand {
-  readonly ov: OverloadImpl;
-  readonly impl: Impl;
-  readonly cost: CostFn;
-}
-
-function matches(c: OverloadImpl, vals: readonly CelValue[]): boolean {
-  for (let i = 0; i < vals.length; i++) {
-    const want = c.args[i] as string;
-    if (want !== "dyn" && tagOf(vals[i] as CelValue) !== want) return false;
-  }
-  return true;
-}
-
-function pickN(cands: readonly Cand[], vals: readonly CelValue[]): Cand | undefined {
-  for (const c of cands) if (matches(c.ov, vals)) return c;
-  return undefined;
-}
-
-/**
- * Builds a dispatcher for unary/binary calls: overloads whose parameter tags are all concrete
- * are found through a tag table; overloads with `dyn` parameters are tried in declaration order
- * (the first matching overload in declaration order wins, as with a linear scan).
- */
-function makeDispatcher(cands: readonly Cand[], trusted: boolean): (x: CelValue, y: CelValue) => Cand | undefined {
-  if (trusted) {
-    const only = cands[0] as Cand;
-    return () => only;
-  }
-  const table = new Map<string, { c: Cand; index: number }>();
-  const dynamic: { c: Cand; index: number }[] = [];
-  cands.forEach((c, index) => {
-    if (c.ov.args.includes("dyn")) dynamic.push({ c, index });
-    else {
-      const key = c.ov.args.join(",");
-      if (!table.has(key)) table.set(key, { c, index });
-    }
-  });
-  const binary = (cands[0]?.ov.args.length ?? 0) === 2;
-  if (dynamic.length === 0) {
-    if (!binary) {
-      const unary = new Map<string, Cand>();
-      for (const [k, v] of table) unary.set(k, v.c);
-      return (x) => unary.get(tagOf(x));
-    }
-    // two-level lookup without building a key string for the common homogeneous case
-    const same = new Map<string, Cand>();
-    for (const [k, v] of table) {
-      const [a, b] = k.split(",");
-      if (a === b) same.set(a as string, v.c);
-    }
-    const intInt = same.get("int");
-    const strStr = same.get("string");
-    return (x, y) => {
-      if (typeof x === "bigint" && typeof y === "bigint" && intInt !== undefined) return intInt;
-      if (typeof x === "string" && typeof y === "string" && strStr !== undefined) return strStr;
-      const tx = tagOf(x);
-      const ty = tagOf(y);
-      if (tx === ty) return same.get(tx);
-      return table.get(`${tx},${ty}`)?.c;
-    };
-  }
-  if (table.size === 0 && dynamic.length === 1) {
-    const only = (dynamic[0] as { c: Cand }).c;
-    if (only.ov.args.every((t) => t === "dyn")) return () => only;
-  }
-  const m2 = (ov: OverloadImpl, x: CelValue, y: CelValue): boolean => {
-    const a0 = ov.args[0] as string;
-    if (a0 !== "dyn" && tagOf(x) !== a0) return false;
-    if (!binary) return true;
-    const a1 = ov.args[1] as string;
-    return a1 === "dyn" || tagOf(y) === a1;
-  };
-  if (table.size === 0) {
-    const dyn = dynamic.map((d) => d.c);
-    return (x, y) => {
-      for (const c of dyn) if (m2(c.ov, x, y)) return c;
-      return undefined;
-    };
-  }
-  return (x, y) => {
-    const hit = table.get(binary ? `${tagOf(x)},${tagOf(y)}` : tagOf(x));
-    for (const d of dynamic) {
-      if (hit !== undefined && d.index > hit.index) break;
-      if (m2(d.c.ov, x, y)) return d.c;
-    }
-    return hit?.c;
-  };
 }
 
 function qualifiedIdent(e: Expr): string | undefined {
@@ -879,8 +712,10 @@ export function plan(ast: ParsedAst | Expr, opts: PlanOptions): Program {
         return { value, cost: s.cost };
       } catch (err) {
         if (err instanceof CostExceeded) return { value: new CelError(COST_LIMIT_MESSAGE), cost: s.cost };
-        if (err instanceof RangeError) return { value: new CelError("max recursion depth exceeded"), cost: s.cost };
-        throw err;
+        if (err instanceof RangeError && /call stack/i.test(err.message))
+          return { value: new CelError("max recursion depth exceeded"), cost: s.cost };
+        // an extension function threw: report it as an evaluation error rather than crashing the host
+        return { value: new CelError(err instanceof Error ? err.message : String(err)), cost: s.cost };
       } finally {
         s.busy = false;
         s.act = undefined;

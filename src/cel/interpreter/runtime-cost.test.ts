@@ -90,6 +90,12 @@ const CASES: { name: string; expr: string; in?: Record<string, unknown>; want: n
   { name: "comprehension on nested list", expr: "[1,2,3,4,5].map(x, [x, x]).all(y, y.all(y, y == 1))", want: 171 },
   { name: "comprehension size", expr: "[1,2,3,4,5].map(x, x).map(x, x) + [1]", want: 173 },
   { name: "nested comprehension", expr: "[1,2,3].all(i, i in [1,2,3].map(j, j + j))", want: 86 },
+  // ext.Lists v3 overload trackers (cel-go ext/lists.go): list 10 + tracker
+  { name: "lists.range", expr: "lists.range(5)", want: 16 },
+  { name: "slice", expr: "[1, 2, 3, 4].slice(1, 3)", want: 10 + 13 },
+  { name: "flatten", expr: "[[1], [2, 3]].flatten()", want: 30 + 13 },
+  { name: "distinct", expr: "[1, 2, 2].distinct()", want: 10 + 18 + 11 },
+  { name: "sort strings", expr: "['b', 'a'].sort()", want: 10 + 8 + 11 },
 ];
 
 function run(expr: string, vars: Record<string, unknown> = {}, opts: { limit?: number; callCost?: CallCostFn; presenceCost?: boolean } = {}) {

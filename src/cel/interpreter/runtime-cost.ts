@@ -112,3 +112,44 @@ export function callCostFn(id: string): CostFn {
       return ONE;
   }
 }
+
+/**
+ * cel-go overload cost trackers registered by `ext.Lists` (version >= 3). Like cel-go's
+ * `OverloadCostTracker`s they take precedence over the host's call-cost model.
+ */
+export type TrackerFn = (args: readonly CelValue[], result: CelValue) => number;
+
+function allocatingListCall(factor: number, size: number): number {
+  return Math.trunc(size * factor) + 1 + COST.listCreateBase;
+}
+
+function selfCompare(l: CelValue): number {
+  const sz = actualSize(l);
+  if (sz === 0 || !Array.isArray(l)) return allocatingListCall(2, 0);
+  const first = l[0];
+  const factor = typeof first === "string" || first instanceof Uint8Array ? 2 + COST.stringTraversalFactor : 2;
+  return allocatingListCall(factor, sz * sz);
+}
+
+const outputSize: TrackerFn = (_args, result) => allocatingListCall(1, actualSize(result));
+const flatten: TrackerFn = (args) =>
+  allocatingListCall(args.length === 2 ? Number(args[1] as bigint) : 1, actualSize(args[0] ?? null));
+
+/** The `ext.Lists` v3 overload tracker for `id`, if any. */
+export function trackerFor(id: string): TrackerFn | undefined {
+  switch (id) {
+    case "list_slice":
+    case "lists_range":
+    case "list_reverse":
+      return outputSize;
+    case "list_flatten":
+    case "list_flatten_int":
+      return flatten;
+    case "list_distinct":
+      return (args) => selfCompare(args[0] ?? null);
+    default:
+      if (/^list_\w+_sort$/.test(id)) return (args) => selfCompare(args[0] ?? null);
+      if (/^list_\w+_sortByAssociatedKeys$/.test(id)) return (args) => selfCompare(args[1] ?? null);
+      return undefined;
+  }
+}

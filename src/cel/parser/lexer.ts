@@ -83,7 +83,7 @@ export function toCodePoints(s: string): number[] {
   return out;
 }
 
-function cpText(cps: readonly number[], a: number, b: number): string {
+function cpTextSlow(cps: readonly number[], a: number, b: number): string {
   let s = "";
   for (let i = a; i < b; i++) s += String.fromCodePoint(cps[i] as number);
   return s;
@@ -99,219 +99,241 @@ const PUNCT2: Record<string, TokenKind> = {
 };
 const PUNCT1 = new Set("<>[]{}().,-!?:+*/%");
 
-/**
- * Tokenizes `cps`. Returns tokens (ending with EOF) and lexical errors in order.
- * Never throws; linear in the input size.
- */
-export function lex(cps: readonly number[]): { tokens: Token[]; errors: LexError[] } {
-  const tokens: Token[] = [];
-  const errors: LexError[] = [];
-  const n = cps.length;
-  let i = 0;
-  const at = (k: number): number => (k < n ? (cps[k] as number) : -1);
-  const push = (kind: TokenKind, s: number, e: number): void => {
-    tokens.push({ kind, start: s, end: e, text: cpText(cps, s, e) });
-  };
-  const fail = (s: number, p: number): void => {
-    const e = Math.min(p + 1, n);
-    errors.push({ offset: s, text: cpText(cps, s, e) });
-    i = Math.max(e, s + 1);
-  };
+/** Lexer state (a class, so no closures are created per call). */
+class Lexer {
+  readonly tokens: Token[] = [];
+  readonly errors: LexError[] = [];
+  i = 0;
+  readonly n: number;
+  private readonly sliceable: boolean;
+  constructor(
+    private readonly cps: readonly number[],
+    private readonly source: string | undefined,
+  ) {
+    this.n = cps.length;
+    // when every code point is one UTF-16 unit, token text is a plain slice of the source
+    this.sliceable = source !== undefined && source.length === cps.length;
+  }
+  private text(a: number, b: number): string {
+    return this.sliceable ? (this.source as string).slice(a, b) : cpTextSlow(this.cps, a, b);
+  }
+  private at(k: number): number {
+    return k < this.n ? (this.cps[k] as number) : -1;
+  }
+  private push(kind: TokenKind, s: number, e: number): void {
+    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e) });
+  }
+  private fail(s: number, p: number): void {
+    const e = Math.min(p + 1, this.n);
+    this.errors.push({ offset: s, text: this.text(s, e) });
+    this.i = Math.max(e, s + 1);
+  }
 
   /** Scans a (possibly raw / triple-quoted) string starting at quote position q; returns end or -(failPos+1). */
-  const scanString = (q: number, raw: boolean): number => {
-    const quote = at(q);
-    const triple = at(q + 1) === quote && at(q + 2) === quote;
+  private scanString(q: number, raw: boolean): number {
+    const quote = this.at(q);
+    const triple = this.at(q + 1) === quote && this.at(q + 2) === quote;
     if (triple) {
       let k = q + 3;
-      while (k < n) {
-        const c = at(k);
-        if (c === quote && at(k + 1) === quote && at(k + 2) === quote) return k + 3;
+      while (k < this.n) {
+        const c = this.at(k);
+        if (c === quote && this.at(k + 1) === quote && this.at(k + 2) === quote) return k + 3;
         if (c === 92 && !raw) {
-          const r = scanEscape(k);
+          const r = this.scanEscape(k);
           if (r < 0) return r;
           k = r;
           continue;
         }
         k++;
       }
-      return -(n + 1);
+      return -(this.n + 1);
     }
     let k = q + 1;
-    while (k < n) {
-      const c = at(k);
+    while (k < this.n) {
+      const c = this.at(k);
       if (c === quote) return k + 1;
       if (c === 10 || c === 13) return -(k + 1);
       if (c === 92 && !raw) {
-        const r = scanEscape(k);
+        const r = this.scanEscape(k);
         if (r < 0) return r;
         k = r;
         continue;
       }
       k++;
     }
-    return -(n + 1);
-  };
+    return -(this.n + 1);
+  }
   /** Validates an escape sequence at backslash position k; returns the position after it or -(failPos+1). */
-  const scanEscape = (k: number): number => {
-    const c = at(k + 1);
-    if (c < 0) return -(n + 1);
+  private scanEscape(k: number): number {
+    const c = this.at(k + 1);
+    if (c < 0) return -(this.n + 1);
     if ("abfnrtv\"'\\?`".includes(String.fromCharCode(c))) return k + 2;
     if (c === 120 || c === 88) {
-      for (let j = 2; j < 4; j++) if (!isHex(at(k + j))) return -(k + j + 1);
+      for (let j = 2; j < 4; j++) if (!isHex(this.at(k + j))) return -(k + j + 1);
       return k + 4;
     }
     if (c === 117) {
-      for (let j = 2; j < 6; j++) if (!isHex(at(k + j))) return -(k + j + 1);
+      for (let j = 2; j < 6; j++) if (!isHex(this.at(k + j))) return -(k + j + 1);
       return k + 6;
     }
     if (c === 85) {
-      for (let j = 2; j < 10; j++) if (!isHex(at(k + j))) return -(k + j + 1);
+      for (let j = 2; j < 10; j++) if (!isHex(this.at(k + j))) return -(k + j + 1);
       return k + 10;
     }
     if (c >= 48 && c <= 51) {
       for (let j = 2; j < 4; j++) {
-        const d = at(k + j);
+        const d = this.at(k + j);
         if (!(d >= 48 && d <= 55)) return -(k + j + 1);
       }
       return k + 4;
     }
     return -(k + 1 + 1);
-  };
+  }
 
-  while (i < n) {
-    const c = at(i);
-    // whitespace
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
-      i++;
-      continue;
-    }
-    // comment
-    if (c === 47 && at(i + 1) === 47) {
-      while (i < n && at(i) !== 10) i++;
-      continue;
-    }
-    const s = i;
-    // numbers
-    if (isDigit(c) || (c === 46 && isDigit(at(i + 1)))) {
-      if (c === 48 && (at(i + 1) === 120 || at(i + 1) === 88) && isHex(at(i + 2))) {
-        // '0x' HEX+ ; ANTLR only matches lowercase '0x'
-        if (at(i + 1) === 120) {
-          let k = i + 2;
-          while (isHex(at(k))) k++;
-          if (at(k) === 117 || at(k) === 85) {
-            push("NUM_UINT", s, k + 1);
-            i = k + 1;
-          } else {
-            push("NUM_INT", s, k);
-            i = k;
+  run(): void {
+    while (this.i < this.n) {
+      const c = this.at(this.i);
+      // whitespace
+      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
+        this.i++;
+        continue;
+      }
+      // comment
+      if (c === 47 && this.at(this.i + 1) === 47) {
+        while (this.i < this.n && this.at(this.i) !== 10) this.i++;
+        continue;
+      }
+      const s = this.i;
+      // numbers
+      if (isDigit(c) || (c === 46 && isDigit(this.at(this.i + 1)))) {
+        if (c === 48 && (this.at(this.i + 1) === 120 || this.at(this.i + 1) === 88) && isHex(this.at(this.i + 2))) {
+          // '0x' HEX+ ; ANTLR only matches lowercase '0x'
+          if (this.at(this.i + 1) === 120) {
+            let k = this.i + 2;
+            while (isHex(this.at(k))) k++;
+            if (this.at(k) === 117 || this.at(k) === 85) {
+              this.push("NUM_UINT", s, k + 1);
+              this.i = k + 1;
+            } else {
+              this.push("NUM_INT", s, k);
+              this.i = k;
+            }
+            continue;
           }
+        }
+        let k = this.i;
+        let isFloat = false;
+        while (isDigit(this.at(k))) k++;
+        if (this.at(k) === 46 && isDigit(this.at(k + 1))) {
+          isFloat = true;
+          k++;
+          while (isDigit(this.at(k))) k++;
+        }
+        if (this.at(k) === 101 || this.at(k) === 69) {
+          let e = k + 1;
+          if (this.at(e) === 43 || this.at(e) === 45) e++;
+          if (isDigit(this.at(e))) {
+            while (isDigit(this.at(e))) e++;
+            k = e;
+            isFloat = true;
+          }
+        }
+        if (isFloat) {
+          this.push("NUM_FLOAT", s, k);
+          this.i = k;
           continue;
         }
-      }
-      let k = i;
-      let isFloat = false;
-      while (isDigit(at(k))) k++;
-      if (at(k) === 46 && isDigit(at(k + 1))) {
-        isFloat = true;
-        k++;
-        while (isDigit(at(k))) k++;
-      }
-      if (at(k) === 101 || at(k) === 69) {
-        let e = k + 1;
-        if (at(e) === 43 || at(e) === 45) e++;
-        if (isDigit(at(e))) {
-          while (isDigit(at(e))) e++;
-          k = e;
-          isFloat = true;
+        if (this.at(k) === 117 || this.at(k) === 85) {
+          this.push("NUM_UINT", s, k + 1);
+          this.i = k + 1;
+          continue;
         }
-      }
-      if (isFloat) {
-        push("NUM_FLOAT", s, k);
-        i = k;
+        this.push("NUM_INT", s, k);
+        this.i = k;
         continue;
       }
-      if (at(k) === 117 || at(k) === 85) {
-        push("NUM_UINT", s, k + 1);
-        i = k + 1;
-        continue;
-      }
-      push("NUM_INT", s, k);
-      i = k;
-      continue;
-    }
-    // strings, raw strings, bytes
-    {
-      let k = i;
-      let bytes = false;
-      let raw = false;
-      if (at(k) === 98 || at(k) === 66) {
-        const nx = at(k + 1);
-        if (nx === 34 || nx === 39 || ((nx === 114 || nx === 82) && (at(k + 2) === 34 || at(k + 2) === 39))) {
-          bytes = true;
+      // strings, raw strings, bytes
+      {
+        let k = this.i;
+        let bytes = false;
+        let raw = false;
+        if (this.at(k) === 98 || this.at(k) === 66) {
+          const nx = this.at(k + 1);
+          if (nx === 34 || nx === 39 || ((nx === 114 || nx === 82) && (this.at(k + 2) === 34 || this.at(k + 2) === 39))) {
+            bytes = true;
+            k++;
+          }
+        }
+        if ((this.at(k) === 114 || this.at(k) === 82) && (this.at(k + 1) === 34 || this.at(k + 1) === 39)) {
+          raw = true;
           k++;
         }
-      }
-      if ((at(k) === 114 || at(k) === 82) && (at(k + 1) === 34 || at(k + 1) === 39)) {
-        raw = true;
-        k++;
-      }
-      if (at(k) === 34 || at(k) === 39) {
-        const r = scanString(k, raw);
-        if (r < 0) {
-          fail(s, -r - 1);
+        if (this.at(k) === 34 || this.at(k) === 39) {
+          const r = this.scanString(k, raw);
+          if (r < 0) {
+            this.fail(s, -r - 1);
+            continue;
+          }
+          this.push(bytes ? "BYTES" : "STRING", s, r);
+          this.i = r;
           continue;
         }
-        push(bytes ? "BYTES" : "STRING", s, r);
-        i = r;
+      }
+      if (isIdentStart(c)) {
+        let k = this.i + 1;
+        while (isIdentPart(this.at(k))) k++;
+        const text = this.text( s, k);
+        const kind: TokenKind =
+          text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
+        this.tokens.push({ kind, start: s, end: k, text });
+        this.i = k;
         continue;
       }
+      if (c === 96) {
+        // ESC_IDENTIFIER: '`' (LETTER | DIGIT | '_' | '.' | '-' | '/' | ' ')+ '`'
+        let k = this.i + 1;
+        const ok = (x: number): boolean => isIdentPart(x) || x === 46 || x === 45 || x === 47 || x === 32;
+        while (ok(this.at(k))) k++;
+        if (this.at(k) === 96 && k > this.i + 1) {
+          this.push("ESC_IDENTIFIER", s, k + 1);
+          this.i = k + 1;
+          continue;
+        }
+        this.fail(s, k);
+        continue;
+      }
+      if (c < 128) {
+        const two = String.fromCharCode(c) + (this.at(this.i + 1) >= 0 && this.at(this.i + 1) < 128 ? String.fromCharCode(this.at(this.i + 1)) : "");
+        const k2 = PUNCT2[two];
+        if (k2 !== undefined) {
+          this.push(k2, s, s + 2);
+          this.i += 2;
+          continue;
+        }
+        const one = String.fromCharCode(c);
+        if (PUNCT1.has(one)) {
+          this.push(one as TokenKind, s, s + 1);
+          this.i++;
+          continue;
+        }
+        if (c === 38 || c === 124 || c === 61) {
+          // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
+          this.fail(s, this.i + 1 < this.n ? this.i + 1 : this.i);
+          continue;
+        }
+      }
+      this.fail(s, s);
     }
-    if (isIdentStart(c)) {
-      let k = i + 1;
-      while (isIdentPart(at(k))) k++;
-      const text = cpText(cps, s, k);
-      const kind: TokenKind =
-        text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
-      tokens.push({ kind, start: s, end: k, text });
-      i = k;
-      continue;
-    }
-    if (c === 96) {
-      // ESC_IDENTIFIER: '`' (LETTER | DIGIT | '_' | '.' | '-' | '/' | ' ')+ '`'
-      let k = i + 1;
-      const ok = (x: number): boolean => isIdentPart(x) || x === 46 || x === 45 || x === 47 || x === 32;
-      while (ok(at(k))) k++;
-      if (at(k) === 96 && k > i + 1) {
-        push("ESC_IDENTIFIER", s, k + 1);
-        i = k + 1;
-        continue;
-      }
-      fail(s, k);
-      continue;
-    }
-    if (c < 128) {
-      const two = String.fromCharCode(c) + (at(i + 1) >= 0 && at(i + 1) < 128 ? String.fromCharCode(at(i + 1)) : "");
-      const k2 = PUNCT2[two];
-      if (k2 !== undefined) {
-        push(k2, s, s + 2);
-        i += 2;
-        continue;
-      }
-      const one = String.fromCharCode(c);
-      if (PUNCT1.has(one)) {
-        push(one as TokenKind, s, s + 1);
-        i++;
-        continue;
-      }
-      if (c === 38 || c === 124 || c === 61) {
-        // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
-        fail(s, i + 1 < n ? i + 1 : i);
-        continue;
-      }
-    }
-    fail(s, s);
+    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>" });
   }
-  tokens.push({ kind: "EOF", start: n, end: n, text: "<EOF>" });
-  return { tokens, errors };
+}
+
+/**
+ * Tokenizes `cps` (`source` is the same text, used for fast slicing). Returns tokens
+ * (ending with EOF) and lexical errors in order. Never throws; linear in the input size.
+ */
+export function lex(cps: readonly number[], source?: string): { tokens: Token[]; errors: LexError[] } {
+  const l = new Lexer(cps, source);
+  l.run();
+  return { tokens: l.tokens, errors: l.errors };
 }

@@ -111,15 +111,34 @@ const UINT64_MAX = 2n ** 64n - 1n;
 const MAX_SYNTAX_ERRORS = 100;
 const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS, ...LISTS_MACROS];
 
+interface MacroTable {
+  readonly names: ReadonlySet<string>;
+  readonly byKey: ReadonlyMap<string, Macro>;
+}
+
+const macroTables = new WeakMap<readonly Macro[], MacroTable>();
+
+/** Macro lookup tables, cached per macro list. */
+function macroTable(macros: readonly Macro[]): MacroTable {
+  let t = macroTables.get(macros);
+  if (t === undefined) {
+    const byKey = new Map<string, Macro>();
+    for (const m of macros) byKey.set(macroKey(m.name, m.argCount, m.receiver), m);
+    t = { names: new Set(macros.map((m) => m.name)), byKey };
+    macroTables.set(macros, t);
+  }
+  return t;
+}
+
 class Parser {
   private pos = 0;
   private nextId = 1;
   readonly positions = new Map<number, number>();
   readonly macroCalls = new Map<number, Expr>();
   readonly issues: CelIssue[] = [];
-  private readonly macros = new Map<string, Macro>();
+  private readonly macros: MacroTable;
   private exprDepth = 0;
-  private readonly vdepth = new WeakMap<Expr, number>();
+  private readonly vdepth: number[] = [];
   private readonly maxDepth: number;
   private readonly optional: boolean;
   private readonly escIdents: boolean;
@@ -128,7 +147,7 @@ class Parser {
     private readonly tokens: readonly Token[],
     opts: ParseOptions,
   ) {
-    for (const m of opts.macros ?? DEFAULT_MACROS) this.macros.set(macroKey(m.name, m.argCount, m.receiver), m);
+    this.macros = macroTable(opts.macros ?? DEFAULT_MACROS);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
     this.optional = opts.enableOptionalSyntax ?? true;
     this.escIdents = opts.enableIdentEscapeSyntax ?? false;
@@ -180,7 +199,7 @@ class Parser {
     return { kind: "const", id, value: { kind: "string", value: "<<error>>" } };
   }
   private depthOf(e: Expr): number {
-    return this.vdepth.get(e) ?? 0;
+    return this.vdepth[e.id] ?? 0;
   }
   /** Tracks cel-go's visitor recursion depth for left-deep chains. */
   private deepen(e: Expr, ...kids: Expr[]): Expr {
@@ -191,7 +210,7 @@ class Parser {
       this.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
       throw new SyntaxStop();
     }
-    this.vdepth.set(e, d);
+    this.vdepth[e.id] = d;
     return e;
   }
   private call(id: number, fn: string, args: Expr[], target?: Expr): Expr {
@@ -201,9 +220,10 @@ class Parser {
   }
 
   private callOrMacro(id: number, fn: string, args: Expr[], target?: Expr): Expr {
-    const m =
-      this.macros.get(macroKey(fn, args.length, target !== undefined)) ??
-      this.macros.get(macroKey(fn, -1, target !== undefined));
+    const m = this.macros.names.has(fn)
+      ? (this.macros.byKey.get(macroKey(fn, args.length, target !== undefined)) ??
+        this.macros.byKey.get(macroKey(fn, -1, target !== undefined)))
+      : undefined;
     if (m) {
       const offset = this.positions.get(id) ?? -1;
       const h = this.helper(offset);
@@ -218,7 +238,7 @@ class Parser {
         let d = 0;
         for (const a of args) d = Math.max(d, this.depthOf(a));
         if (target) d = Math.max(d, this.depthOf(target));
-        this.vdepth.set(r, d);
+        this.vdepth[r.id] = d;
         return r;
       }
     }
@@ -810,7 +830,7 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     ];
     return { issues, sourceInfo: sourceInfo0, errorText: formatIssues(sourceInfo0, issues) };
   }
-  const { tokens, errors } = lex(cps);
+  const { tokens, errors } = lex(cps, source);
   const p = new Parser(tokens, opts);
   let expr: Expr | undefined;
   try {

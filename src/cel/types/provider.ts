@@ -32,12 +32,18 @@ export interface TypeProvider {
   findStructFieldType(structName: string, field: string): CelType | undefined;
   /** All fields of a struct type, if declared (used by size estimators and evaluators). */
   structFields(structName: string): ReadonlyMap<string, CelType> | undefined;
+  /**
+   * Optional fast path: false when no declared type name starts with `segment + "."`
+   * (lets the checker skip qualified-name lookups for ordinary field selections).
+   */
+  hasQualifiedPrefix?(segment: string): boolean;
 }
 
 /** A mutable registry of object and opaque types. */
 export class TypeRegistry implements TypeProvider {
   private readonly structs = new Map<string, Map<string, CelType>>();
   private readonly identTypes = new Map<string, CelType>();
+  private readonly prefixes = new Set<string>();
 
   constructor() {
     // cel-go's standard type identifiers (stdlib `TypeVariable` declarations).
@@ -55,8 +61,18 @@ export class TypeRegistry implements TypeProvider {
       TypeType,
       UintType,
     ]) {
-      this.identTypes.set(t.name, t);
+      this.setIdent(t.name, t);
     }
+  }
+
+  private setIdent(name: string, t: CelType): void {
+    this.identTypes.set(name, t);
+    const dot = name.indexOf(".");
+    if (dot > 0) this.prefixes.add(name.slice(0, dot));
+  }
+
+  hasQualifiedPrefix(segment: string): boolean {
+    return this.prefixes.has(segment);
   }
 
   /**
@@ -67,20 +83,20 @@ export class TypeRegistry implements TypeProvider {
     const m = new Map<string, CelType>(fields instanceof Map ? fields : Object.entries(fields));
     this.structs.set(name, m);
     const t = structType(name);
-    this.identTypes.set(name, t);
+    this.setIdent(name, t);
     return t;
   }
 
   /** Declares an opaque type (e.g. `kubernetes.Quantity`), usable as a type identifier. */
   registerOpaque(name: string, ...params: CelType[]): CelType {
     const t = opaqueType(name, ...params);
-    this.identTypes.set(name, t);
+    this.setIdent(name, t);
     return t;
   }
 
   /** Makes `name` resolve to `type` when used as an identifier (e.g. `optional_type`). */
   registerIdentType(name: string, type: CelType): void {
-    this.identTypes.set(name, type);
+    this.setIdent(name, type);
   }
 
   findIdentType(name: string): CelType | undefined {

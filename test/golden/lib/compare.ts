@@ -208,7 +208,7 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
 export function runCrdCase(api: CrdkitApi, c: JsonObject, crd: JsonObject, oldCrd: JsonObject | undefined): string[] {
   const result = c["result"];
   if (!isObject(result)) return ["golden case has no result"];
-  if (str(result["setupError"]) !== undefined || str(result["decodeError"]) !== undefined) return [];
+  if (str(result["setupError"]) !== undefined) return [];
   const op = str(c["operation"]);
   const fn = op === "crd-update" ? api.validateCrdUpdate : api.validateCrdCreate;
   if (!fn) return [api.missing[op === "crd-update" ? "validateCrdUpdate" : "validateCrdCreate"] ?? "missing entry point"];
@@ -217,6 +217,12 @@ export function runCrdCase(api: CrdkitApi, c: JsonObject, crd: JsonObject, oldCr
     r = op === "crd-update" ? api.validateCrdUpdate!(crd, oldCrd ?? {}) : api.validateCrdCreate!(crd);
   } catch (e) {
     return [`crdkit threw: ${e instanceof Error ? (e.stack ?? e.message).split("\n").slice(0, 4).join(" | ") : String(e)}`];
+  }
+  const gDecode = str(result["decodeError"]);
+  if (gDecode !== undefined) {
+    // Kubernetes could not decode the CRD (400); crdkit reports that as `decodeError`
+    const aDecode = (r as { decodeError?: string }).decodeError;
+    return gDecode === aDecode ? [] : ["decodeError differs:", `    - ${gDecode}`, `    + ${aDecode ?? "<none>"}`];
   }
   const out = diffErrors("errors", goldenErrors(result["errors"]), r.errors ?? [], c["errorOrder"] === "unordered");
   // warnings are only produced when the CRD is valid

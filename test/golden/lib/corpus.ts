@@ -23,6 +23,7 @@ export function yamlDocs(path: string): JsonValue[] {
     version: "1.1",
     merge: true,
     uniqueKeys: false,
+    logLevel: "error",
     customTags: (tags) => tags.filter((t) => (typeof t === "string" ? t !== "timestamp" : t.tag !== "tag:yaml.org,2002:timestamp")),
   });
   const out: JsonValue[] = [];

@@ -1,0 +1,110 @@
+/**
+ * Load generator for `crdkit serve` on loopback: creates/s, gets/s, lists of 1,000 objects (p50/p99
+ * latency), and the time to install 1,000 generated CRDs one by one (per-100 batch times show whether
+ * it stays linear). Uses a real database file (synchronous=FULL) unless BENCH_SYNC=NORMAL.
+ *
+ *   node --import tsx bench/serve/serve.bench.ts [--quick]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer } from "../../src/server/server.js";
+
+const quick = process.argv.includes("--quick");
+const CREATES = quick ? 300 : 2000;
+const GETS = quick ? 1000 : 5000;
+const LISTS = quick ? 5 : 20;
+const CRDS = quick ? 200 : 1000;
+const CONCURRENCY = 16;
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timed(fn: () => Promise<Response>): Promise<number> {
+  const t = performance.now();
+  const r = await fn();
+  await r.arrayBuffer();
+  if (r.status >= 300) throw new Error(`HTTP ${r.status}`);
+  return performance.now() - t;
+}
+
+/** Runs `n` requests with `conc` in flight; returns throughput and latency percentiles. */
+async function load(n: number, conc: number, make: (i: number) => () => Promise<Response>) {
+  const lat: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: conc }, async () => {
+      while (next < n) lat.push(await timed(make(next++)));
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  lat.sort((a, b) => a - b);
+  return { perSec: n / secs, p50: pct(lat, 50), p99: pct(lat, 99) };
+}
+
+const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+function crd(i: number) {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `things${i}.bench${i}.example.com` },
+    spec: {
+      group: `bench${i}.example.com`,
+      scope: "Namespaced",
+      names: { plural: `things${i}`, kind: `Thing${i}` },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer", minimum: 0 }, name: { type: "string", maxLength: 64 } } } } } },
+        },
+      ],
+    },
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "crdkit-bench-"));
+const sync = process.env["BENCH_SYNC"] === "NORMAL" ? "NORMAL" : "FULL";
+const s = await startServer({ dataDir: dir, synchronous: sync });
+const base = s.url;
+try {
+  const r = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(crd(0)));
+  if (r.status !== 201) throw new Error(await r.text());
+  const coll = `${base}/apis/bench0.example.com/v1/namespaces/default/things0`;
+  const obj = (i: number) => ({ apiVersion: "bench0.example.com/v1", kind: "Thing0", metadata: { name: `t-${i}`, labels: { n: String(i % 10) } }, spec: { size: i, name: `thing ${i}` } });
+  const creates = await load(CREATES, CONCURRENCY, (i) => () => fetch(coll, json(obj(i))));
+  const gets = await load(GETS, CONCURRENCY, (i) => () => fetch(`${coll}/t-${i % CREATES}`));
+  const lists = await load(LISTS, 1, () => () => fetch(`${coll}?limit=500`));
+  const tables = await load(LISTS, 1, () => () =>
+    fetch(coll, { headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" } }));
+  const batches: number[] = [];
+  let t = performance.now();
+  for (let i = 1; i <= CRDS; i++) {
+    const res = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(crd(i)));
+    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(`CRD ${i}: HTTP ${res.status}`);
+    if (i % 100 === 0) {
+      batches.push(performance.now() - t);
+      t = performance.now();
+    }
+  }
+  const disc = await load(5, 1, () => () => fetch(`${base}/apis`));
+  const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
+  const out = [
+    `crdkit serve bench (loopback, ${CONCURRENCY} in flight, SQLite synchronous=${sync}, ${CREATES} objects)`,
+    `create: ${f(creates.perSec)}/s  p50 ${f(creates.p50)} ms  p99 ${f(creates.p99)} ms`,
+    `get:    ${f(gets.perSec)}/s  p50 ${f(gets.p50)} ms  p99 ${f(gets.p99)} ms`,
+    `list (${CREATES} objects, JSON):  p50 ${f(lists.p50)} ms  p99 ${f(lists.p99)} ms`,
+    `list (${CREATES} objects, Table): p50 ${f(tables.p50)} ms  p99 ${f(tables.p99)} ms`,
+    `install ${CRDS} CRDs one by one: total ${f(batches.reduce((a, b) => a + b, 0))} ms; per 100: ${batches.map((b) => f(b)).join(", ")} ms`,
+    `GET /apis with ${CRDS + 1} groups: p50 ${f(disc.p50)} ms`,
+  ];
+  process.stdout.write(out.join("\n") + "\n");
+} finally {
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+}

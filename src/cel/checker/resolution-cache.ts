@@ -1,0 +1,84 @@
+/**
+ * A cache of overload resolutions for calls whose argument types contain no type parameters.
+ * Such a resolution depends only on the function, the call style and the argument types (by
+ * identity: shared constants, declared variable and field types), and leaves no type-parameter
+ * bindings behind that later nodes could observe — so it can be replayed: same result type,
+ * same overload ids, same number of fresh type variables consumed (cel-go's `_varN` numbering).
+ * Keys are held weakly.
+ * @module
+ */
+import type { CelType } from "../types/types.js";
+
+/** A replayable resolution. */
+export interface CachedResolution {
+  readonly result: CelType;
+  readonly overloadIds: readonly string[];
+  readonly typeVarsConsumed: number;
+}
+
+type Node = WeakMap<CelType, Node | CachedResolution>;
+
+const END: CelType = { kind: "unspecified", name: "", params: [] };
+
+/** Whether `t` mentions a type parameter anywhere. */
+export function hasTypeParam(t: CelType): boolean {
+  if (t.kind === "type_param") return true;
+  for (const p of t.params) if (hasTypeParam(p)) return true;
+  return false;
+}
+
+/** Per-declaration-set cache keyed by function, call style and argument types. */
+export class ResolutionCache {
+  private readonly roots = new Map<string, Node>();
+
+  private static key(fn: string, member: boolean): string {
+    return member ? `.${fn}` : fn;
+  }
+
+  get(fn: string, member: boolean, argTypes: readonly CelType[]): CachedResolution | undefined {
+    let node = this.roots.get(ResolutionCache.key(fn, member));
+    for (const t of argTypes) {
+      if (node === undefined) return undefined;
+      node = node.get(t) as Node | undefined;
+    }
+    return node?.get(END) as CachedResolution | undefined;
+  }
+
+  set(fn: string, member: boolean, argTypes: readonly CelType[], r: CachedResolution): void {
+    const k = ResolutionCache.key(fn, member);
+    let node = this.roots.get(k);
+    if (node === undefined) {
+      node = new WeakMap();
+      this.roots.set(k, node);
+    }
+    for (const t of argTypes) {
+      let next = node.get(t) as Node | undefined;
+      if (next === undefined) {
+        next = new WeakMap();
+        node.set(t, next);
+      }
+      node = next;
+    }
+    node.set(END, r);
+  }
+}
+
+const caches = new WeakMap<object, WeakMap<object, ResolutionCache>>();
+
+/**
+ * The cache shared by all checks against one function table and set of disabled overloads
+ * (environments built with the same libraries share the function table).
+ */
+export function resolutionCacheFor(functions: object, disabledOverloads: object): ResolutionCache {
+  let byDisabled = caches.get(functions);
+  if (byDisabled === undefined) {
+    byDisabled = new WeakMap();
+    caches.set(functions, byDisabled);
+  }
+  let c = byDisabled.get(disabledOverloads);
+  if (c === undefined) {
+    c = new ResolutionCache();
+    byDisabled.set(disabledOverloads, c);
+  }
+  return c;
+}

@@ -1,0 +1,156 @@
+/**
+ * Compiling the x-kubernetes-validations of one schema node (apiextensions `cel.Compile` / `compileRule`):
+ * rules and messageExpressions with Kubernetes' error details, `oldSelf` use, estimated costs, and the
+ * normalized fieldPath; plus the {@link CelCompiler} adapter for CRD validation.
+ */
+import { type Compiled, isCompileFailure, plan, type Program } from "../cel/index.js";
+import type { ValidationRule } from "../crd/types.js";
+import type { CelCompiler, CelCompileRequest, CelRuleResult } from "../crdvalidation/cel-hook.js";
+import { validFieldPath } from "../crdvalidation/field-path.js";
+import type { Structural } from "../structural/structural.js";
+import { declSizeEstimator, kubeCallCost, kubeCostEstimator } from "./costs.js";
+import { type DeclType, MAX_REQUEST_SIZE_BYTES, schemaDeclType } from "./decl-type.js";
+import { type EnvFlavor, type RuleEnvs, ruleEnvs } from "./env.js";
+
+/** `celconfig.PerCallLimit`. */
+export const PER_CALL_LIMIT = 1000000;
+
+/** One compiled rule (`CompilationResult`). */
+export interface CompiledRule {
+  rule: ValidationRule;
+  program?: Program;
+  messageProgram?: Program;
+  usesOldSelf: boolean;
+  /** Estimated max cost (uint64 as a number, saturating at 2^64). */
+  maxCost: number;
+  maxCardinality: number;
+  error?: { type: "Invalid" | "Internal" | "Required"; detail: string };
+  messageExpressionError?: { type: "Invalid" | "Internal"; detail: string };
+  messageExpressionMaxCost: number;
+  /** `ValidFieldPath(rule.fieldPath).String()`, when set and valid. */
+  normalizedFieldPath?: string;
+}
+
+/** Options of {@link compileNodeRules}. */
+export interface CompileNodeOptions {
+  /** `stored` (default; the runtime validator) or `new` (CRD create/update of new expressions). */
+  flavor?: EnvFlavor;
+  /** Per-rule flavor override (CRD update: preexisting expressions use the stored environment). */
+  flavorOf?: (expression: string, kind: "rule" | "messageExpression") => EnvFlavor;
+}
+
+const envCache = new WeakMap<DeclType, Map<EnvFlavor, RuleEnvs>>();
+
+function envsFor(declType: DeclType, flavor: EnvFlavor): RuleEnvs {
+  let m = envCache.get(declType);
+  if (!m) envCache.set(declType, (m = new Map()));
+  let e = m.get(flavor);
+  if (!e) m.set(flavor, (e = ruleEnvs(declType, flavor)));
+  return e;
+}
+
+function toNumber(b: bigint): number {
+  return Number(b);
+}
+
+function planProgram(envs: RuleEnvs, optional: boolean, c: Compiled): Program {
+  const env = optional ? envs.optionalEnv : envs.env;
+  return plan(c.ast, { functions: env.functions(), checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false });
+}
+
+/**
+ * `Compile(s, declType, ...)`: compiles every rule of `s` (whose DeclType is `declType`; undefined when the
+ * node is not expressible in CEL). Returns `{internalError}` like Kubernetes' compile-level errors.
+ */
+export function compileNodeRules(
+  s: Structural,
+  rules: readonly ValidationRule[],
+  declType: DeclType | undefined,
+  opts: CompileNodeOptions = {},
+): CompiledRule[] | { internalError: string } {
+  if (rules.length === 0) return [];
+  if (!declType) return { internalError: "failed to convert to declType for CEL validation rules" };
+  const estimator = kubeCostEstimator(declSizeEstimator(declType));
+  const maxCardinality = Math.floor(MAX_REQUEST_SIZE_BYTES / (declType.minSerializedSize + 1));
+  const flavorOf = opts.flavorOf ?? (() => opts.flavor ?? "stored");
+  return rules.map((rule) => {
+    const res: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
+    if (rule.rule.trim().length === 0) return res;
+    const optional = rule.optionalOldSelf === true;
+    const envs = envsFor(declType, flavorOf(rule.rule, "rule"));
+    const env = optional ? envs.optionalEnv : envs.env;
+    const c = env.compile(rule.rule);
+    if (isCompileFailure(c)) {
+      res.error = { type: "Invalid", detail: `compilation failed: ${c.issues}` };
+      return res;
+    }
+    if (c.outputType.kind !== "bool") {
+      res.error = { type: "Invalid", detail: "cel expression must evaluate to a bool" };
+      return res;
+    }
+    for (const ref of c.checked.references.values()) {
+      if (ref.name === "oldSelf") {
+        res.usesOldSelf = true;
+        break;
+      }
+    }
+    res.program = planProgram(envs, optional, c);
+    try {
+      res.maxCost = toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max);
+    } catch (e) {
+      res.error = { type: "Internal", detail: `cost estimation failed: ${e instanceof Error ? e.message : String(e)}` };
+      return res;
+    }
+    res.maxCardinality = maxCardinality;
+    const me = rule.messageExpression ?? "";
+    if (me !== "") {
+      const menvs = envsFor(declType, flavorOf(me, "messageExpression"));
+      const menv = optional ? menvs.optionalEnv : menvs.env;
+      const mc = menv.compile(me);
+      if (isCompileFailure(mc)) {
+        res.messageExpressionError = { type: "Invalid", detail: `messageExpression compilation failed: ${mc.issues}` };
+        return res;
+      }
+      if (mc.outputType.kind !== "string") {
+        res.messageExpressionError = { type: "Invalid", detail: "messageExpression must evaluate to a string" };
+        return res;
+      }
+      try {
+        res.messageExpressionMaxCost = toNumber(menv.estimateCost(mc, estimator, { presenceTestHasCost: false }).max);
+      } catch (e) {
+        res.messageExpressionError = { type: "Internal", detail: `cost estimation failed for messageExpression: ${e instanceof Error ? e.message : String(e)}` };
+        return res;
+      }
+      // messageExpression runs with the non-optional activation
+      res.messageProgram = planProgram(menvs, false, mc);
+    }
+    if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
+      const fp = validFieldPath(rule.fieldPath, s, true);
+      if (!("error" in fp) && fp.path) res.normalizedFieldPath = fp.path.toString();
+    }
+    return res;
+  });
+}
+
+/**
+ * The {@link CelCompiler} for CRD validation: compiles the rules of one node with the NewExpressions
+ * environment (preexisting expressions of an update with the StoredExpressions one).
+ */
+export const crdCelCompiler: CelCompiler = (req: CelCompileRequest) => {
+  const declType = schemaDeclType(req.structural, req.isResourceRoot);
+  const results = compileNodeRules(req.structural, req.rules, declType, {
+    flavorOf: (expr, kind) =>
+      (kind === "rule" ? req.preexistingRules : req.preexistingMessageExpressions).has(expr) ? "stored" : "new",
+  });
+  if (!Array.isArray(results)) return results;
+  return results.map((r): CelRuleResult => {
+    const out: CelRuleResult = { maxCost: r.maxCost, maxCardinality: r.maxCardinality, usesOldSelf: r.usesOldSelf };
+    if (r.error) out.error = r.error;
+    if (r.messageExpressionError) out.messageExpressionError = { detail: r.messageExpressionError.detail };
+    else if (r.messageProgram) {
+      out.hasMessageExpression = true;
+      out.messageExpressionMaxCost = r.messageExpressionMaxCost;
+    }
+    return out;
+  });
+};

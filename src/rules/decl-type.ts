@@ -1,0 +1,224 @@
+/**
+ * Structural schema → CEL declaration types (apiserver `pkg/cel/common/schemas.go SchemaDeclType` and
+ * `pkg/cel/types.go DeclType`): the CEL type of `self`, and the size estimates (MaxElements,
+ * MinSerializedSize) the cost estimator uses.
+ */
+import type { Structural } from "../structural/structural.js";
+import { escapeProperty } from "./escaping.js";
+
+/** `celconfig.MaxRequestSizeBytes`. */
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+const MAX_DURATION_SIZE_JSON = 32;
+const JSON_DATE_SIZE = 12;
+const MAX_DATETIME_SIZE_JSON = 32;
+const MIN_DURATION_SIZE_JSON = 3;
+const MIN_DATETIME_SIZE_JSON = 21;
+const MIN_STRING_SIZE = 2;
+const MIN_BOOL_SIZE = 4;
+const MIN_NUMBER_SIZE = 1;
+
+/** A field of an object DeclType. */
+export interface DeclField {
+  /** The property name in the data. */
+  readonly property: string;
+  readonly type: DeclType;
+  readonly required: boolean;
+}
+
+/** Kubernetes' `DeclType`: a CEL type plus size information, mirroring a schema node. */
+export interface DeclType {
+  /** `object`, `map`, `list`, or a simple type (`string`, `int`, `double`, `bool`, `bytes`, `duration`, `timestamp`, `dyn`). */
+  readonly kind: "object" | "map" | "list" | "string" | "int" | "double" | "bool" | "bytes" | "duration" | "timestamp" | "dyn";
+  /** Object type name after {@link assignTypeNames} (`selfType1.spec`), or `object`. */
+  name: string;
+  /** Object fields by CEL (escaped) name. */
+  readonly fields?: Map<string, DeclField>;
+  readonly elem?: DeclType;
+  /** Max list items / map properties / string length (bytes) estimate. */
+  readonly maxElements: number;
+  readonly minSerializedSize: number;
+  /** The schema node this type was derived from (after WithTypeAndObjectMeta at resource roots). */
+  readonly schema: Structural;
+}
+
+const zeroIfNegative = (v: number): number => (v < 0 ? 0 : v);
+
+function maxStringLengthPerRequest(s: Structural): number {
+  if (s.xIntOrString) return MAX_REQUEST_SIZE_BYTES - 2;
+  switch (s.valueValidation?.format) {
+    case "duration":
+      return MAX_DURATION_SIZE_JSON;
+    case "date":
+      return JSON_DATE_SIZE;
+    case "date-time":
+      return MAX_DATETIME_SIZE_JSON;
+    default:
+      return MAX_REQUEST_SIZE_BYTES - 2;
+  }
+}
+
+function maxStringEnumLength(s: Structural): number {
+  let max = 0;
+  for (const v of s.valueValidation?.enum ?? []) {
+    if (typeof v === "string") {
+      const n = new TextEncoder().encode(v).length;
+      if (n > max) max = n;
+    }
+  }
+  return max;
+}
+
+const stringSchema = (): Structural => ({ type: "string", hasDefault: false, nullable: false, xPreserveUnknownFields: false, xEmbeddedResource: false, xIntOrString: false, raw: { type: "string" } });
+
+/** `WithTypeAndObjectMeta`: adds `kind`, `apiVersion` and `metadata{name, generateName}` unless all are declared. */
+export function withTypeAndObjectMeta(s: Structural): Structural {
+  const p = s.properties;
+  const md = p?.get("metadata");
+  if (
+    p &&
+    p.get("kind")?.type === "string" &&
+    p.get("apiVersion")?.type === "string" &&
+    md?.type === "object" &&
+    md.properties?.get("name")?.type === "string" &&
+    md.properties.get("generateName")?.type === "string"
+  ) {
+    return s;
+  }
+  const props = new Map(p ?? []);
+  props.set("kind", stringSchema());
+  props.set("apiVersion", stringSchema());
+  props.set("metadata", {
+    type: "object",
+    properties: new Map([
+      ["name", stringSchema()],
+      ["generateName", stringSchema()],
+    ]),
+    hasDefault: false,
+    nullable: false,
+    xPreserveUnknownFields: false,
+    xEmbeddedResource: false,
+    xIntOrString: false,
+    raw: { type: "object" },
+  });
+  return { ...s, properties: props };
+}
+
+function simple(kind: DeclType["kind"], minSize: number, maxElements: number, schema: Structural): DeclType {
+  return { kind, name: kind, maxElements, minSerializedSize: minSize, schema };
+}
+
+/**
+ * `SchemaDeclType(s, isResourceRoot)`: the declaration type of a schema node, or undefined when the node is
+ * not exposed to CEL (no type, array without items, map of unexposed values).
+ */
+export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolean, depth = 0): DeclType | undefined {
+  if (!s || depth > 10000) return undefined;
+  const vv = s.valueValidation;
+  if (s.xIntOrString) {
+    const max = vv?.maxLength !== undefined ? zeroIfNegative(vv.maxLength) * 4 : maxStringLengthPerRequest(s);
+    return simple("dyn", 1, max, s);
+  }
+  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  switch (s.type) {
+    case "array": {
+      if (!s.items) return undefined;
+      const it = schemaDeclType(s.items, s.items.xEmbeddedResource, depth + 1);
+      if (!it) return undefined;
+      const max = vv?.maxItems !== undefined ? zeroIfNegative(vv.maxItems) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (it.minSerializedSize + 1));
+      return { kind: "list", name: "list", elem: it, maxElements: max, minSerializedSize: 2, schema: s };
+    }
+    case "object": {
+      const ap = s.additionalProperties?.schema;
+      if (ap) {
+        const vt = schemaDeclType(ap, ap.xEmbeddedResource, depth + 1);
+        if (!vt) return undefined;
+        const max = vv?.maxProperties !== undefined ? zeroIfNegative(vv.maxProperties) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (vt.minSerializedSize + 6));
+        return { kind: "map", name: "map", elem: vt, maxElements: max, minSerializedSize: 2, schema: s };
+      }
+      const required = new Set(vv?.required ?? []);
+      const fields = new Map<string, DeclField>();
+      let minSize = 2;
+      for (const [name, prop] of s.properties ?? []) {
+        const ft = schemaDeclType(prop, prop.xEmbeddedResource, depth + 1);
+        if (!ft) continue;
+        const esc = escapeProperty(name);
+        if (esc !== undefined) fields.set(esc, { property: name, type: ft, required: required.has(name) });
+        if (required.has(name) && !prop.hasDefault) minSize += name.length + ft.minSerializedSize + 4;
+      }
+      return { kind: "object", name: "object", fields, maxElements: 0, minSerializedSize: minSize, schema: s };
+    }
+    case "string": {
+      switch (vv?.format) {
+        case "byte":
+          return simple("bytes", MIN_STRING_SIZE, vv.maxLength !== undefined ? zeroIfNegative(vv.maxLength) : maxStringLengthPerRequest(s), s);
+        case "duration":
+          return simple("duration", MIN_DURATION_SIZE_JSON, maxStringLengthPerRequest(s), s);
+        case "date":
+          return simple("timestamp", JSON_DATE_SIZE, maxStringLengthPerRequest(s), s);
+        case "date-time":
+          return simple("timestamp", MIN_DATETIME_SIZE_JSON, maxStringLengthPerRequest(s), s);
+      }
+      let max: number;
+      if (vv?.maxLength !== undefined) max = zeroIfNegative(vv.maxLength) * 4;
+      else if ((vv?.enum?.length ?? 0) > 0) max = maxStringEnumLength(s);
+      else max = maxStringLengthPerRequest(s);
+      return simple("string", MIN_STRING_SIZE, max, s);
+    }
+    case "boolean":
+      return simple("bool", MIN_BOOL_SIZE, 0, s);
+    case "number":
+      return simple("double", MIN_NUMBER_SIZE, 0, s);
+    case "integer":
+      return simple("int", MIN_NUMBER_SIZE, 0, s);
+  }
+  return undefined;
+}
+
+/** `MaybeAssignTypeName`: names object types `<name>`, `<name>.<field>`, `<name>.@idx`, `<name>.@elem`. */
+export function assignTypeNames(t: DeclType, name: string, depth = 0): void {
+  if (depth > 10000) return;
+  if (t.kind === "object") {
+    t.name = name;
+    for (const [f, field] of t.fields ?? []) assignTypeNames(field.type, `${name}.${f}`, depth + 1);
+  } else if (t.kind === "map" && t.elem) {
+    assignTypeNames(t.elem, `${name}.@elem`, depth + 1);
+  } else if (t.kind === "list" && t.elem) {
+    assignTypeNames(t.elem, `${name}.@idx`, depth + 1);
+  }
+}
+
+/** The cel-go notation of a DeclType (`list(selfType1.spec)`, `map(string, int)`, ...). */
+export function celTypeName(t: DeclType): string {
+  switch (t.kind) {
+    case "object":
+      return t.name;
+    case "list":
+      return `list(${celTypeName(t.elem!)})`;
+    case "map":
+      return `map(string, ${celTypeName(t.elem!)})`;
+    case "duration":
+      return "google.protobuf.Duration";
+    case "timestamp":
+      return "google.protobuf.Timestamp";
+    default:
+      return t.kind;
+  }
+}
+
+/** Object types declared under `t`, as the Env's `objectTypes` option (escaped and, for reserved words, plain names). */
+export function objectTypeDecls(t: DeclType, out: Record<string, Record<string, string>> = {}, depth = 0): Record<string, Record<string, string>> {
+  if (depth > 10000) return out;
+  if (t.kind === "object") {
+    const fields: Record<string, string> = {};
+    for (const [f, field] of t.fields ?? []) {
+      fields[f] = celTypeName(field.type);
+      // Kubernetes ≥ 1.31 also resolves the unescaped name of reserved words (`self.namespace`).
+      if (f !== field.property && /^[A-Za-z_][A-Za-z0-9_]*$/.test(field.property)) fields[field.property] = celTypeName(field.type);
+      objectTypeDecls(field.type, out, depth + 1);
+    }
+    out[t.name] = fields;
+  } else if (t.elem) {
+    objectTypeDecls(t.elem, out, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * The validator tree (apiextensions `cel.NewValidator` / `validator`): one node per schema node carrying
+ * rules (directly, in allOf, or below), with the node's compiled rules.
+ */
+import type { ValidationRule } from "../crd/types.js";
+import type { NestedValueValidation, Structural } from "../structural/structural.js";
+import { type CompiledRule, compileNodeRules } from "./compile.js";
+import { type DeclType, schemaDeclType } from "./decl-type.js";
+import { escapeProperty } from "./escaping.js";
+
+/** A validator node. */
+export interface RuleValidator {
+  /** The node schema (type information). */
+  schema: Structural;
+  rules: readonly ValidationRule[];
+  compiled: CompiledRule[];
+  compilationErr?: string;
+  isResourceRoot: boolean;
+  items?: RuleValidator;
+  additionalProperties?: RuleValidator;
+  properties?: Map<string, RuleValidator>;
+  allOf: RuleValidator[];
+}
+
+/** The rule-carrying view of a Structural or NestedValueValidation node. */
+interface VSchema {
+  xValidations?: ValidationRule[] | undefined;
+  items?: VSchema | undefined;
+  properties?: Map<string, VSchema> | undefined;
+  additionalProperties?: VSchema | undefined;
+  allOf?: VSchema[] | undefined;
+}
+
+function fromStructural(s: Structural): VSchema {
+  return {
+    xValidations: s.xValidations,
+    items: s.items ? fromStructural(s.items) : undefined,
+    properties: s.properties ? new Map([...s.properties].map(([k, v]) => [k, fromStructural(v)])) : undefined,
+    additionalProperties: s.additionalProperties?.schema ? fromStructural(s.additionalProperties.schema) : undefined,
+    allOf: s.valueValidation?.allOf?.map(fromNested),
+  };
+}
+
+function fromNested(n: NestedValueValidation): VSchema {
+  return {
+    xValidations: n.xValidations,
+    items: n.items ? fromNested(n.items) : undefined,
+    properties: n.properties ? new Map([...n.properties].map(([k, v]) => [k, fromNested(v)])) : undefined,
+    additionalProperties: n.additionalProperties ? fromNested(n.additionalProperties) : undefined,
+    allOf: n.valueValidation.allOf?.map(fromNested),
+  };
+}
+
+function hasXValidations(s: Structural | undefined, depth = 0): boolean {
+  if (!s || depth > 10000) return false;
+  if ((s.xValidations?.length ?? 0) > 0) return true;
+  if (hasXValidations(s.items, depth + 1)) return true;
+  if (hasXValidations(s.additionalProperties?.schema, depth + 1)) return true;
+  for (const p of s.properties?.values() ?? []) if (hasXValidations(p, depth + 1)) return true;
+  return false;
+}
+
+function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: DeclType | undefined, depth: number): RuleValidator | undefined {
+  if (depth > 10000) return undefined;
+  const rules = v.xValidations ?? [];
+  let compiled: CompiledRule[] = [];
+  let compilationErr: string | undefined;
+  if (rules.length > 0) {
+    const r = compileNodeRules(node, rules, declType, { flavor: "stored" });
+    if (Array.isArray(r)) compiled = r;
+    else compilationErr = r.internalError;
+  }
+  const elemType = declType?.elem;
+  let items: RuleValidator | undefined;
+  if (v.items && node.items) items = build(v.items, node.items, node.items.xEmbeddedResource, elemType, depth + 1);
+  let properties: Map<string, RuleValidator> | undefined;
+  if (v.properties && v.properties.size > 0) {
+    properties = new Map();
+    for (const [k, vp] of v.properties) {
+      const np = node.properties?.get(k);
+      if (!np) continue;
+      let fieldType: DeclType | undefined;
+      const esc = escapeProperty(k);
+      if (esc !== undefined) {
+        if (!declType) continue;
+        fieldType = declType.fields?.get(esc)?.type;
+        if (!fieldType) continue;
+      } else {
+        fieldType = schemaDeclType(np, np.xEmbeddedResource);
+        if (!fieldType) continue;
+      }
+      const p = build(vp, np, np.xEmbeddedResource, fieldType, depth + 1);
+      if (p) properties.set(k, p);
+    }
+  }
+  let additionalProperties: RuleValidator | undefined;
+  const nap = node.additionalProperties?.schema;
+  if (v.additionalProperties && nap) additionalProperties = build(v.additionalProperties, nap, nap.xEmbeddedResource, elemType, depth + 1);
+  const allOf: RuleValidator[] = [];
+  for (const a of v.allOf ?? []) {
+    const av = build(a, node, isResourceRoot, declType, depth + 1);
+    if (av) allOf.push(av);
+  }
+  if (compiled.length > 0 || compilationErr !== undefined || items || additionalProperties || (properties && properties.size > 0) || allOf.length > 0) {
+    const out: RuleValidator = { schema: node, rules, compiled, isResourceRoot, allOf };
+    if (compilationErr !== undefined) out.compilationErr = compilationErr;
+    if (items) out.items = items;
+    if (additionalProperties) out.additionalProperties = additionalProperties;
+    if (properties && properties.size > 0) out.properties = properties;
+    return out;
+  }
+  return undefined;
+}
+
+const cache = new WeakMap<Structural, { v: RuleValidator | undefined }>();
+
+/** `NewValidator(s, isResourceRoot)`: undefined when the schema carries no rules (cached per schema). */
+export function newRuleValidator(s: Structural, isResourceRoot = true): RuleValidator | undefined {
+  const hit = cache.get(s);
+  if (hit) return hit.v;
+  const v = hasXValidations(s) ? build(fromStructural(s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0) : undefined;
+  cache.set(s, { v });
+  return v;
+}

@@ -1,0 +1,102 @@
+/** A small HTTP client for server tests, and a CRD fixture. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test helper returns parsed JSON of any shape
+  json: any;
+}
+
+/** Sends one request; `body` objects are sent as JSON. */
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const h: Record<string, string> = { ...headers };
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = typeof body === "string" ? body : JSON.stringify(body);
+    h["Content-Type"] ??= "application/json";
+  }
+  const res = await fetch(base + path, { method, headers: h, ...(payload !== undefined ? { body: payload } : {}) });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** A namespaced CRD `widgets.test.example.com` with status and scale subresources. */
+export function widgetCrd(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.test.example.com" },
+    spec: {
+      group: "test.example.com",
+      scope: "Namespaced",
+      names: { plural: "widgets", singular: "widget", kind: "Widget", shortNames: ["wd"], categories: ["all"] },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: {
+                  type: "object",
+                  properties: { count: { type: "integer" }, color: { type: "string" }, replicas: { type: "integer" } },
+                },
+                status: { type: "object", properties: { replicas: { type: "integer" } } },
+              },
+            },
+          },
+          subresources: { status: {}, scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" } },
+          selectableFields: [{ jsonPath: ".spec.color" }],
+          additionalPrinterColumns: [{ name: "Color", type: "string", jsonPath: ".spec.color" }],
+          ...extra,
+        },
+      ],
+    },
+  };
+}
+
+export function widget(name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Record<string, unknown> {
+  return { apiVersion: "test.example.com/v1", kind: "Widget", metadata: { name, ...meta }, spec };
+}
+
+export const WIDGETS = "/apis/test.example.com/v1/namespaces/default/widgets";
+
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), "serve-child.ts");
+
+/** Starts `crdkit serve` in a child process; resolves with its URL once it listens. */
+export function spawnServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, "--data", dataDir, "--listen", "127.0.0.1:0", "--quiet"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.once("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
+}
