@@ -852,6 +852,72 @@ objectmeta["namespaced-more"] = {
   ],
 };
 
+
+// ---------------------------------------------------------------------------------------------- CEL expression library
+// One CRD per expression, a fixed object: the result is the rule's verdict (or runtime error) in Kubernetes.
+const celSpec = {
+  s: { type: "string", maxLength: 32 },
+  e: { type: "string", maxLength: 32 },
+  i: { type: "integer" },
+  f: { type: "number" },
+  b: { type: "boolean" },
+  l: { type: "array", maxItems: 8, items: { type: "string", maxLength: 16 } },
+  n: { type: "array", maxItems: 8, items: { type: "integer" } },
+  m: { type: "object", maxProperties: 8, additionalProperties: { type: "string", maxLength: 16 } },
+  q: { type: "string", maxLength: 16 },
+  ios: { "x-kubernetes-int-or-string": true },
+  ts: { type: "string", format: "date-time", maxLength: 40 },
+  d: { type: "string", format: "duration", maxLength: 16 },
+  o: { type: "object", properties: { a: { type: "string", maxLength: 8 }, b: { type: "integer" } } },
+  ml: { type: "array", maxItems: 4, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"], items: { type: "object", required: ["k"], properties: { k: { type: "string", maxLength: 8 }, v: { type: "integer" } } } },
+};
+const celObject = { s: "Hello, World", e: "", i: 42, f: 2.5, b: true, l: ["a", "b", "c"], n: [3, 1, 2], m: { x: "1", y: "2" }, q: "1500m", ios: "50%", ts: "2024-01-02T03:04:05Z", d: "1h30m", o: { a: "x", b: 7 }, ml: [{ k: "a", v: 1 }, { k: "b", v: 2 }] };
+const celExprs = [
+  ["size", "self.s.size() == 12"], ["contains", "self.s.contains('World')"], ["starts", "self.s.startsWith('Hell')"], ["ends", "self.s.endsWith('d')"],
+  ["matches", "self.s.matches('^H.*d$')"], ["lower", "self.s.lowerAscii() == 'hello, world'"], ["upper", "self.s.upperAscii() == 'HELLO, WORLD'"],
+  ["replace", "self.s.replace('l', 'L') == 'HeLLo, WorLd'"], ["split", "self.s.split(', ').size() == 2"], ["substring", "self.s.substring(0, 5) == 'Hello'"],
+  ["substring-oob", "self.s.substring(0, 50) == ''"], ["trim", "' a '.trim() == 'a'"], ["index-of", "self.s.indexOf('o') == 4"], ["last-index-of", "self.s.lastIndexOf('o') == 8"],
+  ["char-at", "self.s.charAt(1) == 'e'"], ["join", "self.l.join('-') == 'a-b-c'"], ["format", "'%s=%d'.format(['x', 1]) == 'x=1'"], ["quote", "strings.quote('a\"b') == '\"a\\\\\"b\"'"],
+  ["reverse", "self.e.reverse() == ''"], ["empty-string-size", "self.e.size() == 0"], ["string-concat", "self.s + '!' == 'Hello, World!'"],
+  ["int-math", "self.i * 2 - 4 == 80"], ["int-div", "self.i / 5 == 8"], ["int-mod", "self.i % 5 == 2"], ["int-overflow", "self.i * 9223372036854775807 > 0"],
+  ["div-zero", "self.i / (self.i - 42) == 0"], ["float-math", "self.f * 2.0 == 5.0"], ["int-float-compare", "self.i > self.f"], ["double-conv", "double(self.i) == 42.0"],
+  ["int-conv", "int(self.f) == 2"], ["string-conv", "string(self.i) == '42'"], ["uint", "uint(self.i) == 42u"], ["bool-logic", "self.b && !false || false"],
+  ["ternary", "(self.i > 40 ? 'big' : 'small') == 'big'"], ["list-size", "size(self.l) == 3"], ["list-in", "'b' in self.l"], ["list-index", "self.l[0] == 'a'"],
+  ["list-oob", "self.l[5] == 'a'"], ["list-all", "self.n.all(x, x > 0)"], ["list-exists", "self.n.exists(x, x == 2)"], ["list-exists-one", "self.n.exists_one(x, x > 2)"],
+  ["list-map", "self.n.map(x, x * 2) == [6, 2, 4]"], ["list-filter", "self.n.filter(x, x > 1).size() == 2"], ["list-sum", "self.n.sum() == 6"], ["list-min-max", "self.n.min() == 1 && self.n.max() == 3"],
+  ["list-sort", "self.n.sort() == [1, 2, 3]"], ["list-is-sorted", "self.n.isSorted()"], ["list-index-of", "self.l.indexOf('c') == 2"], ["list-slice", "self.l.slice(1, 3) == ['b', 'c']"],
+  ["list-concat", "self.l + ['d'] == ['a', 'b', 'c', 'd']"], ["list-distinct", "self.l.distinct().size() == 3"], ["list-flatten", "[[1], [2, 3]].flatten() == [1, 2, 3]"],
+  ["map-has", "has(self.m.x)"], ["map-in", "'y' in self.m"], ["map-index", "self.m['x'] == '1'"], ["map-missing-key", "self.m['z'] == '1'"],
+  ["map-all", "self.m.all(k, self.m[k].size() == 1)"], ["map-size", "size(self.m) == 2"], ["object-field", "self.o.a == 'x' && self.o.b == 7"], ["has-missing", "!has(self.o.c)"],
+  ["optional", "self.?missing.orValue('d') == 'd'"], ["optional-has", "self.o.?a.hasValue()"], ["quantity", "quantity(self.q).isGreaterThan(quantity('1'))"], ["quantity-compare", "quantity(self.q).compareTo(quantity('2')) < 0"],
+  ["quantity-invalid", "quantity('bogus').isInteger()"], ["is-quantity", "!isQuantity('x1')"], ["int-or-string", "self.ios == '50%'"], ["timestamp", "timestamp(self.ts).getFullYear() == 2024"],
+  ["timestamp-math", "timestamp(self.ts) + duration('1h') > timestamp(self.ts)"], ["duration", "duration(self.d) == duration('90m')"], ["duration-get", "duration(self.d).getMinutes() == 90"],
+  ["bad-timestamp", "timestamp('yesterday') > timestamp(self.ts)"], ["url", "url('https://example.com:8080/p').getPort() == '8080'"], ["is-url", "!isURL('not a url')"],
+  ["ip", "ip('10.0.0.1').isLoopback() == false"], ["cidr", "cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))"], ["is-cidr", "isCIDR('10.0.0.0/8')"], ["semver", "semver('1.2.3').isLessThan(semver('1.10.0'))"],
+  ["is-semver", "!isSemver('v1')"], ["regex-find", "self.s.find('[A-Z]') == 'H'"], ["regex-find-all", "self.s.findAll('o').size() == 2"], ["base64", "base64.encode(b'hi') == 'aGk='"],
+  ["math-greatest", "math.greatest(self.n) == 3"], ["math-abs", "math.abs(-5) == 5"], ["math-ceil", "math.ceil(self.f) == 3.0"], ["sets-contains", "sets.contains(self.l, ['a'])"],
+  ["sets-intersects", "sets.intersects(self.l, ['z'])"], ["map-list-key", "self.ml.exists(e, e.k == 'b' && e.v == 2)"], ["type-check", "type(self.i) == int"], ["dyn", "dyn(self.i) == 42"],
+  ["string-lt", "self.l[0] < self.l[1]"], ["bytes", "bytes('abc').size() == 3"], ["null-compare", "self.o.a != null"], ["bad-regex", "self.s.matches('(')"],
+  ["format-named", "format.named('dns1123Label').validate('Bad_Label').hasValue()"], ["list-set-ops", "self.l.lastIndexOf('a') == 0"], ["error-message-fail", "1 == 2"],
+];
+const exprCrd = (rule) => crd(celSpec, { specExtra: { "x-kubernetes-validations": [{ rule }] } });
+cel["expressions"] = {
+  description: "CEL standard library and Kubernetes extensions at runtime (one rule on spec, fixed object)",
+  operation: "create",
+  fieldValidation: "Strict",
+  cases: celExprs.map(([name, rule]) => ({ name, crd: exprCrd(rule), object: cr(celObject) })),
+};
+cel["expressions-compile"] = {
+  description: "the same expressions and some broken ones as CRD checks (compile, cost)",
+  operation: "crd-create",
+  cases: [
+    ...celExprs.filter((_, i) => i % 4 === 0).map(([name, rule]) => ({ name, crd: exprCrd(rule) })),
+    ["unknown-function", "self.s.frobnicate()"], ["wrong-arity", "self.s.contains()"], ["macro-misuse", "self.n.all(1, true)"], ["bad-escape", "'\\q' == ''"],
+    ["unbounded-string-cost", "self.l.all(x, self.l.all(y, x.matches(y)))"], ["old-self-on-create-rule", "self.i == oldSelf.i"],
+    ["invalid-regex-literal", "self.s.matches('[')"], ["int-literal-overflow", "self.i == 99999999999999999999"], ["reserved-word", "self.namespace == ''"],
+  ].map((x) => (Array.isArray(x) ? { name: x[0], crd: exprCrd(x[1]) } : x)),
+};
+
 export const areas = {
   openapi,
   formats,

@@ -166,6 +166,9 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: bo
   if (hasProps) {
     for (const name of sortedKeys(props)) {
       let sub = ssv;
+      // cel.MapIsCorrelatable: an unknown map type is assumed not correlatable (granular is the default).
+      const mt = s["x-kubernetes-map-type"];
+      if (mt !== undefined && mt !== "granular" && mt !== "atomic") sub = withForbidOldSelf(sub, p);
       if ((isRoot || s["x-kubernetes-embedded-resource"]) && META_FIELDS.has(name)) {
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);
@@ -300,10 +303,17 @@ function compileRules(s: JSONSchemaProps, p: FieldPath, ssv: Ssv, opts: SchemaOp
     out.push(fieldError.internal(xv, `internal error: failed to construct type information for x-kubernetes-validations rules: ${ss.message}`));
     return;
   }
-  const results = opts.celCompiler!({
-    structural: ss, isResourceRoot: cel.isResourceRoot, rules, path: p, perCallLimit: PER_CALL_LIMIT,
-    preexistingRules: opts.preexistingRules, preexistingMessageExpressions: opts.preexistingMessageExpressions,
-  });
+  let results: ReturnType<CelCompiler>;
+  try {
+    results = opts.celCompiler!({
+      structural: ss, isResourceRoot: cel.isResourceRoot, rules, path: p, perCallLimit: PER_CALL_LIMIT,
+      preexistingRules: opts.preexistingRules, preexistingMessageExpressions: opts.preexistingMessageExpressions,
+    });
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
+    // A failing compiler must not take CRD validation down: report it as Kubernetes reports Compile errors.
+    results = { internalError: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+  }
   if (!Array.isArray(results)) {
     out.push(fieldError.internal(xv, results.internalError));
     return;

@@ -112,10 +112,11 @@ function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: 
   return undefined;
 }
 
-const cache = new WeakMap<Structural, { v: RuleValidator | undefined }>();
+const caches = [new WeakMap<Structural, { v: RuleValidator | undefined }>(), new WeakMap<Structural, { v: RuleValidator | undefined }>()];
 
 /** `NewValidator(s, isResourceRoot)`: undefined when the schema carries no rules (cached per schema). */
 export function newRuleValidator(s: Structural, isResourceRoot = true): RuleValidator | undefined {
+  const cache = caches[isResourceRoot ? 1 : 0]!;
   const hit = cache.get(s);
   if (hit) return hit.v;
   const v = hasXValidations(s) ? build(fromStructural(s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0) : undefined;

@@ -147,3 +147,26 @@ test("CEL: without a compiler rules are not compiled and produce no error", () =
   const r = validateCrdCreate(crd({ type: "object", "x-kubernetes-validations": [{ rule: "this is not CEL" }] }));
   assert.deepEqual(r.errors, []);
 });
+
+test("CEL: a compiler that throws becomes an internal error at the node, not a crash", () => {
+  const r = validateCrdCreate(crd({ type: "object", "x-kubernetes-validations": [{ rule: "x" }] }), {
+    celCompiler: () => {
+      throw new Error("boom");
+    },
+  });
+  assert.deepEqual(r.errors.map(errorString), [`${S}.x-kubernetes-validations: Internal error: internal error: boom`]);
+});
+
+test("CEL: oldSelf is forbidden below a map of unrecognized map type", () => {
+  const r = validateCrdCreate(
+    crd({
+      type: "object",
+      properties: { m: { type: "object", "x-kubernetes-map-type": "other", properties: { f: { type: "string", "x-kubernetes-validations": [{ rule: "self == oldSelf" }] } } } },
+    }),
+    { celCompiler: fake([]) },
+  );
+  assert.deepEqual(r.errors.map(errorString), [
+    `${S}.properties[m].x-kubernetes-map-type: Unsupported value: "other": supported values: "atomic", "granular"`,
+    `${S}.properties[m].properties[f].x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${S}.properties[m]`,
+  ]);
+});

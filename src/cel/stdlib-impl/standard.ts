@@ -197,7 +197,7 @@ function conversions(): OverloadImpl[] {
       return new CelUint(BigInt(Math.trunc(d)));
     }),
     global("string_to_uint64", "uint", ["string"], (s: string) =>
-      /^\+?\d+$/.test(s) ? U(BigInt(s)) : conv("string", "uint"),
+      /^\d+$/.test(s) ? U(BigInt(s)) : conv("string", "uint"),
     ),
     global("double_to_double", "double", ["double"], (d: number) => d),
     global("int64_to_double", "double", ["int"], (a: bigint) => Number(a)),
