@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/ is built by `npm run build`, and by `npm ci` through the "prepare" script).
-import { main } from "../dist/cli/main.js";
-
+// Runs the compiled CLI. dist/ is built by `npm run build`, and by `npm ci` / `npm install` through the
+// package's "prepare" script.
+let main;
+try {
+  ({ main } = await import("../dist/cli/main.js"));
+} catch (err) {
+  process.stderr.write(
+    `crdkit: cannot load the compiled CLI (dist/cli/main.js): ${err instanceof Error ? err.message : String(err)}\n` +
+      "Run `npm run build` (or `npm ci`) in the crdkit directory first.\n",
+  );
+  process.exit(2);
+}
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

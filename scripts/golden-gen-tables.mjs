@@ -254,6 +254,7 @@ const objectmeta = {
       { name: "finalizer-warnings", object: om({ name: "w1", finalizers: ["example.com/ok", "nodomain", "has.dot", "kubernetes", "Bad Name"] }) },
       { name: "finalizer-warnings-only", object: om({ name: "w1", finalizers: ["example.com/ok", "nodomain", "has.dot", "kubernetes", "orphan"] }) },
       { name: "finalizer-duplicate", object: om({ name: "w1", finalizers: ["example.com/a", "example.com/a"] }) },
+      { name: "owner-references-duplicate", object: om({ name: "w1", ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "c", uid: "u1" }, { apiVersion: "v1", kind: "ConfigMap", name: "c", uid: "u1" }, { apiVersion: "v1", kind: "Secret", name: "s", uid: "u1" }] }) },
       { name: "owner-reference-incomplete", object: om({ name: "w1", ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "c" }] }) },
       { name: "generation-ignored", object: om({ name: "w1", generation: 9, uid: "abc", resourceVersion: "5", creationTimestamp: "2020-01-01T00:00:00Z" }) },
       { name: "labels-wrong-type", object: om({ name: "w1", labels: { a: 1 } }) },

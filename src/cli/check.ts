@@ -222,11 +222,14 @@ function toResult(u: Unit, r: CrdValidationResult, mode: FieldValidationMode, op
     } else if (mode === "Warn") {
       for (const s of strict) res.warnings.push({ message: s });
     }
-    for (const e of r.errors) {
-      const p = position(u, documentPath(e.field, apiVersion));
-      res.errors.push({ type: e.type, field: e.field, message: errorString(e), ...p });
+    // In Strict mode the request already fails while decoding (HTTP 400): validation never runs.
+    if (res.errors.length === 0) {
+      for (const e of r.errors) {
+        const p = position(u, documentPath(e.field, apiVersion));
+        res.errors.push({ type: e.type, field: e.field, message: errorString(e), ...p });
+      }
+      for (const w of r.warnings) res.warnings.push({ message: w });
     }
-    for (const w of r.warnings) res.warnings.push({ message: w });
   }
   res.valid = res.errors.length === 0;
   return res;

@@ -1,6 +1,6 @@
 /**
- * The `crdkit` command: `crdkit validate ...` and `crdkit check ...` (CRD checks, implemented in
- * ./check.ts as `runCheck(args)`). The only place besides storage/server that touches files and the process.
+ * The `crdkit` command: `crdkit validate ...`, `crdkit check ...` (CRD checks, ./check.ts) and
+ * `crdkit serve ...` (the API server, ./serve.ts). The only place besides storage/server that touches files and the process.
  */
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
@@ -19,6 +19,7 @@ const USAGE = `Usage: crdkit <command> [flags]
 Commands:
   validate   validate custom resources against their CRDs as the API server would
   check      check CustomResourceDefinitions as the API server would on create
+  serve      run a kubectl-compatible API server for CRDs and custom resources
   serve      run a kubectl-compatible API server for CRDs and custom resources
   help       show this help
 
@@ -95,6 +96,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         return validateCommand(rest, io);
       case "check":
         return await runCheck(rest, io);
+      case "serve": {
+        // loaded lazily: the server (and its storage) is not needed by the other commands
+        const { runServe } = await import("./serve.js");
+        return await runServe(rest, io);
+      }
       case "serve":
         return await runServe(rest, io);
       case undefined:

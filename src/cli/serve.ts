@@ -75,10 +75,16 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
   }
   io.stdout(`crdkit serve: listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    signal?.addEventListener("abort", stop, { once: true });
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
   });
   await server.close();
   return 0;

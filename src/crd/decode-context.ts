@@ -32,27 +32,62 @@ function numberLiteral(v: JsonValue): string {
   return String(v);
 }
 
+/** A Go `*json.UnmarshalTypeError` (its Struct/Field may be replaced by an outer decoder) or another error. */
+type DecodeErr = { kind: "type"; what: string; goType: string; struct: string; field: string } | { kind: "plain"; msg: string };
+
+function render(e: DecodeErr): string {
+  if (e.kind === "plain") return e.msg;
+  if (e.struct === "" && e.field === "") return `json: cannot unmarshal ${e.what} into Go value of type ${e.goType}`;
+  return `json: cannot unmarshal ${e.what} into Go struct field ${e.struct}.${e.field} of type ${e.goType}`;
+}
+
 /**
- * Decoding state: Go-error field stack (struct field names and map keys, as in `UnmarshalTypeError.Field`)
- * and the strict-decoding path (`spec.versions[0].schema.openAPIV3Schema.properties.x.foo`).
+ * Decoding state: saved errors (encoding/json keeps the first type error and goes on), the immediate error
+ * of a custom unmarshaler (it aborts decoding and wins; a type error gets the OUTER Struct/Field, as
+ * `addErrorContext` does), unknown-field paths for strict decoding, the depth guard.
  */
 export class DecodeContext {
-  /** Type errors in document order (Kubernetes reports the first). */
-  readonly errors: string[] = [];
+  private readonly saved: DecodeErr[] = [];
+  private immediate: DecodeErr | undefined;
   /** Unknown-field paths (strict decoding), in document order. */
   readonly unknownFields: string[] = [];
   /** Set when the nesting exceeds {@link MAX_JSON_DEPTH}. */
   tooDeep = false;
 
+  /** The error Kubernetes reports (immediate first, else the first saved one), rendered. */
+  get errors(): string[] {
+    const e = this.immediate ?? this.saved[0];
+    return e ? [render(e)] : [];
+  }
+
   typeError(struct: string, goField: string, v: JsonValue, goType: string): void {
     const kind = goJsonKind(v);
     // encoding/json prints the literal only when a number does not parse into the integer target.
     const what = kind === "number" && goType.startsWith("int") ? `number ${numberLiteral(v)}` : kind;
-    this.errors.push(`json: cannot unmarshal ${what} into Go struct field ${struct}.${goField} of type ${goType}`);
+    this.saved.push({ kind: "type", what, goType, struct, field: goField });
   }
 
+  /** A saved non-type error (e.g. base64 of a []byte field). */
   plainError(msg: string): void {
-    this.errors.push(msg);
+    this.saved.push({ kind: "plain", msg });
+  }
+
+  /** An error returned by a custom unmarshaler at this level (e.g. `boolean or JSON schema expected`). */
+  immediateError(msg: string): void {
+    this.immediate ??= { kind: "plain", msg };
+  }
+
+  /**
+   * Runs a custom unmarshaler's inner (non-strict) decode of the field `struct.field`: its first error
+   * becomes this decoder's immediate error, type errors re-labelled with the outer struct and field.
+   */
+  nested<T>(struct: string, field: string, fn: (inner: DecodeContext) => T): T {
+    const inner = new DecodeContext();
+    const r = fn(inner);
+    if (inner.tooDeep) this.tooDeep = true;
+    const e = inner.immediate ?? inner.saved[0];
+    if (e && !this.immediate) this.immediate = e.kind === "type" ? { ...e, struct, field } : e;
+    return r;
   }
 }
 

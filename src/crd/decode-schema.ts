@@ -50,18 +50,21 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   if (req !== undefined) out.required = req;
   // items: JSONSchemaPropsOrArray (custom unmarshaler; null/other kinds → unset)
   const items = r.raw("items");
-  if (items !== undefined) {
-    const iloc: Loc = { go: "", strict: fieldLoc(loc, "items").strict, depth: loc.depth + 1 };
-    if (isObject(items)) out.items = decodeSchema(ctx, items, iloc, false);
-    else if (Array.isArray(items)) {
-      const arr: JSONSchemaProps[] = [];
-      items.forEach((x, i) => {
-        if (x === null) arr.push({});
-        else if (!isObject(x)) ctx.plainError(`json: cannot unmarshal ${kindName(x)} into Go value of type v1.JSONSchemaProps`);
-        else arr.push(decodeSchema(ctx, x, indexLoc(iloc, i), false));
-      });
-      if (arr.length > 0) out.items = arr;
-    }
+  if (items !== undefined && (isObject(items) || Array.isArray(items))) {
+    const il = fieldLoc(loc, "items");
+    const iloc: Loc = { go: "", strict: il.strict, depth: loc.depth + 1 };
+    ctx.nested(S, il.go, (inner) => {
+      if (isObject(items)) out.items = decodeSchema(inner, items, iloc, false);
+      else {
+        const arr: JSONSchemaProps[] = [];
+        items.forEach((x, i) => {
+          if (x === null) arr.push({});
+          else if (!isObject(x)) inner.typeError("", "", x, "v1.JSONSchemaProps");
+          else arr.push(decodeSchema(inner, x, indexLoc(iloc, i), false));
+        });
+        if (arr.length > 0) out.items = arr;
+      }
+    });
   }
   for (const k of ["allOf", "oneOf", "anyOf"] as const) {
     const a = r.array(k, "[]v1.JSONSchemaProps");
@@ -97,23 +100,30 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   for (const k of ["additionalProperties", "additionalItems"] as const) {
     const x = r.raw(k);
     if (x === undefined) continue;
-    if (isObject(x)) out[k] = decodeSchema(ctx, x, { go: "", strict: fieldLoc(loc, k).strict, depth: loc.depth + 1 }, false);
-    else if (typeof x === "boolean") out[k] = x;
-    else ctx.plainError("boolean or JSON schema expected");
+    const kl = fieldLoc(loc, k);
+    if (isObject(x)) {
+      const sub = ctx.nested(S, kl.go, (inner) => decodeSchema(inner, x, { go: "", strict: kl.strict, depth: loc.depth + 1 }, false));
+      out[k] = sub;
+    } else if (typeof x === "boolean") out[k] = x;
+    else ctx.immediateError("boolean or JSON schema expected");
   }
   const deps = r.object("dependencies", "v1.JSONSchemaDependencies");
   if (deps !== undefined) {
+    const dl = fieldLoc(loc, "dependencies");
     const rec: Record<string, JSONSchemaProps | string[]> = {};
     for (const name of Object.keys(deps)) {
       const x = deps[name]!;
       let val: JSONSchemaProps | string[] = [];
-      if (isObject(x)) val = decodeSchema(ctx, x, { go: "", strict: "", depth: loc.depth + 2 }, false);
+      if (isObject(x)) val = ctx.nested(S, dl.go, (inner) => decodeSchema(inner, x, { go: "", strict: "", depth: loc.depth + 2 }, false));
       else if (Array.isArray(x)) {
-        val = [];
-        for (const e of x) {
-          if (typeof e === "string") val.push(e);
-          else ctx.plainError(`json: cannot unmarshal ${kindName(e)} into Go value of type string`);
-        }
+        const arr: string[] = [];
+        ctx.nested(S, dl.go, (inner) => {
+          for (const e of x) {
+            if (typeof e === "string") arr.push(e);
+            else inner.typeError("", "", e, "string");
+          }
+        });
+        val = arr;
       }
       setKey(rec as unknown as JsonObject, name, val as unknown as JsonValue);
     }
@@ -173,10 +183,3 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   return out;
 }
 
-function kindName(v: JsonValue): string {
-  if (typeof v === "string") return "string";
-  if (typeof v === "boolean") return "bool";
-  if (Array.isArray(v)) return "array";
-  if (isObject(v)) return "object";
-  return "number";
-}

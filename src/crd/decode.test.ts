@@ -151,6 +151,16 @@ const failures: [string, JsonValue, string][] = [
     'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: boolean or JSON schema expected',
   ],
   [
+    "wrong type inside items: the custom unmarshaler's error gets the outer field (and wins over earlier errors)",
+    v1({ group: 5, names, versions: [{ name: "v1", schema: { openAPIV3Schema: { type: "array", items: { type: "array", items: { maxItems: "x" } } } } }] }),
+    'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.items of type int64',
+  ],
+  [
+    "wrong type inside additionalProperties",
+    v1({ group: "example.com", names, versions: [{ name: "v1", schema: { openAPIV3Schema: { type: "object", properties: { m: { additionalProperties: { nullable: 1 } } } } } }] }),
+    'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.additionalProperties of type bool',
+  ],
+  [
     "versions as an object",
     v1({ group: "example.com", names, versions: { v1: {} } }),
     'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal object into Go struct field CustomResourceDefinitionSpec.spec.versions of type []v1.CustomResourceDefinitionVersion',
@@ -201,4 +211,12 @@ test("deep but reasonable schemas (300 levels) decode", () => {
   let s: JsonObject = { type: "string" };
   for (let i = 0; i < 300; i++) s = { type: "object", properties: { a: s } };
   ok(v1({ group: "example.com", names, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: s } }] }));
+});
+
+test("JSON round trip (v1/conversion_test.go TestJSONRoundTrip): top-level nulls vanish, nested nulls stay", () => {
+  const one = (schema: JsonObject) =>
+    ok(v1({ group: "example.com", names, scope: "Namespaced", versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }] }))
+      .internal.spec.validation?.openAPIV3Schema;
+  assert.deepEqual(one({ default: null, enum: null, example: null }), {});
+  assert.deepEqual(one({ default: { test: null }, enum: [null], example: { test: null } }), { default: { test: null }, enum: [null], example: { test: null } });
 });

@@ -8,7 +8,8 @@ import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import { getObjectMeta } from "../objectmeta/get-set.js";
 import { nameIsDNSSubdomain } from "../objectmeta/names.js";
-import { validateObjectMeta } from "../objectmeta/validate-meta.js";
+import { isZeroTime } from "../objectmeta/go-time.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "../objectmeta/validate-meta.js";
 import type { JsonObject } from "../value/json-value.js";
 import { isDNS1123Subdomain, maxLenError, regexError } from "./names.js";
 
@@ -106,8 +107,25 @@ function validateCrdMetadataCreateLocal(meta: ObjectMetaLike, requiredName: stri
   return out;
 }
 
-/** Metadata checks on update (name and namespace immutable). */
+/**
+ * Metadata checks on update (`ValidateObjectMetaAccessorUpdate` of src/objectmeta) after the generic
+ * registry's `BeforeUpdate`: generation, uid, creationTimestamp and deletion fields come from the stored
+ * object, and the resourceVersion too when the request has none (CRDs allow unconditional updates).
+ */
 export function validateCrdMetadataUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): FieldError[] {
+  const n = getObjectMeta({ metadata: meta as unknown as JsonObject });
+  const o = getObjectMeta({ metadata: old as unknown as JsonObject });
+  if (n.meta && o.meta && n.error === undefined && o.error === undefined) {
+    const m = n.meta;
+    const om = o.meta;
+    m.generation = om.generation;
+    if (m.uid.length === 0) m.uid = om.uid;
+    if (!isZeroTime(om.creationTimestamp)) m.creationTimestamp = om.creationTimestamp;
+    if (om.deletionTimestamp !== undefined) m.deletionTimestamp = om.deletionTimestamp;
+    if (om.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    if (m.resourceVersion.length === 0) m.resourceVersion = om.resourceVersion.length > 0 ? om.resourceVersion : "1";
+    return validateObjectMetaUpdate(m, om, FieldPath.of("metadata"));
+  }
   const p = FieldPath.of("metadata");
   const out: FieldError[] = [];
   if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));

@@ -1,6 +1,6 @@
 /**
- * Until `src/rules` evaluates x-kubernetes-validations, a schema with rules is accepted and every result
- * carries a warning that the rules were not evaluated — never a claim that they passed.
+ * x-kubernetes-validations bookkeeping: how many rules a schema has, and the warning given when the CEL
+ * engine cannot evaluate them — never a claim that they passed.
  */
 import type { NestedValueValidation, Structural, ValueValidation } from "../structural/structural.js";
 
@@ -35,7 +35,7 @@ export function countRules(s: Structural | undefined): number {
   return n;
 }
 
-/** The warning added to every result of a version whose schema has rules. */
-export function rulesNotEvaluatedWarning(count: number): string {
-  return `${count} x-kubernetes-validations rule${count === 1 ? "" : "s"} not evaluated: CEL evaluation is not available in this build of crdkit; the rules were neither checked nor assumed to pass`;
+/** The warning added to results whose rules could not be evaluated (`reason`: the CEL engine's error). */
+export function rulesNotEvaluatedWarning(count: number, reason: string): string {
+  return `${count} x-kubernetes-validations rule${count === 1 ? " was" : "s were"} not evaluated (the CEL engine failed: ${reason}); they were neither checked nor assumed to pass`;
 }

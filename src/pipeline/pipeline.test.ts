@@ -155,11 +155,17 @@ test("CRDs that fail CRD validation are refused with their errors", () => {
   assert.throws(() => compileCrd(bad), /CustomResourceDefinition.apiextensions.k8s.io "crontabs.stable.example.com" is invalid: spec.scope/);
 });
 
-test("rules are reported as not evaluated, never as passed", () => {
+test("rules: evaluated, or blocked by earlier errors with Kubernetes' single error", () => {
   const withRule = compileCrd(
     yaml(CRD.replace("          spec:\n            type: object\n", "          spec:\n            type: object\n            x-kubernetes-validations: [{rule: 'self.replicas < 5'}]\n")),
   );
   const r = withRule.create(base("  replicas: 7\n"));
-  assert.equal(r.warnings.length, 1);
-  assert.match(r.warnings[0]!, /not evaluated/);
+  assert.deepEqual(r.errors.map(errorString), ['spec: Invalid value: failed rule: self.replicas < 5']);
+  const blocked = withRule.create(base("  replicas: seven\n"));
+  assert.deepEqual(blocked.errors.map(errorString), [
+    'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    ".spec.replicas: Invalid value: 0: .spec.replicas accessor error: seven is of the type string, expected int64",
+    "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+  ]);
+  assert.deepEqual(withRule.create(base("  replicas: 2\n")).errors, []);
 });

@@ -13,6 +13,7 @@ import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
 import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, setKey } from "../value/json-value.js";
 import { rulesNotEvaluatedWarning } from "./cel-placeholder.js";
+import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
 import { coerce } from "../objectmeta/coerce.js";
 import {
@@ -38,7 +39,7 @@ import type { PipelineResult, RequestOptions } from "./types.js";
  * checks passed; the CLI and README list them.
  */
 export const PIPELINE_GAPS: readonly string[] = [
-  "x-kubernetes-validations (CEL) rules: not evaluated (each result carries a warning)",
+  "CEL rules are not compiled at CRD compile time (no CRD-time rule compilation / cost errors from compileCrd)",
   "server-generated metadata (uid, creationTimestamp, resourceVersion) is not filled in; names from generateName get a reproducible suffix instead of a random one",
   "defaults are not pruned at CRD compile time (PruneDefaults)",
 ];
@@ -247,8 +248,34 @@ function genericUpdate(ctx: CrdContext, obj: JsonObject, old: JsonObject): Field
   return validateGenericUpdate(n.meta, o.meta, ctx.namespaced);
 }
 
-function ruleWarnings(v: CompiledVersion): string[] {
-  return v.ruleCount > 0 ? [rulesNotEvaluatedWarning(v.ruleCount)] : [];
+/** Versions whose rules the CEL engine could not handle (first error message), so it is not retried. */
+const rulesFailure = new WeakMap<CompiledVersion, string>();
+
+/**
+ * The strategy's CEL step: when earlier errors block it, Kubernetes' single "some validation rules were
+ * not checked" error; otherwise the rules are evaluated (with the old object on update: transition rules and
+ * ratcheting, ratcheted errors become warnings). Only for schemas that have rules. If the CEL engine cannot
+ * evaluate them, a warning says so — never that they passed.
+ */
+function runRules(version: CompiledVersion, obj: JsonObject, old: JsonObject | undefined, errors: FieldError[], warnings: string[]): void {
+  if (version.ruleCount === 0 || !version.structural) return;
+  if (celBlockedBy(errors)) {
+    errors.push(celBlockedError());
+    return;
+  }
+  let failure = rulesFailure.get(version);
+  if (failure === undefined) {
+    try {
+      const r = validateRules(version.structural, obj, old);
+      errors.push(...r.errors);
+      warnings.push(...r.warnings);
+      return;
+    } catch (e) {
+      failure = e instanceof RangeError ? "the object is nested too deeply" : e instanceof Error ? e.message : String(e);
+      rulesFailure.set(version, failure);
+    }
+  }
+  warnings.push(rulesNotEvaluatedWarning(version.ruleCount, failure));
 }
 
 /** POST: decode → default → PrepareForCreate → Validate → ObjectMeta checks → WarningsOnCreate. */
@@ -280,12 +307,13 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     }
     errors.push(...validateEmbedded(null, obj, version.structural, false));
     errors.push(...validateListSetsAndMaps(null, version.structural, obj));
+    const warnings = [...d.warnings];
+    runRules(version, obj, undefined, errors, warnings);
     // generic ObjectMeta checks run only when the strategy found nothing
     if (errors.length === 0) {
       const m = objectMetaOf(obj);
       if (m.meta) errors.push(...validateGenericCreate(m.meta, ctx.namespaced));
     }
-    const warnings = [...d.warnings, ...ruleWarnings(version)];
     if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj)));
     return { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
@@ -334,7 +362,8 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
     if (validateListSetsAndMaps(null, version.structural, old).length === 0) {
       errors.push(...validateListSetsAndMaps(null, version.structural, obj));
     }
-    const warnings = [...d.warnings, ...ruleWarnings(version)];
+    const warnings = [...d.warnings];
+    runRules(version, obj, old, errors, warnings);
     if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj), finalizersOf(old)));
     return { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
@@ -370,6 +399,8 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
     if (newListErrors.length > 0 && validateListSetsAndMaps(null, version.structural, old).length === 0) {
       errors.push(...newListErrors);
     }
-    return { object: obj, errors, warnings: [...d.warnings, ...ruleWarnings(version)], unknownFields: d.unknownFields };
+    const warnings = [...d.warnings];
+    runRules(version, obj, old, errors, warnings);
+    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
 }

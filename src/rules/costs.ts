@@ -42,8 +42,9 @@ export function declSizeEstimator(root: DeclType): (node: AstNode) => SizeEstima
       if (!cur) return undefined;
       if (name === "@items" || name === "@values") cur = cur.elem;
       else if (name === "@keys") {
+        // the key type is apiservercel.StringType, whose MaxElements is 0
         if (cur.kind !== "map") return undefined;
-        return { min: 0n, max: BigInt(Math.floor(3 * 1024 * 1024 - 2)) };
+        return { min: 0n, max: 0n };
       } else cur = cur.fields?.get(name)?.type;
     }
     if (!cur) return undefined;

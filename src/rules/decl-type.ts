@@ -3,6 +3,20 @@
  * `pkg/cel/types.go DeclType`): the CEL type of `self`, and the size estimates (MaxElements,
  * MinSerializedSize) the cost estimator uses.
  */
+import {
+  BoolType,
+  BytesType,
+  type CheckedType,
+  DoubleType,
+  DurationType,
+  DynType,
+  IntType,
+  listType,
+  mapType,
+  StringType,
+  structType,
+  TimestampType,
+} from "../cel/index.js";
 import type { Structural } from "../structural/structural.js";
 import { escapeProperty } from "./escaping.js";
 
@@ -187,33 +201,43 @@ export function assignTypeNames(t: DeclType, name: string, depth = 0): void {
   }
 }
 
-/** The cel-go notation of a DeclType (`list(selfType1.spec)`, `map(string, int)`, ...). */
-export function celTypeName(t: DeclType): string {
+/** The CEL type of a DeclType (object types as struct types named by {@link assignTypeNames}). */
+export function celTypeOf(t: DeclType): CheckedType {
   switch (t.kind) {
     case "object":
-      return t.name;
+      return structType(t.name);
     case "list":
-      return `list(${celTypeName(t.elem!)})`;
+      return listType(celTypeOf(t.elem!));
     case "map":
-      return `map(string, ${celTypeName(t.elem!)})`;
+      return mapType(StringType, celTypeOf(t.elem!));
     case "duration":
-      return "google.protobuf.Duration";
+      return DurationType;
     case "timestamp":
-      return "google.protobuf.Timestamp";
+      return TimestampType;
+    case "string":
+      return StringType;
+    case "int":
+      return IntType;
+    case "double":
+      return DoubleType;
+    case "bool":
+      return BoolType;
+    case "bytes":
+      return BytesType;
     default:
-      return t.kind;
+      return DynType;
   }
 }
 
 /** Object types declared under `t`, as the Env's `objectTypes` option (escaped and, for reserved words, plain names). */
-export function objectTypeDecls(t: DeclType, out: Record<string, Record<string, string>> = {}, depth = 0): Record<string, Record<string, string>> {
+export function objectTypeDecls(t: DeclType, out: Record<string, Record<string, CheckedType>> = {}, depth = 0): Record<string, Record<string, CheckedType>> {
   if (depth > 10000) return out;
   if (t.kind === "object") {
-    const fields: Record<string, string> = {};
+    const fields: Record<string, CheckedType> = {};
     for (const [f, field] of t.fields ?? []) {
-      fields[f] = celTypeName(field.type);
+      fields[f] = celTypeOf(field.type);
       // Kubernetes ≥ 1.31 also resolves the unescaped name of reserved words (`self.namespace`).
-      if (f !== field.property && /^[A-Za-z_][A-Za-z0-9_]*$/.test(field.property)) fields[field.property] = celTypeName(field.type);
+      if (f !== field.property && /^[A-Za-z_][A-Za-z0-9_]*$/.test(field.property)) fields[field.property] = celTypeOf(field.type);
       objectTypeDecls(field.type, out, depth + 1);
     }
     out[t.name] = fields;

@@ -3,8 +3,8 @@
  * `self` / `oldSelf`, apiextensions `prepareEnvSet`): Kubernetes libraries, extended validations, and the
  * Kubernetes list/object equality and `+` overriding the engine's defaults.
  */
-import { type CelValue, Env, type FunctionRegistry } from "../cel/index.js";
-import { assignTypeNames, celTypeName, type DeclType, objectTypeDecls } from "./decl-type.js";
+import { type CelValue, Env, type FunctionRegistry, optionalType } from "../cel/index.js";
+import { assignTypeNames, celTypeOf, type DeclType, objectTypeDecls } from "./decl-type.js";
 import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
 import { kubeAddLists, kubeEquals } from "./values.js";
 
@@ -49,7 +49,7 @@ export interface RuleEnvs {
 /** Builds the environments for rules on a node with the given DeclType (object types are named `selfType<n>`). */
 export function ruleEnvs(declType: DeclType, flavor: EnvFlavor): RuleEnvs {
   assignTypeNames(declType, uniqueSelfTypeName());
-  const t = celTypeName(declType);
+  const t = celTypeOf(declType);
   const base = {
     objectTypes: objectTypeDecls(declType),
     opaqueTypes: KUBE_OPAQUE_TYPES,
@@ -57,7 +57,7 @@ export function ruleEnvs(declType: DeclType, flavor: EnvFlavor): RuleEnvs {
     extendedValidations: true,
   };
   const env = new Env({ ...base, variables: { self: t, oldSelf: t } });
-  const optionalEnv = new Env({ ...base, variables: { self: t, oldSelf: `optional_type(${t})` } });
+  const optionalEnv = new Env({ ...base, variables: { self: t, oldSelf: optionalType(t) } });
   installKubeOverrides(env.functions());
   installKubeOverrides(optionalEnv.functions());
   return { env, optionalEnv, declType };

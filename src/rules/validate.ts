@@ -293,11 +293,11 @@ export function validateRules(schema: Structural, obj: JsonValue, oldObj?: JsonV
 
 /**
  * CEL rules on a schema default at CRD time (`defaulting.validate`): first with `oldSelf` = the default,
- * then, when that passed, as a create (no old value). Errors land under `<path>.default`. Plugs into
- * `DefaultsHooks.validateCel`.
+ * then, when that passed, as a create (no old value). `path` is the path of the default (`….default`).
+ * Plugs into `DefaultsHooks.validateCel`.
  */
 export function validateDefaultRules(path: FieldPath, s: Structural, value: JsonValue, isResourceRoot: boolean): FieldError[] {
-  const p = path.child("default");
+  const p = path;
   const first = validateRules(s, value, value, { path: p, isResourceRoot, ratcheting: false });
   if (first.errors.length > 0 || first.remainingBudget < 0) return first.errors;
   return validateRules(s, value, undefined, { path: p, isResourceRoot, ratcheting: false }).errors;

@@ -9,6 +9,7 @@ import { createCrAdmission } from "./cr-admission.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "./crd-status.js";
 import { compileJsonPath, type CompiledPath } from "./jsonpath.js";
 import type { ResourceType, ScaleSpec } from "./resource-type.js";
+import { parseStored } from "./rest-common.js";
 import { DEFAULT_COLUMNS, TableConvertor, type PrinterColumn } from "./table.js";
 
 /** Storage prefix of CRD objects. */
@@ -125,7 +126,7 @@ export class Registry {
 
   constructor(store: Store) {
     const { items, revision } = store.list(CRD_PREFIX);
-    for (const it of items) this.put(it.key.slice(CRD_PREFIX.length), JSON.parse(it.value) as JsonObject, it.modRevision);
+    for (const it of items) this.put(it.key.slice(CRD_PREFIX.length), parseStored(it.value), it.modRevision);
     store.watch(CRD_PREFIX, revision, (e) => this.onEvent(e));
   }
 
@@ -137,7 +138,7 @@ export class Registry {
   private onEvent(e: StoreEvent): void {
     const name = e.key.slice(CRD_PREFIX.length);
     if (e.type === "DELETED") this.remove(name);
-    else this.put(name, JSON.parse(e.value) as JsonObject, e.revision);
+    else this.put(name, parseStored(e.value), e.revision);
   }
 
   private remove(name: string): void {
@@ -191,7 +192,7 @@ export class Registry {
   entryFor(group: string, plural: string): CrdEntry | undefined {
     const name = this.byResource.get(group)?.get(plural);
     const e = name === undefined ? undefined : this.crds.get(name);
-    return e && e.established ? e : undefined;
+    return e?.established ? e : undefined;
   }
 
   /** The resource for `group/version/plural`, when the CRD is established and serves the version. */

@@ -1,5 +1,6 @@
 /** Shared pieces of the REST handlers: request context, storage encoding, selectors. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { decodeJsonStream } from "../io/json-decode.js";
 import type { Store, StoredValue } from "../storage/types.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
@@ -48,9 +49,19 @@ export function encodeObject(obj: JsonObject): string {
   return goJsonMarshal(withoutResourceVersion(obj));
 }
 
+/**
+ * Parses stored JSON. `JSON.parse` is exact unless an integer has more than 15 digits; those texts go
+ * through the int64-preserving decoder (as the API server decodes storage: int64 stays int64).
+ */
+export function parseStored(text: string): JsonObject {
+  if (!/\d{16}/.test(text)) return JSON.parse(text) as JsonObject;
+  const doc = decodeJsonStream(text).documents[0];
+  return (doc && isObject(doc.value) ? doc.value : JSON.parse(text)) as JsonObject;
+}
+
 /** An object read from the store, in the request's version, with its resourceVersion. */
 export function decodeObject(rt: ResourceType, text: string, revision: number): JsonObject {
-  const obj = JSON.parse(text) as JsonObject;
+  const obj = parseStored(text);
   obj["apiVersion"] = groupVersion(rt.group, rt.version);
   if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
   return obj;

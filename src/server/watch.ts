@@ -7,6 +7,10 @@ import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../sto
 import { goJsonMarshal } from "../value/go-format.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
+import { groupVersion } from "./resource-type.js";
+
+/** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK event. */
+const BOOKMARK_INTERVAL_MS = 60_000;
 import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
 import { listObjects } from "./rest-read.js";
 
@@ -17,6 +21,8 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   const rvParam = r.query.get("resourceVersion") ?? "";
   if (rvParam !== "" && !/^\d+$/.test(rvParam)) throw apiErrors.badRequest(`invalid resource version: ${rvParam}`);
   const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
+  const bookmarks = r.query.get("allowWatchBookmarks") === "true";
+  let lastSent = 0;
   const res = r.res;
   res.writeHead(200, {
     "Content-Type": "application/json",
@@ -39,12 +45,14 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   return new Promise((resolve) => {
     let watch: StoreWatch | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let bookmarkTimer: NodeJS.Timeout | undefined;
     let done = false;
     const stop = () => {
       if (done) return;
       done = true;
       watch?.cancel();
       if (timer) clearTimeout(timer);
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
       if (!res.writableEnded) res.end();
       resolve();
     };
@@ -58,6 +66,7 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
       from = revision;
     } else from = Number(rvParam);
     const onEvent = (e: StoreEvent) => {
+      lastSent = e.revision;
       const cur = decodeObject(r.rt, e.value, e.revision);
       const curMatch = filters.matches(cur);
       if (e.type === "ADDED") {
@@ -84,5 +93,16 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
       throw e;
     }
     if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
+    if (bookmarks) {
+      // Periodic BOOKMARK events carry the current revision so clients can resume without a re-list.
+      bookmarkTimer = setInterval(() => {
+        send("BOOKMARK", {
+          kind: r.rt.kind,
+          apiVersion: groupVersion(r.rt.group, r.rt.version),
+          metadata: { resourceVersion: String(Math.max(lastSent, r.store.currentRevision())) },
+        });
+      }, BOOKMARK_INTERVAL_MS);
+      bookmarkTimer.unref();
+    }
   });
 }

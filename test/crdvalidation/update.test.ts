@@ -170,3 +170,17 @@ test("update: an established CRD's conversion webhook CA bundle must be valid", 
   ]);
   assert.deepEqual(errs(validateCrdCreate(next)), []);
 });
+
+test("update: ObjectMeta update rules after BeforeUpdate (system fields carried over, uid immutable, labels checked)", () => {
+  const old = crd({ type: "object" }, (c) => {
+    c["metadata"] = { name: "foos.example.com", uid: "a", resourceVersion: "7", generation: 3, creationTimestamp: "2024-01-01T00:00:00Z" };
+  });
+  assert.deepEqual(errs(validateCrdUpdate(crd({ type: "object" }), old)), []);
+  const next = crd({ type: "object" }, (c) => {
+    c["metadata"] = { name: "foos.example.com", uid: "b", labels: { "a b": "x" } };
+  });
+  const texts = errs(validateCrdUpdate(next, old));
+  assert.equal(texts.length, 2, texts.join("\n"));
+  assert.equal(texts[0], 'metadata.uid: Invalid value: "b": field is immutable');
+  assert.match(texts[1]!, /^metadata\.labels: Invalid value: "a b": name part must consist of alphanumeric characters/);
+});

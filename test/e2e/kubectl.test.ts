@@ -120,6 +120,19 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
     assert.match(squeeze(await expectRun(["get", "ct", "--show-labels"], {})), /^NAME {2}SPEC {2}REPLICAS {2}AGE {2}LABELS\nmy-cron .* app=demo\n$/);
   });
 
+  it("get --sort-by (includeObject=Object) and -o custom-columns", async () => {
+    await expectRun(["apply", "-f", "cr-ssa.yaml", "--server-side"], { stdout: "crontab.stable.example.com/ssa-cron serverside-applied\n" });
+    assert.equal(
+      normalizeAges(squeeze(await expectRun(["get", "ct", "--sort-by=.spec.replicas"], {}))),
+      "NAME  SPEC  REPLICAS  AGE\nmy-cron  * * * * */5  1  <age>\nssa-cron  */10 * * * *  2  <age>\n",
+    );
+    assert.equal(
+      squeeze(await expectRun(["get", "ct", "-o", "custom-columns=NAME:.metadata.name,IMAGE:.spec.image"], {})),
+      "NAME  IMAGE\nmy-cron  my-cron-image:v2\nssa-cron  ssa-image\n",
+    );
+    await expectRun(["delete", "ct", "ssa-cron"], { stdout: 'crontab.stable.example.com "ssa-cron" deleted\n' });
+  });
+
   it("get all expands the category", async () => {
     assert.equal(
       normalizeAges(squeeze(await expectRun(["get", "all"], {}))),
@@ -265,6 +278,24 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
       stdout: "crontab.stable.example.com/held-cron patched\n",
     });
     await expectRun(["get", "ct", "held-cron"], { code: 1, stderr: 'Error from server (NotFound): crontabs.stable.example.com "held-cron" not found\n' });
+  });
+
+  it("delete --wait watches until the finalizer is removed", async () => {
+    await expectRun(["apply", "-f", "cr-finalizer.yaml"], { stdout: "crontab.stable.example.com/held-cron created\n" });
+    const child = c.spawnKubectl(["delete", "ct", "held-cron", "--timeout=60s"]);
+    const out = new LineCollector(child);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      assert.deepEqual(await out.waitFor(1), ['crontab.stable.example.com "held-cron" deleted']);
+      const obj = JSON.parse(await expectRun(["get", "ct", "held-cron", "-o", "json"], {}));
+      assert.ok(obj.metadata.deletionTimestamp);
+      await expectRun(["patch", "ct", "held-cron", "--type=merge", "-p", '{"metadata":{"finalizers":null}}'], {
+        stdout: "crontab.stable.example.com/held-cron patched\n",
+      });
+      assert.equal(await exited, 0);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it("delete of objects and of the CRD", async () => {

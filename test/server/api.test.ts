@@ -348,3 +348,23 @@ describe("crdkit serve HTTP API", () => {
     assert.deepEqual(s.store.list("/registry/test.example.com/").items, []);
   });
 });
+
+describe("stored values", () => {
+  it("keep int64 values beyond 2^53 exactly", async () => {
+    const s = await startServer({});
+    try {
+      const crd = widgetCrd();
+      const props = (crd as { spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } }).spec.versions[0]!.schema
+        .openAPIV3Schema.properties.spec.properties;
+      props["big"] = { type: "integer", format: "int64" };
+      assert.equal((await api(s.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)).status, 201);
+      const body = '{"apiVersion":"test.example.com/v1","kind":"Widget","metadata":{"name":"big"},"spec":{"big":9007199254740993}}';
+      const c = await api(s.url, "POST", WIDGETS, body);
+      assert.equal(c.status, 201, c.text);
+      assert.match(c.text, /"big":9007199254740993/);
+      assert.match((await api(s.url, "GET", `${WIDGETS}/big`)).text, /"big":9007199254740993/);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -106,7 +106,9 @@ describe("merge patch (RFC 7386)", () => {
     [[1, 2], { a: "b", c: null }, { a: "b" }],
     [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
   ];
-  cases.forEach(([target, patch, want], i) => it(`case ${i}`, () => assert.deepEqual(mergePatch(target, patch), want)));
+  cases.forEach(([target, patch, want], i) => {
+    it(`case ${i}`, () => assert.deepEqual(mergePatch(target, patch), want));
+  });
 });
 
 describe("JSON patch (RFC 6902)", () => {
@@ -125,12 +127,12 @@ describe("JSON patch (RFC 6902)", () => {
     [[{ op: "remove", path: "/spec/list/5" }], "index out of range: 5"],
     [[{ op: "frobnicate", path: "/spec" }], "Unexpected kind: frobnicate"],
   ];
-  cases.forEach(([ops, want], i) =>
+  cases.forEach(([ops, want], i) => {
     it(`case ${i}`, () => {
       if (typeof want === "string") assert.throws(() => jsonPatch(doc, ops), (e: unknown) => e instanceof JsonPatchError && e.message === want);
       else assert.deepEqual(jsonPatch(doc, ops), want);
-    }),
-  );
+    });
+  });
   it("leaves the input untouched", () => {
     jsonPatch(doc, [{ op: "remove", path: "/spec/list/0" }]);
     assert.deepEqual(doc, { spec: { list: [1, 2], name: "a" } });

@@ -326,10 +326,11 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 	var vErr error
 	switch c.Operation {
 	case "create":
-		vErr = beforeCreate(s.createStrategies[version], ctx, u, kind)
+		vErr = beforeCreate(s.createStrategies[version], ctx, u, kind, dedupOwnerReferences)
 	case "update":
 		vErr = checkURL(u, old, ns)
 		if vErr == nil {
+			dedupOwnerReferences(ctx, u)
 			vErr = beforeUpdate(s.strategies[version], ctx, u, old, kind)
 		}
 	case "status":
@@ -339,6 +340,7 @@ func crWrite(s *crdServing, c CaseInput, version string) *ordered {
 		}
 		vErr = checkURL(u, old, ns)
 		if vErr == nil {
+			dedupOwnerReferences(ctx, u)
 			vErr = beforeUpdate(s.statusStrategies[version], ctx, u, old, kind)
 		}
 	}

@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/handlers"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/warning"
@@ -27,7 +33,7 @@ const generatedNameSuffix = "abcde"
 // beforeCreate follows the create handler (WipeObjectMetaSystemFields, namespace check), the generic
 // store (generateName) and rest.BeforeCreate (namespace, PrepareForCreate, rest.ValidateCreate,
 // WarningsOnCreate, Canonicalize), keeping the field errors.
-func beforeCreate(st rest.RESTCreateStrategy, ctx context.Context, u *unstructured.Unstructured, kind schema.GroupVersionKind) error {
+func beforeCreate(st rest.RESTCreateStrategy, ctx context.Context, u *unstructured.Unstructured, kind schema.GroupVersionKind, dedup func(context.Context, *unstructured.Unstructured)) error {
 	objectMeta, err := meta.Accessor(u)
 	if err != nil {
 		return err
@@ -37,6 +43,7 @@ func beforeCreate(st rest.RESTCreateStrategy, ctx context.Context, u *unstructur
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(ns, objectMeta); err != nil {
 		return err
 	}
+	dedup(ctx, u)
 	if len(objectMeta.GetGenerateName()) > 0 && len(objectMeta.GetName()) == 0 {
 		base := objectMeta.GetGenerateName()
 		if len(base) > 58 {
@@ -99,4 +106,35 @@ func beforeUpdate(st rest.RESTUpdateStrategy, ctx context.Context, u, old *unstr
 	}
 	st.Canonicalize(u)
 	return nil
+}
+
+// dedupOwnerReferences reproduces the handlers' (unexported) dedupOwnerReferencesAndAddWarning for a
+// create or update request before mutating admission.
+func dedupOwnerReferences(ctx context.Context, u *unstructured.Unstructured) {
+	refs := u.GetOwnerReferences()
+	var result []metav1.OwnerReference
+	var duplicates []string
+	seen := map[types.UID]struct{}{}
+	for _, ref := range refs {
+		_, ok := seen[ref.UID]
+		has := false
+		if ok {
+			for _, r := range result {
+				if apiequality.Semantic.DeepEqual(r, ref) {
+					has = true
+					break
+				}
+			}
+		}
+		if !ok || !has {
+			seen[ref.UID] = struct{}{}
+			result = append(result, ref)
+		} else {
+			duplicates = append(duplicates, string(ref.UID))
+		}
+	}
+	if len(duplicates) > 0 {
+		warning.AddWarning(ctx, "", fmt.Sprintf(handlers.DuplicateOwnerReferencesWarningFormat, strings.Join(duplicates, ", ")))
+		u.SetOwnerReferences(result)
+	}
 }

@@ -7,7 +7,7 @@
 import { formatGoFloat } from "../../value/go-format.js";
 import { typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
-import { CelError, CelMap, CelSpecial, CelUint, HashCelMap, mapKeyOf } from "../values/values.js";
+import { CelError, CelMap, CelSpecial, CelUint, HashCelMap, isMapKeyType } from "../values/values.js";
 
 /** Field selection on a map-like value (also used for `has()`); undefined = absent. */
 export function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
@@ -35,8 +35,7 @@ export function indexValue(a: CelValue, b: CelValue): CelValue {
   if (a instanceof CelMap) {
     const v = a.get(b);
     if (v === undefined) {
-      if (mapKeyOf(b) === undefined && typeof b !== "number")
-        return new CelError(`unsupported key type`);
+      if (!isMapKeyType(b)) return new CelError(`unsupported key type`);
       return new CelError(`no such key: ${formatKey(b)}`);
     }
     return v;

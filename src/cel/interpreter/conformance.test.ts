@@ -25,6 +25,18 @@ const SECTIONS: Record<string, number> = {
 };
 // Reason: quoted (backtick) fields need enableIdentEscapeSyntax, which Kubernetes does not enable.
 const SKIP_SUBSECTIONS = new Set(["fields/quoted_map_fields", "string_ext/reverse"]);
+// Tests cel-go itself does not pass (cel-go conformance/BUILD.bazel _TESTS_TO_SKIP): Kubernetes runs
+// cel-go, so we reproduce cel-go's behaviour here, not the spec's expectation.
+const CEL_GO_DIVERGENCES = new Set([
+  "fields/qualified_identifier_resolution/map_key_float",
+  "fields/qualified_identifier_resolution/map_key_null",
+  "fields/qualified_identifier_resolution/map_value_repeat_key",
+  "fields/qualified_identifier_resolution/map_value_repeat_key_heterogeneous",
+  "timestamps/duration_converters/get_milliseconds",
+  "optionals/optionals/map_optional_select_has",
+  "string_ext/value_errors/indexof_out_of_range",
+  "string_ext/value_errors/lastindexof_out_of_range",
+]);
 
 test("conformance (evaluation) per section", () => {
   const suite = getConformanceSuite();
@@ -41,6 +53,10 @@ test("conformance (evaluation) per section", () => {
     for (const sub of sec.suites) {
       if (SKIP_SUBSECTIONS.has(`${sec.name}/${sub.name}`)) continue;
       for (const t of sub.tests) {
+        if (CEL_GO_DIVERGENCES.has(`${sec.name}/${sub.name}/${t.name}`)) {
+          skip++;
+          continue;
+        }
         const r = runConformanceTest(t);
         if (r.status === "skip") {
           skip++;

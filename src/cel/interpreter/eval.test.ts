@@ -38,6 +38,15 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   ["int(9223372036854775807.0)", { error: "integer overflow" }],
   ["int('0x10')", { error: "type conversion error from 'string' to 'int'" }],
   ["uint(-1)", { error: "unsigned integer overflow" }],
+  // cel-go dispatch errors (dyn values)
+  ["dyn('a') + 1", { error: "no such overload" }],
+  ["dyn(true) + 1", { error: "no such overload: _+_" }],
+  ["size(dyn(1))", { error: "no such overload: size" }],
+  ["dyn([1]) < [2]", { error: "no such overload: _<_" }],
+  ["int(dyn([1]))", { error: "type conversion error from 'list' to 'int'" }],
+  ["bool(dyn(1))", { error: "type conversion error from 'int' to 'bool'" }],
+  ["-dyn('a')", { error: "no such overload" }], // strings are receivers in cel-go
+  ["-dyn(1u)", { error: "no such overload: -_" }],
   // cross-type numeric comparison and heterogeneous equality
   ["1 < 1.5 && 2u > 1 && 1.0 == 1 && 1u == 1 && dyn(3u) in [3]", true],
   ["1 == 'a'", false],
@@ -71,10 +80,23 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   ["{'a': 1}['b']", { error: "no such key: b" }],
   ["[1, 2][2]", { error: "index out of bounds: 2" }],
   ["[1][1.5]", { error: "unsupported index value 1.5 in list" }],
-  ["{'a': 1, 'a': 2}", { error: "Failed with repeated key" }],
-  ["{1.5: 1}", { error: "unsupported key type" }],
+  // cel-go map literals are Go maps: repeated keys overwrite, int/uint/double keys stay distinct
+  ["{'a': 1, 'a': 2}['a']", 2],
+  ["{1.5: 1}[1.5]", 1],
+  ["{null: 1}[null]", 1],
+  ["size({1: 'a', 1u: 'b', 1.0: 'c'})", 3],
+  ["{0: 1, 0u: 2}[0.0]", 1],
+  ["{1u: 'u'}[1] + {1: 'i'}[1u] + {2u: 'd'}[2.0]", "uid"],
+  ["{1.0: 'd'}[1]", { error: "no such key: 1" }],
+  ["{'a': 1, ?'a': optional.none()}.size()", 0],
+  ["{[1]: 1}", { error: "unsupported key type" }],
+  ["has('abc'.x) || has({'a': 1}.?a.b)", false],
+  ["[1].all(x, has(x.y))", false],
+  ["'tacocat'.indexOf('a', 30) == -1 && 'tacocat'.lastIndexOf('a', 30) == -1", true],
+  ["duration('123.321s').getMilliseconds()", 123321],
   ["has({'a': 1}.a) && !has({'a': 1}.b)", true],
   ["x", { error: "no such attribute(s): x" }],
+  ["a.b.c", { error: "no such attribute(s): a.b.c" }],
   ["a.b.c", 7, { "a.b.c": 7 }],
   ["a.b.c", 8, { a: { b: { c: 8 } } }],
   // logic: commutative && / || absorb errors
@@ -125,6 +147,7 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   ["int(timestamp('1970-01-01T00:00:01.5Z'))", 1],
   ["timestamp('2024-01-02T00:00:00Z') - timestamp('2024-01-01T00:00:00Z') == duration('24h')", true],
   ["duration('1h').getMinutes()", 60],
+  ["[1].exists(x, has(x.y)) || has([1].y)", { error: "unsupported index type 'string' in list" }],
   ["timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')", { error: "unknown time zone Mars/Olympus" }],
 ];
 

@@ -11,7 +11,7 @@
  */
 
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ParsedAst, SelectExpr } from "../ast.js";
-import { celEquals } from "../values/ops.js";
+import { celEquals, tagOf, typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import {
   CelError,
@@ -22,7 +22,7 @@ import {
   CelUint,
   CelUnknown,
   HashCelMap,
-  mapKeyOf,
+  isMapKeyType,
   TYPES,
 } from "../values/values.js";
 import { formatKey, indexValue, selectField } from "./access.js";
@@ -232,7 +232,9 @@ class Planner {
         if (v instanceof CelSpecial) return v;
         if (v instanceof CelMap) return v.has(field);
         if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
-        return new CelError(`no such overload`);
+        // cel-go (ErrorOnBadPresenceTest off): lists reject a string index, anything else is absent
+        if (Array.isArray(v)) return new CelError("unsupported index type 'string' in list");
+        return false;
       };
     }
     const id = e.id;
@@ -267,7 +269,11 @@ class Planner {
         s.add(rootCost);
         return typeVal;
       }
-      return select(s);
+      const r = select(s);
+      // cel-go maybe-attribute: a missing variable is reported under the most qualified name
+      if (r instanceof CelError && r.message.startsWith("no such attribute(s): "))
+        return new CelError(`no such attribute(s): ${qn}`, r.exprId);
+      return r;
     };
   }
 
@@ -311,11 +317,12 @@ class Planner {
         if (k instanceof CelSpecial) return k;
         const v = en.v(s);
         if (v instanceof CelSpecial) return v;
-        if (typeof k === "number" || mapKeyOf(k) === undefined) return new CelError("unsupported key type");
-        if (m.has(k)) return new CelError(`Failed with repeated key`);
+        if (!isMapKeyType(k)) return new CelError("unsupported key type");
+        // cel-go builds a Go map: a repeated key overwrites, an absent optional entry deletes
         if (en.opt) {
           if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD);
           if (v.value !== undefined) m.set(k, v.value);
+          else m.delete(k);
         } else m.set(k, v);
       }
       s.add(COST.mapCreateBase);
@@ -373,16 +380,8 @@ class Planner {
             slots[iter2Slot] = keys[i] as CelValue;
           }
         } else slots[iterSlot] = keys[i] as CelValue;
-        const c = cond(s);
-        if (c === false) break;
-        if (c !== true) {
-          if (c instanceof CelSpecial) {
-            slots[accuSlot] = c;
-            break;
-          }
-          slots[accuSlot] = new CelError(NO_OVERLOAD);
-          break;
-        }
+        // cel-go evalFold: stop only on a boolean false condition (errors/unknowns continue)
+        if (cond(s) === false) break;
         slots[accuSlot] = step(s);
       }
       const out = result(s);
@@ -644,7 +643,7 @@ class Planner {
         const x = a0(s);
         if (x instanceof CelSpecial && !nonStrict) return x;
         const c = pick(x, null);
-        if (c === undefined) return new CelError(NO_OVERLOAD, id);
+        if (c === undefined) return noOverload(fn, x, id);
         if (!c.ov.nonStrict && x instanceof CelSpecial) return x;
         const r = c.impl(x);
         s.add(c.tracker?.([x], r) ?? callCost?.(fn, c.ov.id, [x], r) ?? c.cost(x, null));
@@ -662,7 +661,7 @@ class Planner {
           if (y instanceof CelSpecial) return y;
         }
         const c = pick(x, y);
-        if (c === undefined) return new CelError(NO_OVERLOAD, id);
+        if (c === undefined) return noOverload(fn, x, id);
         const r = c.impl(x, y);
         s.add(c.tracker?.([x, y], r) ?? callCost?.(fn, c.ov.id, [x, y], r) ?? c.cost(x, y));
         return r;
@@ -676,12 +675,67 @@ class Planner {
         vals[i] = v;
       }
       const c = pickN(entries, vals);
-      if (c === undefined) return new CelError(NO_OVERLOAD, id);
+      if (c === undefined) return noOverload(fn, vals[0] ?? null, id);
       const r = c.impl(...vals);
       s.add(c.tracker?.(vals, r) ?? callCost?.(fn, c.ov.id, vals, r) ?? c.cost(vals[0] ?? null, vals[1] ?? null));
       return r;
     };
   }
+}
+
+/** cel-go trait required of the first argument by the standard functions' dynamic dispatch. */
+const FN_TRAIT: Record<string, string> = {
+  "_+_": "add",
+  "_-_": "sub",
+  "_*_": "mul",
+  "_/_": "div",
+  "_%_": "mod",
+  "-_": "neg",
+  "_<_": "cmp",
+  "_<=_": "cmp",
+  "_>_": "cmp",
+  "_>=_": "cmp",
+  size: "size",
+  matches: "match",
+};
+/** cel-go traits of the runtime types (`recv`: receiver-style methods). */
+const TYPE_TRAITS: Record<string, readonly string[]> = {
+  int: ["add", "cmp", "div", "mod", "mul", "neg", "sub"],
+  uint: ["add", "cmp", "div", "mod", "mul", "sub"],
+  double: ["add", "cmp", "div", "mul", "neg", "sub"],
+  string: ["add", "cmp", "match", "recv", "size"],
+  bytes: ["add", "cmp", "size"],
+  bool: ["cmp", "neg"],
+  list: ["add", "size"],
+  map: ["size"],
+  timestamp: ["add", "cmp", "recv", "sub"],
+  duration: ["add", "cmp", "neg", "recv", "sub"],
+};
+const CONVERSIONS: Record<string, string> = {
+  int: "int",
+  uint: "uint",
+  double: "double",
+  string: "string",
+  bytes: "bytes",
+  bool: "bool",
+  duration: "google.protobuf.Duration",
+  timestamp: "google.protobuf.Timestamp",
+};
+
+/**
+ * cel-go's error when no overload accepts the arguments: conversions report a type conversion
+ * error; a first argument lacking the function's trait gives `no such overload: <fn>`; otherwise
+ * the implementation rejects the operands with `no such overload`.
+ */
+function noOverload(fn: string, first: CelValue, id: number): CelError {
+  const to = CONVERSIONS[fn];
+  if (to !== undefined) return new CelError(`type conversion error from '${typeOf(first).name}' to '${to}'`, id);
+  const trait = FN_TRAIT[fn];
+  if (trait !== undefined) {
+    const traits = TYPE_TRAITS[tagOf(first)] ?? [];
+    if (!traits.includes(trait) && !traits.includes("recv")) return new CelError(`no such overload: ${fn}`, id);
+  }
+  return new CelError(NO_OVERLOAD, id);
 }
 
 function qualifiedIdent(e: Expr): string | undefined {

@@ -27,7 +27,7 @@ export function makeDuration(nanos: bigint): CelDuration | CelError {
   return new CelDuration(nanos);
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function daysFromCivil(y: number, m: number, d: number): number {
   y -= m <= 2 ? 1 : 0;
@@ -74,7 +74,7 @@ export function parseTimestamp(s: string): CelTimestamp | CelError {
   if (m[7]) frac = BigInt((m[7].slice(1) + "000000000").slice(0, 9));
   let off = 0;
   const z = m[8] as string;
-  if (z !== "Z" && z !== "z") {
+  if (z !== "Z") {
     const oh = Number(z.slice(1, 3));
     const om = Number(z.slice(4, 6));
     if (oh > 23 || om > 59) return bad;

@@ -171,41 +171,131 @@ export abstract class CelMap {
   }
 }
 
-/** General-purpose map keyed by {@link MapKey}. */
+const NULL_KEY = Symbol("null-key");
+const TWO_63 = 2 ** 63;
+const TWO_64 = 2 ** 64;
+const INT64_MAX_BIG = 2n ** 63n - 1n;
+
+/**
+ * General-purpose map with cel-go's key semantics: keys keep their type (`1`, `1u` and `1.0`
+ * are distinct entries, as in a Go `map[ref.Val]ref.Val`), and lookups fall back across numeric
+ * types losslessly (an `int` key finds a `uint` entry, a `double` key an `int` or `uint` entry).
+ * Supported key types: string, bool, int, uint, double, null.
+ */
 export class HashCelMap extends CelMap {
-  private readonly m = new Map<MapKey, [CelValue, CelValue]>();
+  private readonly m = new Map<unknown, [CelValue, CelValue]>();
+  private uintTokens: Map<bigint, object> | undefined;
+  private doubleTokens: Map<number, object> | undefined;
+
   get size(): number {
     return this.m.size;
   }
-  get(key: CelValue): CelValue | undefined {
-    const nk = typeof key === "string" ? key : mapKeyOf(key);
-    if (nk === undefined) return undefined;
-    return this.m.get(nk)?.[1];
+
+  /** The storage key of `k` (exact type), creating tokens when `create`; undefined if unsupported. */
+  private storageKey(k: CelValue, create: boolean): unknown {
+    switch (typeof k) {
+      case "string":
+      case "boolean":
+      case "bigint":
+        return k;
+      case "number": {
+        if (Number.isNaN(k)) return undefined; // Go: NaN never equals a stored key
+        const norm = k === 0 ? 0 : k;
+        let t = this.doubleTokens?.get(norm);
+        if (t === undefined && create) {
+          if (this.doubleTokens === undefined) this.doubleTokens = new Map();
+          t = {};
+          this.doubleTokens.set(norm, t);
+        }
+        return t;
+      }
+      default:
+        if (k === null) return NULL_KEY;
+        if (k instanceof CelUint) {
+          let t = this.uintTokens?.get(k.value);
+          if (t === undefined && create) {
+            if (this.uintTokens === undefined) this.uintTokens = new Map();
+            t = {};
+            this.uintTokens.set(k.value, t);
+          }
+          return t;
+        }
+        return undefined;
+    }
   }
+
+  get(key: CelValue): CelValue | undefined {
+    if (typeof key === "string") return this.m.get(key)?.[1];
+    const exact = this.storageKey(key, false);
+    if (exact !== undefined) {
+      const e = this.m.get(exact);
+      if (e !== undefined) return e[1];
+    }
+    // cel-go refValMapAccessor.Find: lossless numeric fallbacks
+    if (typeof key === "number") {
+      if (Number.isInteger(key) && key > -TWO_63 && key < TWO_63) {
+        const e = this.m.get(BigInt(key));
+        if (e !== undefined) return e[1];
+      }
+      if (Number.isInteger(key) && key >= 0 && key < TWO_64) {
+        const t = this.uintTokens?.get(BigInt(key));
+        return t === undefined ? undefined : this.m.get(t)?.[1];
+      }
+      return undefined;
+    }
+    if (typeof key === "bigint") {
+      if (key < 0n) return undefined;
+      const t = this.uintTokens?.get(key);
+      return t === undefined ? undefined : this.m.get(t)?.[1];
+    }
+    if (key instanceof CelUint && key.value <= INT64_MAX_BIG) return this.m.get(key.value)?.[1];
+    return undefined;
+  }
+
   /** Lookup by string key (field selection fast path). */
   getString(key: string): CelValue | undefined {
     return this.m.get(key)?.[1];
   }
+
   keys(): CelValue[] {
     const out: CelValue[] = [];
     for (const e of this.m.values()) out.push(e[0]);
     return out;
   }
+
   override entries(): [CelValue, CelValue][] {
     return [...this.m.values()].map((e) => [e[0], e[1]]);
   }
-  /** Inserts (or replaces) an entry; returns false if the key type is unsupported. */
+
+  /** Inserts (or replaces) the entry with exactly this key; returns false if the key type is unsupported. */
   set(key: CelValue, value: CelValue): boolean {
-    const nk = typeof key === "number" ? undefined : mapKeyOf(key);
-    if (nk === undefined) return false;
-    this.m.set(nk, [key, value]);
+    const sk = this.storageKey(key, true);
+    if (sk === undefined) return false;
+    this.m.set(sk, [key, value]);
     return true;
   }
-  /** Whether the normalized key is present. */
-  override has(key: CelValue): boolean {
-    const nk = mapKeyOf(key);
-    return nk !== undefined && this.m.has(nk);
+
+  /** Removes the entry with exactly this key. */
+  delete(key: CelValue): void {
+    const sk = this.storageKey(key, false);
+    if (sk !== undefined) this.m.delete(sk);
   }
+
+  override has(key: CelValue): boolean {
+    return this.get(key) !== undefined;
+  }
+}
+
+/** Whether `k` can be a key of a {@link HashCelMap} (string, bool, int, uint, double, null). */
+export function isMapKeyType(k: CelValue): boolean {
+  return (
+    typeof k === "string" ||
+    typeof k === "boolean" ||
+    typeof k === "bigint" ||
+    typeof k === "number" ||
+    k === null ||
+    k instanceof CelUint
+  );
 }
 
 /**

@@ -49,7 +49,7 @@ import {
   subQuantity,
 } from "../lib/quantity.js";
 import { parseURLValue } from "./url-value.js";
-import { parseQuery, urlHostname, urlPort } from "./go-url.js";
+import { escapedPath, parseQuery, urlHostname, urlPort } from "./go-url.js";
 import {
   CIDR_TYPE,
   CIDRValue,
@@ -257,7 +257,7 @@ export function kubeLibraryFunctions(): CustomFunction[] {
     { name: "getHost", overloads: [{ id: "url_get_host", member: true, args: [URL_TYPE], result: "string", impl: u((x) => x.url.host) }] },
     { name: "getHostname", overloads: [{ id: "url_get_hostname", member: true, args: [URL_TYPE], result: "string", impl: u((x) => urlHostname(x.url)) }] },
     { name: "getPort", overloads: [{ id: "url_get_port", member: true, args: [URL_TYPE], result: "string", impl: u((x) => urlPort(x.url)) }] },
-    { name: "getEscapedPath", overloads: [{ id: "url_get_escaped_path", member: true, args: [URL_TYPE], result: "string", impl: u((x) => x.url.rawPath) }] },
+    { name: "getEscapedPath", overloads: [{ id: "url_get_escaped_path", member: true, args: [URL_TYPE], result: "string", impl: u((x) => escapedPath(x.url.rawPath)) }] },
     {
       name: "getQuery",
       overloads: [

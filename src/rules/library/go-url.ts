@@ -112,3 +112,31 @@ export function requestURIError(raw: string): string {
   if (raw.startsWith(":")) return `parse ${goQuote(raw)}: missing protocol scheme`;
   return `parse ${goQuote(raw)}: invalid URI for request`;
 }
+
+/** Go `shouldEscape(c, encodePath)` for one byte. */
+function pathShouldEscape(b: number): boolean {
+  const c = String.fromCharCode(b);
+  if (/^[A-Za-z0-9\-_.~]$/.test(c)) return false;
+  if ("$&+,/:;=@".includes(c)) return false;
+  return true;
+}
+
+/** `URL.EscapedPath()` from the raw (as written) path. */
+export function escapedPath(rawPath: string): string {
+  const bytes = new TextEncoder().encode(rawPath);
+  let valid = true;
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    if ("!$&'()*+,;=:@[]%".includes(c)) continue;
+    if (pathShouldEscape(b)) {
+      valid = false;
+      break;
+    }
+  }
+  if (valid) return rawPath;
+  const decoded = rawPath.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const raw = new Uint8Array([...decoded].flatMap((ch) => (ch.charCodeAt(0) < 0x100 && ch.length === 1 ? [ch.charCodeAt(0)] : [...new TextEncoder().encode(ch)])));
+  let out = "";
+  for (const b of raw) out += pathShouldEscape(b) ? `%${b.toString(16).toUpperCase().padStart(2, "0")}` : String.fromCharCode(b);
+  return out;
+}

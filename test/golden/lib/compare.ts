@@ -108,7 +108,7 @@ export function diffValues(exp: JsonValue | undefined, act: JsonValue | undefine
     return out;
   }
   if (Array.isArray(exp) && Array.isArray(act) && exp.length === act.length) {
-    exp.forEach((x, i) => diffValues(x, act[i], `${path}[${i}]`, out, limit));
+    for (let i = 0; i < exp.length; i++) diffValues(exp[i], act[i], `${path}[${i}]`, out, limit);
     return out;
   }
   out.push(`    ${path || "<root>"}: - ${show(exp)}   + ${show(act)}`);

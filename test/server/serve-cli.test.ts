@@ -1,0 +1,61 @@
+/** `crdkit serve` command line: usage errors, help, start and graceful stop, JSON logs. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { runServe } from "../../src/cli/serve.js";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) }, out, err };
+}
+
+describe("runServe", () => {
+  const usage: [string[], string][] = [
+    [["--bogus"], 'crdkit serve: unknown flag "--bogus"'],
+    [["--listen", "8080"], 'crdkit serve: invalid --listen address "8080": want HOST:PORT'],
+    [["--listen", "127.0.0.1:99999"], 'crdkit serve: invalid --listen address "127.0.0.1:99999": want HOST:PORT'],
+    [["--data"], "crdkit serve: flag --data needs a directory"],
+  ];
+  for (const [args, msg] of usage) {
+    it(`rejects ${args.join(" ")}`, async () => {
+      const c = capture();
+      assert.equal(await runServe(args, c.io), 2);
+      assert.equal(c.err.join("").split("\n")[0], msg);
+    });
+  }
+
+  it("prints help", async () => {
+    const c = capture();
+    assert.equal(await runServe(["--help"], c.io), 0);
+    assert.match(c.out.join(""), /^Usage: crdkit serve \[--data DIR\] \[--listen HOST:PORT\]/);
+  });
+
+  it("starts, serves, logs JSON lines and stops gracefully", async () => {
+    const c = capture();
+    const ac = new AbortController();
+    const done = runServe(["--listen", "127.0.0.1:0"], c.io, ac.signal);
+    while (!c.out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
+    const url = /listening on (\S+)/.exec(c.out.join(""))![1]!;
+    const v = await fetch(`${url}/version`);
+    assert.equal(v.status, 200);
+    ac.abort();
+    assert.equal(await done, 0);
+    const logs = c.err.join("").trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(logs.map((l) => l.msg), ["listening", "request", "stopped"]);
+    assert.equal(logs[1].path, "/version");
+    assert.equal(logs[1].status, 200);
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("ends open watches and closes the store", async () => {
+    const { startServer } = await import("../../src/server/server.js");
+    const s = await startServer({});
+    const res = await fetch(`${s.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=true`);
+    assert.equal(res.status, 200);
+    const body = res.text();
+    await s.close();
+    assert.equal(await body, "");
+    assert.throws(() => s.store.get("/x"), /database connection is not open/);
+  });
+});
