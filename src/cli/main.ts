@@ -12,14 +12,12 @@ import { formatJunit } from "./output/junit.js";
 import { formatText } from "./output/text.js";
 import { summarize } from "./results.js";
 import { runValidate } from "./run-validate.js";
-import { runServe } from "./serve.js";
 
 const USAGE = `Usage: crdkit <command> [flags]
 
 Commands:
   validate   validate custom resources against their CRDs as the API server would
   check      check CustomResourceDefinitions as the API server would on create
-  serve      run a kubectl-compatible API server for CRDs and custom resources
   serve      run a kubectl-compatible API server for CRDs and custom resources
   help       show this help
 
@@ -101,8 +99,6 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         const { runServe } = await import("./serve.js");
         return await runServe(rest, io);
       }
-      case "serve":
-        return await runServe(rest, io);
       case undefined:
       case "help":
       case "-h":

@@ -13,6 +13,7 @@ import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
 import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, setKey } from "../value/json-value.js";
 import { rulesNotEvaluatedWarning } from "./cel-placeholder.js";
+import { goJsonMarshal } from "../value/go-format.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
 import { coerce } from "../objectmeta/coerce.js";
@@ -73,15 +74,41 @@ function resolveVersion(ctx: CrdContext, obj: JsonObject, opts: RequestOptions):
     throw new CrdkitError("unknown-version", `version ${JSON.stringify(name)} is not defined by CRD ${ctx.crd.metadata.name ?? ""}`);
   }
   const expected = `${ctx.group}/${name}`;
-  if (body !== "" && body !== expected) {
+  if (body !== expected) {
     return { version, error: `the API version in the data (${body}) does not match the expected API version (${expected})` };
   }
   return { version };
 }
 
+function firstServed(ctx: CrdContext): string | undefined {
+  for (const v of ctx.versions.values()) if (v.served) return v.name;
+  return undefined;
+}
+
+/** The request body as a client would have sent it: compact JSON in the object's key order. */
+function compactJson(v: JsonValue): string {
+  if (isObject(v)) return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${compactJson(v[k]!)}`).join(",")}}`;
+  if (Array.isArray(v)) return `[${v.map(compactJson).join(",")}]`;
+  return goJsonMarshal(v);
+}
+
 /** The decoding half of a request: everything `schemaCoercingDecoder` and the defaulter do. */
 function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decoded {
   const obj = deepClone(input);
+  const kind = getKey(obj, "kind");
+  if (kind === undefined || kind === null || kind === "") {
+    // the unstructured JSON decoder refuses objects without kind (transformDecodeError wording)
+    const { version } = resolveVersion(ctx, obj, { ...opts, version: opts.version ?? firstServed(ctx) });
+    const body = compactJson(input);
+    const summary = body.length > 30 ? `${body.slice(0, 30)} ...` : body;
+    return {
+      obj,
+      version: version!,
+      unknownFields: [],
+      warnings: [],
+      decodeError: `the object provided is unrecognized (must be of type ${ctx.kind}): Object 'Kind' is missing in '${body}' (${summary})`,
+    };
+  }
   const { version, error } = resolveVersion(ctx, obj, opts);
   const v = version!;
   if (error) return { obj, version: v, unknownFields: [], warnings: [], decodeError: error };
@@ -212,6 +239,31 @@ export function generateName(base: string): string {
   return b + suffix;
 }
 
+/**
+ * The request handler's `dedupOwnerReferencesAndAddWarning`: identical owner references (same UID and
+ * semantically equal) are dropped, with a warning listing the duplicate UIDs.
+ */
+function dedupOwnerReferences(obj: JsonObject, warnings: string[]): void {
+  const refs = getMeta(obj, "ownerReferences");
+  if (!Array.isArray(refs)) return;
+  const result: JsonValue[] = [];
+  const duplicates: string[] = [];
+  const seen = new Set<string>();
+  for (const ref of refs) {
+    const u = isObject(ref) ? getKey(ref, "uid") : undefined;
+    const uid = typeof u === "string" ? u : "";
+    if (!seen.has(uid) || !result.some((r) => deepEqual(r, ref))) {
+      seen.add(uid);
+      result.push(ref);
+    } else duplicates.push(uid);
+  }
+  if (duplicates.length === 0) return;
+  warnings.push(
+    `.metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${duplicates.join(", ")}`,
+  );
+  setMeta(obj, "ownerReferences", result);
+}
+
 function failed(d: Decoded): PipelineResult {
   return { object: null, decodeError: d.decodeError!, errors: [], warnings: d.warnings, unknownFields: d.unknownFields };
 }
@@ -284,6 +336,7 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     const d = decode(ctx, input, opts);
     if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
     if (d.decodeError) return failed(d);
+    dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
     // BeforeCreate: deletion fields cleared, PrepareForCreate, generated name
     setMeta(obj, "deletionTimestamp", undefined);
@@ -336,6 +389,7 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
     const d = decode(ctx, input, opts);
     if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
     if (d.decodeError) return failed(d);
+    dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
     const old = decodeOld(ctx, oldInput, version);
     // PrepareForUpdate (status kept from old when the status subresource is on), then generation.
@@ -375,6 +429,7 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
     const d = decode(ctx, input, opts);
     if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
     if (d.decodeError) return failed(d);
+    dedupOwnerReferences(d.obj, d.warnings);
     const { version } = d;
     if (!version.subresources?.status) {
       throw new CrdkitError("no-status-subresource", `version ${version.name} of ${ctx.kind} has no status subresource`);

@@ -53,9 +53,8 @@ function toNumber(b: bigint): number {
   return Number(b);
 }
 
-function planProgram(envs: RuleEnvs, optional: boolean, c: Compiled): Program {
-  const env = optional ? envs.optionalEnv : envs.env;
-  return plan(c.ast, { functions: env.functions(), checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false });
+function planProgram(envs: RuleEnvs, c: Compiled): Program {
+  return plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false });
 }
 
 /**
@@ -94,7 +93,7 @@ export function compileNodeRules(
         break;
       }
     }
-    res.program = planProgram(envs, optional, c);
+    res.program = planProgram(envs, c);
     try {
       res.maxCost = toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max);
     } catch (e) {
@@ -122,7 +121,7 @@ export function compileNodeRules(
         return res;
       }
       // messageExpression runs with the non-optional activation
-      res.messageProgram = planProgram(menvs, false, mc);
+      res.messageProgram = planProgram(menvs, mc);
     }
     if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
       const fp = validFieldPath(rule.fieldPath, s, true);

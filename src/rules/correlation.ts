@@ -94,7 +94,7 @@ export class Correlation {
       if (this.schema?.xListType !== "map") return deepEqual(o, n);
       for (let i = 0; i < n.length; i++) {
         const c = this.index(i);
-        if (!c || !c.cachedDeepEqual()) return false;
+        if (!c?.cachedDeepEqual()) return false;
       }
       return true;
     }
@@ -102,7 +102,7 @@ export class Correlation {
       if (Object.keys(o).length !== Object.keys(n).length) return false;
       for (const k of Object.keys(n)) {
         const c = this.key(k);
-        if (!c || !c.cachedDeepEqual()) return false;
+        if (!c?.cachedDeepEqual()) return false;
       }
       return true;
     }

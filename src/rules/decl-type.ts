@@ -55,7 +55,7 @@ export interface DeclType {
   readonly schema: Structural;
 }
 
-const zeroIfNegative = (v: number): number => (v < 0 ? 0 : v);
+const zeroIfNegative = (v: number): number => Math.max(v, 0);
 
 function maxStringLengthPerRequest(s: Structural): number {
   if (s.xIntOrString) return MAX_REQUEST_SIZE_BYTES - 2;

@@ -122,15 +122,19 @@ export function toCelValue(v: JsonValue | undefined, schema: Structural): CelVal
       switch (schema.valueValidation?.format) {
         case "duration": {
           const d = parseStrfmtDuration(v);
-          return d === undefined ? err(`Invalid duration ${v}: time: invalid duration "${v}"`) : new CelDuration(d);
+          return typeof d === "string" ? err(`Invalid duration ${v}: ${d}`) : new CelDuration(d);
         }
         case "date": {
           const t = parseDate(v);
-          return t === undefined ? err(`Invalid date formatted string ${v}: parsing time "${v}" as "2006-01-02": cannot parse "${v}" as "2006"`) : new CelTimestamp(t);
+          if (t !== undefined) return new CelTimestamp(t);
+          return err(`Invalid date formatted string ${v}: ${goTimeParseError(v, LAYOUT_DATE) ?? `parsing time ${JSON.stringify(v)}: day out of range`}`);
         }
         case "date-time": {
+          // strfmt tries several layouts and reports the last one's error (ISO8601 local time)
+          if (v === "") return new CelTimestamp(-62135596800000000000n);
           const t = parseDateTime(v);
-          return t === undefined ? err(`Invalid date-time formatted string ${v}: parsing time "${v}": invalid date-time`) : new CelTimestamp(t);
+          if (t !== undefined) return new CelTimestamp(t);
+          return err(`Invalid date-time formatted string ${v}: ${goTimeParseError(v, LAYOUT_LOCAL) ?? `parsing time ${JSON.stringify(v)}: day out of range`}`);
         }
         case "byte": {
           const b = decodeBase64(v);
@@ -206,36 +210,74 @@ export function parseGoDuration(s: string): bigint | undefined {
     total += Number(`${m[1] || "0"}.${m[2] || "0"}`) * unit;
     str = str.slice(m[0].length);
   }
-  if (total > 9223372036854775807) return undefined;
+  if (total >= 2 ** 63) return undefined;
   const n = BigInt(Math.round(total));
   return neg ? -n : n;
 }
 
-const STRFMT_UNITS: Record<string, bigint> = {
-  ns: 1n, nanosecond: 1n, nanoseconds: 1n,
-  us: 1000n, "µs": 1000n, microsecond: 1000n, microseconds: 1000n,
-  ms: 1000000n, millisecond: 1000000n, milliseconds: 1000000n,
-  s: 1000000000n, sec: 1000000000n, secs: 1000000000n, second: 1000000000n, seconds: 1000000000n,
-  m: 60000000000n, min: 60000000000n, mins: 60000000000n, minute: 60000000000n, minutes: 60000000000n,
-  h: 3600000000000n, hr: 3600000000000n, hour: 3600000000000n, hours: 3600000000000n,
-  d: 86400000000000n, day: 86400000000000n, days: 86400000000000n,
-  w: 604800000000000n, wk: 604800000000000n, week: 604800000000000n, weeks: 604800000000000n,
-};
+const STRFMT_UNITS: [string[], bigint][] = [
+  [["ns", "nano"], 1n],
+  [["us", "µs", "micro"], 1000n],
+  [["ms", "milli"], 1000000n],
+  [["s", "sec"], 1000000000n],
+  [["m", "min"], 60000000000n],
+  [["h", "hr", "hour"], 3600000000000n],
+  [["d", "day"], 86400000000000n],
+  [["w", "wk", "week"], 604800000000000n],
+];
 
-/** kube-openapi `strfmt.ParseDuration`: Go durations, or `<n> <unit>` pairs with long unit names, days and weeks. */
-export function parseStrfmtDuration(s: string): bigint | undefined {
+/**
+ * kube-openapi `strfmt.ParseDuration`: a Go duration, else every `<n><unit>` pair (units case-insensitive,
+ * the last variant of each unit matching as a prefix: `5 minutes`, `2 days`); unknown units are ignored.
+ * Returns the nanoseconds, or the error text.
+ */
+export function parseStrfmtDuration(s: string): bigint | string {
   const g = parseGoDuration(s);
   if (g !== undefined) return g;
-  const re = /(\d+)\s*([A-Za-zµ]+)/g;
   let total = 0n;
-  let found = false;
-  for (const m of s.matchAll(re)) {
-    const u = STRFMT_UNITS[m[2]!];
-    if (u === undefined) return undefined;
-    total += BigInt(m[1]!) * u;
-    found = true;
+  let ok = false;
+  for (const m of s.matchAll(/((\d+)\s*([A-Za-zµ]+))/g)) {
+    const factor = BigInt(m[2]!);
+    if (factor > 9223372036854775807n) return `strconv.Atoi: parsing "${m[2]}": value out of range`;
+    const unit = m[3]!.trim().toLowerCase();
+    for (const [variants, mult] of STRFMT_UNITS) {
+      variants.forEach((v, i) => {
+        if ((i === variants.length - 1 && unit.startsWith(v)) || v === unit) {
+          ok = true;
+          total = BigInt.asIntN(64, total + factor * mult);
+        }
+      });
+    }
   }
-  return found ? total : undefined;
+  return ok ? total : `unable to parse ${s} as duration`;
+}
+
+const LAYOUT_DATE = ["2006", "-", "01", "-", "02"];
+const LAYOUT_LOCAL = [...LAYOUT_DATE, "T", "15", ":", "04", ":", "05"];
+
+/** Go `time.Parse(layout, v)` error text for the numeric layouts above (undefined when it parses). */
+function goTimeParseError(v: string, elems: string[]): string | undefined {
+  const layout = elems.join("");
+  let rest = v;
+  const q = (x: string) => JSON.stringify(x);
+  const ranges: Record<string, [number, number, string]> = { "01": [1, 12, "month"], "02": [1, 31, "day"], "15": [0, 23, "hour"], "04": [0, 59, "minute"], "05": [0, 59, "second"] };
+  for (let i = 0; i < elems.length; i++) {
+    const e = elems[i]!;
+    const tail = elems.slice(i).join("");
+    if (!/^\d+$/.test(e)) {
+      if (!rest.startsWith(e)) return `parsing time ${q(v)} as ${q(layout)}: cannot parse ${q(rest)} as ${q(tail.slice(0, tail.search(/\d/) < 0 ? undefined : tail.search(/\d/)))}`;
+      rest = rest.slice(e.length);
+      continue;
+    }
+    const n = e.length;
+    const digits = rest.slice(0, n);
+    if (!new RegExp(`^\\d{${n}}$`).test(digits)) return `parsing time ${q(v)} as ${q(layout)}: cannot parse ${q(rest)} as ${q(e)}`;
+    const r = ranges[e];
+    if (r && (Number(digits) < r[0] || Number(digits) > r[1])) return `parsing time ${q(v)}: ${r[2]} out of range`;
+    rest = rest.slice(n);
+  }
+  if (rest !== "") return `parsing time ${q(v)}: extra text: ${q(rest)}`;
+  return undefined;
 }
 
 function parseDate(s: string): bigint | undefined {
@@ -251,8 +293,10 @@ function parseDate(s: string): bigint | undefined {
 export function parseDateTime(s: string): bigint | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/.exec(s);
   if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
-  if (Number.isNaN(ms)) return undefined;
+  const [mo, d, h, mi, se] = [Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || se > 59) return undefined;
+  const ms = Date.UTC(Number(m[1]), mo - 1, d, h, mi, se);
+  if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== d) return undefined;
   let nanos = BigInt(ms) * 1000000n + BigInt((m[7] ?? "").padEnd(9, "0") || "0");
   if (m[9]) {
     const off = (Number(m[10]) * 60 + Number(m[11])) * 60;
@@ -400,7 +444,7 @@ export function kubeAddLists(a: readonly CelValue[], b: readonly CelValue[]): Ce
   if (info?.kind === "map") {
     const out: CelValue[] = [...a];
     const idx = new Map<string, number>();
-    out.forEach((x, i) => idx.set(mapListKey(x, info.keys), i));
+    for (let i = 0; i < out.length; i++) idx.set(mapListKey(out[i] as CelValue, info.keys), i);
     for (const y of b) {
       const k = mapListKey(y, info.keys);
       const i = idx.get(k);

@@ -70,6 +70,9 @@ export const apiErrors = {
     new ApiError(failureStatus(406, "NotAcceptable", "the server was unable to respond with a content type that the client supports")),
   tooLarge: (limit: number): ApiError =>
     new ApiError(failureStatus(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`)),
+  /** `NewRequestEntityTooLargeError(message)`. */
+  tooLargeMessage: (message: string): ApiError =>
+    new ApiError(failureStatus(413, "RequestEntityTooLarge", `Request entity too large: ${message}`)),
   /** `NewGenericServerResponse(422, …)`: how the API server reports a JSON patch that cannot be applied. */
   patchRejected: (detail: string): ApiError =>
     new ApiError(

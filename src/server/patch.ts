@@ -12,8 +12,14 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
   return out;
 }
 
-/** A failed JSON patch operation (the API server answers 422 or 400 with this text). */
+/** A failed JSON patch operation (the API server answers 422 with this text). */
 export class JsonPatchError extends Error {}
+
+/** A JSON patch document that cannot be decoded (the API server answers 400). */
+export class JsonPatchDecodeError extends Error {}
+
+/** The API server's limit on operations in one JSON patch. */
+export const MAX_JSON_PATCH_OPERATIONS = 10000;
 
 function unescapeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -87,7 +93,9 @@ function addAt(doc: JsonValue, path: string, value: JsonValue, replace: boolean)
 
 /** Applies an RFC 6902 patch (a JSON array of operations) to a copy of `doc`. */
 export function jsonPatch(doc: JsonValue, ops: JsonValue): JsonValue {
-  if (!Array.isArray(ops)) throw new JsonPatchError("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+  if (!Array.isArray(ops)) {
+    throw new JsonPatchDecodeError(`json: cannot unmarshal ${isObject(ops) ? "object" : typeof ops} into Go value of type jsonpatch.Patch`);
+  }
   let out = deepClone(doc);
   for (const op of ops) {
     if (!isObject(op)) throw new JsonPatchError("invalid operation");

@@ -31,8 +31,8 @@ export function getObject(r: RestRequest): RestResponse {
   return { code: 200, body: obj };
 }
 
-/** kubectl decodes Tables by `kind`; 1.27/1.28 reject the parameterised media type, so plain JSON is sent. */
-export const TABLE_CONTENT_TYPE = "application/json";
+/** The media type the API server answers Table requests with (kubectl decodes by `kind` anyway). */
+export const TABLE_CONTENT_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 
 /** The matching objects of a collection and the revision they were read at. */
 export function listObjects(r: RestRequest): { items: JsonObject[]; revision: number } {

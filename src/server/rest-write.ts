@@ -2,7 +2,7 @@
 import { fieldError, FieldPath, RawJson } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
-import { deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody } from "./http-io.js";
 import {
@@ -14,7 +14,8 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "./object-meta.js";
-import { applyMerge, jsonPatch, JsonPatchError, mergePatch } from "./patch.js";
+import { serverSideApply } from "./apply.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
@@ -68,7 +69,6 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
       throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
     }
   } else delete meta["namespace"];
-  delete meta["managedFields"];
   delete meta["selfLink"];
 }
 
@@ -86,8 +86,9 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 }
 
 /** `POST` to a collection. */
-export async function createObject(r: RestRequest, body?: JsonObject): Promise<RestResponse> {
+export async function createObject(r: RestRequest, body?: JsonObject, keepManagedFields = false): Promise<RestResponse> {
   const obj = body ?? (await readObject(r));
+  if (!keepManagedFields && isObject(obj["metadata"])) delete obj["metadata"]["managedFields"];
   if (r.rt.terminating) throw apiErrors.forbidden("create not allowed while custom resource definition is terminating");
   checkEnvelope(r, obj);
   const meta = metaOf(obj);
@@ -122,7 +123,9 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * The common tail of PUT and PATCH: admission (update or status), no-op detection, finalizer-driven
  * deletion and the compare-and-swap write on the revision the request was based on.
  */
-function commitUpdate(r: RestRequest, newObj: JsonObject, old: JsonObject, revision: number): RestResponse {
+function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number): RestResponse {
+  // Patches share unchanged subtrees with `old`: work on a copy.
+  const newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
@@ -130,6 +133,7 @@ function commitUpdate(r: RestRequest, newObj: JsonObject, old: JsonObject, revis
   if (meta["name"] !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
   }
+  if (!Array.isArray(meta["managedFields"]) && Array.isArray(oldMeta["managedFields"])) meta["managedFields"] = oldMeta["managedFields"]!;
   for (const k of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
     if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
     else delete meta[k];
@@ -193,10 +197,11 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
   return commitUpdate(r, body, old, rev);
 }
 
-function applyPatchBody(type: string, base: JsonValue, patch: JsonValue): JsonValue {
+function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
   if (type === "application/json-patch+json") return jsonPatch(base, patch);
-  return applyMerge(base, patch);
+  if (r.subresource !== "" || !isObject(patch)) return applyMerge(base, patch);
+  return serverSideApply(base, patch, r.query.get("fieldManager")!, groupVersion(r.rt.group, r.rt.version));
 }
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
@@ -215,17 +220,27 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
   }
   const key = objectKey(r.rt, r.namespace, r.name);
-  if (isApply && r.subresource === "" && !r.store.get(key)) {
-    const created = await createObject(r, structuredClone(patch) as JsonObject);
-    return created;
+  if (isApply && isObject(patch) && r.subresource === "" && !r.store.get(key)) {
+    const obj = deepClone(patch);
+    const bodyName = metaString(obj, "name");
+    if (bodyName === "") metaOf(obj)["name"] = r.name;
+    else if (bodyName !== r.name) {
+      throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+    }
+    const manager = r.query.get("fieldManager")!;
+    return createObject(r, serverSideApply(undefined, obj, manager, groupVersion(r.rt.group, r.rt.version)), true);
   }
   const { obj: old, revision } = loadObject(r);
   const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
+  if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+  }
   let patched: JsonValue;
   try {
-    patched = applyPatchBody(type, base, patch);
+    patched = applyPatchBody(r, type, base, patch);
   } catch (e) {
     if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
+    if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
     throw e;
   }
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");

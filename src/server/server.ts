@@ -23,6 +23,9 @@ import { route, type Route } from "./router.js";
 import { versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
 
+/** How long a graceful shutdown waits for in-flight requests before closing connections. */
+const SHUTDOWN_GRACE_MS = 5000;
+
 /** A structured log record. */
 export type LogRecord = Record<string, string | number | boolean>;
 
@@ -292,6 +295,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         });
         handler.stopWatches();
         server.closeIdleConnections();
+        // In-flight requests get a grace period; keep-alive connections that go idle later are cut then.
+        setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
       });
       return closing;
     },

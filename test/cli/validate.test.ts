@@ -142,3 +142,9 @@ test("crdkit check is dispatched to the CRD checker", async () => {
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /crontabs\.stable\.example\.com/);
 });
+
+test("crdkit serve is dispatched (help only: no server is started)", async () => {
+  const r = await runCli("serve", "--help");
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^Usage: crdkit serve/);
+});

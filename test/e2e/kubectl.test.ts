@@ -64,6 +64,17 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
     await expectRun(["apply", "-f", "cr-v2.yaml"], { stdout: "crontab.stable.example.com/my-cron configured\n" });
   });
 
+  it("version, api-resources, api-versions, apply --dry-run=server", async () => {
+    assert.match(await expectRun(["version"], {}), /^Server Version: v1\.32\.0-crdkit$/m);
+    assert.equal(
+      squeeze(await expectRun(["api-resources"], {})),
+      "NAME  SHORTNAMES  APIVERSION  NAMESPACED  KIND\ncustomresourcedefinitions  crd,crds  apiextensions.k8s.io/v1  false  CustomResourceDefinition\ncrontabs  ct  stable.example.com/v1  true  CronTab\n",
+    );
+    await expectRun(["api-versions"], { stdout: "apiextensions.k8s.io/v1\nstable.example.com/v1\n" });
+    await expectRun(["apply", "-f", "cr.yaml", "--dry-run=server"], { stdout: "crontab.stable.example.com/my-cron configured (server dry run)\n" });
+    await expectRun(["get", "ct", "my-cron", "-o", "jsonpath={.spec.image}"], { stdout: "my-cron-image:v2" });
+  });
+
   it("create of an existing object is AlreadyExists", async () => {
     await expectRun(["create", "-f", "cr.yaml"], {
       code: 1,
@@ -186,6 +197,9 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
     });
     const obj = JSON.parse(await expectRun(["get", "ct", "my-cron", "-o", "json"], {}));
     assert.deepEqual([obj.spec.replicas, obj.status], [4, { replicas: 2 }]);
+    await expectRun(["wait", "--for=jsonpath={.status.replicas}=2", "ct/my-cron", "--timeout=30s"], {
+      stdout: "crontab.stable.example.com/my-cron condition met\n",
+    });
   });
 
   it("label and annotate", async () => {

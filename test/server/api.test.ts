@@ -194,6 +194,16 @@ describe("crdkit serve HTTP API", () => {
       message: "the server rejected our request due to an error in our request",
     },
     {
+      name: "an apply whose name differs from the URL",
+      method: "PATCH",
+      path: `${WIDGETS}/new-one?fieldManager=t`,
+      body: widget("other-name"),
+      headers: { "Content-Type": "application/apply-patch+yaml" },
+      code: 400,
+      reason: "BadRequest",
+      message: "the name of the object (other-name) does not match the name on the URL (new-one)",
+    },
+    {
       name: "an apply patch without fieldManager",
       method: "PATCH",
       path: `${WIDGETS}/first`,
@@ -312,13 +322,25 @@ describe("crdkit serve HTTP API", () => {
     assert.equal((await api(s.url, "GET", `${WIDGETS}/dry`)).status, 404);
   });
 
-  it("server-side apply upserts (201 then 200)", async () => {
+  it("server-side apply upserts (201 then 200) and tracks fields per manager", async () => {
     const h = { "Content-Type": "application/apply-patch+yaml" };
-    const a = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", { color: "green" }), h);
+    const a = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", { color: "green", count: 1 }, { labels: { l: "1" } }), h);
     assert.equal(a.status, 201, a.text);
-    const b = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", { count: 3 }), h);
+    assert.deepEqual(
+      a.json.metadata.managedFields.map((m: Record<string, unknown>) => [m["manager"], m["operation"], m["fieldsV1"]]),
+      [["test", "Apply", { "f:metadata": { "f:labels": { "f:l": {} } }, "f:spec": { "f:color": {}, "f:count": {} } }]],
+    );
+    const same = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", { color: "green", count: 1 }, { labels: { l: "1" } }), h);
+    assert.equal(same.json.metadata.resourceVersion, a.json.metadata.resourceVersion);
+    // A merge patch by someone else keeps managedFields.
+    const p = await api(s.url, "PATCH", `${WIDGETS}/ssa`, { spec: { replicas: 2 } }, { "Content-Type": "application/merge-patch+json" });
+    assert.equal(p.json.metadata.managedFields.length, 1);
+    // Another applier owns count too; "test" drops color and count: color goes, count stays.
+    await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=other`, widget("ssa", { count: 1 }), h);
+    const b = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", {}, { labels: { l: "1" } }), h);
     assert.equal(b.status, 200);
-    assert.deepEqual(b.json.spec, { color: "green", count: 3 });
+    assert.deepEqual(b.json.spec, { count: 1, replicas: 2 });
+    assert.deepEqual(b.json.metadata.managedFields.map((m: Record<string, unknown>) => m["manager"]), ["other", "test"]);
   });
 
   it("publishes OpenAPI v3 with GVK extensions and the fieldValidation parameter", async () => {

@@ -4,7 +4,7 @@ import { negotiateDiscovery } from "../../src/server/discovery.js";
 import { humanDuration } from "../../src/server/human-duration.js";
 import { compileJsonPath, evalJsonPath } from "../../src/server/jsonpath.js";
 import { modelName } from "../../src/server/openapi.js";
-import { jsonPatch, JsonPatchError, mergePatch } from "../../src/server/patch.js";
+import { jsonPatch, JsonPatchDecodeError, JsonPatchError, mergePatch } from "../../src/server/patch.js";
 import { compareKubeVersions } from "../../src/server/registry.js";
 import { parseFieldSelector, parseLabelSelector } from "../../src/server/selectors.js";
 import { TableConvertor } from "../../src/server/table.js";
@@ -132,6 +132,9 @@ describe("JSON patch (RFC 6902)", () => {
       if (typeof want === "string") assert.throws(() => jsonPatch(doc, ops), (e: unknown) => e instanceof JsonPatchError && e.message === want);
       else assert.deepEqual(jsonPatch(doc, ops), want);
     });
+  });
+  it("rejects a patch that is not an array as a decode error", () => {
+    assert.throws(() => jsonPatch(doc, { op: "add" }), (e: unknown) => e instanceof JsonPatchDecodeError && e.message === "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
   });
   it("leaves the input untouched", () => {
     jsonPatch(doc, [{ op: "remove", path: "/spec/list/0" }]);

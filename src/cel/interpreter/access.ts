@@ -7,7 +7,17 @@
 import { formatGoFloat } from "../../value/go-format.js";
 import { typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
-import { CelError, CelMap, CelSpecial, CelUint, HashCelMap, isMapKeyType } from "../values/values.js";
+import {
+  CelDuration,
+  CelError,
+  CelMap,
+  CelOptional,
+  CelSpecial,
+  CelTimestamp,
+  CelUint,
+  HashCelMap,
+  isMapKeyType,
+} from "../values/values.js";
 
 /** Field selection on a map-like value (also used for `has()`); undefined = absent. */
 export function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
@@ -21,6 +31,8 @@ export function selectField(v: CelValue, field: string): CelValue | undefined | 
 export function indexValue(a: CelValue, b: CelValue): CelValue {
   if (a instanceof CelSpecial) return a;
   if (b instanceof CelSpecial) return b;
+  const badQualifier = qualifierTypeError(b);
+  if (badQualifier !== undefined) return badQualifier;
   if (Array.isArray(a)) {
     let i: bigint | undefined;
     if (typeof b === "bigint") i = b;
@@ -54,3 +66,23 @@ export function formatKey(k: CelValue): string {
   return String(k);
 }
 
+
+/** Go type name cel-go reports for a value that cannot qualify (index) anything. */
+function goQualifierTypeName(v: CelValue): string | undefined {
+  if (v === null) return "types.Null";
+  if (v instanceof Uint8Array) return "types.Bytes";
+  if (Array.isArray(v)) return "*types.baseList";
+  if (v instanceof CelMap) return "*types.baseMap";
+  if (v instanceof CelDuration) return "types.Duration";
+  if (v instanceof CelTimestamp) return "types.Timestamp";
+  if (v instanceof CelOptional) return "*types.Optional";
+  return undefined;
+}
+
+/** cel-go `newQualifier`: only string, int, uint, double and bool values can be indexes or keys. */
+function qualifierTypeError(v: CelValue): CelError | undefined {
+  if (typeof v === "string" || typeof v === "bigint" || typeof v === "number" || typeof v === "boolean") return undefined;
+  if (v instanceof CelUint) return undefined;
+  const name = goQualifierTypeName(v);
+  return name === undefined ? undefined : new CelError(`invalid qualifier type: ${name}`);
+}

@@ -7,7 +7,6 @@
 import { tagOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import type { OverloadImpl } from "./functions.js";
-import type { CostFn, TrackerFn } from "./runtime-cost.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: positional dispatch to heterogeneous implementations
 export type Impl = (...a: any[]) => CelValue;
@@ -16,9 +15,6 @@ export type Impl = (...a: any[]) => CelValue;
 export interface Cand {
   readonly ov: OverloadImpl;
   readonly impl: Impl;
-  readonly cost: CostFn;
-  /** cel-go overload cost tracker (takes precedence over the host call-cost model). */
-  readonly tracker: TrackerFn | undefined;
 }
 
 function matches(c: OverloadImpl, vals: readonly CelValue[]): boolean {

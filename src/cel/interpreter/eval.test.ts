@@ -43,8 +43,12 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   ["dyn(true) + 1", { error: "no such overload: _+_" }],
   ["size(dyn(1))", { error: "no such overload: size" }],
   ["dyn([1]) < [2]", { error: "no such overload: _<_" }],
-  ["int(dyn([1]))", { error: "type conversion error from 'list' to 'int'" }],
-  ["bool(dyn(1))", { error: "type conversion error from 'int' to 'bool'" }],
+  ["int(dyn([1]))", { error: "no such overload: int(list)" }],
+  ["bool(dyn(1))", { error: "no such overload: bool(int)" }],
+  ["'a'.charAt(dyn('b'))", { error: "no such overload: charAt(string, string)" }],
+  ["sets.contains(dyn(1), [1])", { error: "no such overload: sets.contains(int, list)" }],
+  ["dyn(1).contains('a')", { error: "no such overload" }],
+  ["{'a': 1}[dyn(b'a')]", { error: "invalid qualifier type: types.Bytes" }],
   ["-dyn('a')", { error: "no such overload" }], // strings are receivers in cel-go
   ["-dyn(1u)", { error: "no such overload: -_" }],
   // cross-type numeric comparison and heterogeneous equality
@@ -83,7 +87,7 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   // cel-go map literals are Go maps: repeated keys overwrite, int/uint/double keys stay distinct
   ["{'a': 1, 'a': 2}['a']", 2],
   ["{1.5: 1}[1.5]", 1],
-  ["{null: 1}[null]", 1],
+  ["{null: 1}[dyn(null)]", { error: "invalid qualifier type: types.Null" }],
   ["size({1: 'a', 1u: 'b', 1.0: 'c'})", 3],
   ["{0: 1, 0u: 2}[0.0]", 1],
   ["{1u: 'u'}[1] + {1: 'i'}[1u] + {2u: 'd'}[2.0]", "uid"],

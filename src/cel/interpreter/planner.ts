@@ -85,6 +85,9 @@ export interface Program {
 
 type Interp = (s: State) => CelValue;
 
+/** Marker of a comprehension accumulator whose init expression has not been evaluated yet. */
+const UNINITIALIZED = new CelError("uninitialized accumulator") as CelValue;
+
 const TYPE_IDENTS: Record<string, CelType> = {
   int: TYPES.int,
   uint: TYPES.uint,
@@ -118,6 +121,8 @@ class Planner {
   private readonly scopes: Map<string, number>[] = [];
   /** Accumulator slots holding a fresh list/map owned by the running comprehension (appended in place). */
   private readonly mutableAccu = new Map<number, "list" | "map">();
+  /** Accumulator slots initialized lazily on first read (cel-go folder.ResolveName), with their init. */
+  private readonly lazyAccu = new Map<number, Interp>();
   nSlots = 0;
   private nextSlot = 0;
 
@@ -190,6 +195,18 @@ class Planner {
     const global = refName.startsWith(".");
     if (global) refName = refName.slice(1);
     const slot = global ? undefined : this.local(refName);
+    const lazyInit = slot === undefined ? undefined : this.lazyAccu.get(slot);
+    if (slot !== undefined && lazyInit !== undefined)
+      return (s) => {
+        s.add(cost);
+        let v = s.slots[slot] as CelValue;
+        if (v === UNINITIALIZED) {
+          // the accumulator's init is evaluated (and charged) on first use, as in cel-go
+          v = lazyInit(s);
+          s.slots[slot] = v;
+        }
+        return v;
+      };
     if (slot !== undefined)
       return (s) => {
         s.add(cost);
@@ -247,10 +264,10 @@ class Planner {
       }
       if (v instanceof CelSpecial) return v;
       if (v instanceof CelOptional) {
+        // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
         if (v.value === undefined) return v;
         const r = selectField(v.value, field);
-        if (r === undefined) return CelOptional.NONE;
-        return r instanceof CelError ? r : CelOptional.of(r);
+        return r === undefined || r instanceof CelError ? CelOptional.NONE : CelOptional.of(r);
       }
       const r = selectField(v, field);
       if (r === undefined) return new CelError(`no such key: ${field}`, id);
@@ -342,6 +359,7 @@ class Planner {
     const iterScope = new Map([[e.iterVar, iterSlot]]);
     if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, iter2Slot);
     this.scopes.push(accuScope, iterScope);
+    this.lazyAccu.set(accuSlot, init);
     const cond = this.plan(e.loopCondition);
     const ai = e.accuInit;
     const kind =
@@ -351,6 +369,7 @@ class Planner {
     this.mutableAccu.delete(accuSlot);
     this.scopes.pop();
     const result = this.plan(e.result);
+    this.lazyAccu.delete(accuSlot);
     this.scopes.pop();
     this.nextSlot -= e.iterVar2 !== undefined ? 3 : 2;
     const two = e.iterVar2 !== undefined;
@@ -368,7 +387,7 @@ class Planner {
       const saveA = slots[accuSlot] as CelValue;
       const saveI = slots[iterSlot] as CelValue;
       const saveI2 = two ? (slots[iter2Slot] as CelValue) : null;
-      slots[accuSlot] = init(s);
+      slots[accuSlot] = UNINITIALIZED;
       const n = keys.length;
       for (let i = 0; i < n; i++) {
         if (two) {
@@ -405,7 +424,7 @@ class Planner {
         return (s) => {
           const v = a(s);
           s.add(1);
-          return v === false ? false : true;
+          return v !== false;
         };
       }
       case "_[_]":
@@ -619,34 +638,43 @@ class Planner {
     const args = argExprs.map((x) => this.plan(x));
     const callCost = this.o.callCost;
     const id = e.id;
+    // cel-go charges every evaluated call (also when an argument is an error or no overload
+    // matches), by the overload id fixed at plan time: the checker's id when it resolved exactly
+    // one overload, otherwise "" (dynamic dispatch), whose cost is 1.
+    const plannedId = ids?.length === 1 ? (ids[0] as string) : "";
+    const tracker = trackerFor(plannedId);
+    const baseCost = callCostFn(plannedId);
+    const charge =
+      tracker === undefined && callCost === undefined
+        ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
+        : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
+            const vals = all ?? [a, b];
+            const res = r ?? null;
+            s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
+          };
     if (cands.length === 0) {
       return (s) => {
-        for (const a of args) {
-          const v = a(s);
-          if (v instanceof CelSpecial) return v;
-        }
-        return new CelError(`no such overload: ${fn}`, id);
+        const vals = args.map((a) => a(s));
+        charge(s, vals[0] ?? null, vals[1] ?? null, vals);
+        for (const v of vals) if (v instanceof CelSpecial) return v;
+        return noOverload(fn, vals, id);
       };
     }
     const nonStrict = cands.some((c) => c.nonStrict);
-    const entries: Cand[] = cands.map((ov) => ({
-      ov,
-      impl: ov.impl as Impl,
-      cost: callCostFn(ov.id),
-      tracker: trackerFor(ov.id),
-    }));
+    const entries: Cand[] = cands.map((ov) => ({ ov, impl: ov.impl as Impl }));
     const pick = makeDispatcher(entries);
     const n = args.length;
     if (n === 1) {
       const a0 = args[0] as Interp;
       return (s) => {
         const x = a0(s);
-        if (x instanceof CelSpecial && !nonStrict) return x;
+        if (x instanceof CelSpecial && !nonStrict) {
+          charge(s, x, null, [x], x);
+          return x;
+        }
         const c = pick(x, null);
-        if (c === undefined) return noOverload(fn, x, id);
-        if (!c.ov.nonStrict && x instanceof CelSpecial) return x;
-        const r = c.impl(x);
-        s.add(c.tracker?.([x], r) ?? callCost?.(fn, c.ov.id, [x], r) ?? c.cost(x, null));
+        const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
+        charge(s, x, null, [x], r);
         return r;
       };
     }
@@ -656,14 +684,15 @@ class Planner {
       return (s) => {
         const x = a0(s);
         const y = a1(s);
-        if (!nonStrict) {
-          if (x instanceof CelSpecial) return y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
-          if (y instanceof CelSpecial) return y;
+        let r: CelValue;
+        if (!nonStrict && x instanceof CelSpecial)
+          r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
+        else if (!nonStrict && y instanceof CelSpecial) r = y;
+        else {
+          const c = pick(x, y);
+          r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
         }
-        const c = pick(x, y);
-        if (c === undefined) return noOverload(fn, x, id);
-        const r = c.impl(x, y);
-        s.add(c.tracker?.([x, y], r) ?? callCost?.(fn, c.ov.id, [x, y], r) ?? c.cost(x, y));
+        charge(s, x, y, undefined, r);
         return r;
       };
     }
@@ -671,13 +700,14 @@ class Planner {
       const vals = new Array<CelValue>(n);
       for (let i = 0; i < n; i++) {
         const v = (args[i] as Interp)(s);
+        // cel-go evalVarArgs stops at the first error/unknown; the call is then not charged
+        // (its remaining arguments were never evaluated)
         if (v instanceof CelSpecial && !nonStrict) return v;
         vals[i] = v;
       }
       const c = pickN(entries, vals);
-      if (c === undefined) return noOverload(fn, vals[0] ?? null, id);
-      const r = c.impl(...vals);
-      s.add(c.tracker?.(vals, r) ?? callCost?.(fn, c.ov.id, vals, r) ?? c.cost(vals[0] ?? null, vals[1] ?? null));
+      const r = c === undefined ? noOverload(fn, vals, id) : c.impl(...vals);
+      charge(s, vals[0] ?? null, vals[1] ?? null, vals, r);
       return r;
     };
   }
@@ -711,31 +741,26 @@ const TYPE_TRAITS: Record<string, readonly string[]> = {
   timestamp: ["add", "cmp", "recv", "sub"],
   duration: ["add", "cmp", "neg", "recv", "sub"],
 };
-const CONVERSIONS: Record<string, string> = {
-  int: "int",
-  uint: "uint",
-  double: "double",
-  string: "string",
-  bytes: "bytes",
-  bool: "bool",
-  duration: "google.protobuf.Duration",
-  timestamp: "google.protobuf.Timestamp",
-};
+/** Standard functions with a singleton binding that rejects operands with a plain "no such overload". */
+const PLAIN_NO_OVERLOAD = new Set(["!_", "@in", "contains", "startsWith", "endsWith", "_==_", "_!=_"]);
 
 /**
- * cel-go's error when no overload accepts the arguments: conversions report a type conversion
- * error; a first argument lacking the function's trait gives `no such overload: <fn>`; otherwise
- * the implementation rejects the operands with `no such overload`.
+ * cel-go's error when no overload accepts the arguments. Trait-dispatched operators (`_+_`, `size`,
+ * `matches`, comparisons...) report `no such overload: <fn>` when the first argument lacks the
+ * trait and `no such overload` otherwise; a few singleton bindings always say `no such overload`;
+ * every other function (declared overloads: conversions, accessors, extensions) reports
+ * `no such overload: <fn>(<arg types>)` (cel-go `decls.MaybeNoSuchOverload`).
  */
-function noOverload(fn: string, first: CelValue, id: number): CelError {
-  const to = CONVERSIONS[fn];
-  if (to !== undefined) return new CelError(`type conversion error from '${typeOf(first).name}' to '${to}'`, id);
+function noOverload(fn: string, args: readonly CelValue[], id: number): CelError {
+  const first = args[0] ?? null;
   const trait = FN_TRAIT[fn];
   if (trait !== undefined) {
     const traits = TYPE_TRAITS[tagOf(first)] ?? [];
     if (!traits.includes(trait) && !traits.includes("recv")) return new CelError(`no such overload: ${fn}`, id);
+    return new CelError(NO_OVERLOAD, id);
   }
-  return new CelError(NO_OVERLOAD, id);
+  if (PLAIN_NO_OVERLOAD.has(fn)) return new CelError(NO_OVERLOAD, id);
+  return new CelError(`no such overload: ${fn}(${args.map((a) => typeOf(a).name).join(", ")})`, id);
 }
 
 function qualifiedIdent(e: Expr): string | undefined {
