@@ -11,7 +11,7 @@ import { CrdkitError } from "../errors/crdkit-error.js";
 import type { FieldError } from "../errors/field-error.js";
 import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
-import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, setKey } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, kindOf, setKey } from "../value/json-value.js";
 import { rulesNotEvaluatedWarning } from "./cel-placeholder.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
@@ -85,6 +85,12 @@ function firstServed(ctx: CrdContext): string | undefined {
   return undefined;
 }
 
+/** encoding/json's word for a JSON value's type in `cannot unmarshal X into ...`. */
+function goJsonTypeWord(v: JsonValue): string {
+  const k = kindOf(v);
+  return k === "integer" ? "number" : k === "boolean" ? "bool" : k;
+}
+
 /** The request body as a client would have sent it: compact JSON in the object's key order. */
 function compactJson(v: JsonValue): string {
   if (isObject(v)) return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${compactJson(v[k]!)}`).join(",")}}`;
@@ -95,9 +101,8 @@ function compactJson(v: JsonValue): string {
 /** The decoding half of a request: everything `schemaCoercingDecoder` and the defaulter do. */
 function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decoded {
   const obj = deepClone(input);
-  const kind = getKey(obj, "kind");
-  if (kind === undefined || kind === null || kind === "") {
-    // the unstructured JSON decoder refuses objects without kind (transformDecodeError wording)
+  // The unstructured JSON decoder first reads apiVersion and kind (transformDecodeError wording).
+  const unrecognized = (err: (body: string) => string): Decoded => {
     const { version } = resolveVersion(ctx, obj, { ...opts, version: opts.version ?? firstServed(ctx) });
     const body = compactJson(input);
     const summary = body.length > 30 ? `${body.slice(0, 30)} ...` : body;
@@ -106,8 +111,20 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
       version: version!,
       unknownFields: [],
       warnings: [],
-      decodeError: `the object provided is unrecognized (must be of type ${ctx.kind}): Object 'Kind' is missing in '${body}' (${summary})`,
+      decodeError: `the object provided is unrecognized (must be of type ${ctx.kind}): ${err(body)} (${summary})`,
     };
+  };
+  for (const k of Object.keys(obj)) {
+    const x = obj[k];
+    if ((k === "apiVersion" || k === "kind") && x !== null && typeof x !== "string") {
+      return unrecognized(
+        () => `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonTypeWord(x!)} into Go struct field .${k} of type string`,
+      );
+    }
+  }
+  const kind = getKey(obj, "kind");
+  if (kind === undefined || kind === null || kind === "") {
+    return unrecognized((body) => `Object 'Kind' is missing in '${body}'`);
   }
   const { version, error } = resolveVersion(ctx, obj, opts);
   const v = version!;

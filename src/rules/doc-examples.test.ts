@@ -73,8 +73,12 @@ const TABLE: [string, JsonObject, JsonObject][] = [
 describe("validation rules examples table", () => {
   for (const [rule, ok, bad] of TABLE) {
     it(rule, () => {
-      // filter(...).all(... matches ...): the estimate of the filtered elements' size is uncertain (see report)
-      if (!rule.includes(".filter(e")) assert.deepEqual(crdErrors(specSchema(rule)), []);
+      if (rule.includes(".filter(e")) {
+        // cel-go gives the elements of a filter() result the path ["@items", ...]; Kubernetes' size
+        // estimator skips the first element and looks `value` up on self's type, finds nothing, and the
+        // matches() cost becomes unbounded: this rule is rejected on cost unless self has a bounded `value`.
+        assert.match(crdErrors(specSchema(rule))[0] ?? "", /rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x/);
+      } else assert.deepEqual(crdErrors(specSchema(rule)), []);
       assert.deepEqual(ruleErrors(specSchema(rule), { spec: ok }).errors, []);
       assert.deepEqual(ruleErrors(specSchema(rule), { spec: bad }).errors, [`spec: Invalid value: failed rule: ${rule}`]);
     });

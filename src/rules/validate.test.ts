@@ -159,10 +159,16 @@ describe("cost limits", () => {
     ]);
     assert.equal(r.remainingBudget, -1);
   });
-  it("an expensive regex over a long string is bounded", () => {
-    const schema = rules("string", [{ rule: "self.matches('^(a+)+$') && self.matches('^(a|aa)+$')" }]);
-    const r = ruleErrors(schema, { spec: { x: `${"a".repeat(100000)}b` } });
-    assert.equal(r.errors.length, 1);
+  it("a catastrophic-backtracking regex runs in linear time (RE2) within the per-call limit", () => {
+    const rule = "self.matches('^(a+)+$') && self.matches('^(a|aa)+$')";
+    const x = `${"a".repeat(100000)}b`;
+    assert.deepEqual(ruleErrors(rules("string", [{ rule }]), { spec: { x } }).errors, [`spec.x: Invalid value: "${x}": failed rule: ${rule}`]);
+  });
+  it("a rule over a very long string is stopped by the per-call limit", () => {
+    const rule = "self.split('').all(c, c == 'a')";
+    assert.deepEqual(ruleErrors(rules("string", [{ rule }]), { spec: { x: "a".repeat(2000000) } }).errors, [
+      `spec.x: Invalid value: "string": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule}`,
+    ]);
   });
 });
 

@@ -81,6 +81,8 @@ export const apiErrors = {
       }),
     ),
   expired: (message: string): ApiError => new ApiError(failureStatus(410, "Expired", message)),
+  /** `NewTimeoutError(message, 0)`: 504. */
+  timeout: (message: string): ApiError => new ApiError(failureStatus(504, "Timeout", `Timeout: ${message}`, {})),
   forbidden: (message: string): ApiError => new ApiError(failureStatus(403, "Forbidden", message)),
   internal: (message: string): ApiError =>
     new ApiError(failureStatus(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] })),

@@ -11,6 +11,7 @@ import {
   type RestRequest,
   type RestResponse,
 } from "./rest-common.js";
+import { listPage, listParams } from "./list-paging.js";
 import { toScale } from "./scale.js";
 
 /** Reads the current object or throws 404. */
@@ -46,20 +47,22 @@ export function listObjects(r: RestRequest): { items: JsonObject[]; revision: nu
   return { items: out, revision };
 }
 
-/** `GET` of a collection. */
+/** `GET` of a collection: one page (`limit`/`continue`) at the requested resourceVersion. */
 export function listCollection(r: RestRequest): RestResponse {
-  const { items, revision } = listObjects(r);
+  const params = listParams(r.query);
+  const filters = parseFilters(r.rt, r.query);
+  const page = listPage(r, filters, params);
+  const meta: JsonObject = { resourceVersion: String(page.revision) };
+  if (page.continueToken !== "") meta["continue"] = page.continueToken;
+  if (page.remainingItemCount !== undefined) meta["remainingItemCount"] = page.remainingItemCount;
   const mode = outputMode(r.req, r.query);
   if (mode.table) {
-    return { code: 200, body: r.rt.table.table(items, String(revision), mode.include), contentType: TABLE_CONTENT_TYPE };
+    const table = r.rt.table.table(page.items, undefined, mode.include);
+    table["metadata"] = meta;
+    return { code: 200, body: table, contentType: TABLE_CONTENT_TYPE };
   }
   return {
     code: 200,
-    body: {
-      apiVersion: groupVersion(r.rt.group, r.rt.version),
-      items,
-      kind: r.rt.listKind,
-      metadata: { continue: "", resourceVersion: String(revision) },
-    },
+    body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: page.items, kind: r.rt.listKind, metadata: meta },
   };
 }

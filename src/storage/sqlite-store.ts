@@ -6,7 +6,10 @@
  */
 import Database from "better-sqlite3";
 import {
+  FutureRevisionError,
   KeyExistsError,
+  type ListRange,
+  type ListRangeResult,
   KeyNotFoundError,
   RevisionCompactedError,
   RevisionConflictError,
@@ -41,6 +44,15 @@ interface EventRow {
   prev: string | null;
 }
 
+/** What a past read needs of an event: the key's state just before it. */
+interface UndoRow {
+  key: string;
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  prev: string | null;
+  create_rev: number | null;
+  prev_rev: number | null;
+}
+
 /** Upper bound of a key prefix range (keys are ASCII paths). */
 function prefixEnd(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
@@ -72,6 +84,11 @@ export class SqliteStore implements Store {
       CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, num INTEGER NOT NULL);
       INSERT OR IGNORE INTO meta VALUES ('revision', 0), ('compacted', 0);
     `);
+    // History rows record the key's create revision and its previous modRevision, so that a list can be
+    // read as of a past revision (databases from before this column are upgraded in place).
+    const cols = new Set(this.db.prepare<[], { name: string }>("PRAGMA table_info(events)").all().map((c) => c.name));
+    if (!cols.has("create_rev")) this.db.exec("ALTER TABLE events ADD COLUMN create_rev INTEGER");
+    if (!cols.has("prev_rev")) this.db.exec("ALTER TABLE events ADD COLUMN prev_rev INTEGER");
     this.stmts = {
       get: this.db.prepare<[string], KvRow>("SELECT key, value, create_rev, mod_rev FROM kv WHERE key = ?"),
       list: this.db.prepare<[string, string], KvRow>(
@@ -80,7 +97,16 @@ export class SqliteStore implements Store {
       insert: this.db.prepare<[string, string, number, number]>("INSERT INTO kv VALUES (?, ?, ?, ?)"),
       replace: this.db.prepare<[string, number, string]>("UPDATE kv SET value = ?, mod_rev = ? WHERE key = ?"),
       remove: this.db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
-      event: this.db.prepare<[number, string, string, string, string | null]>("INSERT INTO events VALUES (?, ?, ?, ?, ?)"),
+      event: this.db.prepare<[number, string, string, string, string | null, number, number | null]>(
+        "INSERT INTO events (rev, type, key, value, prev, create_rev, prev_rev) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ),
+      listFrom: this.db.prepare<[string, string, number], KvRow>(
+        "SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
+      ),
+      countFrom: this.db.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM kv WHERE key >= ? AND key < ?"),
+      undo: this.db.prepare<[number, string, string], UndoRow>(
+        "SELECT key, type, prev, create_rev, prev_rev FROM events WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev",
+      ),
       setMeta: this.db.prepare<[number, string]>("UPDATE meta SET num = ? WHERE name = ?"),
       getMeta: this.db.prepare<[string], { num: number }>("SELECT num FROM meta WHERE name = ?"),
       history: this.db.prepare<[number, string, string], EventRow>(
@@ -109,13 +135,46 @@ export class SqliteStore implements Store {
     return { items: this.stmts.list.all(prefix, prefixEnd(prefix)).map(toStored), revision: this.rev };
   }
 
+  listRange(prefix: string, range: ListRange): ListRangeResult {
+    const end = prefixEnd(prefix);
+    const start = range.startKey !== undefined && range.startKey > prefix ? range.startKey : prefix;
+    const limit = range.limit !== undefined && range.limit > 0 ? range.limit : -1;
+    const at = range.revision !== undefined && range.revision > 0 ? range.revision : this.rev;
+    if (at > this.rev) throw new FutureRevisionError(at, this.rev);
+    if (at < this.compacted) throw new RevisionCompactedError(at, this.compacted);
+    return this.db.transaction((): ListRangeResult => {
+      if (at === this.rev) {
+        const items = this.stmts.listFrom.all(start, end, limit).map(toStored);
+        const count = limit < 0 ? items.length : (this.stmts.countFrom.get(start, end)?.n ?? items.length);
+        return { items, revision: at, count };
+      }
+      // The state at `at`: the current keys, with every key changed since then rolled back to the
+      // value before its first later change (absent if that change created it).
+      const rolledBack = new Map<string, StoredValue | undefined>();
+      for (const u of this.stmts.undo.all(at, start, end)) {
+        if (rolledBack.has(u.key)) continue;
+        rolledBack.set(
+          u.key,
+          u.type === "ADDED" || u.prev === null
+            ? undefined
+            : { key: u.key, value: u.prev, createRevision: u.create_rev ?? this.compacted, modRevision: u.prev_rev ?? this.compacted },
+        );
+      }
+      const all: StoredValue[] = [];
+      for (const r of this.stmts.list.all(start, end)) if (!rolledBack.has(r.key)) all.push(toStored(r));
+      for (const v of rolledBack.values()) if (v) all.push(v);
+      all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return { items: limit < 0 ? all : all.slice(0, limit), revision: at, count: all.length };
+    })();
+  }
+
   create(key: string, value: string): StoredValue {
     const events: StoreEvent[] = [];
     const out = this.db.transaction(() => {
       if (this.stmts.get.get(key)) throw new KeyExistsError(key);
       const rev = this.bump();
       this.stmts.insert.run(key, value, rev, rev);
-      this.stmts.event.run(rev, "ADDED", key, value, null);
+      this.stmts.event.run(rev, "ADDED", key, value, null, rev, null);
       events.push({ type: "ADDED", key, revision: rev, value });
       return { key, value, createRevision: rev, modRevision: rev };
     })();
@@ -133,7 +192,7 @@ export class SqliteStore implements Store {
       }
       const rev = this.bump();
       this.stmts.replace.run(value, rev, key);
-      this.stmts.event.run(rev, "MODIFIED", key, value, cur.value);
+      this.stmts.event.run(rev, "MODIFIED", key, value, cur.value, cur.create_rev, cur.mod_rev);
       events.push({ type: "MODIFIED", key, revision: rev, value, prevValue: cur.value });
       return { key, value, createRevision: cur.create_rev, modRevision: rev };
     })();
@@ -151,7 +210,7 @@ export class SqliteStore implements Store {
       }
       const rev = this.bump();
       this.stmts.remove.run(key);
-      this.stmts.event.run(rev, "DELETED", key, cur.value, cur.value);
+      this.stmts.event.run(rev, "DELETED", key, cur.value, cur.value, cur.create_rev, cur.mod_rev);
       events.push({ type: "DELETED", key, revision: rev, value: cur.value, prevValue: cur.value });
       return { last: toStored(cur), revision: rev };
     })();
@@ -165,7 +224,7 @@ export class SqliteStore implements Store {
       for (const cur of this.stmts.list.all(prefix, prefixEnd(prefix))) {
         const rev = this.bump();
         this.stmts.remove.run(cur.key);
-        this.stmts.event.run(rev, "DELETED", cur.key, cur.value, cur.value);
+        this.stmts.event.run(rev, "DELETED", cur.key, cur.value, cur.value, cur.create_rev, cur.mod_rev);
         events.push({ type: "DELETED", key: cur.key, revision: rev, value: cur.value, prevValue: cur.value });
       }
     })();

@@ -71,6 +71,36 @@ export class RevisionCompactedError extends Error {
   }
 }
 
+/** Thrown by `listRange` for a revision newer than the store's (etcd `ErrFutureRev`). */
+export class FutureRevisionError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly current: number,
+  ) {
+    super(`required revision is a future revision: ${requested} (current ${current})`);
+  }
+}
+
+/** A ranged, paged read (etcd `Range` with `WithRev`, `WithLimit`, `WithFromKey`). */
+export interface ListRange {
+  /** Read the keys as they were at this revision (default: the current one). */
+  revision?: number;
+  /** The first key to return (inclusive; must start with the prefix). */
+  startKey?: string;
+  /** At most this many keys (default: all). */
+  limit?: number;
+}
+
+/** The answer of `listRange`. */
+export interface ListRangeResult {
+  /** Keys (sorted) with the values and revisions they had at `revision`. */
+  items: StoredValue[];
+  /** The revision the range was read at. */
+  revision: number;
+  /** How many keys the range [startKey, prefix end) held at `revision` (etcd's `Count`). */
+  count: number;
+}
+
 /**
  * A transactional key-value store with a global revision. Every method is atomic. Implementations
  * must make a write durable before returning from it.
@@ -83,6 +113,12 @@ export interface Store {
   get(key: string): StoredValue | undefined;
   /** All keys starting with `prefix`, sorted by key, and the revision they were read at. */
   list(prefix: string): { items: StoredValue[]; revision: number };
+  /**
+   * A consistent snapshot of the keys under `prefix` at a past or the current revision, from a start
+   * key, limited. Throws {@link RevisionCompactedError} when the revision is older than the kept
+   * history and {@link FutureRevisionError} when it is newer than the store.
+   */
+  listRange(prefix: string, range: ListRange): ListRangeResult;
   /** Creates `key`; throws {@link KeyExistsError}. */
   create(key: string, value: string): StoredValue;
   /**

@@ -215,7 +215,7 @@ test("extension points: global functions, receiver methods, opaque types", () =>
   });
   assert.equal(typed.eval({}).value, true);
   const e = evalExpr("version('1').major(1)", {}, fns);
-  assert.ok(e instanceof CelError && e.message === "no such overload: major");
+  assert.ok(e instanceof CelError && e.message === "no such overload: major(test.Version, int)");
 });
 
 test("checked references: namespaced calls, overload ids, global idents", () => {

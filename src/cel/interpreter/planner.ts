@@ -245,8 +245,8 @@ class Planner {
       const cost = this.o.presenceTestHasCost === false ? 0 : 1;
       return (s) => {
         const v = operand(s);
+        if (v instanceof CelSpecial) return v; // cel-go: the presence test is not applied
         s.add(cost);
-        if (v instanceof CelSpecial) return v;
         if (v instanceof CelMap) return v.has(field);
         if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
         // cel-go (ErrorOnBadPresenceTest off): lists reject a string index, anything else is absent
@@ -255,10 +255,12 @@ class Planner {
       };
     }
     const id = e.id;
+    // cel-go qualifier costs: a qualifier applied normally costs 1 (also when it fails); none is
+    // applied after a failed operand; in optional mode only a present field is charged.
     const select: Interp = (s) => {
       const v = operand(s);
-      s.add(1);
       if (v instanceof HashCelMap) {
+        s.add(1);
         const r = v.getString(field);
         return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
       }
@@ -267,8 +269,11 @@ class Planner {
         // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
         if (v.value === undefined) return v;
         const r = selectField(v.value, field);
-        return r === undefined || r instanceof CelError ? CelOptional.NONE : CelOptional.of(r);
+        if (r === undefined || r instanceof CelError) return CelOptional.NONE;
+        s.add(1);
+        return CelOptional.of(r);
       }
+      s.add(1);
       const r = selectField(v, field);
       if (r === undefined) return new CelError(`no such key: ${field}`, id);
       return r;
@@ -302,7 +307,10 @@ class Planner {
         const out = new Array<CelValue>(n);
         for (let i = 0; i < n; i++) {
           const v = (items[i] as Interp)(s);
-          if (v instanceof CelSpecial) return v;
+          if (v instanceof CelSpecial) {
+            s.add(COST.listCreateBase); // cel-go charges the constructor even when it fails
+            return v;
+          }
           out[i] = v;
         }
         s.add(COST.listCreateBase);
@@ -310,7 +318,7 @@ class Planner {
       };
     }
     const opt = new Set(optIdx);
-    return (s) => {
+    const build = (s: State): CelValue => {
       const out: CelValue[] = [];
       for (let i = 0; i < n; i++) {
         const v = (items[i] as Interp)(s);
@@ -320,14 +328,18 @@ class Planner {
           if (v.value !== undefined) out.push(v.value);
         } else out.push(v);
       }
-      s.add(COST.listCreateBase);
       return out;
+    };
+    return (s) => {
+      const r = build(s);
+      s.add(COST.listCreateBase); // charged even when construction fails (cel-go)
+      return r;
     };
   }
 
   private planMap(e: Extract<Expr, { kind: "map" }>): Interp {
     const entries = e.entries.map((en) => ({ k: this.plan(en.key), v: this.plan(en.value), opt: en.optional }));
-    return (s) => {
+    const build = (s: State): CelValue => {
       const m = new HashCelMap();
       for (const en of entries) {
         const k = en.k(s);
@@ -342,8 +354,12 @@ class Planner {
           else m.delete(k);
         } else m.set(k, v);
       }
-      s.add(COST.mapCreateBase);
       return m;
+    };
+    return (s) => {
+      const r = build(s);
+      s.add(COST.mapCreateBase); // charged even when construction fails (cel-go)
+      return r;
     };
   }
 
@@ -497,17 +513,21 @@ class Planner {
     const b = this.plan(ix, this.isAttr(ix));
     return (s) => {
       const x = a(s);
-      const y = b(s);
-      s.add(1);
+      // cel-go: qualifiers (and their arguments) are not evaluated after a failed operand
+      if (x instanceof CelSpecial) return x;
       if (x instanceof CelOptional) {
         if (x.value === undefined) return x;
+        const y = b(s);
         const r = indexValue(x.value, y);
         if (r instanceof CelError) {
           if (r.message.startsWith("no such key") || r.message.startsWith("index out of bounds")) return CelOptional.NONE;
           return r;
         }
+        s.add(1);
         return CelOptional.of(r);
       }
+      const y = b(s);
+      s.add(1);
       return indexValue(x, y);
     };
   }
@@ -518,33 +538,30 @@ class Planner {
     const b = this.plan(ix, this.isAttr(ix));
     return (s) => {
       const x = a(s);
-      const y = b(s);
-      s.add(1);
       if (x instanceof CelSpecial) return x;
-      if (y instanceof CelSpecial) return y;
       let target: CelValue = x;
       if (x instanceof CelOptional) {
         if (x.value === undefined) return x;
         target = x.value;
       }
-      if (isField) {
-        if (!(target instanceof CelMap)) return new CelError(NO_OVERLOAD);
-        const v = target.get(y);
-        return v === undefined ? CelOptional.NONE : CelOptional.of(v);
-      }
+      const y = b(s);
+      if (y instanceof CelSpecial) return y;
+      // optional qualifiers are charged only when the field/element is present (cel-go QualifyIfPresent)
       if (target instanceof CelMap) {
-        const v = target.get(y);
-        return v === undefined ? CelOptional.NONE : CelOptional.of(v);
+        const v = isField && typeof y === "string" && target instanceof HashCelMap ? target.getString(y) : target.get(y);
+        if (v === undefined) return CelOptional.NONE;
+        s.add(1);
+        return CelOptional.of(v);
       }
-      if (Array.isArray(target)) {
+      if (Array.isArray(target) && !isField) {
         const r = indexValue(target, y);
-        if (r instanceof CelError) {
-          if (r.message.startsWith("index out of bounds")) return CelOptional.NONE;
-          return r;
-        }
+        if (r instanceof CelError) return r.message.startsWith("index out of bounds") ? CelOptional.NONE : r;
+        s.add(1);
         return CelOptional.of(r);
       }
-      return new CelError(NO_OVERLOAD);
+      // anything else cannot be qualified: absent (cel-go without ErrorOnBadPresenceTest)
+      if (Array.isArray(target)) return new CelError("unsupported index type 'string' in list");
+      return CelOptional.NONE;
     };
   }
 
@@ -641,7 +658,8 @@ class Planner {
     // cel-go charges every evaluated call (also when an argument is an error or no overload
     // matches), by the overload id fixed at plan time: the checker's id when it resolved exactly
     // one overload, otherwise "" (dynamic dispatch), whose cost is 1.
-    const plannedId = ids?.length === 1 ? (ids[0] as string) : "";
+    const plannedId =
+      fn === "_==_" ? "equals" : fn === "_!=_" ? "not_equals" : ids?.length === 1 ? (ids[0] as string) : "";
     const tracker = trackerFor(plannedId);
     const baseCost = callCostFn(plannedId);
     const charge =

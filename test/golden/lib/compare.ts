@@ -115,10 +115,10 @@ export function diffValues(exp: JsonValue | undefined, act: JsonValue | undefine
   return out;
 }
 
-function parseBody(s: string | undefined): JsonValue | undefined {
+function parseBody(s: string | undefined, duplicates: string[] = []): JsonValue | undefined {
   if (s === undefined || s === "") return undefined;
   try {
-    return parseTaggedJson(s);
+    return parseTaggedJson(s, (k) => duplicates.push(k));
   } catch {
     return undefined;
   }
@@ -197,8 +197,12 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
   const mode = (str(c["fieldValidation"]) ?? "Warn") as FieldValidationMode;
   const version = str(c["version"]);
   const opts = { fieldValidation: mode, ...(version ? { version } : {}) };
-  const body = parseBody(str(c["body"]));
+  const duplicates: string[] = [];
+  const body = parseBody(str(c["body"]), duplicates);
   if (!isObject(body)) return [`${SKIP}the request body is not a JSON object; crdkit's API takes decoded objects`];
+  if (duplicates.length > 0) {
+    return [`${SKIP}the request body repeats a key (${duplicates.join(", ")}); a decoded object cannot carry that`];
+  }
   const op = str(c["operation"]);
   const reqNs = str(c["namespace"]);
   const bodyMeta = body["metadata"];

@@ -25,6 +25,12 @@ test("tagged JSON keeps int64 and float64 apart", () => {
   for (const [text, want] of cases) assert.deepEqual(parseTaggedJson(text), want, text);
 });
 
+test("tagged JSON reports repeated keys", () => {
+  const seen: string[] = [];
+  parseTaggedJson('{"a":1,"b":{"c":1,"c":2},"a":3}', (k) => seen.push(k));
+  assert.deepEqual(seen, ["c", "a"]);
+});
+
 test("tagged JSON rejects malformed text", () => {
   for (const bad of ["", "{", "[1,]", "{\"a\" 1}", "1 2", "tru", '"x']) {
     assert.throws(() => parseTaggedJson(bad), TaggedJsonError, bad);

@@ -11,7 +11,7 @@ export class TaggedJsonError extends Error {}
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
 
-export function parseTaggedJson(text: string): JsonValue {
+export function parseTaggedJson(text: string, onDuplicateKey?: (key: string) => void): JsonValue {
   let i = 0;
   const n = text.length;
   const ws = (): void => {
@@ -84,6 +84,7 @@ export function parseTaggedJson(text: string): JsonValue {
         }
         if (text[i] !== '"') fail("expected key");
         top.key = parseString();
+        if (onDuplicateKey && Object.hasOwn(top.obj, top.key)) onDuplicateKey(top.key);
         ws();
         if (text[i] !== ":") fail("expected :");
         i++;
