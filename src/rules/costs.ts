@@ -103,9 +103,8 @@ function kubeEstimateCallCost(
     case "indexOf":
     case "lastIndexOf":
     case "includes": {
+      // (also the strings extension's indexOf/lastIndexOf: a string target has no element type)
       if (!target) break;
-      // the strings ext indexOf/lastIndexOf have their own overload ids
-      if (overloadId.startsWith("string_") || overloadId.startsWith("index_of") || overloadId.startsWith("last_index_of")) break;
       let elCost: CostEstimate = ONE;
       const el = listElementNode(target);
       if (el) {
@@ -326,7 +325,7 @@ export const kubeCallCost: CallCostFn = (fn, overloadId, args, result) => {
     case "indexOf":
     case "lastIndexOf":
     case "includes":
-      if (!overloadId.startsWith("list_")) return undefined;
+      // Kubernetes charges one traversal of the receiver, strings extension overloads included
       return args.length > 0 ? traversalCost(args[0] as CelValue) : 0;
     case "url":
     case "lowerAscii":

@@ -9,7 +9,8 @@ import { describe, it } from "node:test";
 import { errorString, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import type { JsonObject } from "../value/json-value.js";
-import { crdErrors, ruleErrors, structural } from "./test-helpers.test-util.js";
+import { checkCrd } from "./golden-harness.test-util.js";
+import { crdErrors, crdFor, ruleErrors, structural } from "./test-helpers.test-util.js";
 import { celBlockedBy, celBlockedError, validateDefaultRules, validateRules } from "./validate.js";
 
 const onX = (xSchema: Record<string, unknown>) => ({ type: "object", properties: { spec: { type: "object", properties: { x: xSchema } } } });
@@ -232,6 +233,28 @@ describe("blocking rule", () => {
 });
 
 describe("CRD-time checks", () => {
+  it("the schema total over 100,000,000 lists up to 4 contributors and the total", () => {
+    // each rule: 100000 items × 84 = 8,400,000 (under the per-rule limit); 12 rules = 100,800,000
+    const prop = { type: "array", maxItems: 100000, items: { type: "string", maxLength: 200 }, "x-kubernetes-validations": [{ rule: "self.all(x, x.contains('abc'))" }] };
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 12; i++) properties[`p${i}`] = prop;
+    const errs = crdErrors({ type: "object", properties });
+    assert.equal(errs.length, 5);
+    for (const e of errs.slice(0, 4)) {
+      assert.match(e, /^spec\.validation\.openAPIV3Schema\.properties\[p\d+\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema$/);
+    }
+    assert.equal(
+      errs[4],
+      "spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.008000x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+    );
+    delete properties["p11"];
+    assert.deepEqual(crdErrors({ type: "object", properties }), []);
+  });
+  it("a rule kept from the old CRD compiles with the stored environment (Lists v1 includes())", () => {
+    const schema = { type: "object", properties: { l: { type: "array", maxItems: 5, items: { type: "integer" }, "x-kubernetes-validations": [{ rule: "self.includes(1)" }] } } };
+    assert.match(crdErrors(schema)[0] ?? "", /undeclared reference to 'includes'/);
+    assert.deepEqual(checkCrd(crdFor(schema), crdFor(schema)).errors, []);
+  });
   const P = "spec.validation.openAPIV3Schema.properties[spec].properties[x]";
   it("oldSelf on the uncorrelatable items of a set", () => {
     const s = onX({ type: "array", maxItems: 10, "x-kubernetes-list-type": "set", items: { type: "string", maxLength: 10, "x-kubernetes-validations": [{ rule: "self == oldSelf" }] } });
@@ -266,5 +289,31 @@ describe("CRD-time checks", () => {
       validateDefaultRules(FieldPath.of("p", "default"), structural({ type: "integer", "x-kubernetes-validations": [{ rule: "self < 10" }] }), 20, false).map(errorString),
       ["p.default: Invalid value: 20: failed rule: self < 10"],
     );
+  });
+});
+
+describe("ratcheting through lists", () => {
+  const items = (listType: string) =>
+    onX({
+      type: "array",
+      "x-kubernetes-list-type": listType,
+      ...(listType === "map" ? { "x-kubernetes-list-map-keys": ["k"] } : {}),
+      items:
+        listType === "map"
+          ? { type: "object", required: ["k"], properties: { k: { type: "string" }, v: { type: "integer", "x-kubernetes-validations": [{ rule: "self < 10" }] } } }
+          : { type: "integer", "x-kubernetes-validations": [{ rule: "self < 10" }] },
+    });
+  it("items of an unchanged atomic list are ratcheted through the list", () => {
+    const r = ruleErrors(items("atomic"), { spec: { x: [11, 1] } }, { spec: { x: [11, 1] } });
+    assert.deepEqual(r, { errors: [], warnings: ["spec.x[0]: Invalid value: 11: failed rule: self < 10"] });
+  });
+  it("items of a changed atomic list are not correlated: every failing item is an error", () => {
+    const r = ruleErrors(items("atomic"), { spec: { x: [11, 2] } }, { spec: { x: [11, 1] } });
+    assert.deepEqual(r, { errors: ["spec.x[0]: Invalid value: 11: failed rule: self < 10"], warnings: [] });
+  });
+  it("map-list items correlate by key: an unchanged item is ratcheted although the list changed", () => {
+    const old = { spec: { x: [{ k: "a", v: 11 }] } };
+    const r = ruleErrors(items("map"), { spec: { x: [{ k: "b", v: 1 }, { k: "a", v: 11 }] } }, old);
+    assert.deepEqual(r, { errors: [], warnings: ["spec.x[1].v: Invalid value: 11: failed rule: self < 10"] });
   });
 });

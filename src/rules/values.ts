@@ -75,7 +75,7 @@ export class KubeMap extends CelMap {
   }
 }
 
-/** A value of a schema node with x-kubernetes-preserve-unknown-fields and no type (only equality). */
+/** A CEL error value (`types.NewErr`). */
 function err(msg: string): CelError {
   return new CelError(msg);
 }

@@ -12,6 +12,7 @@ import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from 
 import { computeCrdStatus } from "./crd-status.js";
 import { CRD_PREFIX, storageVersionOf, type Registry } from "./registry.js";
 import type { Admission, ResourceType } from "./resource-type.js";
+import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { TableConvertor } from "./table.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
@@ -113,6 +114,7 @@ function crdAdmission(registry: Registry): Admission {
 /** The CRD resource type served at `/apis/apiextensions.k8s.io/v1/customresourcedefinitions`. */
 export function crdResourceType(registry: Registry): ResourceType {
   const admission = crdAdmission(registry);
+  let smd: TypeNode | undefined;
   return {
     group: CRD_GROUP,
     version: CRD_VERSION,
@@ -131,5 +133,6 @@ export function crdResourceType(registry: Registry): ResourceType {
     storagePrefix: CRD_PREFIX,
     terminating: false,
     admission: () => admission,
+    smdType: () => (smd ??= rootType(undefined)),
   };
 }

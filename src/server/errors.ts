@@ -58,6 +58,16 @@ export const apiErrors = {
     new ApiError(invalidStatus(kind, group, name, errors)),
   methodNotAllowed: (): ApiError =>
     new ApiError(failureStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {})),
+  /** `NewForbidden(groupResource, name, err)`. */
+  forbiddenResource: (plural: string, group: string, name: string, detail: string): ApiError =>
+    new ApiError(
+      failureStatus(
+        403,
+        "Forbidden",
+        name === "" ? `${groupResource(plural, group)} is forbidden: ${detail}` : `${groupResource(plural, group)} ${goQuote(name)} is forbidden: ${detail}`,
+        { ...(name !== "" ? { name } : {}), group, kind: plural },
+      ),
+    ),
   unsupportedMediaType: (accepted: readonly string[]): ApiError =>
     new ApiError(
       failureStatus(

@@ -6,6 +6,7 @@
 import type { Store, StoreEvent } from "../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { createCrAdmission } from "./cr-admission.js";
+import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "./crd-status.js";
 import { compileJsonPath, type CompiledPath } from "./jsonpath.js";
 import type { ResourceType, ScaleSpec } from "./resource-type.js";
@@ -262,7 +263,9 @@ export class Registry {
       storagePrefix: `/registry/${e.group}/${e.names.plural}/`,
       terminating: e.terminating,
       admission: () => admission,
+      smdType: () => (smd ??= rootType(this.versionSchema(e, v))),
     };
+    let smd: TypeNode | undefined;
     const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
     const conversion = isObject(spec["conversion"]) ? spec["conversion"] : {};
     const storage = e.versions.find((x) => x.storage)?.name;
@@ -280,6 +283,15 @@ export class Registry {
         (cached ??= createCrAdmission(e.obj, v.name, rt)).updateStatus(n, o, opts),
     };
     return rt;
+  }
+
+  /** The openAPIV3Schema of a version (per-version or the CRD-wide legacy `spec.validation`). */
+  private versionSchema(e: CrdEntry, v: CrdVersionInfo): JsonObject | undefined {
+    const own = isObject(v.raw["schema"]) ? v.raw["schema"]["openAPIV3Schema"] : undefined;
+    if (isObject(own)) return own;
+    const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
+    const val = isObject(spec["validation"]) ? spec["validation"]["openAPIV3Schema"] : undefined;
+    return isObject(val) ? val : undefined;
   }
 
   private defaultDeprecation(e: CrdEntry, v: CrdVersionInfo): string {

@@ -2,6 +2,7 @@
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import type { JsonObject } from "../value/json-value.js";
 import type { CompiledPath } from "./jsonpath.js";
+import type { TypeNode } from "./ssa/type-schema.js";
 import type { TableConvertor } from "./table.js";
 
 /** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
@@ -44,6 +45,8 @@ export interface ResourceType {
   deprecationWarning?: string;
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
   beforeDelete?: (obj: JsonObject) => void;
+  /** The structured-merge-diff type of the objects (field ownership), built lazily. */
+  smdType(): TypeNode;
   /** Compiled lazily: the first write pays for it. */
   admission(): Admission;
 }

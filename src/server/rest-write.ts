@@ -14,7 +14,6 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "./object-meta.js";
-import { serverSideApply } from "./apply.js";
 import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
 import { groupVersion } from "./resource-type.js";
 import {
@@ -28,6 +27,7 @@ import {
 } from "./rest-common.js";
 import { loadObject } from "./rest-read.js";
 import { applyScale, toScale } from "./scale.js";
+import { trackApply, trackUpdate } from "./ssa/field-manager.js";
 
 const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
 
@@ -40,6 +40,26 @@ async function readObject(r: RestRequest): Promise<JsonObject> {
   }
   r.strictErrors = strictErrors;
   return value;
+}
+
+/** `managerOrUserAgent`: the fieldManager parameter, else the User-Agent up to its first `/` (printable, ≤ 128 bytes). */
+export function managerOf(r: RestRequest): string {
+  const m = r.query.get("fieldManager");
+  if (m !== null && m !== "") return m;
+  const ua = (r.req.headers["user-agent"] ?? "").split("/")[0] ?? "";
+  let out = "";
+  for (const ch of ua) {
+    if (/\p{C}/u.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > 128) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** Top-level fields whose changes the strategy resets, so no manager owns them (`GetResetFields`). */
+function resetFields(r: RestRequest): string[] {
+  if (r.subresource === "status") return ["spec", "metadata"];
+  return r.subresource === "" && r.rt.status ? ["status"] : [];
 }
 
 /** Pipeline options of a write. */
@@ -86,11 +106,13 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 }
 
 /** `POST` to a collection. */
-export async function createObject(r: RestRequest, body?: JsonObject, keepManagedFields = false): Promise<RestResponse> {
-  const obj = body ?? (await readObject(r));
-  if (!keepManagedFields && isObject(obj["metadata"])) delete obj["metadata"]["managedFields"];
-  if (r.rt.terminating) throw apiErrors.forbidden("create not allowed while custom resource definition is terminating");
+export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
+  let obj = body ?? (await readObject(r));
+  if (r.rt.terminating) {
+    throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
+  }
   checkEnvelope(r, obj);
+  if (!applied) obj = trackUpdate(undefined, obj, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), "", resetFields(r));
   const meta = metaOf(obj);
   if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
     meta["name"] = generateName(meta["generateName"]);
@@ -123,9 +145,9 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * The common tail of PUT and PATCH: admission (update or status), no-op detection, finalizer-driven
  * deletion and the compare-and-swap write on the revision the request was based on.
  */
-function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number): RestResponse {
+function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): RestResponse {
   // Patches share unchanged subtrees with `old`: work on a copy.
-  const newObj = deepClone(input);
+  let newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
@@ -133,16 +155,21 @@ function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revisi
   if (meta["name"] !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
   }
-  if (!Array.isArray(meta["managedFields"]) && Array.isArray(oldMeta["managedFields"])) meta["managedFields"] = oldMeta["managedFields"]!;
   for (const k of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
     if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
     else delete meta[k];
   }
+  if (!applied) {
+    newObj = trackUpdate(old, newObj, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
+  }
+  const managedFields = metaOf(newObj)["managedFields"];
   const opts = requestOptions(r);
   const adm = r.rt.admission();
   const result = r.subresource === "status" ? adm.updateStatus(newObj, old, opts) : adm.update(newObj, old, opts);
   const warnings = collectWarnings(r, result);
   const next = admitted(r, result, r.name);
+  if (managedFields === undefined) delete metaOf(next)["managedFields"];
+  else metaOf(next)["managedFields"] = managedFields;
   const key = objectKey(r.rt, r.namespace, r.name);
   const respond = (o: JsonObject, code = 200): RestResponse =>
     r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
@@ -201,7 +228,23 @@ function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: J
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
   if (type === "application/json-patch+json") return jsonPatch(base, patch);
   if (r.subresource !== "" || !isObject(patch)) return applyMerge(base, patch);
-  return serverSideApply(base, patch, r.query.get("fieldManager")!, groupVersion(r.rt.group, r.rt.version));
+  return applyConfig(r, base, patch);
+}
+
+/** Server-side apply of `config` over `live` (undefined: create) with field ownership and conflicts. */
+function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonObject): JsonObject {
+  const gv = groupVersion(r.rt.group, r.rt.version);
+  const av = config["apiVersion"];
+  if (typeof av === "string" && av !== gv) {
+    throw apiErrors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${av}, expected: ${gv}`);
+  }
+  return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r));
+}
+
+/** The `force` parameter (apply only). */
+function forceOf(r: RestRequest): boolean {
+  const f = r.query.get("force");
+  return f === "true" || f === "1";
 }
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
@@ -213,6 +256,9 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
   const patch = decoded.value;
   if (isApply) r.strictErrors = decoded.strictErrors;
+  if (!isApply && r.query.has("force")) {
+    throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch")]);
+  }
   if (isApply) {
     if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
     if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
@@ -227,8 +273,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     else if (bodyName !== r.name) {
       throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
     }
-    const manager = r.query.get("fieldManager")!;
-    return createObject(r, serverSideApply(undefined, obj, manager, groupVersion(r.rt.group, r.rt.version)), true);
+    return createObject(r, applyConfig(r, undefined, obj), true);
   }
   const { obj: old, revision } = loadObject(r);
   const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
@@ -246,7 +291,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
   const rev = basedOn(r, next, revision, false);
-  return commitUpdate(r, next, old, rev);
+  return commitUpdate(r, next, old, rev, isApply && r.subresource === "");
 }
 
 /** Deletes one object: marks it when finalizers remain, removes it otherwise. */

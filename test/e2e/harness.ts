@@ -55,8 +55,8 @@ export interface Cluster {
 }
 
 /** Starts a server and writes a kubeconfig for it. */
-export async function startCluster(): Promise<Cluster> {
-  const server = await startServer({});
+export async function startCluster(opts: { log?: (r: Record<string, string | number | boolean>) => void } = {}): Promise<Cluster> {
+  const server = await startServer(opts.log ? { log: opts.log } : {});
   const dir = mkdtempSync(join(tmpdir(), "crdkit-e2e-"));
   const kubeconfig = join(dir, "kubeconfig");
   writeFileSync(

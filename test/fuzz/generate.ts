@@ -33,7 +33,10 @@ const FORMAT_SAMPLES: Record<string, string[]> = {
   mac: ["00:11:22:33:44:55", "00:11"],
   uri: ["https://x/y", "::"],
 };
-const WORDS = ["a", "b", "abc", "x-y", "Zed", "", "héllo", "12", "long-string-value", "a b"];
+const WORDS = ["a", "b", "abc", "x-y", "Zed", "", "héllo", "12", "long-string-value", "a b", "日本語", "😀x", "a\u0000b", "<&>"];
+const LABEL_KEYS = ["app", "example.com/tier", "-bad", "a".repeat(64), "x/y/z", "kubernetes.io/name"];
+const LABEL_VALUES = ["v", "", "has space", "v".repeat(64), "ok.value-1", "-x"];
+const FINALIZERS = ["example.com/f", "nodomain", "has.dot", "kubernetes", "Bad Name", "orphan"];
 
 function fieldName(rng: Rng, i: number): string {
   return rng.pick(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "name", "value"]) + (i > 0 ? String(i) : "");
@@ -41,7 +44,10 @@ function fieldName(rng: Rng, i: number): string {
 
 /** A random schema node (depth-limited). */
 export function genSchema(rng: Rng, depth: number): Schema {
-  const kinds = depth <= 0 ? ["string", "integer", "number", "boolean", "ios"] : ["string", "integer", "number", "boolean", "ios", "object", "object", "array", "array", "map"];
+  const kinds =
+    depth <= 0
+      ? ["string", "integer", "number", "boolean", "ios"]
+      : ["string", "integer", "number", "boolean", "ios", "object", "object", "array", "array", "map", "embedded"];
   const k = rng.pick(kinds);
   const s: Schema = {};
   switch (k) {
@@ -94,6 +100,12 @@ export function genSchema(rng: Rng, depth: number): Schema {
       if (rng.chance(0.1)) s["x-kubernetes-map-type"] = rng.pick(["atomic", "granular"]);
       break;
     }
+    case "embedded":
+      s["type"] = "object";
+      s["x-kubernetes-embedded-resource"] = true;
+      if (rng.chance(0.5)) s["x-kubernetes-preserve-unknown-fields"] = true;
+      else s["properties"] = { spec: genSchema(rng, 0), data: { type: "object", additionalProperties: { type: "string" } } };
+      break;
     case "map":
       s["type"] = "object";
       s["additionalProperties"] = genSchema(rng, depth - 1);
@@ -166,7 +178,7 @@ export function genValue(rng: Rng, s: Schema, validity: number, depth: number): 
       return v;
     }
     case "number": {
-      const v = rng.pick([0.5, 1.25, -3.5, 2, 7, 100.5]);
+      const v = rng.pick([0.5, 1.25, -3.5, 2, 7, 100.5, 1e21, 1.5e-7, 123456789.125]);
       return rng.chance(0.5) && Number.isInteger(v) ? new Float64(v) : v;
     }
     case "boolean":
@@ -191,6 +203,11 @@ export function genValue(rng: Rng, s: Schema, validity: number, depth: number): 
     }
     case "object": {
       const o: JsonObject = {};
+      if (s["x-kubernetes-embedded-resource"] === true) {
+        if (!bad() || rng.chance(0.5)) o["apiVersion"] = rng.pick(["v1", "apps/v1", "example.com/v1"]);
+        if (!bad() || rng.chance(0.5)) o["kind"] = rng.pick(["ConfigMap", "Deployment", "Thing"]);
+        if (rng.chance(0.7)) o["metadata"] = genMetadata(rng, validity, false);
+      }
       const props = s["properties"] as JsonObject | undefined;
       const req = Array.isArray(s["required"]) ? (s["required"] as string[]) : [];
       if (props) {
@@ -215,6 +232,29 @@ export function genValue(rng: Rng, s: Schema, validity: number, depth: number): 
     default:
       return rng.pick<JsonValue>(["free", 3, { a: 1 }]);
   }
+}
+
+/** Object metadata, valid or not: names, generateName, labels, annotations, finalizers, unknown keys. */
+export function genMetadata(rng: Rng, validity: number, root: boolean): JsonObject {
+  const bad = (): boolean => rng.next() > validity;
+  const m: JsonObject = {};
+  if (root) {
+    if (bad() && rng.chance(0.3)) m["generateName"] = rng.pick(["f-", "Bad_", "g".repeat(70)]);
+    else m["name"] = bad() && rng.chance(0.4) ? rng.pick(["Bad_Name", "a..b", "x".repeat(254), ""]) : "f1";
+  } else if (rng.chance(0.7)) {
+    m["name"] = bad() ? rng.pick(["Bad_Name", "ok", ""]) : "inner";
+  }
+  if (rng.chance(0.3)) {
+    const labels: JsonObject = {};
+    for (let i = rng.int(1, 3); i > 0; i--) labels[bad() ? rng.pick(LABEL_KEYS) : "app"] = bad() ? rng.pick(LABEL_VALUES) : "v";
+    m["labels"] = labels;
+  }
+  if (rng.chance(0.2)) m["annotations"] = { [bad() ? rng.pick(LABEL_KEYS) : "note"]: rng.pick(WORDS) };
+  if (root && rng.chance(0.2)) m["finalizers"] = [rng.pick(FINALIZERS), ...(rng.chance(0.5) ? [rng.pick(FINALIZERS)] : [])];
+  if (rng.chance(0.1)) m["namespace"] = rng.pick(["default", "Bad_NS"]);
+  if (bad() && rng.chance(0.2)) m[rng.pick(["bogus", "extra"])] = 1;
+  if (bad() && rng.chance(0.1)) m["labels"] = { a: 1 };
+  return m;
 }
 
 /** A whole case: a CRD with a random spec schema (and status), plus one or two objects. */
@@ -247,7 +287,7 @@ function finish(rng: Rng, id: string, spec: Schema): FuzzCase {
   };
   const validity = rng.pick([1, 1, 0.9, 0.7]);
   const mk = (v: number): JsonValue => {
-    const o: JsonObject = { apiVersion: "fuzz.example.com/v1", kind: "Fuzz", metadata: { name: "f1" } };
+    const o: JsonObject = { apiVersion: "fuzz.example.com/v1", kind: "Fuzz", metadata: genMetadata(rng, v, true) };
     const sv = genValue(rng, spec, v, 0);
     if (sv !== undefined) o["spec"] = sv;
     if (withStatus && rng.chance(0.5)) o["status"] = genValue(rng, status, v, 0) ?? {};
@@ -258,8 +298,17 @@ function finish(rng: Rng, id: string, spec: Schema): FuzzCase {
   const object = mk(validity);
   if (operation === "create") return { id, operation, fieldValidation, crd, object };
   const oldObject = rng.chance(0.5) ? structuredCloneValue(object) : mk(rng.pick([1, 0.8]));
-  if (rng.chance(0.5)) return { id, operation, fieldValidation, crd, object: mk(validity), oldObject };
-  return { id, operation, fieldValidation, crd, object, oldObject };
+  const newObject = rng.chance(0.5) ? mk(validity) : object;
+  // a stored object has a valid name; an update usually keeps it
+  const om = (oldObject as JsonObject)["metadata"] as JsonObject;
+  delete om["generateName"];
+  om["name"] = "f1";
+  if (rng.chance(0.9)) {
+    const nm = (newObject as JsonObject)["metadata"] as JsonObject;
+    delete nm["generateName"];
+    nm["name"] = "f1";
+  }
+  return { id, operation, fieldValidation, crd, object: newObject, oldObject };
 }
 
 function structuredCloneValue(v: JsonValue): JsonValue {

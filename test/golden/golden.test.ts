@@ -14,7 +14,7 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import { type JsonObject, type JsonValue, isObject } from "../../src/value/json-value.js";
 import { runCrdCase, runPipelineCase, SKIP } from "./lib/compare.js";
-import { compareProject } from "./lib/corpus.js";
+import { compareProject, sha256 } from "./lib/corpus.js";
 import { loadCrdkit, repoRoot } from "./lib/crdkit-api.js";
 import { KnownList, type KnownEntry, readKnown, writeKnown } from "./lib/known.js";
 import { parseTaggedJson } from "./lib/tagged-json.js";
@@ -29,12 +29,12 @@ const oldReasons = new Map(knownEntries.map((e) => [e.id, e.reason]));
 /** Disagreements seen in this run (for UPDATE_KNOWN). */
 const seen: KnownEntry[] = [];
 
-function walk(dir: string, out: string[] = []): string[] {
+function walk(dir: string, out: string[] = [], exts: readonly string[] = [".json"]): string[] {
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (name.endsWith(".json")) out.push(p);
+    if (statSync(p).isDirectory()) walk(p, out, exts);
+    else if (exts.some((e) => name.endsWith(e))) out.push(p);
   }
   return out;
 }
@@ -69,10 +69,34 @@ function judge(t: { skip: (m?: string) => void; diagnostic: (m: string) => void 
 
 const files = walk(goldenDir).filter((f) => !relative(goldenDir, f).startsWith("corpus/"));
 const api = await loadCrdkit();
+const casesDir = join(repoRoot, "test", "cases");
+const pinned = /k8s\.io\/apiextensions-apiserver (v\S+)/.exec(readFileSync(join(repoRoot, "tools", "k8s-oracle", "go.mod"), "utf8"))?.[1];
 
 describe("golden cases (Kubernetes oracle)", () => {
   it("has golden files", () => {
     assert.ok(files.length > 0, "no golden files under test/golden: run npm run golden");
+  });
+  it("every case file has an up-to-date golden from the pinned oracle", () => {
+    const problems: string[] = [];
+    const caseFiles = walk(casesDir, [], [".yaml", ".yml"]);
+    for (const cf of caseFiles) {
+      const rel = relative(casesDir, cf).replace(/\.ya?ml$/, "");
+      const gf = join(goldenDir, `${rel}.json`);
+      if (!existsSync(gf)) {
+        problems.push(`test/cases/${relative(casesDir, cf)} has no golden`);
+        continue;
+      }
+      const g = parseTaggedJson(readFileSync(gf, "utf8"));
+      if (!isObject(g)) continue;
+      if (g["sourceSha256"] !== sha256(readFileSync(cf, "utf8"))) problems.push(`test/cases/${relative(casesDir, cf)} changed since its golden was generated`);
+      const o = g["oracle"];
+      if (pinned && isObject(o) && o["version"] !== pinned) problems.push(`test/golden/${rel}.json comes from ${String(o["version"])}, go.mod pins ${pinned}`);
+    }
+    for (const gf of files) {
+      const rel = relative(goldenDir, gf).replace(/\.json$/, "");
+      if (!existsSync(join(casesDir, `${rel}.yaml`)) && !existsSync(join(casesDir, `${rel}.yml`))) problems.push(`test/golden/${rel}.json has no case file`);
+    }
+    if (problems.length > 0) assert.fail(`${problems.slice(0, 20).join("\n")}\nrun npm run golden (needs Go) to regenerate`);
   });
   for (const file of files) {
     const rel = relative(goldenDir, file);

@@ -332,15 +332,21 @@ describe("crdkit serve HTTP API", () => {
     );
     const same = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", { color: "green", count: 1 }, { labels: { l: "1" } }), h);
     assert.equal(same.json.metadata.resourceVersion, a.json.metadata.resourceVersion);
-    // A merge patch by someone else keeps managedFields.
+    // A merge patch by someone else adds its Update entry (manager from the User-Agent, "node" for fetch).
     const p = await api(s.url, "PATCH", `${WIDGETS}/ssa`, { spec: { replicas: 2 } }, { "Content-Type": "application/merge-patch+json" });
-    assert.equal(p.json.metadata.managedFields.length, 1);
+    assert.deepEqual(
+      p.json.metadata.managedFields.map((m: Record<string, unknown>) => [m["manager"], m["operation"], m["fieldsV1"]]),
+      [
+        ["test", "Apply", { "f:metadata": { "f:labels": { "f:l": {} } }, "f:spec": { "f:color": {}, "f:count": {} } }],
+        ["node", "Update", { "f:spec": { "f:replicas": {} } }],
+      ],
+    );
     // Another applier owns count too; "test" drops color and count: color goes, count stays.
     await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=other`, widget("ssa", { count: 1 }), h);
     const b = await api(s.url, "PATCH", `${WIDGETS}/ssa?fieldManager=test`, widget("ssa", {}, { labels: { l: "1" } }), h);
     assert.equal(b.status, 200);
     assert.deepEqual(b.json.spec, { count: 1, replicas: 2 });
-    assert.deepEqual(b.json.metadata.managedFields.map((m: Record<string, unknown>) => m["manager"]), ["other", "test"]);
+    assert.deepEqual(b.json.metadata.managedFields.map((m: Record<string, unknown>) => m["manager"]).sort(), ["node", "other", "test"]);
   });
 
   it("publishes OpenAPI v3 with GVK extensions and the fieldValidation parameter", async () => {

@@ -123,9 +123,14 @@ func runGolden(casesDir, goldenDir string) error {
 			records = append(records, r)
 		}
 		total += len(records)
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
 		out := obj().
 			set("oracle", oracleInfo()).
 			set("source", filepath.ToSlash(filepath.Join("test/cases", rel))).
+			set("sourceSha256", sha(src)).
 			set("crds", crds).
 			set("cases", records)
 		dst := filepath.Join(goldenDir, base+".json")

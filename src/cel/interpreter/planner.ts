@@ -213,6 +213,14 @@ class Planner {
         return s.slots[slot] as CelValue;
       };
     const typeVal = TYPE_IDENTS[refName] ?? this.o.typeValues?.get(refName);
+    // in a checked program a type name is a constant (cel-go plans the checker's reference value)
+    if (typeVal !== undefined && this.o.checked !== undefined)
+      return (s) => {
+        const v = s.resolve(refName);
+        if (v === undefined) return typeVal;
+        s.add(cost);
+        return v;
+      };
     return (s) => {
       s.add(cost);
       const v = s.resolve(refName);
@@ -243,9 +251,16 @@ class Planner {
     const qn = !e.testOnly && !this.o.checked ? this.qualifiedName(e) : undefined;
     if (e.testOnly) {
       const cost = this.o.presenceTestHasCost === false ? 0 : 1;
+      const tqn = !this.o.checked ? this.qualifiedName(e) : undefined;
       return (s) => {
         const v = operand(s);
-        if (v instanceof CelSpecial) return v; // cel-go: the presence test is not applied
+        if (v instanceof CelSpecial) {
+          // cel-go: the presence test is not applied; a missing variable is reported under the
+          // most qualified candidate name (maybe-attribute)
+          if (tqn !== undefined && v instanceof CelError && v.message.startsWith("no such attribute(s): "))
+            return new CelError(`no such attribute(s): ${tqn}`, v.exprId);
+          return v;
+        }
         s.add(cost);
         if (v instanceof CelMap) return v.has(field);
         if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
@@ -398,7 +413,7 @@ class Planner {
       else if (r instanceof CelMap) {
         keys = r.keys();
         map = r;
-      } else return new CelError(NO_OVERLOAD);
+      } else return new CelError(`got '${goTypeName(r)}', expected iterable type`, e.id);
       const slots = s.slots;
       const saveA = slots[accuSlot] as CelValue;
       const saveI = slots[iterSlot] as CelValue;
@@ -452,20 +467,16 @@ class Planner {
         return this.planMapInsert(e);
     }
     if (e.target && (fn === "or" || fn === "orValue") && e.args.length === 1) {
+      // cel-go evalOptionalOr / evalOptionalOrValue: short-circuit, not charged as a call
       const t = this.plan(e.target);
       const alt = this.plan(e.args[0] as Expr);
-      const strict = this.planStrictCall(e);
+      const isOr = fn === "or";
       return (s) => {
         const tv = t(s);
-        if (tv instanceof CelOptional) {
-          s.add(1);
-          if (tv.value !== undefined) return fn === "or" ? tv : tv.value;
-          const av = alt(s);
-          if (fn === "or" && !(av instanceof CelOptional) && !(av instanceof CelSpecial))
-            return new CelError(NO_OVERLOAD);
-          return av;
-        }
-        return strict(s);
+        if (tv instanceof CelSpecial) return tv;
+        if (!(tv instanceof CelOptional)) return new CelError(NO_OVERLOAD, e.id);
+        if (tv.value !== undefined) return isOr ? tv : tv.value;
+        return alt(s);
       };
     }
     return this.planStrictCall(e);
@@ -615,15 +626,18 @@ class Planner {
     return (s) => {
       const a = accu(s);
       const b = rhs(s);
-      if (a instanceof CelSpecial) return a;
-      if (b instanceof CelSpecial) return b;
-      if (!Array.isArray(a) || !Array.isArray(b)) return new CelError(NO_OVERLOAD, e.id);
+      // the call is charged even when an operand is an error (cel-go evalBinary is observed)
+      const charge = (r: CelValue): CelValue => {
+        s.add(callCost?.("_+_", "add_list", [a, b], r) ?? 1);
+        return r;
+      };
+      if (a instanceof CelSpecial) return charge(a);
+      if (b instanceof CelSpecial) return charge(b);
+      if (!Array.isArray(a) || !Array.isArray(b)) return charge(new CelError(NO_OVERLOAD, e.id));
       const n = b.length;
       const arr = a as CelValue[];
       for (let i = 0; i < n; i++) arr.push(b[i] as CelValue);
-      const c = callCost?.("_+_", "add_list", [a, b], a);
-      s.add(c ?? 1);
-      return a;
+      return charge(a);
     };
   }
 
@@ -675,7 +689,8 @@ class Planner {
         const vals = args.map((a) => a(s));
         charge(s, vals[0] ?? null, vals[1] ?? null, vals);
         for (const v of vals) if (v instanceof CelSpecial) return v;
-        return noOverload(fn, vals, id);
+        // an unknown function (cel-go planner) vs. a known one with other arities
+        return this.o.functions.hasFunction(fn) ? noOverload(fn, vals, id) : new CelError(`no such overload: ${fn}`, id);
       };
     }
     const nonStrict = cands.some((c) => c.nonStrict);
@@ -728,6 +743,36 @@ class Planner {
       charge(s, vals[0] ?? null, vals[1] ?? null, vals, r);
       return r;
     };
+  }
+}
+
+/** Go type name of a cel-go value (as printed by `%T`) for error texts. */
+function goTypeName(v: CelValue): string {
+  switch (tagOf(v)) {
+    case "int":
+      return "types.Int";
+    case "uint":
+      return "types.Uint";
+    case "double":
+      return "types.Double";
+    case "string":
+      return "types.String";
+    case "bool":
+      return "types.Bool";
+    case "bytes":
+      return "types.Bytes";
+    case "null":
+      return "types.Null";
+    case "duration":
+      return "types.Duration";
+    case "timestamp":
+      return "types.Timestamp";
+    case "type":
+      return "*types.Type";
+    case "optional":
+      return "*types.Optional";
+    default:
+      return typeOf(v).name;
   }
 }
 

@@ -30,9 +30,9 @@ export function actualSize(v: CelValue): number {
   return 1;
 }
 
+/** cel-go v0.29.2 `costCall`: prefix/suffix functions traverse their argument. */
+const TRAVERSE_SECOND = new Set(["starts_with_string", "ends_with_string"]);
 const TRAVERSE_FIRST = new Set([
-  "starts_with_string",
-  "ends_with_string",
   "string_to_bytes",
   "bytes_to_string",
   "strings_quote",
@@ -53,6 +53,7 @@ const MIN_SIZE = new Set([
 
 /** Default cost of one call with overload `id` (cel-go `CostTracker.costCall` without estimator). */
 export function defaultCallCost(id: string, a: CelValue, b: CelValue): number {
+  if (TRAVERSE_SECOND.has(id)) return Math.ceil(actualSize(b) * COST.stringTraversalFactor);
   if (TRAVERSE_FIRST.has(id)) return Math.ceil(actualSize(a) * COST.stringTraversalFactor);
   if (MIN_SIZE.has(id)) return Math.ceil(Math.min(actualSize(a), actualSize(b)) * COST.stringTraversalFactor);
   switch (id) {
@@ -84,6 +85,7 @@ const ONE: CostFn = () => 1;
 /** Specialized {@link defaultCallCost} for overload `id` (resolved once at plan time). */
 export function callCostFn(id: string): CostFn {
   const f = COST.stringTraversalFactor;
+  if (TRAVERSE_SECOND.has(id)) return (_a, b) => Math.ceil(actualSize(b) * f);
   if (TRAVERSE_FIRST.has(id)) return (a) => Math.ceil(actualSize(a) * f);
   if (MIN_SIZE.has(id))
     return (a, b) => {
@@ -114,14 +116,25 @@ export function callCostFn(id: string): CostFn {
 }
 
 /**
- * cel-go overload cost trackers registered by `ext.Lists` (version >= 3). Like cel-go's
+ * cel-go overload cost trackers registered by `ext.Lists` (version >= 3) and `ext.Sets`. Like cel-go's
  * `OverloadCostTracker`s they take precedence over the host's call-cost model.
  */
 export type TrackerFn = (args: readonly CelValue[], result: CelValue) => number;
 
 function allocatingListCall(factor: number, size: number): number {
-  return Math.trunc(size * factor) + 1 + COST.listCreateBase;
+  const f = factor < 0 ? 1 : factor;
+  return Math.trunc(size * f) + 1 + COST.listCreateBase;
 }
+
+/** `ext` package `actualSize`: only sized values (no optional unwrapping). */
+function extSize(v: CelValue): number {
+  return v instanceof CelOptional ? 1 : actualSize(v);
+}
+
+const setsCost =
+  (factor: number): TrackerFn =>
+  (args) =>
+    1 + Math.trunc(extSize(args[0] ?? null) * extSize(args[1] ?? null) * factor);
 
 function selfCompare(l: CelValue): number {
   const sz = actualSize(l);
@@ -147,6 +160,11 @@ export function trackerFor(id: string): TrackerFn | undefined {
       return flatten;
     case "list_distinct":
       return (args) => selfCompare(args[0] ?? null);
+    case "list_sets_contains_list":
+    case "list_sets_intersects_list":
+      return setsCost(1);
+    case "list_sets_equivalent_list":
+      return setsCost(2);
     default:
       if (/^list_\w+_sort$/.test(id)) return (args) => selfCompare(args[0] ?? null);
       if (/^list_\w+_sortByAssociatedKeys$/.test(id)) return (args) => selfCompare(args[1] ?? null);

@@ -12,6 +12,7 @@ import { tagOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import { CelDuration, CelError, CelMap, CelTimestamp, CelType, CelUint } from "../values/values.js";
 import { err, global, member } from "./overload.js";
+import { formatV1 } from "./format-v1.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
 const cps = (s: string): string[] => Array.from(s);
@@ -342,8 +343,12 @@ export function format(fmt: string, args: readonly CelValue[]): CelValue {
   return out;
 }
 
-/** `ext.Strings` overloads. */
-export function stringsExtOverloads(): OverloadImpl[] {
+/**
+ * `ext.Strings` overloads. `version` is cel-go's `StringsVersion`: below 4, `format` uses cel-go's
+ * first formatter (`ext/formatting.go`, as Kubernetes' version 2 does); from 4 on, the
+ * spec-conformant one.
+ */
+export function stringsExtOverloads(version = Number.POSITIVE_INFINITY): OverloadImpl[] {
   return [
     member("string_char_at_int", "charAt", ["string", "int"], (s: string, i: bigint) => {
       const r = cps(s);
@@ -390,6 +395,6 @@ export function stringsExtOverloads(): OverloadImpl[] {
     member("list_join", "join", ["list"], (l: CelValue[]) => join(l, "")),
     member("list_join_string", "join", ["list", "string"], join),
     global("strings_quote", "strings.quote", ["string"], quote),
-    member("string_format", "format", ["string", "list"], format),
+    member("string_format", "format", ["string", "list"], version >= 4 ? format : formatV1),
   ];
 }

@@ -243,8 +243,10 @@ export const CONSTANT_FORMATS: ReadonlyMap<string, FormatValue> = new Map(
   ).map(([k, n, f, m]) => [k, new FormatValue(n, f, m)]),
 );
 
+/** The `url.ParseRequestURI` error text of a rejected URI. */
 function uriError(s: string): string {
-  return parseURLValue(s) instanceof CelError ? (parseURLValue(s) as CelError).message.replace(/^URL parse error during conversion from string: /, "") : "invalid URI";
+  const v = parseURLValue(s);
+  return v instanceof CelError ? v.message.replace(/^URL parse error during conversion from string: /, "") : "invalid URI";
 }
 
 /** The Kubernetes library functions (newest versions, as the StoredExpressions environment). */

@@ -4,7 +4,7 @@
  */
 import { type FieldError, errorString } from "../../../src/errors/field-error.js";
 import type { FieldValidationMode, PipelineResult } from "../../../src/pipeline/types.js";
-import { goJsonMarshal } from "../../../src/value/go-format.js";
+import { goJsonMarshal, goQuote } from "../../../src/value/go-format.js";
 import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf } from "../../../src/value/json-value.js";
 import { type CrdkitApi, compileWith } from "./crdkit-api.js";
 import { parseTaggedJson } from "./tagged-json.js";
@@ -221,7 +221,24 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
   } catch (e) {
     return [`crdkit threw: ${e instanceof Error ? (e.stack ?? e.message).split("\n").slice(0, 4).join(" | ") : String(e)}`];
   }
-  return diffPipeline(result, r, mode, c["errorOrder"] === "unordered");
+  return diffPipeline(result, withOracleNameInErrors(body, r), mode, c["errorOrder"] === "unordered");
+}
+
+/** Error texts mention a generated name: use the oracle's deterministic suffix there too. */
+function withOracleNameInErrors(body: JsonObject, r: PipelineResult): PipelineResult {
+  const md = body["metadata"];
+  const gen = isObject(md) && typeof md["generateName"] === "string" && !md["name"] ? md["generateName"] : undefined;
+  if (gen === undefined || !r.object) return r;
+  const renamed = withOracleGeneratedName(gen, r.object);
+  const from = isObject(r.object["metadata"]) ? r.object["metadata"]["name"] : undefined;
+  const to = isObject(renamed["metadata"]) ? renamed["metadata"]["name"] : undefined;
+  if (typeof from !== "string" || typeof to !== "string" || from === to) return r;
+  const fix = (x: string): string => x.split(goQuote(from)).join(goQuote(to)).split(from).join(to);
+  return {
+    ...r,
+    errors: r.errors.map((e) => ({ ...e, field: fix(e.field), detail: fix(e.detail), badValue: typeof e.badValue === "string" ? fix(e.badValue) : e.badValue })),
+    warnings: r.warnings.map(fix),
+  };
 }
 
 /** Runs a crd-create / crd-update golden case; returns the differences. */

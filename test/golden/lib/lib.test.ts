@@ -18,6 +18,7 @@ test("tagged JSON keeps int64 and float64 apart", () => {
     ["9007199254740993", 9007199254740993n],
     ["9223372036854775808", new Float64(2 ** 63)],
     ['"a\\u003cb"', "a<b"],
+    ['"\\ud83d\\ude00 \\ud83d x \\ude00"', "\u{1F600} \uFFFD x \uFFFD"],
     ['{"a":[1,{"b":null}],"c":true}', { a: [1, { b: null }], c: true }],
     ['{"a":1,"a":2}', { a: 2 }],
     ["[[],{}]", [[], {}]],

@@ -8,6 +8,7 @@ import { Float64, type JsonObject, type JsonValue, setKey } from "../../../src/v
 
 export class TaggedJsonError extends Error {}
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
 
@@ -33,7 +34,8 @@ export function parseTaggedJson(text: string, onDuplicateKey?: (key: string) => 
       if (c === 0x5c) i += 2;
       else if (c === 0x22) {
         i++;
-        return JSON.parse(text.slice(start, i)) as string;
+        // encoding/json turns unpaired surrogates (and invalid UTF-8) into U+FFFD
+        return (JSON.parse(text.slice(start, i)) as string).replace(LONE_SURROGATE, "\uFFFD");
       } else i++;
     }
     return fail("unterminated string");

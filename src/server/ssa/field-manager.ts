@@ -1,0 +1,335 @@
+/**
+ * Field ownership in `metadata.managedFields`, as the API server's field manager keeps it
+ * (apimachinery `util/managedfields/internal` over structured-merge-diff `merge.Updater`):
+ * - Update (create, PUT, non-apply PATCH, subresources): the fields the request added or changed are
+ *   owned by the manager (`Update` entry per manager, API version and subresource) and taken from
+ *   everyone else; removed fields are dropped from every set.
+ * - Apply: the applier owns exactly the fields of its configuration; fields it applied before and no
+ *   longer applies are removed unless someone else owns them; changing a field another manager owns
+ *   is a 409 conflict unless `force=true`, which takes it over.
+ * - The client-side-apply upgrade of `kubectl` (manager `kubectl` may take fields recorded in the
+ *   last-applied annotation) and the annotation's refresh.
+ */
+import { goJsonMarshal } from "../../value/go-format.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { ApiError, apiErrors } from "../errors.js";
+import { nowTimestamp } from "../object-meta.js";
+import { failureStatus } from "../../errors/index.js";
+import { FieldSet, pathString, type PathElement } from "./fieldset.js";
+import type { TypeNode } from "./type-schema.js";
+import { compareValues, mergeValues, removeItems, toFieldSet } from "./typed.js";
+
+export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** One manager's entry. */
+interface Managed {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  subresource: string;
+  time?: string;
+  set: FieldSet;
+}
+
+/** Fields no manager owns (`stripMetaManager`). */
+const STRIPPED: PathElement[][] = [
+  ["apiVersion"],
+  ["kind"],
+  ["metadata"],
+  ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map((n) => [
+    "metadata",
+    n,
+  ]),
+].map((p) => p.map((name): PathElement => ({ kind: "f", name })));
+
+/** Drops the paths under the top-level fields a strategy resets (`GetResetFields`). */
+function ignore(set: FieldSet, fields: readonly string[]): FieldSet {
+  if (fields.length === 0) return set;
+  const s = new FieldSet();
+  for (const p of set.paths()) if (!(p[0]?.kind === "f" && fields.includes(p[0].name))) s.insert(p);
+  return s;
+}
+
+function strip(set: FieldSet): FieldSet {
+  const s = new FieldSet();
+  for (const p of STRIPPED) s.insert(p);
+  return set.difference(s);
+}
+
+/** `BuildManagerIdentifier`: the entry without fields and time (and without apiVersion for appliers). */
+function identifier(m: { manager: string; operation: string; apiVersion: string; subresource: string }): string {
+  const o: Record<string, string> = { manager: m.manager, operation: m.operation };
+  if (m.operation !== "Apply" && m.apiVersion !== "") o["apiVersion"] = m.apiVersion;
+  if (m.subresource !== "") o["subresource"] = m.subresource;
+  return JSON.stringify(o);
+}
+
+/** `printManager`: `"name"`, `"name" with subresource "status"`, `… using group/version`. */
+function printManager(m: Managed): string {
+  let s = JSON.stringify(m.manager);
+  if (m.subresource !== "") s += ` with subresource ${JSON.stringify(m.subresource)}`;
+  if (m.operation === "Update") s += ` using ${m.apiVersion}`;
+  return s;
+}
+
+/** Decodes `metadata.managedFields`; undefined when an entry is invalid (the server then falls back). */
+function decode(entries: JsonValue | undefined): Map<string, Managed> | undefined {
+  const out = new Map<string, Managed>();
+  if (entries === undefined || entries === null) return out;
+  if (!Array.isArray(entries)) return undefined;
+  for (const e of entries) {
+    if (!isObject(e)) return undefined;
+    const op = e["operation"];
+    if (op !== "Apply" && op !== "Update") return undefined;
+    if (typeof e["apiVersion"] !== "string" || e["apiVersion"] === "" || e["fieldsType"] !== "FieldsV1") return undefined;
+    let set: FieldSet;
+    try {
+      set = FieldSet.fromFieldsV1(e["fieldsV1"]);
+    } catch {
+      return undefined;
+    }
+    const m: Managed = {
+      manager: typeof e["manager"] === "string" ? e["manager"] : "",
+      operation: op,
+      apiVersion: e["apiVersion"],
+      subresource: typeof e["subresource"] === "string" ? e["subresource"] : "",
+      set,
+    };
+    if (typeof e["time"] === "string") m.time = e["time"];
+    out.set(identifier(m), m);
+  }
+  return out;
+}
+
+/** `encodeManagedFields`: sorted by operation, time, manager, apiVersion, subresource. */
+function encode(managers: Map<string, Managed>): JsonObject[] | undefined {
+  const list = [...managers.values()].filter((m) => !m.set.empty());
+  if (list.length === 0) return undefined;
+  const secs = (m: Managed) => (m.time ? Date.parse(m.time) : 0);
+  list.sort(
+    (a, b) =>
+      (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : 0) ||
+      secs(a) - secs(b) ||
+      (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0) ||
+      (a.apiVersion < b.apiVersion ? -1 : a.apiVersion > b.apiVersion ? 1 : 0) ||
+      (a.subresource < b.subresource ? -1 : a.subresource > b.subresource ? 1 : 0),
+  );
+  return list.map((m) => {
+    const e: JsonObject = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+    if (m.time) e["time"] = m.time;
+    e["fieldsType"] = "FieldsV1";
+    e["fieldsV1"] = m.set.toFieldsV1();
+    if (m.subresource !== "") e["subresource"] = m.subresource;
+    return e;
+  });
+}
+
+function withoutManaged(o: JsonObject): JsonObject {
+  if (!isObject(o["metadata"]) || !Object.hasOwn(o["metadata"], "managedFields")) return o;
+  const meta = { ...o["metadata"] };
+  delete meta["managedFields"];
+  return { ...o, metadata: meta };
+}
+
+function setManaged(o: JsonObject, managers: Map<string, Managed>): JsonObject {
+  const out = withoutManaged(o);
+  const enc = encode(managers);
+  const meta = isObject(out["metadata"]) ? { ...out["metadata"] } : {};
+  if (enc) meta["managedFields"] = enc;
+  return { ...out, metadata: meta };
+}
+
+/** One conflict: another manager owns a path the request changes. */
+interface Conflict {
+  owner: Managed;
+  path: PathElement[];
+}
+
+/** The 409 of `NewConflictError` (`Apply failed with N conflicts: …`). */
+export function conflictError(conflicts: readonly Conflict[]): ApiError {
+  const causes = conflicts.map((c) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with ${printManager(c.owner)}`,
+    field: pathString(c.path),
+  }));
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0]!.owner)}: ${pathString(conflicts[0]!.path)}`;
+  } else {
+    const byManager = new Map<string, { owner: Managed; paths: string[] }>();
+    for (const c of conflicts) {
+      const id = identifier(c.owner);
+      const e = byManager.get(id) ?? { owner: c.owner, paths: [] };
+      e.paths.push(pathString(c.path));
+      byManager.set(id, e);
+    }
+    const lines: string[] = [];
+    for (const id of [...byManager.keys()].sort()) {
+      const e = byManager.get(id)!;
+      lines.push(`conflicts with ${printManager(e.owner)}:`, ...e.paths.map((p) => `- ${p}`));
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join("\n")}`;
+  }
+  return new ApiError(failureStatus(409, "Conflict", message, { causes }));
+}
+
+/**
+ * smd `Updater.update`: takes the changed fields from every other manager. Returns the conflicts (the
+ * other managers' fields among the added/modified ones) and the comparison.
+ */
+function takeOver(
+  live: JsonObject,
+  next: JsonObject,
+  type: TypeNode,
+  managers: Map<string, Managed>,
+  self: string,
+  force: boolean,
+  ignored: readonly string[],
+): { conflicts: Conflict[]; changed: FieldSet; removed: FieldSet } {
+  const cmp = compareValues(withoutManaged(live), withoutManaged(next), type);
+  const changed = ignore(cmp.modified.union(cmp.added), ignored);
+  cmp.removed = ignore(cmp.removed, ignored);
+  const conflicts: Conflict[] = [];
+  for (const [id, m] of managers) {
+    if (id === self) continue;
+    for (const p of m.set.intersection(changed).paths()) conflicts.push({ owner: m, path: p });
+  }
+  if (force || conflicts.length === 0) {
+    for (const [id, m] of managers) {
+      if (id === self) continue;
+      m.set = m.set.difference(changed).difference(cmp.removed);
+      if (m.set.empty()) managers.delete(id);
+    }
+  }
+  return { conflicts, changed, removed: cmp.removed };
+}
+
+/** Records an update by `manager` on `next` (`live` undefined for a create); returns `next` with managedFields. */
+export function trackUpdate(
+  live: JsonObject | undefined,
+  next: JsonObject,
+  type: TypeNode,
+  manager: string,
+  apiVersion: string,
+  subresource: string,
+  ignored: readonly string[] = [],
+): JsonObject {
+  const liveMeta = live && isObject(live["metadata"]) ? live["metadata"] : {};
+  const newMeta = isObject(next["metadata"]) ? next["metadata"] : {};
+  let managers: Map<string, Managed> | undefined;
+  const requested = newMeta["managedFields"];
+  const reset = Array.isArray(requested) && (requested.length === 0 || (requested.length === 1 && deepEqual(requested[0]!, {})));
+  if (subresource !== "") managers = decode(liveMeta["managedFields"]) ?? new Map();
+  else if (reset) managers = new Map();
+  else {
+    managers = decode(requested);
+    if (!managers || managers.size === 0) managers = decode(liveMeta["managedFields"]) ?? new Map();
+  }
+  // An existing object nobody tracks stays untracked until its first apply (`skipNonAppliedManager`).
+  if (managers.size === 0 && live !== undefined && !reset) return withoutManaged(next);
+  const base: JsonObject = live ?? {};
+  const self = identifier({ manager: manager || "unknown", operation: "Update", apiVersion, subresource });
+  const { changed, removed } = takeOver(base, next, type, managers, "current-operation", true, ignored);
+  const set = strip(changed.difference(removed));
+  if (!set.empty()) {
+    const prev = managers.get(self);
+    managers.set(self, {
+      manager: manager || "unknown",
+      operation: "Update",
+      apiVersion,
+      subresource,
+      time: nowTimestamp(),
+      set: prev ? prev.set.union(set) : set,
+    });
+  }
+  return setManaged(next, managers);
+}
+
+/** The fields kubectl's client-side apply recorded and that still hold their recorded values. */
+function lastAppliedFields(live: JsonObject, type: TypeNode, gv: string): FieldSet | undefined {
+  const ann = isObject(live["metadata"]) && isObject(live["metadata"]["annotations"]) ? live["metadata"]["annotations"][LAST_APPLIED_ANNOTATION] : undefined;
+  if (typeof ann !== "string" || ann === "") return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(ann);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(last) || last["apiVersion"] !== gv) return undefined;
+  const cmp = compareValues(last as JsonObject, withoutManaged(live), type);
+  return toFieldSet(last as JsonObject, type).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+}
+
+/**
+ * Applies `config` for `manager` over `live` (an empty object for a create). Throws the 409 conflict
+ * error unless `force`. Returns the new object with managedFields.
+ */
+export function trackApply(
+  live: JsonObject | undefined,
+  config: JsonObject,
+  type: TypeNode,
+  manager: string,
+  apiVersion: string,
+  force: boolean,
+  ignored: readonly string[] = [],
+): JsonObject {
+  const cm = config["metadata"];
+  if (isObject(cm) && cm["managedFields"] !== undefined && cm["managedFields"] !== null) throw apiErrors.badRequest("metadata.managedFields must be nil");
+  const liveObj: JsonObject = live ?? {};
+  const liveMeta = isObject(liveObj["metadata"]) ? liveObj["metadata"] : {};
+  let managers = decode(liveMeta["managedFields"]);
+  if (!managers) throw apiErrors.internal("failed to decode managed fields: invalid managedFields entry");
+  if (managers.size === 0 && live !== undefined) {
+    // The fields of an untracked object belong to "before-first-apply".
+    const seeded = trackUpdate({}, { ...withoutManaged(liveObj), metadata: { ...liveMeta, managedFields: [{}] } }, type, "before-first-apply", apiVersion, "", ignored);
+    managers = decode(isObject(seeded["metadata"]) ? seeded["metadata"]["managedFields"] : undefined) ?? new Map();
+  }
+  const self = identifier({ manager, operation: "Apply", apiVersion, subresource: "" });
+  const attempt = (mgrs: Map<string, Managed>, forced: boolean) => {
+    const work = new Map([...mgrs].map(([k, v]): [string, Managed] => [k, { ...v }]));
+    const lastSet = work.get(self)?.set;
+    const newSet = ignore(toFieldSet(config, type), ignored);
+    work.set(self, { manager, operation: "Apply", apiVersion, subresource: "", set: newSet, ...(mgrs.get(self)?.time ? { time: mgrs.get(self)!.time! } : {}) });
+    let merged = mergeValues(withoutManaged(liveObj), withoutManaged(config), type) as JsonObject;
+    if (lastSet) {
+      const drop = new FieldSet();
+      const others = [...work.values()];
+      for (const p of lastSet.paths()) if (!others.some((m) => m.set.hasPrefix(p))) drop.insert(p);
+      if (!drop.empty()) merged = removeItems(merged, drop, type) as JsonObject;
+    }
+    const r = takeOver(liveObj, merged, type, work, self, forced, ignored);
+    return { work, merged, conflicts: r.conflicts };
+  };
+  let res = attempt(managers, force);
+  if (!force && res.conflicts.length > 0) {
+    let conflicts = res.conflicts;
+    if (manager === "kubectl") {
+      const allowed = lastAppliedFields(liveObj, type, apiVersion);
+      if (allowed) conflicts = conflicts.filter((c) => !allowed.has(c.path));
+    }
+    if (conflicts.length > 0) throw conflictError(conflicts);
+    res = attempt(managers, true);
+  }
+  const mine = res.work.get(self)!;
+  mine.set = strip(mine.set);
+  const changed = !deepEqual(withoutManaged(liveObj), res.merged);
+  if (changed) mine.time = nowTimestamp();
+  let out = setManaged(res.merged, res.work);
+  if (manager === "kubectl" && typeof (isObject(liveMeta["annotations"]) ? liveMeta["annotations"][LAST_APPLIED_ANNOTATION] : undefined) === "string") {
+    out = refreshLastApplied(out, config);
+  }
+  return out;
+}
+
+/** `lastAppliedUpdater`: the annotation becomes the applied configuration (without the annotation). */
+function refreshLastApplied(obj: JsonObject, config: JsonObject): JsonObject {
+  const cfg = deepClone(config);
+  if (isObject(cfg["metadata"]) && isObject(cfg["metadata"]["annotations"])) {
+    delete cfg["metadata"]["annotations"][LAST_APPLIED_ANNOTATION];
+  }
+  const meta = isObject(obj["metadata"]) ? { ...obj["metadata"] } : {};
+  const ann = isObject(meta["annotations"]) ? { ...meta["annotations"] } : {};
+  ann[LAST_APPLIED_ANNOTATION] = `${goJsonMarshal(cfg)}\n`;
+  meta["annotations"] = ann;
+  return { ...obj, metadata: meta };
+}

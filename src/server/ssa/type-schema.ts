@@ -1,0 +1,91 @@
+/**
+ * The structured-merge-diff type of a custom resource, derived from its CRD version's OpenAPI schema as
+ * the API server's type converter does: `properties` are struct fields, `additionalProperties` map
+ * elements, `x-kubernetes-map-type: atomic` makes a map atomic, arrays are atomic unless
+ * `x-kubernetes-list-type` is `set` or `map` (keyed by `x-kubernetes-list-map-keys`), and schemaless
+ * parts (`x-kubernetes-preserve-unknown-fields`) are "deduced": maps granular, lists atomic.
+ * `metadata` is typed as ObjectMeta (labels/annotations maps, finalizers a set, ownerReferences keyed by uid).
+ */
+import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+
+export type TypeNode =
+  | { kind: "scalar" }
+  | { kind: "deduced" }
+  | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
+  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode };
+
+export const SCALAR: TypeNode = { kind: "scalar" };
+export const DEDUCED: TypeNode = { kind: "deduced" };
+
+const STRING_MAP: TypeNode = { kind: "map", fields: new Map(), elem: SCALAR, atomic: false };
+
+/** ObjectMeta as the API server's schema types it. */
+export const OBJECT_META: TypeNode = {
+  kind: "map",
+  atomic: false,
+  fields: new Map<string, TypeNode>([
+    ...["name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"].map(
+      (n): [string, TypeNode] => [n, SCALAR],
+    ),
+    ["labels", STRING_MAP],
+    ["annotations", STRING_MAP],
+    ["finalizers", { kind: "list", rel: "set", keys: [], elem: SCALAR }],
+    ["ownerReferences", { kind: "list", rel: "map", keys: ["uid"], elem: DEDUCED }],
+    ["managedFields", { kind: "list", rel: "atomic", keys: [], elem: DEDUCED }],
+  ]),
+};
+
+/** The type of one schema node. */
+export function typeOfSchema(s: JsonValue | undefined): TypeNode {
+  if (!isObject(s)) return DEDUCED;
+  if (s["x-kubernetes-int-or-string"] === true) return SCALAR;
+  const type = s["type"];
+  if (type === "array") {
+    const lt = s["x-kubernetes-list-type"];
+    const rel = lt === "set" || lt === "map" ? lt : "atomic";
+    const keys = Array.isArray(s["x-kubernetes-list-map-keys"]) ? s["x-kubernetes-list-map-keys"].filter((k): k is string => typeof k === "string") : [];
+    return { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
+  }
+  if (type === "object" || isObject(s["properties"]) || s["additionalProperties"] !== undefined) {
+    const fields = new Map<string, TypeNode>();
+    if (isObject(s["properties"])) for (const [k, v] of Object.entries(s["properties"])) fields.set(k, typeOfSchema(v));
+    if (s["x-kubernetes-embedded-resource"] === true) {
+      if (!fields.has("apiVersion")) fields.set("apiVersion", SCALAR);
+      if (!fields.has("kind")) fields.set("kind", SCALAR);
+      if (!fields.has("metadata")) fields.set("metadata", OBJECT_META);
+    }
+    const node: TypeNode = { kind: "map", fields, atomic: s["x-kubernetes-map-type"] === "atomic" };
+    const ap = s["additionalProperties"];
+    if (isObject(ap)) node.elem = typeOfSchema(ap);
+    else if (ap === true || s["x-kubernetes-preserve-unknown-fields"] === true) node.elem = DEDUCED;
+    return node;
+  }
+  if (type === undefined && s["x-kubernetes-preserve-unknown-fields"] === true) return DEDUCED;
+  return type === undefined ? DEDUCED : SCALAR;
+}
+
+/** The type of a whole custom resource of a version with schema `openAPIV3Schema` (or none). */
+export function rootType(openAPIV3Schema: JsonObject | undefined): TypeNode {
+  const t = typeOfSchema(openAPIV3Schema ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true });
+  const fields = t.kind === "map" ? new Map(t.fields) : new Map<string, TypeNode>();
+  fields.set("apiVersion", SCALAR);
+  fields.set("kind", SCALAR);
+  fields.set("metadata", OBJECT_META);
+  const root: TypeNode = { kind: "map", fields, atomic: false };
+  if (t.kind === "map" && t.elem) root.elem = t.elem;
+  else if (t.kind === "deduced") root.elem = DEDUCED;
+  return root;
+}
+
+/** The type of map field `key` (declared, element, or deduced). */
+export function fieldType(t: TypeNode, key: string): TypeNode {
+  if (t.kind !== "map") return DEDUCED;
+  return t.fields.get(key) ?? t.elem ?? DEDUCED;
+}
+
+/** Resolves "deduced" by the value's shape: objects are granular maps, anything else a leaf. */
+export function resolve(t: TypeNode, v: JsonValue | undefined): TypeNode {
+  if (t.kind !== "deduced") return t;
+  if (isObject(v)) return { kind: "map", fields: new Map(), elem: DEDUCED, atomic: false };
+  return SCALAR;
+}
