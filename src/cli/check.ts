@@ -8,7 +8,7 @@ import type { DecodedCrd } from "../crd/decode-crd.js";
 import { decodeCrd, strictDecodingMessage } from "../crd/decode-crd.js";
 import { type CrdValidationOptions, type CrdValidationResult, validateCrdCreate, validateCrdUpdate } from "../crdvalidation/validate-crd.js";
 import { errorString } from "../errors/field-error.js";
-import { defaultsHooks } from "../pipeline/crd-hooks.js";
+import { crdValidationOptions } from "../pipeline/crd-hooks.js";
 import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import type { FieldValidationMode } from "../pipeline/types.js";
 import { type JsonValue, isObject } from "../value/json-value.js";
@@ -260,7 +260,7 @@ const nodeIo: CheckIo = {
 export interface CheckOptions extends CrdValidationOptions {}
 
 /** `crdkit check`; returns the exit code. */
-export async function runCheck(argv: string[], io: CheckIo = nodeIo, options: CheckOptions = { defaultsHooks }): Promise<number> {
+export async function runCheck(argv: string[], io: CheckIo = nodeIo, options: CheckOptions = crdValidationOptions): Promise<number> {
   let args: CheckArgs;
   try {
     args = parseArgs(argv);

@@ -5,7 +5,7 @@
  */
 import { validateCrdCreate } from "../crdvalidation/validate-crd.js";
 import { aggregateMessage, errorString } from "../errors/field-error.js";
-import { defaultsHooks } from "./crd-hooks.js";
+import { crdValidationOptions } from "./crd-hooks.js";
 import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
 import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
@@ -92,7 +92,7 @@ export class CompiledCrdImpl implements CompiledCrd {
  * schema errors instead of throwing.
  */
 export function tryCompileCrd(value: JsonValue | CustomResourceDefinition): CompileResult {
-  const checked = validateCrdCreate(value as JsonValue, { defaultsHooks });
+  const checked = validateCrdCreate(value as JsonValue, crdValidationOptions);
   if (checked.decodeError !== undefined) return { ok: false, message: checked.decodeError, errors: [checked.decodeError] };
   const decoded = checked.crd!;
   const { crd, internal } = decoded;

@@ -7,6 +7,7 @@
 import { strictDecodingMessage } from "../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../crdvalidation/index.js";
 import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
+import { crdValidationOptions } from "../pipeline/crd-hooks.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { computeCrdStatus } from "./crd-status.js";
@@ -81,7 +82,7 @@ function crdAdmission(registry: Registry): Admission {
     create(obj, opts) {
       const input = deepClone(obj);
       delete input["status"];
-      const res = verdict(validateCrdCreate(input), input, opts);
+      const res = verdict(validateCrdCreate(input, crdValidationOptions), input, opts);
       if (res.object) {
         delete res.object["status"];
         if (isObject(res.object["metadata"])) res.object["metadata"]["generation"] = 1;
@@ -92,7 +93,7 @@ function crdAdmission(registry: Registry): Admission {
     },
     update(newObj, oldObj, opts) {
       const input = deepClone(newObj);
-      const v = verdict(validateCrdUpdate(input, oldObj), input, opts);
+      const v = verdict(validateCrdUpdate(input, oldObj, crdValidationOptions), input, opts);
       if (v.object) {
         if (Object.hasOwn(oldObj, "status")) v.object["status"] = deepClone(oldObj["status"]!);
         const oldMeta = isObject(oldObj["metadata"]) ? oldObj["metadata"] : {};

@@ -9,7 +9,7 @@ import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
 import { FutureRevisionError, RevisionCompactedError, type StoredValue } from "../storage/types.js";
 import { goQuote } from "../value/go-format.js";
 import type { JsonObject } from "../value/json-value.js";
-import { ApiError, apiErrors } from "./errors.js";
+import { type ApiError, apiErrors } from "./errors.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
 
 /** etcd3 `maxLimit`: the largest chunk read when a selector thins out a page. */

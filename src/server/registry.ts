@@ -69,7 +69,7 @@ function toEntry(name: string, obj: JsonObject, revision: number): CrdEntry {
     namespaced: spec["scope"] === "Namespaced",
     versions,
     established: conditionTrue(obj, "Established"),
-    terminating: typeof meta["deletionTimestamp"] === "string",
+    terminating: typeof meta["deletionTimestamp"] === "string" || conditionTrue(obj, "Terminating"),
     types: new Map(),
   };
 }

@@ -43,6 +43,8 @@ export interface ResourceType {
   unservable?: string;
   /** A deprecation warning for this version, if deprecated. */
   deprecationWarning?: string;
+  /** Set for resources whose first DELETE only marks the object (CRDs: finalizer + Terminating condition). */
+  markForDeletion?: (obj: JsonObject) => void;
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
   beforeDelete?: (obj: JsonObject) => void;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */

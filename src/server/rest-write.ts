@@ -294,18 +294,29 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   return commitUpdate(r, next, old, rev, isApply && r.subresource === "");
 }
 
-/** Deletes one object: marks it when finalizers remain, removes it otherwise. */
-export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry: boolean): RestResponse {
+/**
+ * Deletes one object: marks it (deletionTimestamp) when finalizers remain or the resource marks objects
+ * first (CRDs), removes it otherwise. 200 with the object, or 202 when it stays and the client asked for
+ * `orphanDependents: false` (the API server's rule).
+ */
+export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry: boolean, opts: JsonObject = {}): RestResponse {
   const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
+  const pending = opts["orphanDependents"] === false ? 202 : 200;
   try {
+    const meta = metaOf(old);
+    if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
+      r.rt.markForDeletion(old);
+      if (dry) return { code: pending, body: old };
+      const sv = r.store.update(key, encodeObject(old), revision);
+      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+    }
     if (finalizersOf(old).length > 0) {
-      const meta = metaOf(old);
-      if (typeof meta["deletionTimestamp"] === "string") return { code: 202, body: old };
+      if (typeof meta["deletionTimestamp"] === "string") return { code: pending, body: old };
       meta["deletionTimestamp"] = nowTimestamp();
       meta["deletionGracePeriodSeconds"] = 0;
-      if (dry) return { code: 202, body: old };
+      if (dry) return { code: pending, body: old };
       const sv = r.store.update(key, encodeObject(old), revision);
-      return { code: 202, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
     if (!dry) {
       r.rt.beforeDelete?.(old);
@@ -350,5 +361,5 @@ export async function deleteObject(r: RestRequest): Promise<RestResponse> {
     );
   }
   const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
-  return deleteOne(r, old, revision, dry);
+  return deleteOne(r, old, revision, dry, opts);
 }

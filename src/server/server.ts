@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
+import { CrdFinalizer, markCrdDeleting } from "./crd-finalizer.js";
 import { crdResourceType } from "./crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery.js";
 import { ApiError, apiErrors } from "./errors.js";
@@ -67,6 +68,7 @@ export class ApiHandler {
   private readonly discovery: Discovery;
   private readonly openapi: OpenApi;
   private readonly watchStops = new Set<() => void>();
+  private readonly finalizer: CrdFinalizer;
 
   constructor(
     readonly store: Store,
@@ -75,6 +77,8 @@ export class ApiHandler {
     this.registry = new Registry(store);
     this.crdType = crdResourceType(this.registry);
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
+    this.crdType.markForDeletion = markCrdDeleting;
+    this.finalizer = new CrdFinalizer(store);
     this.discovery = new Discovery(this.registry, this.crdType);
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
@@ -86,6 +90,7 @@ export class ApiHandler {
 
   /** Ends every open watch (shutdown). */
   stopWatches(): void {
+    this.finalizer.stop();
     for (const s of [...this.watchStops]) s();
   }
 
@@ -245,7 +250,7 @@ export class ApiHandler {
       const sv = r.store.get(key);
       if (!sv) continue;
       const cur = decodeStored(r.rt, sv);
-      const out = deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry);
+      const out = deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
       deleted.push(out.body);
     }
     return {

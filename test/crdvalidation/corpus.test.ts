@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { validateCrdCreate } from "../../src/crdvalidation/validate-crd.js";
 import { errorString } from "../../src/errors/field-error.js";
 import { decodeDocuments } from "../../src/io/decode.js";
-import { defaultsHooks } from "../../src/pipeline/crd-hooks.js";
+import { crdValidationOptions } from "../../src/pipeline/crd-hooks.js";
 import { isObject } from "../../src/value/json-value.js";
 
 const CORPUS = "/work/shared/corpus";
@@ -24,7 +24,7 @@ test("corpus CRDs are valid", { skip: !existsSync(`${CORPUS}/crd-index.tsv`) }, 
     for (const d of decodeDocuments(readFileSync(`${CORPUS}/${file}`, "utf8"))) {
       if (!isObject(d.value) || d.value["kind"] !== "CustomResourceDefinition") continue;
       n++;
-      const r = validateCrdCreate(d.value, { defaultsHooks });
+      const r = validateCrdCreate(d.value, crdValidationOptions);
       const msgs = [...(r.decodeError ? [r.decodeError] : []), ...r.unknownFields, ...r.errors.map(errorString), ...r.warnings];
       if (msgs.length > 0) problems.push(`${file}: ${msgs.slice(0, 3).join("; ")}`);
     }

@@ -411,6 +411,16 @@ func stableCase(id string, c CaseInput) *ordered {
 	}
 	if unordered {
 		first.set("errorOrder", "unordered")
+		// a canonical order keeps regenerated goldens stable (the 422 text embeds the varying order)
+		if lookup(firstRes, "statusMessage") != nil {
+			firstRes.set("statusMessage", "(error order varies between runs; see errors)")
+		}
+		for _, k := range []string{"errors", "warnings"} {
+			v, _ := lookup(firstRes, k).([]interface{})
+			sort.SliceStable(v, func(i, j int) bool {
+				return string(renderCompact(v[i])) < string(renderCompact(v[j]))
+			})
+		}
 	}
 	return first
 }

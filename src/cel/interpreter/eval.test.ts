@@ -5,7 +5,7 @@ import { standardFunctions } from "../stdlib-impl/index.js";
 import { nativeToCel } from "../values/native.js";
 import type { CelValue } from "../values/values.js";
 import { CelError, CelOpaque, CelType, CelUint, CelUnknown } from "../values/values.js";
-import { sameValue } from "./conformance-harness.js";
+import { sameValue } from "./conformance.test-util.js";
 import { FunctionRegistry } from "./functions.js";
 import { plan } from "./planner.js";
 

@@ -180,13 +180,12 @@ function expandHas(h: MacroExprHelper, _t: Expr | undefined, args: readonly Expr
   return err(a, "invalid argument to has() macro");
 }
 
-/** cel-go's standard macros (`parser.AllMacros`). */
+/** cel-go's standard macros (`cel.StandardMacros`: `existsOne` with two arguments is not one). */
 export const STANDARD_MACROS: readonly Macro[] = [
   { name: "has", argCount: 1, receiver: false, expand: expandHas },
   { name: "all", argCount: 2, receiver: true, expand: oneVarQuant("all") },
   { name: "exists", argCount: 2, receiver: true, expand: oneVarQuant("exists") },
   { name: "exists_one", argCount: 2, receiver: true, expand: oneVarQuant("existsOne") },
-  { name: "existsOne", argCount: 2, receiver: true, expand: oneVarQuant("existsOne") },
   { name: "map", argCount: 2, receiver: true, expand: expandMap },
   { name: "map", argCount: 3, receiver: true, expand: expandMap },
   { name: "filter", argCount: 2, receiver: true, expand: expandFilter },

@@ -21,7 +21,6 @@ const errorCases: { expr: string; want: string }[] = [
   { expr: "'\\400'", want: "ERROR: <input>:1:1: Syntax error: token recognition error at: ''\\4'\n | '\\400'\n | ^\nERROR: <input>:1:6: Syntax error: token recognition error at: '''\n | '\\400'\n | .....^" },
   { expr: "'\\ud800'", want: "ERROR: <input>:1:1: invalid unicode code point\n | '\\ud800'\n | ^" },
   { expr: "b'\\u00ff'", want: "ERROR: <input>:1:1: unable to unescape string\n | b'\\u00ff'\n | ^" },
-  { expr: "a.`b`", want: "ERROR: <input>:1:3: unsupported syntax: '`'\n | a.`b`\n | ..^" },
 ];
 
 for (const c of errorCases) {
@@ -92,6 +91,15 @@ test("optional syntax", () => {
   assert.ok(r.ast.expr.kind === "call" && r.ast.expr.function === "_[?_]");
   const off = parse("a.?b", { enableOptionalSyntax: false });
   assert.equal(off.errorText, "ERROR: <input>:1:2: unsupported syntax '.?'\n | a.?b\n | .^");
+});
+
+test("backtick identifiers: accepted by default (cel-go v0.29.2), rejectable", () => {
+  const r = parse("a.`b-c` + {`x.y`: 1}");
+  assert.ok(r.ast === undefined || r.ast !== undefined);
+  const sel = parse("a.`b-c`");
+  assert.ok(sel.ast && sel.ast.expr.kind === "select" && sel.ast.expr.field === "b-c");
+  const off = parse("a.`b`", { enableIdentEscapeSyntax: false });
+  assert.equal(off.errorText, "ERROR: <input>:1:3: unsupported syntax: '`'\n | a.`b`\n | ..^");
 });
 
 test("ids are unique", () => {

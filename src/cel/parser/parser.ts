@@ -30,7 +30,7 @@ export interface ParseOptions {
   readonly expressionSizeCodePointLimit?: number;
   /** `.?`, `[?`, `{?k: v}`, `[?e]` syntax; default true. */
   readonly enableOptionalSyntax?: boolean;
-  /** Backtick-quoted identifiers; default false (as in Kubernetes). */
+  /** Backtick-quoted identifiers (`` a.`b-c` ``); default true (cel-go v0.29.2's parser default). */
   readonly enableIdentEscapeSyntax?: boolean;
 }
 
@@ -150,7 +150,7 @@ class Parser {
     this.macros = macroTable(opts.macros ?? DEFAULT_MACROS);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
     this.optional = opts.enableOptionalSyntax ?? true;
-    this.escIdents = opts.enableIdentEscapeSyntax ?? false;
+    this.escIdents = opts.enableIdentEscapeSyntax ?? true;
   }
 
   // ---- token helpers

@@ -85,14 +85,23 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
   const walk = (l: JsonValue | undefined, r: JsonValue | undefined, type: TypeNode, path: PathElement[]): void => {
     const rt = resolve(type, r ?? l);
     const lt = resolve(type, l ?? r);
-    if (rt.kind !== lt.kind || isLeaf(rt)) return leaf(l, r, path);
+    if (rt.kind !== lt.kind || isLeaf(rt)) {
+        leaf(l, r, path);
+        return;
+      }
     if (rt.kind === "map") {
       const lm = isObject(l) ? l : undefined;
       const rm = isObject(r) ? r : undefined;
-      if ((l !== undefined && !lm) || (r !== undefined && !rm)) return leaf(l, r, path);
+      if ((l !== undefined && !lm) || (r !== undefined && !rm)) {
+        leaf(l, r, path);
+        return;
+      }
       const emptyL = !lm || Object.keys(lm).length === 0;
       const emptyR = !rm || Object.keys(rm).length === 0;
-      if (emptyL && emptyR) return leaf(l, r, path);
+      if (emptyL && emptyR) {
+        leaf(l, r, path);
+        return;
+      }
       const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
       for (const k of keys) {
         const lv = lm && Object.hasOwn(lm, k) ? lm[k] : undefined;
@@ -102,8 +111,14 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
     } else if (rt.kind === "list") {
       const ll = Array.isArray(l) ? l : undefined;
       const rl = Array.isArray(r) ? r : undefined;
-      if ((l !== undefined && !ll) || (r !== undefined && !rl)) return leaf(l, r, path);
-      if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) return leaf(l, r, path);
+      if ((l !== undefined && !ll) || (r !== undefined && !rl)) {
+        leaf(l, r, path);
+        return;
+      }
+      if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) {
+        leaf(l, r, path);
+        return;
+      }
       const index = (list: JsonValue[] | undefined) => {
         const m = new Map<string, { pe: PathElement; items: JsonValue[] }>();
         (list ?? []).forEach((item, i) => {
