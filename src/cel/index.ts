@@ -14,7 +14,7 @@ export { parse } from "./parser/parser.js";
 export type { CelIssue } from "./parser/issues.js";
 export { formatIssue, formatIssues } from "./parser/issues.js";
 export type { Macro, MacroExprHelper, MacroResult, MacroError } from "./parser/macros.js";
-export { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
+export { EXISTS_ONE_MACRO, LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
 export * from "./values/values.js";
 export { celCompare, celEquals, codePointLength, tagOf, typeOf } from "./values/ops.js";
 export type { CallCostFn, OverloadImpl } from "./interpreter/functions.js";

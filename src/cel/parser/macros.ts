@@ -227,6 +227,12 @@ export const OPTIONAL_MACROS: readonly Macro[] = [
   { name: "optFlatMap", argCount: 2, receiver: true, expand: optMapLike(true) },
 ];
 
+/**
+ * `existsOne(x, p)`: in cel-go's `parser.AllMacros` (the parser package default) but not in
+ * `cel.StandardMacros`, which environments such as Kubernetes' use.
+ */
+export const EXISTS_ONE_MACRO: Macro = { name: "existsOne", argCount: 2, receiver: true, expand: oneVarQuant("existsOne") };
+
 /** `ext.TwoVarComprehensions` macros. */
 export const TWO_VAR_MACROS: readonly Macro[] = [
   { name: "all", argCount: 3, receiver: true, expand: twoVarQuant("all") },

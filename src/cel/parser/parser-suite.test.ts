@@ -3,7 +3,15 @@ import { test } from "node:test";
 import { getParsingSuite } from "@bufbuild/cel-spec/testdata/tests.js";
 import { KindAdorner, toDebugString } from "@bufbuild/cel-spec/testdata/to-debug-string.js";
 import { toProtoLike } from "./debug-proto.test-util.js";
-import { parse } from "./parser.js";
+import type { Macro } from "./macros.js";
+import { EXISTS_ONE_MACRO, LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
+import type { ParseOptions } from "./parser.js";
+import { parse as parseWith } from "./parser.js";
+
+// The suite was recorded with cel-go's parser package defaults (parser.AllMacros, which include
+// the two-argument existsOne).
+const SUITE_MACROS: Macro[] = [...STANDARD_MACROS, EXISTS_ONE_MACRO, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS, ...LISTS_MACROS];
+const parse = (expr: string, opts: ParseOptions = {}) => parseWith(expr, { macros: SUITE_MACROS, ...opts });
 
 // Cases where the cel-go suite ran with non-default parser options (recursion limit 32,
 // optional syntax or macros disabled, error-recovery limits): our defaults differ.

@@ -1,17 +1,17 @@
 /**
  * Benchmark: x-kubernetes-validations evaluated per second over the corpus examples whose CRD has rules
  * (the examples listed in test/golden/corpus/*.json, read from CRDKIT_CORPUS, default /work/shared/corpus).
- * Run: node --import tsx src/rules/rules.bench.ts   (meant to move to bench/ with an npm script)
+ * Run: npm run bench:rules
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256, yamlDocs } from "../../test/golden/lib/corpus.js";
 import { parseTaggedJson } from "../../test/golden/lib/tagged-json.js";
-import { tryCompileCrd } from "../pipeline/compile.js";
-import type { Structural } from "../structural/structural.js";
-import { goJsonMarshal } from "../value/go-format.js";
-import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
-import { validateRules } from "./index.js";
+import { tryCompileCrd } from "../../src/pipeline/compile.js";
+import type { Structural } from "../../src/structural/structural.js";
+import { goJsonMarshal } from "../../src/value/go-format.js";
+import { isObject, type JsonObject, type JsonValue } from "../../src/value/json-value.js";
+import { validateRules } from "../../src/rules/index.js";
 
 const dir = new URL("../../test/golden/corpus", import.meta.url).pathname;
 const corpus = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
