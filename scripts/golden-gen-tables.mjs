@@ -627,6 +627,10 @@ const crdChecks = {
     ],
   },
 };
+const twoVersions = (mut) => base((c) => {
+  c.spec.versions.push({ name: "v2", served: true, storage: false, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { b: { type: "integer" } } } } } } });
+  mut(c);
+});
 crdChecks.update = {
   description: "CRD updates (immutability and ratcheting of CRD rules)",
   operation: "crd-update",
@@ -645,6 +649,8 @@ crdChecks.update = {
     { name: "new-unknown-format-warning", crd: specSchema({ type: "string", format: "made-up" }), oldCrd: specSchema({ type: "string" }) },
     { name: "old-unknown-format-no-warning", crd: specSchema({ type: "string", format: "made-up", description: "x" }), oldCrd: specSchema({ type: "string", format: "made-up" }) },
     { name: "stored-version-removed", crd: base((c) => { v0(c).name = "v2"; }), oldCrd: base((c) => { c.status = { storedVersions: ["v1"] }; }) },
+    { name: "schema-removed-from-served-version", crd: twoVersions((c) => { delete c.spec.versions[1].schema; c.metadata.labels = { x: "y" }; }), oldCrd: twoVersions((c) => { delete c.spec.versions[1].schema; }) },
+    { name: "schema-removed-both", crd: twoVersions((c) => { delete c.spec.versions[0].schema; delete c.spec.versions[1].schema; }), oldCrd: twoVersions((c) => { delete c.spec.versions[1].schema; }) },
     { name: "preserve-unknown-fields-set", crd: base((c) => { c.spec.preserveUnknownFields = true; }), oldCrd: base(() => {}) },
   ],
 };
@@ -673,10 +679,6 @@ crdChecks["conversion-more"] = {
     crdCase("strategy-empty", base((c) => { c.spec.conversion = { strategy: "" }; })),
   ],
 };
-const twoVersions = (mut) => base((c) => {
-  c.spec.versions.push({ name: "v2", served: true, storage: false, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { b: { type: "integer" } } } } } } });
-  mut(c);
-});
 crdChecks["versions-more"] = {
   description: "versions, deprecation warnings, stored versions, defaults with preserveUnknownFields",
   operation: "crd-create",
@@ -702,6 +704,9 @@ crdChecks["versions-more"] = {
     crdCase("group-uppercase", base((c) => { c.spec.group = "Example.com"; c.metadata.name = "widgets.Example.com"; })),
     crdCase("list-kind-lowercase-ok", base((c) => { c.spec.names.listKind = "widgetlist"; })),
     crdCase("kind-with-dash", base((c) => { c.spec.names.kind = "Wid-get"; })),
+    crdCase("kind-underscore", base((c) => { c.spec.names.kind = "Wid_get"; })),
+    crdCase("list-kind-bad", base((c) => { c.spec.names.listKind = "Widget List"; })),
+    crdCase("deprecation-warning-tab", base((c) => { v0(c).deprecated = true; v0(c).deprecationWarning = "tab\there"; })),
     crdCase("metadata-name-too-long", base((c) => { c.spec.names.plural = "w".repeat(64); c.metadata.name = `${"w".repeat(64)}.example.com`; })),
   ],
 };

@@ -304,7 +304,9 @@ export class Env {
   /** The function implementations programs use (standard library, extensions, custom). */
   functions(): FunctionRegistry {
     if (this.registry === undefined) {
-      this.registry = standardFunctions();
+      // The runtime strings library follows the declared version (`true` = version 2, as Kubernetes).
+      const strings = this.options.libraries?.strings;
+      this.registry = standardFunctions({ stringsVersion: typeof strings === "number" ? strings : 2 });
       if (this.customOverloads.length > 0) this.registry.add(...this.customOverloads);
     }
     return this.registry;

@@ -119,6 +119,27 @@ export function listParams(query: URLSearchParams): ListParams {
   return p;
 }
 
+/**
+ * `validateWatchOptions` for a server without the WatchList feature (no `sendInitialEvents` streams):
+ * 422 `ListOptions.meta.k8s.io "" is invalid: …`.
+ */
+export function validateWatchParams(query: URLSearchParams): void {
+  const errs: FieldError[] = [];
+  const path = FieldPath.of("resourceVersionMatch");
+  const match = query.get("resourceVersionMatch") ?? "";
+  const initial = query.has("sendInitialEvents");
+  if (initial) {
+    if (match !== "NotOlderThan") errs.push(fieldError.forbidden(path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    errs.push(fieldError.forbidden(FieldPath.of("sendInitialEvents"), "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
+  }
+  if (match !== "") {
+    if (!initial) errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+    if (match !== "NotOlderThan") errs.push(fieldError.notSupported(path, match, ["NotOlderThan"]));
+    if ((query.get("continue") ?? "") !== "") errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden when continue is provided"));
+  }
+  if (errs.length > 0) throw invalidListOptions(errs);
+}
+
 /** `APIObjectVersioner.ParseResourceVersion` ("" and "0" are 0), with the store's 400 text. */
 export function parseResourceVersion(rv: string): number {
   if (rv === "" || rv === "0") return 0;

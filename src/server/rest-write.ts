@@ -227,7 +227,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
 function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
   if (type === "application/json-patch+json") return jsonPatch(base, patch);
-  if (r.subresource !== "" || !isObject(patch)) return applyMerge(base, patch);
+  if ((r.subresource !== "" && r.subresource !== "status") || !isObject(patch)) return applyMerge(base, patch);
   return applyConfig(r, base, patch);
 }
 
@@ -238,7 +238,7 @@ function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonO
   if (typeof av === "string" && av !== gv) {
     throw apiErrors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${av}, expected: ${gv}`);
   }
-  return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r));
+  return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
 }
 
 /** The `force` parameter (apply only). */
@@ -291,7 +291,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
   const rev = basedOn(r, next, revision, false);
-  return commitUpdate(r, next, old, rev, isApply && r.subresource === "");
+  return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
 }
 
 /**

@@ -7,6 +7,7 @@ import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../sto
 import { goJsonMarshal } from "../value/go-format.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
+import { validateWatchParams } from "./list-paging.js";
 import { groupVersion } from "./resource-type.js";
 
 /** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK event. */
@@ -16,6 +17,7 @@ import { listObjects } from "./rest-read.js";
 
 /** Starts a watch; resolves when the stream ends. */
 export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
+  validateWatchParams(r.query);
   const filters = parseFilters(r.rt, r.query);
   const mode = outputMode(r.req, r.query);
   const rvParam = r.query.get("resourceVersion") ?? "";

@@ -103,6 +103,7 @@ export class SqliteStore implements Store {
       listFrom: this.db.prepare<[string, string, number], KvRow>(
         "SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
       ),
+      lastRevOf: this.db.prepare<[string, number], { rev: number | null }>("SELECT max(rev) AS rev FROM events WHERE key = ? AND rev <= ?"),
       countFrom: this.db.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM kv WHERE key >= ? AND key < ?"),
       undo: this.db.prepare<[number, string, string], UndoRow>(
         "SELECT key, type, prev, create_rev, prev_rev FROM events WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev",
@@ -157,7 +158,13 @@ export class SqliteStore implements Store {
           u.key,
           u.type === "ADDED" || u.prev === null
             ? undefined
-            : { key: u.key, value: u.prev, createRevision: u.create_rev ?? this.compacted, modRevision: u.prev_rev ?? this.compacted },
+            : {
+                key: u.key,
+                value: u.prev,
+                createRevision: u.create_rev ?? this.compacted,
+                // Rows written before the prev_rev column: the key's last event at or before `at`.
+                modRevision: u.prev_rev ?? this.stmts.lastRevOf.get(u.key, at)?.rev ?? this.compacted,
+              },
         );
       }
       const all: StoredValue[] = [];

@@ -1,5 +1,8 @@
 /** CRD deletion: cleanup finalizer, Terminating condition, shrinking verbs, refused creates, then removal. */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
@@ -107,5 +110,31 @@ describe("CRD deletion", () => {
     const p = await api(s.url, "PATCH", `${CRDS}/${NAME}`, { metadata: { finalizers: null } }, MERGE);
     assert.equal(p.status, 200, p.text);
     assert.equal((await api(s.url, "GET", `${CRDS}/${NAME}`)).status, 404);
+  });
+});
+
+describe("CRD deletion across a restart", () => {
+  it("resumes the cleanup of a terminating CRD when the server starts again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "crdkit-crd-delete-"));
+    try {
+      const a = await startServer({ dataDir: dir });
+      assert.equal((await api(a.url, "POST", CRDS, widgetCrd())).status, 201);
+      assert.equal((await api(a.url, "POST", WIDGETS, widget("held", {}, { finalizers: ["example.com/hold"] }))).status, 201);
+      assert.equal((await api(a.url, "DELETE", `${CRDS}/${NAME}`)).status, 200);
+      await until(() => api(a.url, "GET", `${WIDGETS}/held`), (r) => r.json.metadata.deletionTimestamp !== undefined);
+      await a.close();
+      const b = await startServer({ dataDir: dir });
+      try {
+        const crd = (await api(b.url, "GET", `${CRDS}/${NAME}`)).json;
+        assert.deepEqual(terminating(crd), ["True", "InstanceDeletionInProgress", "CustomResource deletion is in progress"]);
+        assert.equal((await api(b.url, "PATCH", `${WIDGETS}/held`, { metadata: { finalizers: null } }, MERGE)).status, 200);
+        const gone = await until(() => api(b.url, "GET", `${CRDS}/${NAME}`), (r) => r.status === 404);
+        assert.equal(gone.status, 404);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

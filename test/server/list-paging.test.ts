@@ -1,5 +1,9 @@
 /** Chunked lists: limit/continue, remainingItemCount, snapshot reads, resourceVersion(Match) rules. */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { after, before, describe, it } from "node:test";
 import { decodeContinue, encodeContinue } from "../../src/server/list-paging.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
@@ -47,6 +51,34 @@ describe("SqliteStore.listRange", () => {
     assert.throws(() => s.listRange("/p/", { revision: 3 }), RevisionCompactedError);
     assert.equal(s.listRange("/p/", { revision: 4 }).items.length, 4);
     s.close();
+  });
+});
+
+describe("SqliteStore upgrade", () => {
+  it("adds the history columns to a database written before them and still reads past revisions", () => {
+    const dir = mkdtempSync(join(tmpdir(), "crdkit-upgrade-"));
+    try {
+      const path = join(dir, "crdkit.db");
+      const old = new Database(path);
+      old.exec(`
+        CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, create_rev INTEGER NOT NULL, mod_rev INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE events (rev INTEGER PRIMARY KEY, type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, prev TEXT);
+        CREATE TABLE meta (name TEXT PRIMARY KEY, num INTEGER NOT NULL);
+        INSERT INTO meta VALUES ('revision', 2), ('compacted', 0);
+        INSERT INTO kv VALUES ('/p/a', '"a2"', 1, 2);
+        INSERT INTO events VALUES (1, 'ADDED', '/p/a', '"a1"', NULL), (2, 'MODIFIED', '/p/a', '"a2"', '"a1"');
+      `);
+      old.close();
+      const s = new SqliteStore({ path });
+      s.update("/p/a", '"a3"'); // 3, recorded with the new columns
+      assert.deepEqual(
+        [1, 2, 3].map((rev) => s.listRange("/p/", { revision: rev }).items.map((i) => `${i.value}@${i.modRevision}`)),
+        [['"a1"@1'], ['"a2"@2'], ['"a3"@3']],
+      );
+      s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -212,6 +244,25 @@ describe("chunked lists over HTTP", () => {
       message: 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
     },
   ];
+  const badWatches: { query: string; message: string }[] = [
+    {
+      query: "resourceVersionMatch=NotOlderThan&resourceVersion=1",
+      message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    },
+    {
+      query: "sendInitialEvents=true&resourceVersionMatch=Exact",
+      message:
+        'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    },
+  ];
+  for (const c of badWatches) {
+    it(`rejects a watch with ${c.query}`, async () => {
+      const r = await api(s.url, "GET", `${WIDGETS}?watch=true&${c.query}`);
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.json.message, c.message);
+    });
+  }
+
   for (const c of badRequests) {
     it(`rejects ${c.name}`, async () => {
       const r = await api(s.url, "GET", `${WIDGETS}?${c.query}`);

@@ -183,6 +183,22 @@ describe("managedFields and apply conflicts over HTTP", () => {
     assert.equal(mf.json.message, "metadata.managedFields must be nil");
   });
 
+  it("merges the oldest of more than 10 Update managers into ancient-changes", async () => {
+    assert.equal((await api(s.url, "POST", `${THINGS}?fieldManager=m00`, thing("many", { env: { k00: "v" } }))).status, 201);
+    for (let i = 1; i <= 11; i++) {
+      const k = `k${String(i).padStart(2, "0")}`;
+      const r = await api(s.url, "PATCH", `${THINGS}/many?fieldManager=m${String(i).padStart(2, "0")}`, { spec: { env: { [k]: "v" } } }, MERGE);
+      assert.equal(r.status, 200, r.text);
+    }
+    const got = (await api(s.url, "GET", `${THINGS}/many`)).json.metadata.managedFields as Entry[];
+    assert.equal(got.length, 10);
+    const ancient = got.find((e) => e.manager === "ancient-changes")!;
+    // The 11th updater folds m00 and m01 into the bucket; the 12th folds the next oldest (m02) into it.
+    const env = (ancient.fieldsV1 as { "f:spec": { "f:env": object } })["f:spec"]["f:env"];
+    assert.deepEqual(Object.keys(env), [".", "f:k00", "f:k01", "f:k02"]);
+    assert.equal(got.filter((e) => e.manager.startsWith("m")).length, 9);
+  });
+
   it("merges associative lists by key and sets by value; an applier's dropped items go, others' stay", async () => {
     const a = await api(s.url, "PATCH", `${THINGS}/lists?fieldManager=a`, thing("lists", { ports: [{ port: 80, name: "http" }], tags: ["x"] }), APPLY);
     assert.equal(a.status, 201, a.text);
@@ -205,5 +221,16 @@ describe("managedFields and apply conflicts over HTTP", () => {
     assert.equal(st.json.spec.replicas, undefined);
     const e = (st.json.metadata.managedFields as Entry[]).find((x) => x.manager === "ctrl")!;
     assert.deepEqual([e.operation, e.subresource, e.fieldsV1], ["Update", "status", { "f:status": { ".": {}, "f:ready": {} } }]);
+    const cfg = { apiVersion: GV, kind: "Thing", metadata: { name: "lists" }, status: { ready: false } };
+    const c = await api(s.url, "PATCH", `${THINGS}/lists/status?fieldManager=ctrl-apply`, cfg, APPLY);
+    assert.equal(c.status, 409);
+    assert.equal(c.json.message, 'Apply failed with 1 conflict: conflict with "ctrl" with subresource "status" using ssa.example.com/v1: .status.ready');
+    const f = await api(s.url, "PATCH", `${THINGS}/lists/status?fieldManager=ctrl-apply&force=true`, cfg, APPLY);
+    assert.equal(f.status, 200, f.text);
+    assert.equal(f.json.status.ready, false);
+    const a = (f.json.metadata.managedFields as Entry[]).find((x) => x.manager === "ctrl-apply")!;
+    assert.deepEqual([a.operation, a.subresource, a.fieldsV1], ["Apply", "status", { "f:status": { "f:ready": {} } }]);
+    // "ctrl" keeps the status map it added (a member), only .status.ready moved.
+    assert.deepEqual((f.json.metadata.managedFields as Entry[]).find((x) => x.manager === "ctrl")!.fieldsV1, { "f:status": {} });
   });
 });

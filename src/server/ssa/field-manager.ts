@@ -242,7 +242,42 @@ export function trackUpdate(
       set: prev ? prev.set.union(set) : set,
     });
   }
+  capUpdateManagers(managers);
   return setManaged(next, managers);
+}
+
+/** `DefaultMaxUpdateManagers`. */
+const MAX_UPDATE_MANAGERS = 10;
+
+/**
+ * `capManagersManager`: beyond 10 Update entries, the oldest are merged into one `ancient-changes`
+ * bucket per API version (taking the time of the newest update merged in).
+ */
+function capUpdateManagers(managers: Map<string, Managed>): void {
+  const updaters = [...managers.entries()].filter(([, m]) => m.operation === "Update");
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  const secs = (m: Managed) => (m.time ? Math.floor(Date.parse(m.time) / 1000) : 0);
+  updaters.sort(([ia, a], [ib, b]) => secs(a) - secs(b) || (ia < ib ? -1 : ia > ib ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const [id, m] = updaters[i]!;
+    const bucket = identifier({ manager: "ancient-changes", operation: "Update", apiVersion: m.apiVersion, subresource: "" });
+    const first = firstOfVersion.get(m.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(m.apiVersion, id);
+      continue;
+    }
+    if (!managers.has(bucket)) {
+      const f = managers.get(first)!;
+      managers.delete(first);
+      managers.set(bucket, { ...f, manager: "ancient-changes", subresource: "" });
+    }
+    const b = managers.get(bucket)!;
+    managers.set(bucket, { ...b, set: m.set.union(b.set), ...(m.time ? { time: m.time } : {}) });
+    managers.delete(id);
+    length--;
+  }
 }
 
 /** The fields kubectl's client-side apply recorded and that still hold their recorded values. */
@@ -272,6 +307,7 @@ export function trackApply(
   apiVersion: string,
   force: boolean,
   ignored: readonly string[] = [],
+  subresource = "",
 ): JsonObject {
   const cm = config["metadata"];
   if (isObject(cm) && cm["managedFields"] !== undefined && cm["managedFields"] !== null) throw apiErrors.badRequest("metadata.managedFields must be nil");
@@ -284,12 +320,12 @@ export function trackApply(
     const seeded = trackUpdate({}, { ...withoutManaged(liveObj), metadata: { ...liveMeta, managedFields: [{}] } }, type, "before-first-apply", apiVersion, "", ignored);
     managers = decode(isObject(seeded["metadata"]) ? seeded["metadata"]["managedFields"] : undefined) ?? new Map();
   }
-  const self = identifier({ manager, operation: "Apply", apiVersion, subresource: "" });
+  const self = identifier({ manager, operation: "Apply", apiVersion, subresource });
   const attempt = (mgrs: Map<string, Managed>, forced: boolean) => {
     const work = new Map([...mgrs].map(([k, v]): [string, Managed] => [k, { ...v }]));
     const lastSet = work.get(self)?.set;
     const newSet = ignore(toFieldSet(config, type), ignored);
-    work.set(self, { manager, operation: "Apply", apiVersion, subresource: "", set: newSet, ...(mgrs.get(self)?.time ? { time: mgrs.get(self)!.time! } : {}) });
+    work.set(self, { manager, operation: "Apply", apiVersion, subresource, set: newSet, ...(mgrs.get(self)?.time ? { time: mgrs.get(self)!.time! } : {}) });
     let merged = mergeValues(withoutManaged(liveObj), withoutManaged(config), type) as JsonObject;
     if (lastSet) {
       const drop = new FieldSet();
