@@ -18,7 +18,9 @@ import { metaString } from "./object-meta.js";
 import { Registry } from "./registry.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
 import { decodeStored, isDryRun, type RestRequest, type RestResponse } from "./rest-common.js";
-import { getObject, listCollection, listObjects } from "./rest-read.js";
+import { listPage, listParams, type ListPage, type ListParams } from "./list-paging.js";
+import { parseFilters } from "./rest-common.js";
+import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
 import { route, type Route } from "./router.js";
 import { versionInfo } from "./version.js";
@@ -240,30 +242,48 @@ export class ApiHandler {
     }
   }
 
+  /**
+   * `DELETE` of a collection (generic `Store.DeleteCollection`): lists page by page (10,000, or one page of
+   * the client's `limit`), deletes each object, and answers the objects as listed with the first page's
+   * ListMeta (the one page's with a limit).
+   */
   private async deleteCollection(r: RestRequest): Promise<RestResponse> {
     const opts = await readDeleteOptions(r);
     const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
-    const { items } = listObjects(r);
-    const deleted: JsonValue[] = [];
-    for (const obj of items) {
-      const key = r.rt.storagePrefix + (r.rt.namespaced ? `${metaString(obj, "namespace")}/` : "") + metaString(obj, "name");
-      const sv = r.store.get(key);
-      if (!sv) continue;
-      const cur = decodeStored(r.rt, sv);
-      const out = deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
-      deleted.push(out.body);
+    const params = listParams(r.query);
+    const filters = parseFilters(r.rt, r.query);
+    const hasLimit = params.limit > 0;
+    const p: ListParams = { ...params, limit: hasLimit ? params.limit : DELETE_COLLECTION_PAGE };
+    const listed: JsonValue[] = [];
+    let first: ListPage | undefined;
+    for (;;) {
+      const page = listPage(r, filters, p);
+      first ??= page;
+      for (const obj of page.items) {
+        listed.push(obj);
+        const key = r.rt.storagePrefix + (r.rt.namespaced ? `${metaString(obj, "namespace")}/` : "") + metaString(obj, "name");
+        const sv = r.store.get(key);
+        if (!sv) continue;
+        const cur = decodeStored(r.rt, sv);
+        deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
+      }
+      if (hasLimit || page.continueToken === "") break;
+      p.continueToken = page.continueToken;
+      p.resourceVersion = "";
+      p.match = "";
     }
+    const meta: JsonObject = { resourceVersion: String(first.revision) };
+    if (first.continueToken !== "") meta["continue"] = first.continueToken;
+    if (first.remainingItemCount !== undefined) meta["remainingItemCount"] = first.remainingItemCount;
     return {
       code: 200,
-      body: {
-        apiVersion: groupVersion(r.rt.group, r.rt.version),
-        items: deleted,
-        kind: r.rt.listKind,
-        metadata: { resourceVersion: String(r.store.currentRevision()) },
-      },
+      body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: listed, kind: r.rt.listKind, metadata: meta },
     };
   }
 }
+
+/** `deleteCollectionPageSize` of the generic store. */
+const DELETE_COLLECTION_PAGE = 10_000;
 
 /** Starts the server. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {

@@ -95,6 +95,16 @@ export function loadCrdkit(): Promise<CrdkitApi> {
       missing,
       "validateCrdUpdate",
     );
+    // CRD checks run with the options that make them complete (default-value checks, CEL compilation and
+    // costs), as the pipeline, `crdkit check` and `crdkit serve` use them.
+    const hooks = await exportsOf("pipeline");
+    const options = hooks.exports["crdValidationOptions"];
+    if (options !== undefined) {
+      const create = api.validateCrdCreate as ((crd: JsonObject, o?: unknown) => CrdCheckResult) | undefined;
+      const update = api.validateCrdUpdate as ((crd: JsonObject, old: JsonObject, o?: unknown) => CrdCheckResult) | undefined;
+      if (create) api.validateCrdCreate = (crd) => create(crd, options);
+      if (update) api.validateCrdUpdate = (crd, old) => update(crd, old, options);
+    }
     const ns = ["nonStructuralSchemaCondition", "nonStructuralCondition", "calculateNonStructuralCondition"];
     const scratch: Record<string, string> = {};
     api.nonStructuralCondition = pick(crdv.exports, ns, "crdvalidation", crdv.problems, scratch, "ns");
