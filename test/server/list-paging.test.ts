@@ -291,3 +291,25 @@ describe("chunked lists over HTTP", () => {
     assert.equal(old.json.message, "The resourceVersion for the provided list is too old.");
   });
 });
+
+describe("deletecollection pages like the generic store", () => {
+  it("deletes one page with limit (answering its ListMeta), everything without", async () => {
+    const s = await startServer({});
+    try {
+      assert.equal((await api(s.url, "POST", CRDS, widgetCrd())).status, 201);
+      for (const n of ["a", "b", "c", "d", "e"]) assert.equal((await api(s.url, "POST", WIDGETS, widget(n))).status, 201);
+      const one = await api(s.url, "DELETE", `${WIDGETS}?limit=2`);
+      assert.equal(one.status, 200, one.text);
+      assert.deepEqual(names(one), ["a", "b"]);
+      assert.equal(one.json.metadata.remainingItemCount, 3);
+      assert.match(tokenJson(one.json.metadata.continue), /"start":"b\\u0000"/);
+      assert.deepEqual(names(await api(s.url, "GET", WIDGETS)), ["c", "d", "e"]);
+      const all = await api(s.url, "DELETE", WIDGETS);
+      assert.deepEqual(names(all), ["c", "d", "e"]);
+      assert.deepEqual(Object.keys(all.json.metadata), ["resourceVersion"]);
+      assert.deepEqual(names(await api(s.url, "GET", WIDGETS)), []);
+    } finally {
+      await s.close();
+    }
+  });
+});
