@@ -13,8 +13,9 @@ import { CrdRegistry } from "../src/cli/registry.js";
 import { decodeDocuments } from "../src/io/decode.js";
 import { tryCompileCrd } from "../src/pipeline/compile.js";
 import { getKey, isObject } from "../src/value/json-value.js";
+import { corpusRoot } from "../test/corpus-root.js";
 
-const root = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
+const root = corpusRoot();
 const rounds = Number(process.env["CRDKIT_BENCH_ROUNDS"] ?? 3);
 if (!existsSync(root)) {
   console.log(`corpus not found at ${root} (set CRDKIT_CORPUS)`);

@@ -10,11 +10,12 @@ import { parseTaggedJson } from "../../test/golden/lib/tagged-json.js";
 import { tryCompileCrd } from "../../src/pipeline/compile.js";
 import type { Structural } from "../../src/structural/structural.js";
 import { goJsonMarshal } from "../../src/value/go-format.js";
+import { corpusRoot } from "../../test/corpus-root.js";
 import { isObject, type JsonObject, type JsonValue } from "../../src/value/json-value.js";
 import { validateRules } from "../../src/rules/index.js";
 
 const dir = new URL("../../test/golden/corpus", import.meta.url).pathname;
-const corpus = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
+const corpus = corpusRoot();
 const str = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
 
 const work: { s: Structural; obj: JsonObject }[] = [];

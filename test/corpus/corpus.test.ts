@@ -7,11 +7,12 @@ import * as assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { corpusRoot } from "../corpus-root.js";
 import type { Result } from "../../src/cli/results.js";
 import { summarize } from "../../src/cli/results.js";
 import { runValidate } from "../../src/cli/run-validate.js";
 
-const root = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
+const root = corpusRoot();
 const projects = existsSync(root) ? readdirSync(root).filter((p) => existsSync(join(root, p, "crds"))).sort() : [];
 
 test("corpus: every example validates without a crash", { skip: projects.length === 0 ? `no corpus at ${root}` : false }, (t) => {

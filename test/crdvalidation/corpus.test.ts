@@ -6,13 +6,14 @@
 import { strict as assert } from "node:assert";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
+import { corpusRoot } from "../corpus-root.js";
 import { validateCrdCreate } from "../../src/crdvalidation/validate-crd.js";
 import { errorString } from "../../src/errors/field-error.js";
 import { decodeDocuments } from "../../src/io/decode.js";
 import { crdValidationOptions } from "../../src/pipeline/crd-hooks.js";
 import { isObject } from "../../src/value/json-value.js";
 
-const CORPUS = "/work/shared/corpus";
+const CORPUS = corpusRoot();
 
 test("corpus CRDs are valid", { skip: !existsSync(`${CORPUS}/crd-index.tsv`) }, () => {
   const files = new Set(

@@ -18,10 +18,11 @@ import { compareProject, sha256 } from "./lib/corpus.js";
 import { loadCrdkit, repoRoot } from "./lib/crdkit-api.js";
 import { KnownList, type KnownEntry, readKnown, writeKnown } from "./lib/known.js";
 import { parseTaggedJson } from "./lib/tagged-json.js";
+import { corpusRoot } from "../corpus-root.js";
 
 const goldenDir = join(repoRoot, "test", "golden");
 const knownPath = join(goldenDir, "known-disagreements.txt");
-const corpusRoot = process.env["CRDKIT_CORPUS"] ?? "/work/shared/corpus";
+const corpusDir = corpusRoot();
 const update = process.env["UPDATE_KNOWN"] === "1";
 const knownEntries = readKnown(knownPath);
 const known = new KnownList(knownEntries);
@@ -131,13 +132,13 @@ describe("corpus goldens (Kubernetes oracle)", () => {
   for (const file of corpusFiles) {
     const rel = relative(goldenDir, file).replace(/\.json$/, "");
     it(rel, (t) => {
-      if (!existsSync(corpusRoot)) {
-        t.skip(`corpus not found at ${corpusRoot} (set CRDKIT_CORPUS)`);
+      if (!existsSync(corpusDir)) {
+        t.skip(`corpus not found at ${corpusDir} (set CRDKIT_CORPUS)`);
         return;
       }
       const golden = parseTaggedJson(readFileSync(file, "utf8"));
       if (!isObject(golden)) assert.fail(`${rel} is not a corpus golden`);
-      const outcomes = compareProject(api, golden, corpusRoot);
+      const outcomes = compareProject(api, golden, corpusDir);
       const failures: string[] = [];
       let listed = 0;
       let agreed = 0;
