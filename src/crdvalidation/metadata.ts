@@ -6,6 +6,8 @@
 import type { ObjectMetaLike } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
+import { validateGenericUpdate } from "../objectmeta/custom-resource.js";
+import type { ObjectMeta } from "../objectmeta/types.js";
 import { getObjectMeta } from "../objectmeta/get-set.js";
 import { nameIsDNSSubdomain } from "../objectmeta/names.js";
 import { isZeroTime } from "../objectmeta/go-time.js";
@@ -107,25 +109,40 @@ function validateCrdMetadataCreateLocal(meta: ObjectMetaLike, requiredName: stri
   return out;
 }
 
+/** Both ObjectMetas as the generic registry's `BeforeUpdate` leaves them, or undefined when unreadable. */
+function preparedForUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): { meta: ObjectMeta; old: ObjectMeta } | undefined {
+  const n = getObjectMeta({ metadata: meta as unknown as JsonObject });
+  const o = getObjectMeta({ metadata: old as unknown as JsonObject });
+  if (!n.meta || !o.meta || n.error !== undefined || o.error !== undefined) return undefined;
+  const m = n.meta;
+  const om = o.meta;
+  m.generation = om.generation;
+  if (m.uid.length === 0) m.uid = om.uid;
+  if (!isZeroTime(om.creationTimestamp)) m.creationTimestamp = om.creationTimestamp;
+  if (om.deletionTimestamp !== undefined) m.deletionTimestamp = om.deletionTimestamp;
+  if (om.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+  if (m.resourceVersion.length === 0) m.resourceVersion = om.resourceVersion.length > 0 ? om.resourceVersion : "1";
+  return { meta: m, old: om };
+}
+
+/**
+ * The generic registry's `rest.validateCommonFields` on a CRD update (before the strategy's checks):
+ * `ValidateObjectMetaAccessor` (cluster-scoped, path-segment names) and `ValidateObjectMetaAccessorUpdate`.
+ * Problems the strategy reports as well (e.g. `metadata.name` immutability) therefore appear twice.
+ */
+export function validateCrdGenericUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): FieldError[] {
+  const prepared = preparedForUpdate(meta, old);
+  return prepared ? validateGenericUpdate(prepared.meta, prepared.old, false) : [];
+}
+
 /**
  * Metadata checks on update (`ValidateObjectMetaAccessorUpdate` of src/objectmeta) after the generic
  * registry's `BeforeUpdate`: generation, uid, creationTimestamp and deletion fields come from the stored
  * object, and the resourceVersion too when the request has none (CRDs allow unconditional updates).
  */
 export function validateCrdMetadataUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): FieldError[] {
-  const n = getObjectMeta({ metadata: meta as unknown as JsonObject });
-  const o = getObjectMeta({ metadata: old as unknown as JsonObject });
-  if (n.meta && o.meta && n.error === undefined && o.error === undefined) {
-    const m = n.meta;
-    const om = o.meta;
-    m.generation = om.generation;
-    if (m.uid.length === 0) m.uid = om.uid;
-    if (!isZeroTime(om.creationTimestamp)) m.creationTimestamp = om.creationTimestamp;
-    if (om.deletionTimestamp !== undefined) m.deletionTimestamp = om.deletionTimestamp;
-    if (om.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
-    if (m.resourceVersion.length === 0) m.resourceVersion = om.resourceVersion.length > 0 ? om.resourceVersion : "1";
-    return validateObjectMetaUpdate(m, om, FieldPath.of("metadata"));
-  }
+  const prepared = preparedForUpdate(meta, old);
+  if (prepared) return validateObjectMetaUpdate(prepared.meta, prepared.old, FieldPath.of("metadata"));
   const p = FieldPath.of("metadata");
   const out: FieldError[] = [];
   if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));

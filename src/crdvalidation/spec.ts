@@ -204,7 +204,9 @@ function validateConversion(c: InternalConversion | undefined, requireRecognized
     else {
       if ((cc.url === undefined) === (cc.service === undefined)) errs.push(fieldError.required(cp, "exactly one of url or service is required"));
       else if (cc.url !== undefined) errs.push(...validateWebhookURL(cp.child("url"), cc.url));
-      else if (cc.service) errs.push(...validateWebhookService(cp.child("service"), cc.service.namespace, cc.service.name, cc.service.path, cc.service.port));
+      // Upstream quirk, reproduced: apiextensions passes (name, namespace) to ValidateWebhookService(namespace, name),
+      // so a missing name is reported as `service.namespace: Required value` and vice versa.
+      else if (cc.service) errs.push(...validateWebhookService(cp.child("service"), cc.service.name, cc.service.namespace, cc.service.path, cc.service.port));
       if (cc.caBundle && !opts.allowInvalidCABundle) errs.push(...validateCABundle(cp.child("caBundle"), cc.caBundle));
     }
     errs.push(...validateReviewVersions(c.conversionReviewVersions ?? [], requireRecognized, p.child("conversionReviewVersions")));

@@ -13,7 +13,7 @@ import { validateStructural } from "../structural/validate-structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import type { CelCompiler } from "./cel-hook.js";
 import { type DefaultsHooks, validateDefaults } from "./defaults-validation.js";
-import { validateCrdMetadataCreate, validateCrdMetadataUpdate } from "./metadata.js";
+import { validateCrdGenericUpdate, validateCrdMetadataCreate, validateCrdMetadataUpdate } from "./metadata.js";
 import { validateMapListKeysMapSet } from "./openapi-schema.js";
 import { schemaHas } from "./schema-walk.js";
 import { MAX_SELECTABLE_FIELDS, type SpecOptions, specSchemas, validateNames, validateSpec } from "./spec.js";
@@ -298,7 +298,7 @@ function runUpdate(d: DecodedCrd, od: DecodedCrd, opts: CrdValidationOptions): C
   const storage = firstStorage(crd);
   if (storage !== undefined && !stored.includes(storage)) stored.push(storage);
   crd.status = { conditions: old.status.conditions, acceptedNames: old.status.acceptedNames, storedVersions: stored };
-  const errors = validateInternalUpdate(crd, old, opts);
+  const errors = [...validateCrdGenericUpdate(crd.metadata, old.metadata), ...validateInternalUpdate(crd, old, opts)];
   return { errors, warnings: errors.length === 0 ? warningsOnUpdate(crd.spec, old.spec) : [], unknownFields: d.unknownFields, crd: d };
 }
 

@@ -219,13 +219,29 @@ function withoutMetadata(o: JsonObject): JsonObject {
 }
 
 /**
+ * The update handler's URL checks for a PUT to the stored object's URL (request namespace and name: the
+ * options', else the stored object's): the namespace check, then `checkName`. A mismatch is a 400.
+ */
+function checkUrl(ctx: CrdContext, obj: JsonObject, old: JsonObject, opts: RequestOptions): string | undefined {
+  const nsError = ensureNamespace(ctx, obj, opts, old);
+  if (nsError) return nsError;
+  const str = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
+  const urlName = opts.name ?? str(getMeta(old, "name"));
+  const name = str(getMeta(obj, "name"));
+  if (name !== urlName) return `the name of the object (${name}) does not match the name on the URL (${urlName})`;
+  return undefined;
+}
+
+/**
  * `rest.EnsureObjectNamespaceMatchesRequestNamespace`: fills an empty namespace from the request, clears it
  * for cluster-scoped objects, refuses a mismatch (400).
  */
-function ensureNamespace(ctx: CrdContext, obj: JsonObject, opts: RequestOptions): string | undefined {
+function ensureNamespace(ctx: CrdContext, obj: JsonObject, opts: RequestOptions, urlObject: JsonObject = obj): string | undefined {
   const ns = getMeta(obj, "namespace");
   const objNs = typeof ns === "string" ? ns : "";
-  const reqNs = ctx.namespaced ? (opts.namespace ?? (objNs !== "" ? objNs : "default")) : "";
+  const urlNs = getMeta(urlObject, "namespace");
+  const defaultNs = typeof urlNs === "string" && urlNs !== "" ? urlNs : "default";
+  const reqNs = ctx.namespaced ? (opts.namespace ?? defaultNs) : "";
   if (objNs === reqNs) return undefined;
   if (objNs === "") {
     setMeta(obj, "namespace", reqNs);
@@ -347,17 +363,26 @@ function runRules(version: CompiledVersion, obj: JsonObject, old: JsonObject | u
   warnings.push(rulesNotEvaluatedWarning(version.ruleCount, failure));
 }
 
+/**
+ * The create handler's `rest.WipeObjectMetaSystemFields`: fields the server manages are dropped from a
+ * create request (the server fills uid and creationTimestamp in afterwards; crdkit's pipeline does not).
+ */
+function wipeSystemFields(obj: JsonObject): void {
+  for (const k of ["creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"]) setMeta(obj, k, undefined);
+}
+
 /** POST: decode → default → PrepareForCreate → Validate → ObjectMeta checks → WarningsOnCreate. */
 export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptions): PipelineResult {
   return guard(() => {
     const d = decode(ctx, input, opts);
-    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
+    if (!d.decodeError) {
+      wipeSystemFields(d.obj);
+      d.decodeError = ensureNamespace(ctx, d.obj, opts);
+    }
     if (d.decodeError) return failed(d);
     dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
-    // BeforeCreate: deletion fields cleared, PrepareForCreate, generated name
-    setMeta(obj, "deletionTimestamp", undefined);
-    setMeta(obj, "deletionGracePeriodSeconds", undefined);
+    // BeforeCreate: PrepareForCreate, generated name
     if (version.subresources?.status) delete obj["status"];
     setMeta(obj, "generation", 1);
     const gen = getMeta(obj, "generateName");
@@ -404,11 +429,11 @@ function beforeUpdate(obj: JsonObject, old: JsonObject): void {
 export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObject, opts: RequestOptions): PipelineResult {
   return guard(() => {
     const d = decode(ctx, input, opts);
-    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
-    if (d.decodeError) return failed(d);
+    const old = d.decodeError ? undefined : decodeOld(ctx, oldInput, d.version);
+    if (old) d.decodeError = checkUrl(ctx, d.obj, old, opts);
+    if (d.decodeError || !old) return failed(d);
     dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
-    const old = decodeOld(ctx, oldInput, version);
     // PrepareForUpdate (status kept from old when the status subresource is on), then generation.
     if (version.subresources?.status) {
       if (Object.hasOwn(old, "status")) setKey(obj, "status", deepClone(old["status"]!));
@@ -444,14 +469,14 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
 export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: JsonObject, opts: RequestOptions): PipelineResult {
   return guard(() => {
     const d = decode(ctx, input, opts);
-    if (!d.decodeError) d.decodeError = ensureNamespace(ctx, d.obj, opts);
-    if (d.decodeError) return failed(d);
-    dedupOwnerReferences(d.obj, d.warnings);
     const { version } = d;
-    if (!version.subresources?.status) {
+    if (!d.decodeError && !version.subresources?.status) {
       throw new CrdkitError("no-status-subresource", `version ${version.name} of ${ctx.kind} has no status subresource`);
     }
-    const old = decodeOld(ctx, oldInput, version);
+    const old = d.decodeError ? undefined : decodeOld(ctx, oldInput, version);
+    if (old) d.decodeError = checkUrl(ctx, d.obj, old, opts);
+    if (d.decodeError || !old) return failed(d);
+    dedupOwnerReferences(d.obj, d.warnings);
     const obj = deepClone(old);
     if (Object.hasOwn(d.obj, "status")) setKey(obj, "status", d.obj["status"]!);
     else delete obj["status"];
@@ -465,7 +490,7 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
           ...validateCustomResourceUpdate(STATUS, obj["status"]!, Object.hasOwn(old, "status") ? old["status"]! : null, version.statusValidator),
         );
       }
-      errors.push(...validateScaleStatus(obj, version.subresources.scale));
+      errors.push(...validateScaleStatus(obj, version.subresources?.scale));
     }
     const newListErrors = validateListSetsAndMaps(null, version.structural, obj);
     if (newListErrors.length > 0 && validateListSetsAndMaps(null, version.structural, old).length === 0) {

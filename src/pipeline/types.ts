@@ -14,10 +14,15 @@ export interface RequestOptions {
   version?: string;
   fieldValidation?: FieldValidationMode;
   /**
-   * The namespace of the request (the URL's). Default: the object's own namespace, or `default` (kubectl's
-   * default) when a namespaced object has none. Cluster-scoped objects have their namespace cleared.
+   * The namespace of the request (the URL's). Default: the object's own namespace (on update and /status:
+   * the stored object's), or `default` (kubectl's default) when a namespaced object has none. Cluster-scoped objects have their namespace cleared.
    */
   namespace?: string;
+  /**
+   * Update and /status only: the object name in the request URL. Default: the stored (old) object's name.
+   * A body naming another object is refused with Kubernetes' 400 (`decodeError`).
+   */
+  name?: string;
   /**
    * Strict-decoding errors found while decoding the request body (duplicate keys, see `src/io`): they come
    * before the unknown-field errors, fail the request in Strict mode and are warnings in Warn mode.

@@ -3,7 +3,8 @@
  * lines (empty list = agreement).
  */
 import { type FieldError, errorString } from "../../../src/errors/field-error.js";
-import type { FieldValidationMode, PipelineResult } from "../../../src/pipeline/types.js";
+import { decodeJsonStream } from "../../../src/io/json-decode.js";
+import type { FieldValidationMode, PipelineResult, RequestOptions } from "../../../src/pipeline/types.js";
 import { goJsonMarshal, goQuote } from "../../../src/value/go-format.js";
 import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf } from "../../../src/value/json-value.js";
 import { type CrdkitApi, compileWith } from "./crdkit-api.js";
@@ -196,20 +197,15 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
   }
   const mode = (str(c["fieldValidation"]) ?? "Warn") as FieldValidationMode;
   const version = str(c["version"]);
-  const opts = { fieldValidation: mode, ...(version ? { version } : {}) };
-  const duplicates: string[] = [];
-  const body = parseBody(str(c["body"]), duplicates);
+  const opts: RequestOptions = { fieldValidation: mode, ...(version ? { version } : {}) };
+  const body = parseBody(str(c["body"]));
   if (!isObject(body)) return [`${SKIP}the request body is not a JSON object; crdkit's API takes decoded objects`];
-  if (duplicates.length > 0) {
-    return [`${SKIP}the request body repeats a key (${duplicates.join(", ")}); a decoded object cannot carry that`];
-  }
+  // repeated keys: the request decoder's strict errors (`duplicate field "spec.a"`), as src/io reports them
+  const duplicates = decodeJsonStream(str(c["body"]) ?? "").documents[0]?.duplicateFields ?? [];
+  if (duplicates.length > 0) opts.strictDecodingErrors = duplicates;
   const op = str(c["operation"]);
   const reqNs = str(c["namespace"]);
-  const bodyMeta = body["metadata"];
-  const bodyNs = isObject(bodyMeta) ? str(bodyMeta["namespace"]) : undefined;
-  if (op === "create" && reqNs !== undefined && bodyNs !== undefined && reqNs !== bodyNs) {
-    return [`${SKIP}the request namespace (${reqNs}) differs from the object's; crdkit's API has no request namespace`];
-  }
+  if (reqNs !== undefined) opts.namespace = reqNs;
   let r: PipelineResult;
   try {
     if (op === "create") r = compiled.compiled.create(body, opts);
