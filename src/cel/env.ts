@@ -41,7 +41,7 @@ import {
 } from "./cost/estimator.js";
 import { listsExtEstimators } from "./cost/lists-ext.js";
 import type { CallCostFn, FunctionRegistry, OverloadImpl } from "./interpreter/functions.js";
-import { type Activation, type EvalResult, plan } from "./interpreter/planner.js";
+import { type Activation, type EvalResult, type Program, plan } from "./interpreter/planner.js";
 import { type CelIssue, formatIssues } from "./parser/issues.js";
 import { standardFunctions } from "./stdlib-impl/index.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
@@ -141,6 +141,17 @@ export interface ProgramOptions {
 export interface CelProgram {
   /** Evaluates against `activation`; never throws for CEL errors (they are values). */
   eval(activation?: Activation): EvalResult;
+}
+
+/** A planned program bound to its evaluation options. */
+class PlannedProgram implements CelProgram {
+  constructor(
+    private readonly prog: Program,
+    private readonly evalOpts: { readonly costLimit: number } | undefined,
+  ) {}
+  eval(activation?: Activation): EvalResult {
+    return this.prog.eval(activation, this.evalOpts);
+  }
 }
 
 const NO_OVERLOADS: ReadonlySet<string> = new Set();
@@ -319,8 +330,7 @@ export class Env {
       checked: compiled.checked,
       ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
     });
-    const evalOpts = options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined;
-    return { eval: (activation) => prog.eval(activation, evalOpts) };
+    return new PlannedProgram(prog, options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined);
   }
 
   /** Plans a parsed but unchecked expression (dynamic dispatch only). */
@@ -329,8 +339,7 @@ export class Env {
       functions: this.functions(),
       ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
     });
-    const evalOpts = options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined;
-    return { eval: (activation) => prog.eval(activation, evalOpts) };
+    return new PlannedProgram(prog, options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined);
   }
 
   /**

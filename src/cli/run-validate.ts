@@ -249,7 +249,8 @@ export function runValidate(opts: RunOptions): Result[] {
     }
     const old = olds.get(oldKey(obj));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
-    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors };
+    // a file stands for a client's request: server-managed metadata is wiped on create, as the API server does
+    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true };
     let res: PipelineResult;
     if (old) {
       r.operation = "update";

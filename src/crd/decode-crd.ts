@@ -3,6 +3,7 @@
  * v1beta1, converted as Kubernetes does), with Go's type checks, strict unknown-field paths, v1 defaulting
  * and conversion to the internal (hoisted) form.
  */
+import { goBase64StdDecode } from "../value/go-base64.js";
 import type {
   CustomResourceColumnDefinition,
   CustomResourceDefinition,
@@ -209,10 +210,10 @@ function decodeClientConfig(ctx: DecodeContext, o: JsonObject, loc: Loc): NonNul
   }
   const ca = r.string("caBundle");
   if (ca !== undefined) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(ca) || ca.length % 4 !== 0) {
-      const bad = ca.search(/[^A-Za-z0-9+/=]/);
-      ctx.plainError(`illegal base64 data at input byte ${bad < 0 ? ca.length - (ca.length % 4) : bad}`);
-    } else if (ca !== "") cc.caBundle = ca;
+    // encoding/json decodes []byte with base64.StdEncoding
+    const decoded = goBase64StdDecode(ca);
+    if (!decoded.ok) ctx.plainError(`illegal base64 data at input byte ${decoded.offset}`);
+    else if (ca !== "") cc.caBundle = ca;
   }
   r.finish();
   return cc;

@@ -4,7 +4,7 @@
  * namespace, generation, labels, annotations, finalizers; on update the name is immutable.
  */
 import type { ObjectMetaLike } from "../crd/types.js";
-import { type FieldError, fieldError } from "../errors/field-error.js";
+import { type FieldError, dedupeErrors, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import { validateGenericUpdate } from "../objectmeta/custom-resource.js";
 import type { ObjectMeta } from "../objectmeta/types.js";
@@ -80,7 +80,8 @@ export function validateCrdMetadataCreate(meta: ObjectMetaLike, requiredName: st
       const errs = nameIsDNSSubdomain(name, prefix);
       return name !== requiredName ? [...errs, 'must be spec.names.plural+"."+spec.group'] : errs;
     };
-    return validateObjectMeta(m, false, nameFn, FieldPath.of("metadata"));
+    // ValidateObjectMetaDeclaratively: the list passes through ErrorList.Filter, de-duplicated by text
+    return dedupeErrors(validateObjectMeta(m, false, nameFn, FieldPath.of("metadata")));
   }
   return validateCrdMetadataCreateLocal(meta, requiredName);
 }
@@ -142,7 +143,7 @@ export function validateCrdGenericUpdate(meta: ObjectMetaLike, old: ObjectMetaLi
  */
 export function validateCrdMetadataUpdate(meta: ObjectMetaLike, old: ObjectMetaLike): FieldError[] {
   const prepared = preparedForUpdate(meta, old);
-  if (prepared) return validateObjectMetaUpdate(prepared.meta, prepared.old, FieldPath.of("metadata"));
+  if (prepared) return dedupeErrors(validateObjectMetaUpdate(prepared.meta, prepared.old, FieldPath.of("metadata")));
   const p = FieldPath.of("metadata");
   const out: FieldError[] = [];
   if (meta.namespace) out.push(fieldError.forbidden(p.child("namespace"), "not allowed on this type"));

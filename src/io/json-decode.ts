@@ -84,6 +84,8 @@ export function decodeJsonStream(text: string): JsonStreamResult {
         const stack: Ctx[] = [];
         let result: JsonValue | undefined;
         let expectValue = true;
+        // encoding/json feeds a space at the end of input: a literal or number cut short fails on ' '
+        const charOrEofSpace = (p: number): string => (p < n ? text[p]! : " ");
         const unexpected = (ctx: string): never => {
           if (pos >= n) throw new JsonFail("unexpected end of JSON input", pos);
           throw new JsonFail(`invalid character ${quoteChar(text[pos]!)} ${ctx}`, pos);
@@ -146,10 +148,32 @@ export function decodeJsonStream(text: string): JsonStreamResult {
             } else if (text.startsWith("null", pos)) {
               v = null;
               pos += 4;
+            } else if (c === "t" || c === "f" || c === "n") {
+              // a broken literal: encoding/json names the first wrong character
+              const lit = c === "t" ? "true" : c === "f" ? "false" : "null";
+              let k = 1;
+              while (pos + k < n && text[pos + k] === lit[k]) k++;
+              pos += k;
+              throw new JsonFail(`invalid character ${quoteChar(charOrEofSpace(pos))} in literal ${lit} (expecting ${quoteChar(lit[k]!)})`, pos);
             } else {
               NUMBER.lastIndex = pos;
               const m = NUMBER.exec(text);
-              if (!m) unexpected("looking for beginning of value");
+              if (!m) {
+                if (c === "-") {
+                  pos++;
+                  throw new JsonFail(`invalid character ${quoteChar(charOrEofSpace(pos))} in numeric literal`, pos);
+                }
+                unexpected("looking for beginning of value");
+              }
+              const after = pos + m![0].length;
+              if (text[after] === "." || text[after] === "e" || text[after] === "E") {
+                // `1.` / `1e` / `1e+` not followed by a digit
+                let q = after + 1;
+                if (text[after] !== "." && (text[q] === "+" || text[q] === "-")) q++;
+                pos = q;
+                const where = text[after] === "." ? "after decimal point in numeric literal" : "in exponent of numeric literal";
+                throw new JsonFail(`invalid character ${quoteChar(charOrEofSpace(pos))} ${where}`, pos);
+              }
               const lit = m![0];
               v = numberValue(lit, m![1] !== undefined || m![2] !== undefined, pos);
               pos += lit.length;

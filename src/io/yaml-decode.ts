@@ -10,6 +10,7 @@
 import { type Event, type ScalarEvent, getScalarValue, parseEvents } from "js-yaml";
 import { type JsonObject, type JsonValue, deepClone, int64, isObject, setKey } from "../value/json-value.js";
 import { formatGoFloat, goQuote } from "../value/go-format.js";
+import { goYamlFlowCompat } from "./go-yaml-flow.js";
 import { type GoScalar, YamlValueError, longTag, resolvePlain, resolveTagged } from "./go-yaml-resolve.js";
 import {
   JsonConversionError,
@@ -175,12 +176,34 @@ function countNodes(v: JsonValue): number {
 }
 
 /** Decodes the first YAML document of `text` (as go-yaml's Unmarshal does). */
-export function decodeYamlDocument(text: string): YamlDocumentResult {
+export function decodeYamlDocument(input: string): YamlDocumentResult {
+  // go-yaml v2's flow-context leniencies (see go-yaml-flow.ts): the rewritten text is parsed instead;
+  // its events then do not match `input`, so they are not returned (positions fall back to the start).
+  let text = input;
+  let rewritten = false;
+  const compat = GO_YAML_DIFFERS.test(input) ? goYamlFlowCompat(input, false) : {};
+  if (compat.badEscapeOffset !== undefined) {
+    const line = lineOf(input, compat.badEscapeOffset);
+    const at = line > 1 ? `line ${line}: ` : "";
+    return { duplicateKeys: [], problem: { message: `yaml: ${at}found unknown escape character`, offset: compat.badEscapeOffset } };
+  }
+  if (compat.text !== undefined) {
+    text = compat.text;
+    rewritten = true;
+  }
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth: MAX_DEPTH });
   } catch (e) {
-    return { duplicateKeys: [], problem: syntaxProblem(e, text) };
+    const retry = isIndentationError(e) ? goYamlFlowCompat(text, true).text : undefined;
+    try {
+      if (retry === undefined) throw e;
+      events = parseEvents(retry, { maxDepth: MAX_DEPTH });
+      text = retry;
+      rewritten = true;
+    } catch {
+      return { duplicateKeys: [], problem: syntaxProblem(e, text) };
+    }
   }
   let i = 0;
   while (i < events.length && events[i]!.type !== EV_DOCUMENT) i++;
@@ -190,14 +213,23 @@ export function decodeYamlDocument(text: string): YamlDocumentResult {
   const dupOffsets: number[] = [];
   try {
     const value = build(text, docEvents, i + 1, duplicateKeys, dupOffsets);
-    const r: YamlDocumentResult = { value, duplicateKeys, events: docEvents };
-    if (dupOffsets.length > 0) r.firstDuplicateOffset = dupOffsets[0]!;
+    const r: YamlDocumentResult = { value, duplicateKeys, ...(rewritten ? {} : { events: docEvents }) };
+    if (dupOffsets.length > 0 && !rewritten) r.firstDuplicateOffset = dupOffsets[0]!;
     return r;
   } catch (e) {
-    if (e instanceof Fail) return { duplicateKeys, problem: { message: e.message, offset: e.offset }, events: docEvents };
-    if (e instanceof YamlValueError) return { duplicateKeys, problem: { message: e.message, offset: 0 }, events: docEvents };
+    const ev = rewritten ? {} : { events: docEvents };
+    if (e instanceof Fail) return { duplicateKeys, problem: { message: e.message, offset: rewritten ? 0 : e.offset }, ...ev };
+    if (e instanceof YamlValueError) return { duplicateKeys, problem: { message: e.message, offset: 0 }, ...ev };
     throw e;
   }
+}
+
+/** Text {@link goYamlFlowCompat} looks at before parsing: `:` before a flow indicator, `\'` and `\/` escapes. */
+const GO_YAML_DIFFERS = /:[,[\]{}]|\\['/]/;
+
+function isIndentationError(e: unknown): boolean {
+  const err = e as { reason?: string; message?: string };
+  return /deficient indentation/.test(err.reason ?? err.message ?? "");
 }
 
 function syntaxProblem(e: unknown, text: string): DecodeProblem {

@@ -10,7 +10,7 @@
  *   {@link validateCustomResourceMetadataUpdate};
  * - warnings: {@link finalizerWarnings} for newly added finalizers.
  */
-import { type FieldError, fieldError } from "../errors/field-error.js";
+import { type FieldError, dedupeErrors, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import { compareGoStrings, goQuote } from "../value/go-format.js";
 import { type JsonObject, isObject } from "../value/json-value.js";
@@ -40,20 +40,24 @@ export function objectMetaOf(obj: JsonObject): MetaOrErrors {
   return { meta: r.meta };
 }
 
-/** Strategy create check of metadata: `ValidateObjectMeta(meta, namespaced, NameIsDNSSubdomain, "metadata")`. */
+/**
+ * Strategy create check of metadata: `ValidateObjectMetaDeclaratively(Create, ...)`, i.e.
+ * `ValidateObjectMeta(meta, namespaced, NameIsDNSSubdomain, "metadata")` whose result passes through
+ * `ErrorList.Filter` — which de-duplicates by full text (a repeated invalid finalizer is reported once).
+ */
 export function validateCustomResourceMetadata(obj: JsonObject, namespaced: boolean): FieldError[] {
   const m = objectMetaOf(obj);
   if (m.errors) return m.errors;
-  return validateObjectMeta(m.meta, namespaced, nameIsDNSSubdomain, METADATA);
+  return dedupeErrors(validateObjectMeta(m.meta, namespaced, nameIsDNSSubdomain, METADATA));
 }
 
-/** Strategy update check of metadata: `ValidateObjectMetaUpdate(new, old, "metadata")`. */
+/** Strategy update check of metadata: `ValidateObjectMetaUpdate(new, old, "metadata")`, de-duplicated like create's. */
 export function validateCustomResourceMetadataUpdate(newObj: JsonObject, oldObj: JsonObject): FieldError[] {
   const n = objectMetaOf(newObj);
   if (n.errors) return n.errors;
   const o = objectMetaOf(oldObj);
   if (o.errors) return o.errors;
-  return validateObjectMetaUpdate(n.meta, o.meta, METADATA);
+  return dedupeErrors(validateObjectMetaUpdate(n.meta, o.meta, METADATA));
 }
 
 /** Generic create check (`rest.ValidateCreate`, run only when the strategy returned no error). */

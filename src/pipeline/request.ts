@@ -376,13 +376,15 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
   return guard(() => {
     const d = decode(ctx, input, opts);
     if (!d.decodeError) {
-      wipeSystemFields(d.obj);
+      if (opts.wipeSystemFields !== false) wipeSystemFields(d.obj);
       d.decodeError = ensureNamespace(ctx, d.obj, opts);
     }
     if (d.decodeError) return failed(d);
     dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
-    // BeforeCreate: PrepareForCreate, generated name
+    // BeforeCreate: deletion fields cleared, PrepareForCreate, generated name
+    setMeta(obj, "deletionTimestamp", undefined);
+    setMeta(obj, "deletionGracePeriodSeconds", undefined);
     if (version.subresources?.status) delete obj["status"];
     setMeta(obj, "generation", 1);
     const gen = getMeta(obj, "generateName");

@@ -24,6 +24,13 @@ export interface RequestOptions {
    */
   name?: string;
   /**
+   * Create only: apply the create handler's `rest.WipeObjectMetaSystemFields` — drop client-set `uid`,
+   * `creationTimestamp`, `deletionTimestamp`, `deletionGracePeriodSeconds` and `selfLink` — as Kubernetes
+   * does for a client's request. Default true; pass false when the caller manages these fields itself
+   * (`crdkit serve` fills them before admission).
+   */
+  wipeSystemFields?: boolean;
+  /**
    * Strict-decoding errors found while decoding the request body (duplicate keys, see `src/io`): they come
    * before the unknown-field errors, fail the request in Strict mode and are warnings in Warn mode.
    */

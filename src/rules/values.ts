@@ -3,6 +3,7 @@
  * `pkg/cel/common/valuesunstructured.go UnstructuredToVal`), including Kubernetes' list-type set/map
  * equality and `+` semantics.
  */
+import { goBase64StdDecode } from "../value/go-base64.js";
 import { CelDuration, CelError, CelMap, CelSpecial, CelTimestamp, type CelValue } from "../cel/index.js";
 import { celEquals } from "../cel/index.js";
 import type { Structural } from "../structural/structural.js";
@@ -137,8 +138,8 @@ export function toCelValue(v: JsonValue | undefined, schema: Structural): CelVal
           return err(`Invalid date-time formatted string ${v}: ${goTimeParseError(v, LAYOUT_LOCAL) ?? `parsing time ${JSON.stringify(v)}: day out of range`}`);
         }
         case "byte": {
-          const b = decodeBase64(v);
-          return b === undefined ? err(`Invalid byte formatted string ${v}: illegal base64 data`) : b;
+          const b = goBase64StdDecode(v);
+          return b.ok ? b.bytes : err(`Invalid byte formatted string ${v}: illegal base64 data at input byte ${b.offset}`);
         }
       }
       return v;
@@ -303,15 +304,6 @@ export function parseDateTime(s: string): bigint | undefined {
     nanos -= BigInt(m[9] === "-" ? -off : off) * 1000000000n;
   }
   return nanos;
-}
-
-/** Base64 decoding as Kubernetes' byte format (standard alphabet, padding required). */
-function decodeBase64(s: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return undefined;
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 const SET_SCALAR_ERROR = "listSet operations are only supported on lists of scalar values";

@@ -24,7 +24,8 @@ export function createCrAdmission(crd: JsonObject, version: string, rt: Resource
   if (!compiled.ok) return basicAdmission(rt.kind, groupVersion(rt.group, version), rt.status);
   const c = compiled.compiled;
   return {
-    create: (obj, opts) => withNameCheck(c.create(obj, { ...opts, version })),
+    // The server wipes and fills uid/creationTimestamp itself before admission (rest-write.ts).
+    create: (obj, opts) => withNameCheck(c.create(obj, { ...opts, version, wipeSystemFields: false })),
     update: (n, o, opts) => c.update(n, o, { ...opts, version }),
     updateStatus: (n, o, opts) => c.updateStatus(n, o, { ...opts, version }),
   };

@@ -29,14 +29,12 @@ export function hasTypeParam(t: CelType): boolean {
 
 /** Per-declaration-set cache keyed by function, call style and argument types. */
 export class ResolutionCache {
-  private readonly roots = new Map<string, Node>();
-
-  private static key(fn: string, member: boolean): string {
-    return member ? `.${fn}` : fn;
-  }
+  /** Roots of global and of member (receiver-style) calls, by function name. */
+  private readonly globalRoots = new Map<string, Node>();
+  private readonly memberRoots = new Map<string, Node>();
 
   get(fn: string, member: boolean, argTypes: readonly CelType[]): CachedResolution | undefined {
-    let node = this.roots.get(ResolutionCache.key(fn, member));
+    let node = (member ? this.memberRoots : this.globalRoots).get(fn);
     for (const t of argTypes) {
       if (node === undefined) return undefined;
       node = node.get(t) as Node | undefined;
@@ -45,11 +43,11 @@ export class ResolutionCache {
   }
 
   set(fn: string, member: boolean, argTypes: readonly CelType[], r: CachedResolution): void {
-    const k = ResolutionCache.key(fn, member);
-    let node = this.roots.get(k);
+    const roots = member ? this.memberRoots : this.globalRoots;
+    let node = roots.get(fn);
     if (node === undefined) {
       node = new WeakMap();
-      this.roots.set(k, node);
+      roots.set(fn, node);
     }
     for (const t of argTypes) {
       let next = node.get(t) as Node | undefined;

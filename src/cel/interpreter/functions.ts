@@ -44,10 +44,16 @@ export type CallCostFn = (
   result: CelValue,
 ) => number | undefined;
 
+/** Bound of the planner memo of a registry (entries beyond it restart the memo). */
+const MAX_DERIVED = 4096;
+
 /** Registry of overloads by function name. */
 export class FunctionRegistry {
   private readonly byName = new Map<string, OverloadImpl[]>();
   private readonly byId = new Map<string, OverloadImpl>();
+  /** Data derived from the overloads (the planner's dispatch tables), dropped on every change. */
+  private readonly derived = new Map<string, unknown>();
+  private derivedByObject = new WeakMap<object, unknown>();
 
   /** Creates a registry containing `overloads` (later ones replace same-id earlier ones). */
   constructor(...overloads: readonly (readonly OverloadImpl[])[]) {
@@ -56,6 +62,8 @@ export class FunctionRegistry {
 
   /** Adds overloads; an overload with an existing id replaces it. */
   add(...overloads: readonly OverloadImpl[]): this {
+    this.derived.clear();
+    this.derivedByObject = new WeakMap();
     for (const o of overloads) {
       const prev = this.byId.get(o.id);
       if (prev) {
@@ -85,6 +93,31 @@ export class FunctionRegistry {
   /** Overload by id. */
   byOverloadId(id: string): OverloadImpl | undefined {
     return this.byId.get(id);
+  }
+
+  /**
+   * Planner memo: a value derived from this registry's overloads under `key` (undefined when
+   * absent). Entries are dropped whenever {@link add} changes the overloads.
+   */
+  derivedGet(key: string): unknown {
+    return this.derived.get(key);
+  }
+
+  /** Stores a value derived from this registry's current overloads (see {@link derivedGet}). */
+  derivedSet(key: string, value: unknown): void {
+    // keys may come from expression text (unknown function names): keep the memo bounded
+    if (this.derived.size >= MAX_DERIVED) this.derived.clear();
+    this.derived.set(key, value);
+  }
+
+  /** Like {@link derivedGet}, keyed by an object's identity. */
+  derivedGetByObject(key: object): unknown {
+    return this.derivedByObject.get(key);
+  }
+
+  /** Like {@link derivedSet}, keyed by an object's identity (held weakly). */
+  derivedSetByObject(key: object, value: unknown): void {
+    this.derivedByObject.set(key, value);
   }
 
   /** A copy of this registry (to extend without mutating a shared one). */

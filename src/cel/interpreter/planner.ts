@@ -28,7 +28,7 @@ import {
 import { formatKey, indexValue, selectField } from "./access.js";
 import type { Cand, Impl } from "./dispatch.js";
 import { makeDispatcher, pickN } from "./dispatch.js";
-import type { CallCostFn } from "./functions.js";
+import type { CallCostFn, OverloadImpl } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
 import { COST, callCostFn, trackerFor } from "./runtime-cost.js";
 import type { Activation } from "./state.js";
@@ -272,27 +272,7 @@ class Planner {
     const id = e.id;
     // cel-go qualifier costs: a qualifier applied normally costs 1 (also when it fails); none is
     // applied after a failed operand; in optional mode only a present field is charged.
-    const select: Interp = (s) => {
-      const v = operand(s);
-      if (v instanceof HashCelMap) {
-        s.add(1);
-        const r = v.getString(field);
-        return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
-      }
-      if (v instanceof CelSpecial) return v;
-      if (v instanceof CelOptional) {
-        // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
-        if (v.value === undefined) return v;
-        const r = selectField(v.value, field);
-        if (r === undefined || r instanceof CelError) return CelOptional.NONE;
-        s.add(1);
-        return CelOptional.of(r);
-      }
-      s.add(1);
-      const r = selectField(v, field);
-      if (r === undefined) return new CelError(`no such key: ${field}`, id);
-      return r;
-    };
+    const select = fieldSelect(operand, field, id);
     if (qn === undefined) return select;
     const typeVal = TYPE_IDENTS[qn] ?? this.o.typeValues?.get(qn);
     const rootCost = noRoot ? 0 : 1;
@@ -652,12 +632,9 @@ class Planner {
     const fn = e.function;
     const receiver = e.target !== undefined;
     const argExprs = receiver ? [e.target as Expr, ...e.args] : [...e.args];
-    let cands = this.o.functions.lookup(fn, argExprs.length, receiver);
     const ids = this.o.checked?.references?.get(e.id)?.overloadIds;
-    if (ids && ids.length > 0) {
-      const filtered = cands.filter((c) => ids.includes(c.id));
-      if (filtered.length > 0) cands = filtered;
-    }
+    const dispatch = dispatchFor(this.o.functions, fn, argExprs.length, receiver, ids);
+    const cands = dispatch.cands;
     // unchecked receiver call whose target is a qualified name: namespaced function (e.g. sets.contains)
     if (cands.length === 0 && receiver) {
       const qn = qualifiedIdent(e.target as Expr);
@@ -693,9 +670,8 @@ class Planner {
         return this.o.functions.hasFunction(fn) ? noOverload(fn, vals, id) : new CelError(`no such overload: ${fn}`, id);
       };
     }
-    const nonStrict = cands.some((c) => c.nonStrict);
-    const entries: Cand[] = cands.map((ov) => ({ ov, impl: ov.impl as Impl }));
-    const pick = makeDispatcher(entries);
+    const { nonStrict, entries } = dispatch;
+    const pick = dispatch.pick as (x: CelValue, y: CelValue) => Cand | undefined;
     const n = args.length;
     if (n === 1) {
       const a0 = args[0] as Interp;
@@ -744,6 +720,89 @@ class Planner {
       return r;
     };
   }
+}
+
+/** Plain field selection `operand.field` (charged like cel-go's qualifiers). */
+function fieldSelect(operand: Interp, field: string, id: number): Interp {
+  return (s) => {
+    const v = operand(s);
+    if (v instanceof HashCelMap) {
+      s.add(1);
+      const r = v.getString(field);
+      return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
+    }
+    if (v instanceof CelSpecial) return v;
+    if (v instanceof CelOptional) {
+      // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
+      if (v.value === undefined) return v;
+      const r = selectField(v.value, field);
+      if (r === undefined || r instanceof CelError) return CelOptional.NONE;
+      s.add(1);
+      return CelOptional.of(r);
+    }
+    s.add(1);
+    const r = selectField(v, field);
+    if (r === undefined) return new CelError(`no such key: ${field}`, id);
+    return r;
+  };
+}
+
+/** The candidates of one call shape and their dispatcher, shared by all plans over one registry. */
+interface Dispatch {
+  readonly fn: string;
+  readonly argc: number;
+  readonly receiver: boolean;
+  readonly cands: readonly OverloadImpl[];
+  readonly entries: readonly Cand[];
+  readonly nonStrict: boolean;
+  /** Undefined when there are no candidates. */
+  readonly pick: ((x: CelValue, y: CelValue) => Cand | undefined) | undefined;
+}
+
+/**
+ * The overloads of `fn` for a call shape, narrowed to the checker's `ids` when any of them
+ * exist, with their tag dispatcher. Memoized per registry: the dispatcher depends only on
+ * the candidate list, so building it once per call shape keeps planning cheap.
+ */
+function dispatchFor(
+  functions: FunctionRegistry,
+  fn: string,
+  argc: number,
+  receiver: boolean,
+  ids: readonly string[] | undefined,
+): Dispatch {
+  // the checker shares one overload-id array per cached resolution: try its identity first
+  if (ids !== undefined && ids.length > 0) {
+    const byIds = functions.derivedGetByObject(ids) as Dispatch | undefined;
+    if (byIds !== undefined && byIds.fn === fn && byIds.argc === argc && byIds.receiver === receiver) return byIds;
+  }
+  const key =
+    ids === undefined || ids.length === 0
+      ? `${receiver ? "r" : "g"}${argc}:${fn}`
+      : `${receiver ? "r" : "g"}${argc}:${fn}\u0000${ids.join("\u0000")}`;
+  const hit = functions.derivedGet(key) as Dispatch | undefined;
+  if (hit !== undefined) {
+    if (ids !== undefined && ids.length > 0) functions.derivedSetByObject(ids, hit);
+    return hit;
+  }
+  let cands = functions.lookup(fn, argc, receiver);
+  if (ids && ids.length > 0) {
+    const filtered = cands.filter((c) => ids.includes(c.id));
+    if (filtered.length > 0) cands = filtered;
+  }
+  const entries: Cand[] = cands.map((ov) => ({ ov, impl: ov.impl as Impl }));
+  const d: Dispatch = {
+    fn,
+    argc,
+    receiver,
+    cands,
+    entries,
+    nonStrict: cands.some((c) => c.nonStrict),
+    pick: entries.length > 0 ? makeDispatcher(entries) : undefined,
+  };
+  functions.derivedSet(key, d);
+  if (ids !== undefined && ids.length > 0) functions.derivedSetByObject(ids, d);
+  return d;
 }
 
 /** Go type name of a cel-go value (as printed by `%T`) for error texts. */
@@ -843,9 +902,10 @@ export function plan(ast: ParsedAst | Expr, opts: PlanOptions): Program {
   const nSlots = p.nSlots;
   // one reusable state per program; a re-entrant evaluation (a custom function evaluating the
   // same program) gets a fresh one
-  const shared = new State(nSlots);
+  let shared: State | undefined;
   return {
     eval(activation?: Activation, eo?: EvalOptions): EvalResult {
+      shared ??= new State(nSlots);
       const s = shared.busy ? new State(nSlots) : shared;
       s.reset(activation, eo?.costLimit ?? Number.POSITIVE_INFINITY);
       s.busy = true;

@@ -165,9 +165,20 @@ export function trackerFor(id: string): TrackerFn | undefined {
       return setsCost(1);
     case "list_sets_equivalent_list":
       return setsCost(2);
-    default:
-      if (/^list_\w+_sort$/.test(id)) return (args) => selfCompare(args[0] ?? null);
-      if (/^list_\w+_sortByAssociatedKeys$/.test(id)) return (args) => selfCompare(args[1] ?? null);
-      return undefined;
+    default: {
+      // sort overloads are per element type: test the id once, then remember the answer
+      const known = sortTrackers.get(id);
+      if (known !== undefined || sortTrackers.has(id)) return known;
+      let t: TrackerFn | undefined;
+      if (/^list_\w+_sort$/.test(id)) t = sortSelf;
+      else if (/^list_\w+_sortByAssociatedKeys$/.test(id)) t = sortByKeys;
+      if (sortTrackers.size < 10000) sortTrackers.set(id, t);
+      return t;
+    }
   }
 }
+
+const sortSelf: TrackerFn = (args) => selfCompare(args[0] ?? null);
+const sortByKeys: TrackerFn = (args) => selfCompare(args[1] ?? null);
+/** {@link trackerFor}'s answers for the ids of its default case. */
+const sortTrackers = new Map<string, TrackerFn | undefined>();

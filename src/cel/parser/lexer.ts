@@ -62,8 +62,14 @@ export interface LexError {
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-const isIdentStart = (c: number): boolean => isLetter(c) || c === 95;
-const isIdentPart = (c: number): boolean => isIdentStart(c) || isDigit(c);
+/** ASCII classes: bit 1 = identifier start (letter, `_`), bit 2 = identifier part (also digits). */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (isLetter(c) || c === 95) ASCII_CLASS[c] = 3;
+  else if (isDigit(c)) ASCII_CLASS[c] = 2;
+}
+const isIdentStart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 1) !== 0;
+const isIdentPart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 2) !== 0;
 
 /** Splits a string into code points (lone surrogates kept as their own code units). */
 export function toCodePoints(s: string): number[] {
@@ -89,16 +95,6 @@ function cpTextSlow(cps: readonly number[], a: number, b: number): string {
   return s;
 }
 
-const PUNCT2: Record<string, TokenKind> = {
-  "==": "==",
-  "!=": "!=",
-  "<=": "<=",
-  ">=": ">=",
-  "&&": "&&",
-  "||": "||",
-};
-const PUNCT1 = new Set("<>[]{}().,-!?:+*/%");
-
 /** Lexer state (a class, so no closures are created per call). */
 class Lexer {
   readonly tokens: Token[] = [];
@@ -106,19 +102,23 @@ class Lexer {
   i = 0;
   readonly n: number;
   private readonly sliceable: boolean;
+  /** Reads code points from the source string (every code point is one UTF-16 unit). */
+  private readonly direct: boolean;
   constructor(
-    private readonly cps: readonly number[],
+    private readonly cps: readonly number[] | undefined,
     private readonly source: string | undefined,
   ) {
-    this.n = cps.length;
+    this.direct = cps === undefined;
+    this.n = cps === undefined ? (source as string).length : cps.length;
     // when every code point is one UTF-16 unit, token text is a plain slice of the source
-    this.sliceable = source !== undefined && source.length === cps.length;
+    this.sliceable = source !== undefined && source.length === this.n;
   }
   private text(a: number, b: number): string {
-    return this.sliceable ? (this.source as string).slice(a, b) : cpTextSlow(this.cps, a, b);
+    return this.sliceable ? (this.source as string).slice(a, b) : cpTextSlow(this.cps as readonly number[], a, b);
   }
   private at(k: number): number {
-    return k < this.n ? (this.cps[k] as number) : -1;
+    if (k >= this.n) return -1;
+    return this.direct ? (this.source as string).charCodeAt(k) : ((this.cps as readonly number[])[k] as number);
   }
   private push(kind: TokenKind, s: number, e: number): void {
     this.tokens.push({ kind, start: s, end: e, text: this.text(s, e) });
@@ -167,7 +167,9 @@ class Lexer {
   private scanEscape(k: number): number {
     const c = this.at(k + 1);
     if (c < 0) return -(this.n + 1);
-    if ("abfnrtv\"'\\?`".includes(String.fromCharCode(c))) return k + 2;
+    // a b f n r t v " ' \ ? `
+    if (c === 97 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116 || c === 118 || c === 34 || c === 39 || c === 92 || c === 63 || c === 96)
+      return k + 2;
     if (c === 120 || c === 88) {
       for (let j = 2; j < 4; j++) if (!isHex(this.at(k + j))) return -(k + j + 1);
       return k + 4;
@@ -188,6 +190,56 @@ class Lexer {
       return k + 4;
     }
     return -(k + 1 + 1);
+  }
+
+  /** The punctuation token starting with ASCII `c` followed by `d` (-1 at the end), if any. */
+  private punct(c: number, d: number): TokenKind | undefined {
+    switch (c) {
+      case 61: // =
+        return d === 61 ? "==" : undefined;
+      case 33: // !
+        return d === 61 ? "!=" : "!";
+      case 60: // <
+        return d === 61 ? "<=" : "<";
+      case 62: // >
+        return d === 61 ? ">=" : ">";
+      case 38: // &
+        return d === 38 ? "&&" : undefined;
+      case 124: // |
+        return d === 124 ? "||" : undefined;
+      case 91:
+        return "[";
+      case 93:
+        return "]";
+      case 123:
+        return "{";
+      case 125:
+        return "}";
+      case 40:
+        return "(";
+      case 41:
+        return ")";
+      case 46:
+        return ".";
+      case 44:
+        return ",";
+      case 45:
+        return "-";
+      case 63:
+        return "?";
+      case 58:
+        return ":";
+      case 43:
+        return "+";
+      case 42:
+        return "*";
+      case 47:
+        return "/";
+      case 37:
+        return "%";
+      default:
+        return undefined;
+    }
   }
 
   run(): void {
@@ -252,8 +304,8 @@ class Lexer {
         this.i = k;
         continue;
       }
-      // strings, raw strings, bytes
-      {
+      // strings, raw strings, bytes (they start with b, B, r, R, " or ')
+      if (c === 98 || c === 66 || c === 114 || c === 82 || c === 34 || c === 39) {
         let k = this.i;
         let bytes = false;
         let raw = false;
@@ -281,7 +333,10 @@ class Lexer {
       }
       if (isIdentStart(c)) {
         let k = this.i + 1;
-        while (isIdentPart(this.at(k))) k++;
+        if (this.direct) {
+          const src = this.source as string;
+          while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
+        } else while (isIdentPart(this.at(k))) k++;
         const text = this.text( s, k);
         const kind: TokenKind =
           text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
@@ -303,17 +358,11 @@ class Lexer {
         continue;
       }
       if (c < 128) {
-        const two = String.fromCharCode(c) + (this.at(this.i + 1) >= 0 && this.at(this.i + 1) < 128 ? String.fromCharCode(this.at(this.i + 1)) : "");
-        const k2 = PUNCT2[two];
-        if (k2 !== undefined) {
-          this.push(k2, s, s + 2);
-          this.i += 2;
-          continue;
-        }
-        const one = String.fromCharCode(c);
-        if (PUNCT1.has(one)) {
-          this.push(one as TokenKind, s, s + 1);
-          this.i++;
+        const kind = this.punct(c, this.at(this.i + 1));
+        if (kind !== undefined) {
+          // punctuation text is its kind
+          this.tokens.push({ kind, start: s, end: s + kind.length, text: kind });
+          this.i += kind.length;
           continue;
         }
         if (c === 38 || c === 124 || c === 61) {
@@ -334,6 +383,26 @@ class Lexer {
  */
 export function lex(cps: readonly number[], source?: string): { tokens: Token[]; errors: LexError[] } {
   const l = new Lexer(cps, source);
+  l.run();
+  return { tokens: l.tokens, errors: l.errors };
+}
+
+/** Whether `s` contains a UTF-16 surrogate (its code points and code units then differ). */
+export function hasSurrogates(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/**
+ * Tokenizes `source`, which must contain no surrogates (see {@link hasSurrogates}): then its
+ * code points are its UTF-16 units, read directly without a code-point array. Same result as
+ * `lex(toCodePoints(source), source)`.
+ */
+export function lexSource(source: string): { tokens: Token[]; errors: LexError[] } {
+  const l = new Lexer(undefined, source);
   l.run();
   return { tokens: l.tokens, errors: l.errors };
 }

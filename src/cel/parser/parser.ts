@@ -13,7 +13,7 @@ import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
 import type { CelIssue } from "./issues.js";
 import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
-import { lex, toCodePoints } from "./lexer.js";
+import { hasSurrogates, lex, lexSource, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { unescapeLiteral } from "./unescape.js";
@@ -130,6 +130,116 @@ function macroTable(macros: readonly Macro[]): MacroTable {
   return t;
 }
 
+/** Node factories for macro expansion; every node it creates gets its id at `offset`. */
+class Helper implements MacroExprHelper {
+  offset = -1;
+  constructor(private readonly parser: { newId(offset: number): number }) {}
+  private nid(): number {
+    return this.parser.newId(this.offset);
+  }
+  private copyAll(es: readonly Expr[]): Expr[] {
+    const out: Expr[] = new Array(es.length);
+    for (let i = 0; i < es.length; i++) out[i] = this.copy(es[i] as Expr);
+    return out;
+  }
+  copy(e: Expr): Expr {
+    switch (e.kind) {
+      case "const":
+      case "ident":
+        return { ...e, id: this.nid() };
+      case "select":
+        return { ...e, id: this.nid(), operand: this.copy(e.operand) };
+      case "call":
+        return e.target
+          ? { ...e, id: this.nid(), target: this.copy(e.target), args: this.copyAll(e.args) }
+          : { ...e, id: this.nid(), args: this.copyAll(e.args) };
+      case "list":
+        return { ...e, id: this.nid(), elements: this.copyAll(e.elements) };
+      case "map": {
+        const id = this.nid();
+        const entries: MapEntry[] = [];
+        for (const en of e.entries) entries.push({ ...en, id: this.nid(), key: this.copy(en.key), value: this.copy(en.value) });
+        return { ...e, id, entries };
+      }
+      case "struct": {
+        const id = this.nid();
+        const fields: StructField[] = [];
+        for (const f of e.fields) fields.push({ ...f, id: this.nid(), value: this.copy(f.value) });
+        return { ...e, id, fields };
+      }
+      case "comprehension":
+        return {
+          ...e,
+          id: this.nid(),
+          iterRange: this.copy(e.iterRange),
+          accuInit: this.copy(e.accuInit),
+          loopCondition: this.copy(e.loopCondition),
+          loopStep: this.copy(e.loopStep),
+          result: this.copy(e.result),
+        };
+    }
+  }
+  memberCall(fn: string, target: Expr, ...args: Expr[]): Expr {
+    return { kind: "call", id: this.nid(), function: fn, target, args };
+  }
+  bind(name: string, init: Expr, result: Expr): Expr {
+    return {
+      kind: "comprehension",
+      id: this.nid(),
+      iterVar: "#unused",
+      iterRange: { kind: "list", id: this.nid(), elements: [], optionalIndices: [] },
+      accuVar: name,
+      accuInit: init,
+      loopCondition: { kind: "const", id: this.nid(), value: { kind: "bool", value: false } },
+      loopStep: { kind: "ident", id: this.nid(), name },
+      result,
+    };
+  }
+  literal(value: Constant): Expr {
+    return { kind: "const", id: this.nid(), value };
+  }
+  ident(name: string): Expr {
+    return { kind: "ident", id: this.nid(), name };
+  }
+  accuIdent(): Expr {
+    return { kind: "ident", id: this.nid(), name: ACCUMULATOR_NAME };
+  }
+  list(...elements: Expr[]): Expr {
+    return { kind: "list", id: this.nid(), elements, optionalIndices: [] };
+  }
+  map(): Expr {
+    return { kind: "map", id: this.nid(), entries: [] };
+  }
+  call(fn: string, ...args: Expr[]): Expr {
+    return { kind: "call", id: this.nid(), function: fn, args };
+  }
+  presenceTest(operand: Expr, field: string): Expr {
+    return { kind: "select", id: this.nid(), operand, field, testOnly: true };
+  }
+  comprehension(
+    iterRange: Expr,
+    iterVar: string,
+    iterVar2: string | undefined,
+    accuInit: Expr,
+    loopCondition: Expr,
+    loopStep: Expr,
+    result: Expr,
+  ): Expr {
+    const base = {
+      kind: "comprehension" as const,
+      id: this.nid(),
+      iterVar,
+      iterRange,
+      accuVar: ACCUMULATOR_NAME,
+      accuInit,
+      loopCondition,
+      loopStep,
+      result,
+    };
+    return iterVar2 === undefined ? base : { ...base, iterVar2 };
+  }
+}
+
 class Parser {
   private pos = 0;
   private nextId = 1;
@@ -142,6 +252,7 @@ class Parser {
   private readonly maxDepth: number;
   private readonly optional: boolean;
   private readonly escIdents: boolean;
+  private macroHelper: Helper | undefined;
 
   constructor(
     private readonly tokens: readonly Token[],
@@ -201,11 +312,20 @@ class Parser {
   private depthOf(e: Expr): number {
     return this.vdepth[e.id] ?? 0;
   }
-  /** Tracks cel-go's visitor recursion depth for left-deep chains. */
-  private deepen(e: Expr, ...kids: Expr[]): Expr {
-    let d = 0;
-    for (const k of kids) d = Math.max(d, this.depthOf(k));
-    d += 1;
+  /** Tracks cel-go's visitor recursion depth for left-deep chains (children `a`, `b`, `c`). */
+  private deepen(e: Expr, a: Expr, b?: Expr, c?: Expr): Expr {
+    let d = this.depthOf(a);
+    if (b !== undefined) d = Math.max(d, this.depthOf(b));
+    if (c !== undefined) d = Math.max(d, this.depthOf(c));
+    return this.setDepth(e, d + 1);
+  }
+  /** {@link deepen} with children `first` and `rest`. */
+  private deepenAll(e: Expr, first: Expr, rest: readonly Expr[]): Expr {
+    let d = this.depthOf(first);
+    for (const k of rest) d = Math.max(d, this.depthOf(k));
+    return this.setDepth(e, d + 1);
+  }
+  private setDepth(e: Expr, d: number): Expr {
     if (d > this.maxDepth) {
       this.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
       throw new SyntaxStop();
@@ -245,79 +365,20 @@ class Parser {
     return this.call(id, fn, args, target);
   }
 
+  /** The macro helper, positioned at `offset` (one instance per parser: no closures per macro call). */
   private helper(offset: number): MacroExprHelper {
-    const nid = (): number => this.id(offset);
-    const copy = (e: Expr): Expr => {
-      switch (e.kind) {
-        case "const":
-        case "ident":
-          return { ...e, id: nid() };
-        case "select":
-          return { ...e, id: nid(), operand: copy(e.operand) };
-        case "call":
-          return e.target
-            ? { ...e, id: nid(), target: copy(e.target), args: e.args.map(copy) }
-            : { ...e, id: nid(), args: e.args.map(copy) };
-        case "list":
-          return { ...e, id: nid(), elements: e.elements.map(copy) };
-        case "map":
-          return { ...e, id: nid(), entries: e.entries.map((en) => ({ ...en, id: nid(), key: copy(en.key), value: copy(en.value) })) };
-        case "struct":
-          return { ...e, id: nid(), fields: e.fields.map((f) => ({ ...f, id: nid(), value: copy(f.value) })) };
-        case "comprehension":
-          return {
-            ...e,
-            id: nid(),
-            iterRange: copy(e.iterRange),
-            accuInit: copy(e.accuInit),
-            loopCondition: copy(e.loopCondition),
-            loopStep: copy(e.loopStep),
-            result: copy(e.result),
-          };
-      }
-    };
-    return {
-      copy,
-      memberCall: (fn: string, target: Expr, ...args: Expr[]) => ({ kind: "call", id: nid(), function: fn, target, args }),
-      bind: (name: string, init: Expr, result: Expr) => ({
-        kind: "comprehension",
-        id: nid(),
-        iterVar: "#unused",
-        iterRange: { kind: "list", id: nid(), elements: [], optionalIndices: [] },
-        accuVar: name,
-        accuInit: init,
-        loopCondition: { kind: "const", id: nid(), value: { kind: "bool", value: false } },
-        loopStep: { kind: "ident", id: nid(), name },
-        result,
-      }),
-      literal: (value: Constant) => ({ kind: "const", id: nid(), value }),
-      ident: (name: string) => ({ kind: "ident", id: nid(), name }),
-      accuIdent: () => ({ kind: "ident", id: nid(), name: ACCUMULATOR_NAME }),
-      list: (...elements: Expr[]) => ({ kind: "list", id: nid(), elements, optionalIndices: [] }),
-      map: () => ({ kind: "map", id: nid(), entries: [] }),
-      call: (fn: string, ...args: Expr[]) => ({ kind: "call", id: nid(), function: fn, args }),
-      presenceTest: (operand: Expr, field: string) => ({
-        kind: "select",
-        id: nid(),
-        operand,
-        field,
-        testOnly: true,
-      }),
-      comprehension: (iterRange, iterVar, iterVar2, accuInit, loopCondition, loopStep, result) => {
-        const base = {
-          kind: "comprehension" as const,
-          id: nid(),
-          iterVar,
-          iterRange,
-          accuVar: ACCUMULATOR_NAME,
-          accuInit,
-          loopCondition,
-          loopStep,
-          result,
-        };
-        return iterVar2 === undefined ? base : { ...base, iterVar2 };
-      },
-    };
+    let h = this.macroHelper;
+    if (h === undefined) {
+      h = new Helper(this);
+      this.macroHelper = h;
+    }
+    h.offset = offset;
+    return h;
+  }
+
+  /** A fresh id at `offset` (for the macro helper). */
+  newId(offset: number): number {
+    return this.id(offset);
   }
 
   // ---- grammar
@@ -350,29 +411,32 @@ class Parser {
     return out;
   }
 
-  private parseLogic(fn: "_||_" | "_&&_", tok: TokenKind, sub: () => Expr): Expr {
-    const terms: Expr[] = [sub()];
+  private parseLogic(fn: "_||_" | "_&&_", tok: TokenKind): Expr {
+    const first = fn === "_||_" ? this.parseAnd() : this.parseRelation();
+    if (this.peek().kind !== tok) return first;
+    const terms: Expr[] = [first];
     const ops: number[] = [];
     while (this.peek().kind === tok) {
       const t = this.next();
       ops.push(this.id(t.start));
-      terms.push(sub());
+      terms.push(fn === "_||_" ? this.parseAnd() : this.parseRelation());
     }
-    if (terms.length === 1) return terms[0] as Expr;
-    const build = (lo: number, hi: number): Expr => {
-      const mid = (lo + hi + 1) >> 1;
-      const left = mid === lo ? (terms[mid] as Expr) : build(lo, mid - 1);
-      const right = mid === hi ? (terms[mid + 1] as Expr) : build(mid + 1, hi);
-      return this.deepen(this.call(ops[mid] as number, fn, [left, right]), left, right);
-    };
-    return build(0, ops.length - 1);
+    return this.balanced(fn, terms, ops, 0, ops.length - 1);
+  }
+
+  /** cel-go's balanced tree of a `||` / `&&` chain. */
+  private balanced(fn: string, terms: readonly Expr[], ops: readonly number[], lo: number, hi: number): Expr {
+    const mid = (lo + hi + 1) >> 1;
+    const left = mid === lo ? (terms[mid] as Expr) : this.balanced(fn, terms, ops, lo, mid - 1);
+    const right = mid === hi ? (terms[mid + 1] as Expr) : this.balanced(fn, terms, ops, mid + 1, hi);
+    return this.deepen(this.call(ops[mid] as number, fn, [left, right]), left, right);
   }
 
   private parseOr(): Expr {
-    return this.parseLogic("_||_", "||", () => this.parseAnd());
+    return this.parseLogic("_||_", "||");
   }
   private parseAnd(): Expr {
-    return this.parseLogic("_&&_", "&&", () => this.parseRelation());
+    return this.parseLogic("_&&_", "&&");
   }
 
   private parseRelation(): Expr {
@@ -453,7 +517,7 @@ class Parser {
           const id = this.id(open.start);
           const args = this.parseArgs();
           const before = e;
-          e = this.deepen(this.callOrMacro(id, idTok.text, args, e), before, ...args);
+          e = this.deepenAll(this.callOrMacro(id, idTok.text, args, e), before, args);
           continue;
         }
         let field: string;
@@ -737,6 +801,10 @@ class Parser {
     return { kind: "map", id, entries };
   }
 
+  private lit(off: number, value: Constant): Expr {
+    return { kind: "const", id: this.id(off), value };
+  }
+
   private parseLiteral(): Expr {
     const first = this.next();
     let t = first;
@@ -746,7 +814,6 @@ class Parser {
       t = this.next();
     }
     const off = first.start;
-    const lit = (value: Constant): Expr => ({ kind: "const", id: this.id(off), value });
     switch (t.kind) {
       case "NUM_INT": {
         let text = t.text;
@@ -759,7 +826,7 @@ class Parser {
         if (sign) v = -v;
         text = "";
         if (v < INT64_MIN || v > INT64_MAX) return this.report("invalid int literal", off);
-        return lit({ kind: "int", value: v });
+        return this.lit(off, { kind: "int", value: v });
       }
       case "NUM_UINT": {
         const text = t.text.slice(0, -1);
@@ -770,31 +837,31 @@ class Parser {
           return this.report("invalid uint literal", off);
         }
         if (v > UINT64_MAX) return this.report("invalid uint literal", off);
-        return lit({ kind: "uint", value: v });
+        return this.lit(off, { kind: "uint", value: v });
       }
       case "NUM_FLOAT": {
         const v = Number(sign + t.text);
         if (!Number.isFinite(v)) return this.report("invalid double literal", off);
-        return lit({ kind: "double", value: v });
+        return this.lit(off, { kind: "double", value: v });
       }
       case "STRING": {
         const r = unescapeLiteral(t.text, false);
         if (typeof r !== "string" && !(r instanceof Uint8Array)) return this.report(r.error, off);
-        return lit({ kind: "string", value: r as string });
+        return this.lit(off, { kind: "string", value: r as string });
       }
       case "BYTES": {
         const r = unescapeLiteral(t.text.slice(1), true);
         if (!(r instanceof Uint8Array)) {
           return this.report(typeof r === "string" ? "unable to unescape string" : r.error, off);
         }
-        return lit({ kind: "bytes", value: r });
+        return this.lit(off, { kind: "bytes", value: r });
       }
       case "true":
-        return lit({ kind: "bool", value: true });
+        return this.lit(off, { kind: "bool", value: true });
       case "false":
-        return lit({ kind: "bool", value: false });
+        return this.lit(off, { kind: "bool", value: false });
       case "null":
-        return lit({ kind: "null" });
+        return this.lit(off, { kind: "null" });
       default:
         this.pos--;
         return this.mismatch(EXPR_START);
@@ -811,26 +878,29 @@ class Parser {
  */
 export function parse(source: string, opts: ParseOptions = {}): ParseResult {
   const description = opts.description ?? "<input>";
-  const cps = toCodePoints(source);
-  const sourceInfo0 = {
-    description,
-    source,
-    lineOffsets: computeLineOffsets(source),
-    positions: new Map<number, number>(),
-    macroCalls: new Map<number, Expr>(),
-  };
+  // without surrogates, code points are UTF-16 units: lex the string directly
+  const cps = hasSurrogates(source) ? toCodePoints(source) : undefined;
+  const cpCount = cps === undefined ? source.length : cps.length;
+  const lineOffsets = computeLineOffsets(source);
   const limit = opts.expressionSizeCodePointLimit ?? 100_000;
-  if (cps.length > limit) {
+  if (cpCount > limit) {
+    const sourceInfo0: SourceInfo = {
+      description,
+      source,
+      lineOffsets,
+      positions: new Map<number, number>(),
+      macroCalls: new Map<number, Expr>(),
+    };
     const issues: CelIssue[] = [
       {
-        message: `expression code point size exceeds limit: size: ${cps.length}, limit ${limit}`,
+        message: `expression code point size exceeds limit: size: ${cpCount}, limit ${limit}`,
         offset: -1,
         exprId: 0,
       },
     ];
     return { issues, sourceInfo: sourceInfo0, errorText: formatIssues(sourceInfo0, issues) };
   }
-  const { tokens, errors } = lex(cps, source);
+  const { tokens, errors } = cps === undefined ? lexSource(source) : lex(cps, source);
   const p = new Parser(tokens, opts);
   let expr: Expr | undefined;
   try {
@@ -839,16 +909,19 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     if (!(e instanceof SyntaxStop) && !(e instanceof RangeError)) throw e;
     if (e instanceof RangeError) p.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
   }
-  const issues: CelIssue[] = [
-    ...errors.map((le) => ({ message: `Syntax error: token recognition error at: '${le.text}'`, offset: le.offset, exprId: 0 })),
-    ...p.issues,
-  ];
+  const issues: CelIssue[] =
+    errors.length === 0
+      ? p.issues
+      : [
+          ...errors.map((le) => ({ message: `Syntax error: token recognition error at: '${le.text}'`, offset: le.offset, exprId: 0 })),
+          ...p.issues,
+        ];
   if (issues.length > MAX_SYNTAX_ERRORS) {
     const at = issues[MAX_SYNTAX_ERRORS] as CelIssue;
     issues.length = MAX_SYNTAX_ERRORS;
     issues.push({ message: `Syntax error: More than ${MAX_SYNTAX_ERRORS} syntax errors`, offset: at.offset, exprId: 0 });
   }
-  const sourceInfo: SourceInfo = { ...sourceInfo0, positions: p.positions, macroCalls: p.macroCalls };
+  const sourceInfo: SourceInfo = { description, source, lineOffsets, positions: p.positions, macroCalls: p.macroCalls };
   if (issues.length > 0 || expr === undefined) {
     return { issues, sourceInfo, errorText: formatIssues(sourceInfo, issues) };
   }

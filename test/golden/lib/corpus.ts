@@ -138,7 +138,7 @@ export function compareProject(api: CrdkitApi, golden: JsonObject, corpusRoot: s
     }
     try {
       const version = typeof rec["version"] === "string" ? rec["version"] : undefined;
-      const r = c.compiled.create(doc, { fieldValidation: "Strict", ...(version ? { version } : {}) });
+      const r = c.compiled.create(doc, { fieldValidation: "Strict", wipeSystemFields: true, ...(version ? { version } : {}) });
       const d: string[] = [];
       const gDecode = typeof rec["decodeError"] === "string" ? rec["decodeError"] : "";
       if (gDecode !== (r.decodeError ?? "")) d.push("decodeError differs:", `    - ${gDecode || "<none>"}`, `    + ${r.decodeError ?? "<none>"}`);

@@ -23,13 +23,24 @@ export interface ValidationContext {
 /** A validator. */
 export type AstValidator = (ctx: ValidationContext) => void;
 
+class Context implements ValidationContext {
+  constructor(
+    readonly ast: ParsedAst,
+    readonly checked: CheckResult,
+    private readonly issues: IssueCollector,
+  ) {}
+  typeOf(id: number): CelType {
+    return this.checked.types.get(id) ?? ErrorType;
+  }
+  report(id: number, message: string): void {
+    this.issues.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
+  }
+  visit(fn: (e: Expr) => void): void {
+    visitExpr(this.ast.expr, fn);
+  }
+}
+
 /** Builds a validation context collecting into `issues`. */
 export function validationContext(ast: ParsedAst, checked: CheckResult, issues: IssueCollector): ValidationContext {
-  return {
-    ast,
-    checked,
-    typeOf: (id) => checked.types.get(id) ?? ErrorType,
-    report: (id, message) => issues.report(id, ast.sourceInfo.positions.get(id) ?? -1, message),
-    visit: (fn) => visitExpr(ast.expr, fn),
-  };
+  return new Context(ast, checked, issues);
 }

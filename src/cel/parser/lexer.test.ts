@@ -1,0 +1,46 @@
+import * as assert from "node:assert/strict";
+import { test } from "node:test";
+import { hasSurrogates, lex, lexSource, toCodePoints } from "./lexer.js";
+
+// lexSource (string input) must tokenize exactly like lex over code points.
+const INPUTS = [
+  "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
+  "a != b || !c ? -1 : 2u % 3 * 4.5e-3 / .5 + 0x1F - 0XF",
+  "{'k': [1, 2], \"v\": b'\\x00', r'raw\\n': br\"x\"} == x.?y[?0]",
+  "'''triple ' quoted''' + \"\\u00e9\\U0001F600\\101\\a\\?\\`\" // comment\n + `esc.id-x/y z`",
+  "a = b & c | d ^ e # f $",
+  "'unterminated",
+  "'bad \\q escape' + \"\\x4\"",
+  "in true false null inx truex _a1 B'by' R'ra' b r",
+  "x.all(i, i > 0) && y.exists_one(j, j == `a b`) && ``",
+  "a\tb\r\nc\fd",
+  "",
+  "é + 'ü'",
+];
+
+for (const src of INPUTS) {
+  test(`lexSource matches lex: ${JSON.stringify(src)}`, () => {
+    assert.equal(hasSurrogates(src), false);
+    assert.deepEqual(lexSource(src), lex(toCodePoints(src), src));
+  });
+}
+
+test("hasSurrogates finds pairs and lone surrogates", () => {
+  assert.equal(hasSurrogates("'😀'"), true);
+  assert.equal(hasSurrogates("'\ud800'"), true);
+  assert.equal(hasSurrogates("'\udc00'"), true);
+  assert.equal(hasSurrogates("'é'"), false);
+});
+
+test("punctuation tokens carry their text", () => {
+  const { tokens } = lexSource("a<=b");
+  assert.deepEqual(
+    tokens.map((t) => [t.kind, t.text, t.start, t.end]),
+    [
+      ["IDENTIFIER", "a", 0, 1],
+      ["<=", "<=", 1, 3],
+      ["IDENTIFIER", "b", 3, 4],
+      ["EOF", "<EOF>", 4, 4],
+    ],
+  );
+});
