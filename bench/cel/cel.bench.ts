@@ -155,7 +155,8 @@ function main(): void {
       for (let i = 0; i < 3000; i++) fn();
     }
   }
-  let allFaster = true;
+  let evalFaster = true;
+  let compileFaster = true;
   for (const c of CASES) {
     console.log(`\n${c.name}: ${c.expr}`);
     const results = engines.map((e) => {
@@ -171,10 +172,12 @@ function main(): void {
       console.log(
         `  ${r.engine.padEnd(7)} result=${String(r.value).padEnd(5)} compile ${r.compileUs.toFixed(1).padStart(7)} µs  eval ${fmt(r.evalsPerSec).padStart(7)}/s${ratio}`,
       );
-      if (r !== mine && (mine.evalsPerSec <= r.evalsPerSec || mine.compileUs >= r.compileUs)) allFaster = false;
+      if (r !== mine && mine.evalsPerSec <= r.evalsPerSec) evalFaster = false;
+      if (r !== mine && mine.compileUs >= r.compileUs) compileFaster = false;
     }
   }
-  console.log(`\ncrdkit faster than both on every case (eval and compile): ${allFaster ? "yes" : "NO"}`);
+  console.log(`\ncrdkit evaluates faster than both on every case: ${evalFaster ? "yes" : "NO"}`);
+  console.log(`crdkit compiles faster than both on every case: ${compileFaster ? "yes" : "NO"}`);
 }
 
 main();
