@@ -12,7 +12,7 @@ import { CrdkitError } from "../errors/crdkit-error.js";
 import { newStructural, StructuralError } from "../structural/new-structural.js";
 import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
-import { countRules } from "./cel-placeholder.js";
+import { countRules } from "./rules-bookkeeping.js";
 import { type SchemaValidator, compileSchemaValidator } from "../validation/schema-validator.js";
 import { runCreate, runUpdate, runUpdateStatus } from "./request.js";
 import type { CompiledCrd, PipelineResult, RequestOptions } from "./types.js";
@@ -34,7 +34,7 @@ export interface CompiledVersion {
   validator: SchemaValidator;
   /** The validator of `properties.status` (status subresource only). */
   statusValidator: SchemaValidator | undefined;
-  /** x-kubernetes-validations rules in the schema (not evaluated until src/rules exists). */
+  /** x-kubernetes-validations rules in the schema (for the warning when the CEL engine cannot run them). */
   ruleCount: number;
 }
 

@@ -12,7 +12,7 @@ import type { FieldError } from "../errors/field-error.js";
 import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
 import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, kindOf, setKey } from "../value/json-value.js";
-import { rulesNotEvaluatedWarning } from "./cel-placeholder.js";
+import { rulesNotEvaluatedWarning } from "./rules-bookkeeping.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
