@@ -32,6 +32,14 @@ const MAX_FORMAT_SIZE = 64n;
 const UNKNOWN: SizeEstimate = { min: 0n, max: MAX_UINT64 };
 const ONE: CostEstimate = fixed(1);
 
+/** Kubernetes library functions with a constant cost of 1, estimated and actual (apiserver `library/cost.go`). */
+const UNIT_COST_FUNCTIONS: ReadonlySet<string> = new Set([
+  "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
+  "isGlobalUnicast", "format.named", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
+  "isLessThan", "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname", "getHost",
+  "getPort", "getEscapedPath", "getQuery",
+]);
+
 /** The apiextensions size estimator: walks `self`'s DeclType along the node path. */
 export function declSizeEstimator(root: DeclType): (node: AstNode) => SizeEstimate | undefined {
   return (node) => {
@@ -91,6 +99,7 @@ function kubeEstimateCallCost(
   target: AstNode | undefined,
   args: readonly AstNode[],
 ): CallEstimate | undefined {
+  if (UNIT_COST_FUNCTIONS.has(fn)) return ONE;
   switch (fn) {
     case "fieldSelector":
     case "labelSelector":
@@ -209,34 +218,6 @@ function kubeEstimateCallCost(
     case "ip.isCanonical":
       if (args.length >= 1) return multiplyByCostFactor(sizeEstimate(e, args[0]!), 2 * STRING_TRAVERSAL);
       break;
-    case "masked":
-    case "prefixLength":
-    case "family":
-    case "isUnspecified":
-    case "isLoopback":
-    case "isLinkLocalMulticast":
-    case "isLinkLocalUnicast":
-    case "isGlobalUnicast":
-    case "format.named":
-    case "sign":
-    case "asInteger":
-    case "isInteger":
-    case "asApproximateFloat":
-    case "isGreaterThan":
-    case "isLessThan":
-    case "compareTo":
-    case "add":
-    case "sub":
-    case "major":
-    case "minor":
-    case "patch":
-    case "getScheme":
-    case "getHostname":
-    case "getHost":
-    case "getPort":
-    case "getEscapedPath":
-    case "getQuery":
-      return ONE;
     case "containsIP":
       if (args.length >= 1) {
         const sz: SizeEstimate = { min: 4n, max: 16n };
@@ -317,6 +298,11 @@ const ceilT = (n: number, f = STRING_TRAVERSAL) => Number(mulFactorU64(BigInt(n)
 
 /** `library.CostEstimator.CallCost`: runtime costs of Kubernetes functions (undefined: default model). */
 export const kubeCallCost: CallCostFn = (fn, overloadId, args, result) => {
+  if (UNIT_COST_FUNCTIONS.has(fn)) {
+    // `add`/`sub` are only Kubernetes functions on quantities.
+    if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : undefined;
+    return 1;
+  }
   switch (fn) {
     case "isSorted":
     case "sum":
@@ -382,35 +368,6 @@ export const kubeCallCost: CallCostFn = (fn, overloadId, args, result) => {
         return s * r;
       }
       return undefined;
-    case "masked":
-    case "prefixLength":
-    case "family":
-    case "isUnspecified":
-    case "isLoopback":
-    case "isLinkLocalMulticast":
-    case "isLinkLocalUnicast":
-    case "isGlobalUnicast":
-    case "format.named":
-    case "sign":
-    case "asInteger":
-    case "isInteger":
-    case "asApproximateFloat":
-    case "isGreaterThan":
-    case "isLessThan":
-    case "compareTo":
-    case "add":
-    case "sub":
-    case "major":
-    case "minor":
-    case "patch":
-    case "getScheme":
-    case "getHostname":
-    case "getHost":
-    case "getPort":
-    case "getEscapedPath":
-    case "getQuery":
-      if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : undefined;
-      return 1;
     case "_==_": {
       const l = args[0];
       if (l !== undefined && !(l instanceof CelSpecial) && typeof l === "object" && l !== null && "celType" in l) {
