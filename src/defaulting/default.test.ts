@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseGoJson } from "../prune/go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import { prune } from "../prune/prune.js";
 import { st } from "../prune/structural-builder.js";
 import type { Structural } from "../structural/structural.js";

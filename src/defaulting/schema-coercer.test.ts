@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseGoJson } from "../prune/go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import { st } from "../prune/structural-builder.js";
 import { type JsonObject, deepEqual } from "../value/json-value.js";
 import { applyDefaults } from "./default.js";

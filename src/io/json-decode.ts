@@ -5,6 +5,7 @@
  * encoding/json wording. Several concatenated top-level values (a JSON stream) are accepted, as kubectl does.
  * The parser is iterative: deep nesting cannot overflow the stack.
  */
+import { CrdkitError } from "../errors/crdkit-error.js";
 import { Float64, type JsonObject, type JsonValue, int64, setKey } from "../value/json-value.js";
 import { MAX_DEPTH } from "./yaml-decode.js";
 
@@ -234,4 +235,16 @@ export function decodeJsonStream(text: string): JsonStreamResult {
       throw new JsonFail("invalid character in string escape code", start);
     }
   }
+}
+
+/**
+ * Parses a single JSON value into the crdkit value model (int64 vs float64 kept apart, as Go's
+ * `json.Unmarshal` with int64 preservation); throws a {@link CrdkitError} on a syntax error or when the
+ * text holds more than one value. For table tests and fixtures; request bodies use {@link decodeJsonStream}.
+ */
+export function parseGoJson(text: string): JsonValue {
+  const r = decodeJsonStream(text);
+  if (r.problem) throw new CrdkitError("json", `invalid JSON at ${r.problem.offset}: ${r.problem.message}`);
+  if (r.documents.length !== 1) throw new CrdkitError("json", `expected one JSON value, got ${r.documents.length}`);
+  return r.documents[0]!.value;
 }

@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { errorString } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
-import { parseGoJson } from "../prune/go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import { st } from "../prune/structural-builder.js";
 import type { Structural } from "../structural/structural.js";
 import { deepEqual } from "../value/json-value.js";

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { errorString } from "../errors/field-error.js";
-import { parseGoJson } from "../prune/go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import type { JsonObject } from "../value/json-value.js";
 import {
   finalizerWarnings,

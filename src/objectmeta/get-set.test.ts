@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { FieldPath } from "../errors/field-path.js";
-import { parseGoJson } from "../prune/go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import { type JsonObject, type JsonValue, deepEqual } from "../value/json-value.js";
 import { getObjectMeta, objectMetaToUnstructured, setObjectMeta } from "./get-set.js";
 

@@ -1,4 +1,3 @@
 export { prune, asResourceRoot, emptyStructural, type PruneOptions } from "./prune.js";
 export { UnknownPathTracker } from "./unknown-paths.js";
 export { st, type StructuralSpec } from "./structural-builder.js";
-export { parseGoJson } from "./go-json.js";

@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Structural } from "../structural/structural.js";
 import { deepEqual } from "../value/json-value.js";
-import { parseGoJson } from "./go-json.js";
+import { parseGoJson } from "../io/json-decode.js";
 import { prune } from "./prune.js";
 import { st } from "./structural-builder.js";
 

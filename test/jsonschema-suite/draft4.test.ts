@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import type { JSONSchemaProps } from "../../src/crd/types.js";
 import { compileSchemaValidator, validateValue } from "../../src/validation/index.js";
-import { decodeJson } from "./json-decode.js";
+import { parseGoJson as decodeJson } from "../../src/io/json-decode.js";
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(require.resolve("json-schema-test-suite/package.json")), "tests", "draft4");

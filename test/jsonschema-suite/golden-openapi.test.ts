@@ -15,7 +15,7 @@ import { errorString } from "../../src/errors/field-error.js";
 import { FieldPath } from "../../src/errors/field-path.js";
 import type { JsonValue } from "../../src/value/json-value.js";
 import { compileSchemaValidator, validateCustomResource, validateCustomResourceUpdate } from "../../src/validation/index.js";
-import { decodeJson } from "./json-decode.js";
+import { parseGoJson as decodeJson } from "../../src/io/json-decode.js";
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 
