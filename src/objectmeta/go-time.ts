@@ -3,6 +3,7 @@
  * generic parser, with Go's exact `*time.ParseError` texts) and `Format(time.RFC3339)` in UTC with whole
  * seconds (what `Time.ToUnstructured` / `MarshalJSON` produce).
  */
+import { civilFromDays, daysFromCivil, daysInMonth } from "../value/civil-date.js";
 
 /** An instant: Unix seconds plus nanoseconds in [0, 1e9). */
 export interface GoTime {
@@ -58,36 +59,9 @@ function getnum(v: Uint8Array, fixed: boolean): [number, Uint8Array] | null {
   return [(v[0]! - 0x30) * 10 + (v[1]! - 0x30), v.subarray(2)];
 }
 
-function isLeap(y: number): boolean {
-  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-}
 
-function daysIn(month: number, year: number): number {
-  if (month === 2) return isLeap(year) ? 29 : 28;
-  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
 
-/** Days since 1970-01-01 of a proleptic Gregorian date. */
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
 
-function civilFromDays(z: number): [number, number, number] {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
 
 /** Result of {@link parseRFC3339}: a time, or Go's error text. */
 export type ParseTimeResult = { ok: true; time: GoTime } | { ok: false; error: string };
@@ -229,7 +203,7 @@ export function parseRFC3339(s: string): ParseTimeResult {
     if (bad) return cannot(hold, std);
   }
   if (v.length !== 0) return msg(`: extra text: ${timeQuote(v)}`);
-  if (day < 1 || day > daysIn(month, year)) return msg(": day out of range");
+  if (day < 1 || day > daysInMonth(year, month)) return msg(": day out of range");
   const secs = daysFromCivil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec - offset;
   return { ok: true, time: { sec: secs, nsec } };
 }

@@ -2,11 +2,8 @@
  * Go time parsing used by string formats: `time.Parse("2006-01-02")` (date), strfmt's `IsDateTime`,
  * `time.ParseDuration` and strfmt's extended duration grammar.
  */
+import { daysInMonth } from "../value/civil-date.js";
 
-function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
 
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
@@ -18,7 +15,7 @@ export function isDate(s: string): boolean {
   const month = Number(m[2]);
   const day = Number(m[3]);
   if (month < 1 || month > 12) return false;
-  return day >= 1 && day <= daysIn(month, year);
+  return day >= 1 && day <= daysInMonth(year, month);
 }
 
 const DATE_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})([^\n][0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;

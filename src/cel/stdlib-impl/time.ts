@@ -5,6 +5,7 @@
  * @module
  */
 
+import { civilFromDays, daysFromCivil, daysInMonth } from "../../value/civil-date.js";
 import { CelDuration, CelError, CelTimestamp } from "../values/values.js";
 
 const NS = 1_000_000_000n;
@@ -29,32 +30,8 @@ export function makeDuration(nanos: bigint): CelDuration | CelError {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
 
-function civilFromDays(z: number): [number, number, number] {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const y = yoe + era * 400;
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return [y + (m <= 2 ? 1 : 0), m, d];
-}
 
-function daysIn(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(m) ? 30 : 31;
-}
 
 /** Parses an RFC3339 timestamp like Go's `time.Parse(time.RFC3339, s)`. */
 export function parseTimestamp(s: string): CelTimestamp | CelError {
@@ -69,7 +46,7 @@ export function parseTimestamp(s: string): CelTimestamp | CelError {
     number,
     number,
   ];
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59) return bad;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || se > 59) return bad;
   let frac = 0n;
   if (m[7]) frac = BigInt((m[7].slice(1) + "000000000").slice(0, 9));
   let off = 0;
