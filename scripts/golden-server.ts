@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * `npm run golden:server`: builds tools/k8s-server-oracle (Go: the real k8s.io/apiextensions-apiserver,
+ * standalone), starts it on a fresh etcd on free loopback ports, runs every sequence of
+ * test/server-diff/sequences against it and writes the normalised answers to test/golden/server/<name>.json.
+ * `npm test` replays them against `crdkit serve` (test/server-diff/server-diff.test.ts).
+ * Needs Go and etcd (`apt-get install -y etcd-server`). Arguments: sequence names to record (default all).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadSequences, REPO_ROOT, runSequence } from "../test/server-diff/runner.js";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+async function waitFor(url: string, what: string, proc: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (proc.exitCode !== null) throw new Error(`${what} exited with ${proc.exitCode}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not become ready at ${url}`);
+}
+
+async function main(): Promise<void> {
+  const only = new Set(process.argv.slice(2));
+  const outDir = join(REPO_ROOT, "node_modules", ".cache", "k8s-server-oracle");
+  mkdirSync(outDir, { recursive: true });
+  const bin = join(outDir, "k8s-server-oracle");
+  execFileSync("go", ["build", "-o", bin, "."], { cwd: join(REPO_ROOT, "tools", "k8s-server-oracle"), stdio: "inherit" });
+
+  const tmp = mkdtempSync(join(tmpdir(), "crdkit-golden-server-"));
+  const [client, peer, https] = [await freePort(), await freePort(), await freePort()];
+  const etcd = spawn(
+    "etcd",
+    ["--data-dir", join(tmp, "etcd"), "--listen-client-urls", `http://127.0.0.1:${client}`, "--advertise-client-urls", `http://127.0.0.1:${client}`,
+      "--listen-peer-urls", `http://127.0.0.1:${peer}`, "--initial-advertise-peer-urls", `http://127.0.0.1:${peer}`,
+      "--initial-cluster", `default=http://127.0.0.1:${peer}`],
+    { stdio: ["ignore", "ignore", "ignore"] },
+  );
+  let oracle: ChildProcess | undefined;
+  try {
+    await waitFor(`http://127.0.0.1:${client}/health`, "etcd", etcd);
+    oracle = spawn(bin, ["--etcd-servers", `http://127.0.0.1:${client}`, "--secure-port", String(https), "--cert-dir", join(tmp, "certs")], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: "0" },
+    });
+    process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";
+    await waitFor(`https://127.0.0.1:${https}/readyz`, "k8s-server-oracle", oracle);
+    const target = { url: `https://127.0.0.1:${https}`, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "oracle"] };
+    mkdirSync(join(REPO_ROOT, "test", "golden", "server"), { recursive: true });
+    for (const [name, seq] of loadSequences()) {
+      if (only.size > 0 && !only.has(name)) continue;
+      const results = await runSequence(target, seq);
+      const out = { recordedWith: "k8s.io/apiextensions-apiserver v0.37.2 on etcd 3.4 (tools/k8s-server-oracle)", sequence: name, results };
+      writeFileSync(join(REPO_ROOT, "test", "golden", "server", `${name}.json`), `${JSON.stringify(out, null, 1)}\n`);
+      process.stdout.write(`recorded ${name}: ${results.length} answers\n`);
+    }
+  } finally {
+    oracle?.kill("SIGTERM");
+    etcd.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

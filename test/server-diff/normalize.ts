@@ -1,0 +1,51 @@
+/**
+ * Normalisation of HTTP answers and kubectl output for the server differential suite: values that differ
+ * between any two API servers by design (uids, timestamps, resourceVersions, continue tokens, ports) are
+ * masked; everything else is compared as is.
+ */
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+const RFC3339 = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/** Keys whose values are masked wherever they occur in a JSON answer. */
+const MASKED_KEYS: Record<string, string> = {
+  uid: "<uid>",
+  creationTimestamp: "<time>",
+  deletionTimestamp: "<time>",
+  lastTransitionTime: "<time>",
+  resourceVersion: "<rv>",
+  time: "<time>",
+  continue: "<continue>",
+  serverAddress: "<address>",
+  storageVersionHash: "<hash>",
+};
+
+/** Masks the server-specific values of a parsed JSON answer (a copy). */
+export function normalizeJson(v: unknown, key = ""): unknown {
+  if (Array.isArray(v)) return v.map((x) => normalizeJson(x));
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const mask = MASKED_KEYS[k];
+      out[k] = mask !== undefined && (typeof x === "string" || typeof x === "number") && x !== "" ? mask : normalizeJson(x, k);
+    }
+    return out;
+  }
+  if (typeof v === "string") return normalizeText(v, key);
+  return v;
+}
+
+/** Masks uids, timestamps and ports in free text (messages, kubectl output). */
+export function normalizeText(s: string, _key = ""): string {
+  return s
+    .replace(UUID, "<uid>")
+    .replace(RFC3339, "<time>")
+    .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")
+    .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
+    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
+}
+
+/** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
+export function normalizeKubectl(s: string): string {
+  return normalizeText(s).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+}

@@ -1,0 +1,223 @@
+/**
+ * Runs the server differential suite's request sequences against an API server (the real
+ * apiextensions-apiserver when recording goldens, `crdkit serve` when replaying them) and returns the
+ * normalised answers. A sequence is a YAML file under `sequences/`: a list of steps, each an HTTP request, a
+ * kubectl command, or a wait for a CRD to be Established.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as yaml from "js-yaml";
+import { normalizeJson, normalizeKubectl, normalizeText } from "./normalize.js";
+
+export const SEQUENCES_DIR = join(dirname(fileURLToPath(import.meta.url)), "sequences");
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface HttpStep {
+  name?: string;
+  method: string;
+  path: string;
+  /** A JSON body (sent as JSON text). */
+  body?: unknown;
+  /** A body sent as is. */
+  raw?: string;
+  /** A YAML or JSON file (relative to the repository) sent as JSON. */
+  bodyFile?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Read a watch stream: at most `events` lines, or what arrives within `timeoutMs`. */
+  watch?: { events: number; timeoutMs?: number };
+  /** Keep the parsed answer under this name for `{{name.path.to.value}}` in later paths and bodies. */
+  saveAs?: string;
+}
+
+export interface KubectlStep {
+  name?: string;
+  kubectl: string[];
+  stdin?: string;
+}
+
+export interface WaitStep {
+  wait: { established: string };
+}
+
+export type Step = HttpStep | KubectlStep | WaitStep;
+
+export interface Sequence {
+  description: string;
+  steps: Step[];
+}
+
+/** One recorded answer. */
+export type StepResult =
+  | { step: string; status: number; headers: Record<string, string>; body: unknown }
+  | { step: string; code: number; stdout: string; stderr: string };
+
+/** How to reach a server. */
+export interface Target {
+  /** `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT` (TLS certificates are not verified). */
+  url: string;
+  /** Extra kubectl flags (e.g. `--insecure-skip-tls-verify`, `--token x`). */
+  kubectlFlags: string[];
+}
+
+/** The headers clients read; others (Date, Audit-Id, X-Kubernetes-Pf-*) are not compared. */
+const COMPARED_HEADERS = ["content-type", "warning", "location", "cache-control"];
+
+export function loadSequences(): Map<string, Sequence> {
+  const out = new Map<string, Sequence>();
+  for (const f of readdirSync(SEQUENCES_DIR).sort()) {
+    if (!f.endsWith(".yaml")) continue;
+    out.set(f.slice(0, -".yaml".length), yaml.load(readFileSync(join(SEQUENCES_DIR, f), "utf8")) as Sequence);
+  }
+  return out;
+}
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+function send(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
+  const u = new URL(path, target.url);
+  const tls = u.protocol === "https:";
+  const h: Record<string, string> = { ...headers };
+  if (body !== undefined) h["Content-Length"] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const opts = { method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, rejectUnauthorized: false };
+    const req = (tls ? httpsRequest : httpRequest)(opts, (res) => {
+      let text = "";
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        res.destroy();
+      };
+      const timer = setTimeout(finish, watch ? (watch.timeoutMs ?? 1500) : 30_000);
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        text += c;
+        if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) finish();
+      });
+      res.on("end", finish);
+      res.on("error", finish);
+    });
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+function lookup(saved: Map<string, unknown>, expr: string): string {
+  const [name, ...path] = expr.split(".");
+  let v: unknown = saved.get(name ?? "");
+  for (const p of path) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[p] : undefined;
+  // A value the server did not answer is sent as a marker: the step's answer then shows the difference.
+  return v === undefined ? "MISSING" : String(v);
+}
+
+function expand(s: string, saved: Map<string, unknown>): string {
+  return s.replace(/\{\{([^}]+)\}\}/g, (_, e: string) => lookup(saved, e.trim()));
+}
+
+function parseBody(text: string, contentType: string): unknown {
+  if (/json/.test(contentType)) {
+    try {
+      if (/watch|stream/.test(contentType) || text.trim().includes("\n")) {
+        const lines = text.split("\n").filter((l) => l.trim() !== "");
+        if (lines.length > 1) return lines.map((l) => normalizeJson(JSON.parse(l)));
+      }
+      return normalizeJson(JSON.parse(text));
+    } catch {
+      return normalizeText(text);
+    }
+  }
+  return normalizeText(text);
+}
+
+function runKubectl(target: Target, args: string[], stdin: string | undefined, home: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const all = [...args, "--server", target.url, "--cache-dir", join(home, "cache"), ...target.kubectlFlags];
+  return new Promise((resolve) => {
+    const child = execFile(
+      "kubectl",
+      all,
+      { cwd: REPO_ROOT, env: { PATH: process.env["PATH"] ?? "", HOME: home, KUBECONFIG: join(home, "none") }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+    if (stdin !== undefined) child.stdin?.end(stdin);
+    else child.stdin?.end();
+  });
+}
+
+async function waitEstablished(target: Target, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const a = await send(target, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, undefined, {});
+    if (a.status === 200) {
+      const crd = JSON.parse(a.text) as { status?: { conditions?: { type: string; status: string }[] } };
+      if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) {
+        // The real server also waits for its discovery and handler caches; give both the same settle time.
+        await new Promise((r) => setTimeout(r, 300));
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`CRD ${name} not Established after 10 s`);
+}
+
+/** Runs one sequence and returns one result per HTTP or kubectl step. */
+export async function runSequence(target: Target, seq: Sequence): Promise<StepResult[]> {
+  const saved = new Map<string, unknown>();
+  const results: StepResult[] = [];
+  const home = mkdtempSync(join(tmpdir(), "crdkit-server-diff-"));
+  try {
+    let n = 0;
+    for (const step of seq.steps) {
+      n++;
+      if ("wait" in step) {
+        await waitEstablished(target, step.wait.established);
+        continue;
+      }
+      if ("kubectl" in step) {
+        const r = await runKubectl(target, step.kubectl, step.stdin, home);
+        results.push({ step: step.name ?? `${n}: kubectl ${step.kubectl.join(" ")}`, code: r.code, stdout: normalizeKubectl(r.stdout), stderr: normalizeKubectl(r.stderr) });
+        continue;
+      }
+      let body: string | undefined;
+      if (step.raw !== undefined) body = expand(step.raw, saved);
+      else if (step.body !== undefined) body = expand(JSON.stringify(step.body), saved);
+      else if (step.bodyFile !== undefined) body = JSON.stringify(yaml.load(readFileSync(join(REPO_ROOT, step.bodyFile), "utf8")));
+      const headers: Record<string, string> = { ...(step.headers ?? {}) };
+      if (body !== undefined && step.contentType !== "") headers["Content-Type"] = step.contentType ?? "application/json";
+      const path = expand(step.path, saved);
+      const a = await send(target, step.method, path, body, headers, step.watch);
+      const ct = String(a.headers["content-type"] ?? "");
+      if (step.saveAs) {
+        try {
+          saved.set(step.saveAs, JSON.parse(a.text));
+        } catch {
+          saved.set(step.saveAs, undefined);
+        }
+      }
+      const hs: Record<string, string> = {};
+      for (const h of COMPARED_HEADERS) {
+        const v = a.headers[h];
+        if (v !== undefined) hs[h] = normalizeText(Array.isArray(v) ? v.join("\n") : v);
+      }
+      results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: parseBody(a.text, ct) });
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  return results;
+}
