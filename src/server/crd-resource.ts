@@ -4,6 +4,7 @@
  * registry strategy (status reset, generation, storedVersions) and the naming/establishing status the
  * CRD controllers would write.
  */
+import { createHash } from "node:crypto";
 import { strictDecodingMessage } from "../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../crdvalidation/index.js";
 import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
@@ -12,7 +13,7 @@ import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { computeCrdStatus } from "./crd-status.js";
 import { CRD_PREFIX, storageVersionOf, type Registry } from "./registry.js";
-import type { Admission, ResourceType } from "./resource-type.js";
+import { type Admission, type ResourceType, storageVersionHash } from "./resource-type.js";
 import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { TableConvertor } from "./table.js";
 
@@ -127,6 +128,8 @@ export function crdResourceType(registry: Registry): ResourceType {
     shortNames: ["crd", "crds"],
     categories: ["api-extensions"],
     status: true,
+    storageVersionHash: storageVersionHash(CRD_GROUP, CRD_VERSION, "CustomResourceDefinition", (t) => createHash("sha256").update(t).digest()),
+    returnDeletedObject: true,
     table: new TableConvertor([
       { name: "Created At", type: "date", format: "", description: "", priority: 0, jsonPath: ".metadata.creationTimestamp", rawDate: true },
     ]),

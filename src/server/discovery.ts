@@ -115,6 +115,7 @@ export class Discovery {
       const main: JsonObject = { name: rt.plural, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs };
       if (rt.shortNames.length > 0) main["shortNames"] = rt.shortNames;
       if (rt.categories.length > 0) main["categories"] = rt.categories;
+      if (rt.storageVersionHash) main["storageVersionHash"] = rt.storageVersionHash;
       list.push(main);
       if (rt.status) list.push({ name: `${rt.plural}/status`, singularName: "", namespaced: rt.namespaced, kind: rt.kind, verbs: SUB_VERBS });
       if (rt.scale) {

@@ -84,11 +84,10 @@ export const apiErrors = {
   tooLargeMessage: (message: string): ApiError =>
     new ApiError(failureStatus(413, "RequestEntityTooLarge", `Request entity too large: ${message}`)),
   /** `NewGenericServerResponse(422, …)`: how the API server reports a JSON patch that cannot be applied. */
-  patchRejected: (detail: string): ApiError =>
+  patchRejected: (_detail: string): ApiError =>
     new ApiError(
-      failureStatus(422, "Invalid", "the server rejected our request due to an error in our request", {
-        causes: [{ reason: "UnexpectedServerResponse", message: detail }],
-      }),
+      // Kubernetes 1.37 answers the generic text with empty details; the patch error itself is not returned.
+      failureStatus(422, "Invalid", "the server rejected our request due to an error in our request", {}),
     ),
   expired: (message: string): ApiError => new ApiError(failureStatus(410, "Expired", message)),
   /** `NewTimeoutError(message, 0)`: 504. */

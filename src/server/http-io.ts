@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../io/decode.js";
 import { decodeJsonStream } from "../io/json-decode.js";
 import { goJsonMarshal } from "../value/go-format.js";
+import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
 
@@ -73,9 +74,9 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   return { value: doc.value, strictErrors: doc.strictErrors };
 }
 
-/** JSON text as Go's encoding/json writes unstructured objects (sorted keys). */
+/** JSON text as Go's encoding/json writes unstructured objects (sorted keys), and Status objects as structs. */
 export function toJson(v: JsonValue): string {
-  return goJsonMarshal(v);
+  return isStatus(v) ? statusJson(v) : goJsonMarshal(v);
 }
 
 /** Sends `body` as JSON with `code`, plus `Warning` headers. */

@@ -5,6 +5,7 @@
  * base64url) that resume at a key of the snapshot at the list's revision, `remainingItemCount`, and the
  * `resourceVersion` / `resourceVersionMatch` rules (Exact, NotOlderThan, legacy).
  */
+import { decodeJsonStream } from "../io/json-decode.js";
 import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
 import { FutureRevisionError, RevisionCompactedError, type StoredValue } from "../storage/types.js";
 import { goQuote } from "../value/go-format.js";
@@ -46,12 +47,9 @@ function decodeRawUrlBase64(s: string): Buffer {
 /** `storage.DecodeContinue`: the key to resume at and the revision of the list. */
 export function decodeContinue(token: string, prefix: string): { key: string; revision: number } {
   const data = decodeRawUrlBase64(token);
-  let c: unknown;
-  try {
-    c = JSON.parse(data.toString("utf8"));
-  } catch {
-    throw new ContinueTokenError("continue key is not valid: invalid character in the encoded token");
-  }
+  const parsed = decodeJsonStream(data.toString("utf8"));
+  if (parsed.problem) throw new ContinueTokenError(`continue key is not valid: ${parsed.problem.message}`);
+  const c: unknown = parsed.documents[0]?.value;
   if (typeof c !== "object" || c === null || Array.isArray(c)) {
     throw new ContinueTokenError("continue key is not valid: json: cannot unmarshal the token into Go value of type storage.continueToken");
   }

@@ -94,7 +94,7 @@ function addAt(doc: JsonValue, path: string, value: JsonValue, replace: boolean)
 /** Applies an RFC 6902 patch (a JSON array of operations) to a copy of `doc`. */
 export function jsonPatch(doc: JsonValue, ops: JsonValue): JsonValue {
   if (!Array.isArray(ops)) {
-    throw new JsonPatchDecodeError(`json: cannot unmarshal ${isObject(ops) ? "object" : typeof ops} into Go value of type jsonpatch.Patch`);
+    throw new JsonPatchDecodeError(`error decoding patch: json: cannot unmarshal ${isObject(ops) ? "object" : typeof ops === "boolean" ? "bool" : typeof ops} into Go value of type []handlers.jsonPatchOp`);
   }
   let out = deepClone(doc);
   for (const op of ops) {

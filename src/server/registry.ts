@@ -3,13 +3,14 @@
  * {@link ResourceType}s they serve (built lazily per CRD version and dropped when the CRD changes, so
  * installing CRD n+1 does not rebuild the other n).
  */
+import { createHash } from "node:crypto";
 import type { Store, StoreEvent } from "../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { createCrAdmission } from "./cr-admission.js";
 import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "./crd-status.js";
 import { compileJsonPath, type CompiledPath } from "./jsonpath.js";
-import type { ResourceType, ScaleSpec } from "./resource-type.js";
+import { type ResourceType, type ScaleSpec, storageVersionHash } from "./resource-type.js";
 import { parseStored } from "./rest-common.js";
 import { DEFAULT_COLUMNS, TableConvertor, type PrinterColumn } from "./table.js";
 
@@ -258,6 +259,7 @@ export class Registry {
       shortNames: e.names.shortNames,
       categories: e.names.categories,
       status: isObject(sub["status"]),
+      storageVersionHash: storageVersionHash(e.group, storageVersionOf(e.obj) ?? "", e.names.kind, sha256),
       table: new TableConvertor(columnsOf(v.raw)),
       selectableFields: selectable,
       storagePrefix: `/registry/${e.group}/${e.names.plural}/`,
@@ -310,4 +312,8 @@ export function storageVersionOf(crd: JsonValue | undefined): string | undefined
   if (!isObject(crd) || !isObject(crd["spec"]) || !Array.isArray(crd["spec"]["versions"])) return undefined;
   const v = crd["spec"]["versions"].find((x) => isObject(x) && x["storage"] === true);
   return isObject(v) && typeof v["name"] === "string" ? v["name"] : undefined;
+}
+
+function sha256(text: string): Uint8Array {
+  return createHash("sha256").update(text).digest();
 }

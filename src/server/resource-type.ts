@@ -29,6 +29,8 @@ export interface ResourceType {
   namespaced: boolean;
   shortNames: string[];
   categories: string[];
+  /** Discovery's `storageVersionHash` (of the storage version's group/version/kind). */
+  storageVersionHash?: string;
   /** The status subresource is enabled. */
   status: boolean;
   scale?: ScaleSpec;
@@ -47,6 +49,8 @@ export interface ResourceType {
   markForDeletion?: (obj: JsonObject) => void;
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
   beforeDelete?: (obj: JsonObject) => void;
+  /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
+  returnDeletedObject?: boolean;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */
   smdType(): TypeNode;
   /** Compiled lazily: the first write pays for it. */
@@ -56,4 +60,12 @@ export interface ResourceType {
 /** `group/version`, or `version` for the core group. */
 export function groupVersion(group: string, version: string): string {
   return group === "" ? version : `${group}/${version}`;
+}
+
+/** `discovery.StorageVersionHash`: base64 of the first 8 bytes of sha256("group/version/kind"). */
+export function storageVersionHash(group: string, version: string, kind: string, sha256: (text: string) => Uint8Array): string {
+  const bytes = sha256(`${group}/${version}/${kind}`).subarray(0, 8);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
 }

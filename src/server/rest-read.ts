@@ -1,6 +1,7 @@
 /** GET of one object and of collections (JSON or Table). */
 import type { JsonObject } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
+import { metaString } from "./object-meta.js";
 import { groupVersion } from "./resource-type.js";
 import {
   collectionPrefix,
@@ -27,13 +28,13 @@ export function getObject(r: RestRequest): RestResponse {
   if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
   const mode = outputMode(r.req, r.query);
   if (mode.table && r.subresource === "") {
-    return { code: 200, body: r.rt.table.table([obj], undefined, mode.include), contentType: TABLE_CONTENT_TYPE };
+    return { code: 200, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include), contentType: TABLE_CONTENT_TYPE };
   }
   return { code: 200, body: obj };
 }
 
-/** The media type the API server answers Table requests with (kubectl decodes by `kind` anyway). */
-export const TABLE_CONTENT_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+/** The media type the API server answers Table requests with: plain JSON (kubectl decodes by `kind`). */
+export const TABLE_CONTENT_TYPE = "application/json";
 
 /** The matching objects of a collection and the revision they were read at. */
 export function listObjects(r: RestRequest): { items: JsonObject[]; revision: number } {
@@ -53,11 +54,14 @@ export function listCollection(r: RestRequest): RestResponse {
   const filters = parseFilters(r.rt, r.query);
   const page = listPage(r, filters, params);
   const meta: JsonObject = { resourceVersion: String(page.revision) };
-  if (page.continueToken !== "") meta["continue"] = page.continueToken;
+  // ListMeta.Continue has no omitempty in the unstructured list the custom resource store answers.
+  meta["continue"] = page.continueToken;
   if (page.remainingItemCount !== undefined) meta["remainingItemCount"] = page.remainingItemCount;
   const mode = outputMode(r.req, r.query);
   if (mode.table) {
     const table = r.rt.table.table(page.items, undefined, mode.include);
+    // The Table's ListMeta omits an empty continue.
+    if (meta["continue"] === "") delete meta["continue"];
     table["metadata"] = meta;
     return { code: 200, body: table, contentType: TABLE_CONTENT_TYPE };
   }

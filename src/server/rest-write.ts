@@ -1,5 +1,5 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
-import { fieldError, FieldPath, RawJson } from "../errors/index.js";
+import { fieldError, FieldPath } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
@@ -100,7 +100,9 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
       : `${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: ${res.decodeError}`;
     throw apiErrors.badRequest(msg);
   }
-  if (res.errors.length > 0) throw apiErrors.invalid(r.rt.kind, r.rt.group, name, res.errors);
+  // `NewInvalid` names the object's own kind (`CronJob.stable.example.com "x" is invalid: kind: …`).
+  const kind = res.object === null || res.object === undefined ? undefined : res.object["kind"];
+  if (res.errors.length > 0) throw apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, r.rt.group, name, res.errors);
   if (!res.object) throw apiErrors.internal("admission returned no object");
   return res.object;
 }
@@ -112,7 +114,6 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
     throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
   }
   checkEnvelope(r, obj);
-  if (!applied) obj = trackUpdate(undefined, obj, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), "", resetFields(r));
   const meta = metaOf(obj);
   if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
     meta["name"] = generateName(meta["generateName"]);
@@ -126,8 +127,14 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const result = r.rt.admission().create(obj, opts);
   const name = metaString(obj, "name");
   const warnings = collectWarnings(r, result);
-  const toStore = admitted(r, result, name);
-  if (isDryRun(r.query)) return { code: 201, body: toStore, warnings };
+  let toStore = admitted(r, result, name);
+  // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
+  if (!applied) toStore = trackUpdate(undefined, toStore, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), "", resetFields(r));
+  if (isDryRun(r.query)) {
+    // A dry run answers what the real write would: a name that exists is a conflict.
+    if (r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    return { code: 201, body: toStore, warnings };
+  }
   try {
     const sv = r.store.create(objectKey(r.rt, r.namespace, name), encodeObject(toStore));
     return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
@@ -159,17 +166,18 @@ function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revisi
     if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
     else delete meta[k];
   }
-  if (!applied) {
-    newObj = trackUpdate(old, newObj, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
-  }
   const managedFields = metaOf(newObj)["managedFields"];
   const opts = requestOptions(r);
   const adm = r.rt.admission();
   const result = r.subresource === "status" ? adm.updateStatus(newObj, old, opts) : adm.update(newObj, old, opts);
   const warnings = collectWarnings(r, result);
-  const next = admitted(r, result, r.name);
+  let next = admitted(r, result, r.name);
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
+  // The field manager sees the object as decoded: pruned and defaulted.
+  if (!applied) {
+    next = trackUpdate(old, next, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
+  }
   const key = objectKey(r.rt, r.namespace, r.name);
   const respond = (o: JsonObject, code = 200): RestResponse =>
     r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
@@ -198,8 +206,9 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
   const rv = metaOf(obj)["resourceVersion"];
   if (rv === undefined || rv === "" || rv === null) {
     if (required) {
-      throw apiErrors.invalid(r.rt.kind, r.rt.group, r.name, [
-        fieldError.invalid(FieldPath.of("metadata", "resourceVersion"), new RawJson("0x0"), "must be specified for an update"),
+      // The registry store reports it for the resource (`crontabs.stable.example.com "a" is invalid`), value 0.
+      throw apiErrors.invalid(r.rt.plural, r.rt.group, r.name, [
+        fieldError.invalid(FieldPath.of("metadata", "resourceVersion"), 0, "must be specified for an update"),
       ]);
     }
     return current;
@@ -214,6 +223,10 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
 /** `PUT …/NAME[/status|/scale]`. */
 export async function updateObject(r: RestRequest): Promise<RestResponse> {
   const body = await readObject(r);
+  const bodyName = metaString(body, "name");
+  if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
+    throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+  }
   const { obj: old, revision } = loadObject(r);
   if (r.subresource === "scale") {
     const next = applyScale(r.rt, old, body);
@@ -322,12 +335,18 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
       r.rt.beforeDelete?.(old);
       r.store.delete(key, revision);
     }
-    return { code: 200, body: old };
+    return { code: 200, body: r.rt.returnDeletedObject ? old : deletedStatus(r, old) };
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, metaString(old, "name"));
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, metaString(old, "name"));
     throw e;
   }
+}
+
+/** The `Status` a registry without `ReturnDeletedObject` answers for a deleted object. */
+function deletedStatus(r: RestRequest, old: JsonObject): JsonObject {
+  const details: JsonObject = { name: metaString(old, "name"), group: r.rt.group, kind: r.rt.plural, uid: metaString(old, "uid") };
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
 /** Reads optional DeleteOptions from the body. */
@@ -346,18 +365,18 @@ export async function deleteObject(r: RestRequest): Promise<RestResponse> {
   const meta = metaOf(old);
   if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {
     throw apiErrors.conflict(
-      r.rt.plural,
+      r.rt.kind,
       r.rt.group,
       r.name,
-      `Precondition failed: UID in precondition: ${pre["uid"]}, UID in object meta: ${String(meta["uid"] ?? "")}`,
+      `the UID in the precondition (${pre["uid"]}) does not match the UID in record (${String(meta["uid"] ?? "")}). The object might have been deleted and then recreated`,
     );
   }
   if (typeof pre["resourceVersion"] === "string" && pre["resourceVersion"] !== meta["resourceVersion"]) {
     throw apiErrors.conflict(
-      r.rt.plural,
+      r.rt.kind,
       r.rt.group,
       r.name,
-      `Precondition failed: ResourceVersion in precondition: ${pre["resourceVersion"]}, ResourceVersion in object meta: ${String(meta["resourceVersion"] ?? "")}`,
+      `the ResourceVersion in the precondition (${pre["resourceVersion"]}) does not match the ResourceVersion in record (${String(meta["resourceVersion"] ?? "")}). The object might have been modified`,
     );
   }
   const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));

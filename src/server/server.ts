@@ -205,7 +205,8 @@ export class ApiHandler {
     const isCollection = r.name === "";
     if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
     if (r.subresource !== "" && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {
-      throw apiErrors.pathNotFound();
+      // The custom resource handler looks the object up under a subresource it does not serve.
+      throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
     const rr: RestRequest = { store: this.store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
     if (isCollection) {
@@ -224,6 +225,7 @@ export class ApiHandler {
       }
       if (method === "POST") return createObject(rr);
       if (method === "DELETE") return this.deleteCollection(rr);
+      if (method === "PUT" || method === "PATCH") throw apiErrors.badRequest("name must be provided");
       throw apiErrors.methodNotAllowed();
     }
     switch (method) {
@@ -271,8 +273,7 @@ export class ApiHandler {
       p.resourceVersion = "";
       p.match = "";
     }
-    const meta: JsonObject = { resourceVersion: String(first.revision) };
-    if (first.continueToken !== "") meta["continue"] = first.continueToken;
+    const meta: JsonObject = { resourceVersion: String(first.revision), continue: first.continueToken };
     if (first.remainingItemCount !== undefined) meta["remainingItemCount"] = first.remainingItemCount;
     return {
       code: 200,

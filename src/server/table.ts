@@ -91,7 +91,6 @@ export class TableConvertor {
 /** The metadata-only view of an object kubectl uses for NAMESPACE and labels. */
 export function partialObjectMetadata(obj: JsonObject): JsonObject {
   const meta = isObject(obj["metadata"]) ? { ...obj["metadata"] } : {};
-  delete meta["managedFields"];
   return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: meta };
 }
 

@@ -22,10 +22,22 @@ const MASKED_KEYS: Record<string, string> = {
 
 /** Masks the server-specific values of a parsed JSON answer (a copy). */
 export function normalizeJson(v: unknown, key = ""): unknown {
+  const o = v as Record<string, unknown> | null;
+  if (o !== null && typeof o === "object" && o["kind"] === "Status" && o["reason"] === "Invalid" && o["message"] !== "<aggregate of the causes>") {
+    const details = o["details"] as { causes?: { field?: string; message?: string }[] } | undefined;
+    if (details?.causes && details.causes.length > 1) {
+      // Kubernetes validates object properties in Go map order: the order of several errors is not
+      // deterministic, so compare them as a set (and the aggregate message, which lists them, not at all).
+      const causes = [...details.causes].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      return normalizeJson({ ...o, message: "<aggregate of the causes>", details: { ...details, causes } }, key);
+    }
+  }
   if (Array.isArray(v)) return v.map((x) => normalizeJson(x));
   if (v !== null && typeof v === "object") {
+    // Keys are compared sorted: Go encodes typed objects (CRDs, discovery, Table, Scale) in struct field order,
+    // crdkit sorts every object's keys (Status excepted); JSON clients do not depend on the order.
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const mask = MASKED_KEYS[k];
       out[k] = mask !== undefined && (typeof x === "string" || typeof x === "number") && x !== "" ? mask : normalizeJson(x, k);
     }

@@ -175,10 +175,31 @@ async function waitEstablished(target: Target, name: string): Promise<void> {
   throw new Error(`CRD ${name} not Established after 10 s`);
 }
 
+/** Records the names that servers generated from `metadata.generateName` in an answer. */
+function collectGenerated(text: string, out: Map<string, string>): void {
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      const m = o["metadata"] as Record<string, unknown> | undefined;
+      if (m && typeof m["generateName"] === "string" && typeof m["name"] === "string" && m["name"] !== m["generateName"] && !out.has(m["name"])) {
+        out.set(m["name"], `${m["generateName"]}<generated-${out.size + 1}>`);
+      }
+      Object.values(o).forEach(visit);
+    }
+  };
+  try {
+    visit(JSON.parse(text));
+  } catch {
+    // not JSON
+  }
+}
+
 /** Runs one sequence and returns one result per HTTP or kubectl step. */
 export async function runSequence(target: Target, seq: Sequence): Promise<StepResult[]> {
   const saved = new Map<string, unknown>();
-  const results: StepResult[] = [];
+  const generated = new Map<string, string>();
+  let results: StepResult[] = [];
   const home = mkdtempSync(join(tmpdir(), "crdkit-server-diff-"));
   try {
     let n = 0;
@@ -202,6 +223,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       const path = expand(step.path, saved);
       const a = await send(target, step.method, path, body, headers, step.watch);
       const ct = String(a.headers["content-type"] ?? "");
+      collectGenerated(a.text, generated);
       if (step.saveAs) {
         try {
           saved.set(step.saveAs, JSON.parse(a.text));
@@ -218,6 +240,12 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
+  }
+  // Names made from generateName are random: number them in order of appearance.
+  if (generated.size > 0) {
+    let text = JSON.stringify(results);
+    for (const [name, mask] of generated) text = text.split(name).join(mask);
+    results = JSON.parse(text) as StepResult[];
   }
   return results;
 }

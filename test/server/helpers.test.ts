@@ -134,7 +134,7 @@ describe("JSON patch (RFC 6902)", () => {
     });
   });
   it("rejects a patch that is not an array as a decode error", () => {
-    assert.throws(() => jsonPatch(doc, { op: "add" }), (e: unknown) => e instanceof JsonPatchDecodeError && e.message === "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+    assert.throws(() => jsonPatch(doc, { op: "add" }), (e: unknown) => e instanceof JsonPatchDecodeError && e.message === "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp");
   });
   it("leaves the input untouched", () => {
     jsonPatch(doc, [{ op: "remove", path: "/spec/list/0" }]);

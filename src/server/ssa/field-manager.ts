@@ -238,7 +238,8 @@ export function trackUpdate(
       operation: "Update",
       apiVersion,
       subresource,
-      time: nowTimestamp(),
+      // Entries written through /scale come back from the Scale conversion without a time (Kubernetes' scale handler).
+      ...(subresource === "scale" ? {} : { time: nowTimestamp() }),
       set: prev ? prev.set.union(set) : set,
     });
   }
