@@ -57,20 +57,24 @@ async function main(): Promise<void> {
   let oracle: ChildProcess | undefined;
   try {
     await waitFor(`http://127.0.0.1:${client}/health`, "etcd", etcd);
-    oracle = spawn(bin, ["--etcd-servers", `http://127.0.0.1:${client}`, "--secure-port", String(https), "--cert-dir", join(tmp, "certs")], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: "0" },
-    });
     process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";
-    await waitFor(`https://127.0.0.1:${https}/readyz`, "k8s-server-oracle", oracle);
-    const target = { url: `https://127.0.0.1:${https}`, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "oracle"] };
     mkdirSync(join(REPO_ROOT, "test", "golden", "server"), { recursive: true });
     for (const [name, seq] of loadSequences()) {
       if (only.size > 0 && !only.has(name)) continue;
+      // A fresh server on its own etcd prefix per sequence: sequences cannot see each other's objects.
+      oracle = spawn(bin, ["--etcd-servers", `http://127.0.0.1:${client}`, "--etcd-prefix", `/registry-${name}`, "--secure-port", String(https), "--cert-dir", join(tmp, "certs")], {
+        stdio: ["ignore", "ignore", process.env["ORACLE_LOG"] ? "inherit" : "ignore"],
+      });
+      await waitFor(`https://127.0.0.1:${https}/readyz`, "k8s-server-oracle", oracle);
+      const target = { url: `https://127.0.0.1:${https}`, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "oracle"] };
       const results = await runSequence(target, seq);
       const out = { recordedWith: "k8s.io/apiextensions-apiserver v0.37.2 on etcd 3.4 (tools/k8s-server-oracle)", sequence: name, results };
       writeFileSync(join(REPO_ROOT, "test", "golden", "server", `${name}.json`), `${JSON.stringify(out, null, 1)}\n`);
       process.stdout.write(`recorded ${name}: ${results.length} answers\n`);
+      const stopped = new Promise((r) => oracle!.once("exit", r));
+      oracle.kill("SIGTERM");
+      await stopped;
+      oracle = undefined;
     }
   } finally {
     oracle?.kill("SIGTERM");
