@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   const only = new Set(process.argv.slice(2));
   const outDir = join(REPO_ROOT, "node_modules", ".cache", "k8s-server-oracle");
   mkdirSync(outDir, { recursive: true });
-  const bin = join(outDir, "k8s-server-oracle");
+  // Named as in a cluster: the CRD controllers write status with the binary's name as field manager.
+  const bin = join(outDir, "kube-apiserver");
   execFileSync("go", ["build", "-o", bin, "."], { cwd: join(REPO_ROOT, "tools", "k8s-server-oracle"), stdio: "inherit" });
 
   const tmp = mkdtempSync(join(tmpdir(), "crdkit-golden-server-"));

@@ -5,6 +5,7 @@
  * CRD controllers would write.
  */
 import { createHash } from "node:crypto";
+import { CRD_COLUMNS } from "./crd-table.js";
 import { strictDecodingMessage } from "../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../crdvalidation/index.js";
 import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
@@ -130,9 +131,7 @@ export function crdResourceType(registry: Registry): ResourceType {
     status: true,
     storageVersionHash: storageVersionHash(CRD_GROUP, CRD_VERSION, "CustomResourceDefinition", (t) => createHash("sha256").update(t).digest()),
     returnDeletedObject: true,
-    table: new TableConvertor([
-      { name: "Created At", type: "date", format: "", description: "", priority: 0, jsonPath: ".metadata.creationTimestamp", rawDate: true },
-    ]),
+    table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),
     storagePrefix: CRD_PREFIX,
     terminating: false,

@@ -7,7 +7,11 @@ import { goQuote } from "../value/go-format.js";
 
 /** A request failure carrying the Status to send. */
 export class ApiError extends Error {
-  constructor(readonly status: Status) {
+  constructor(
+    readonly status: Status,
+    /** Sent as `text/plain` instead of the Status (the Go mux's `404 page not found`). */
+    readonly plainText?: string,
+  ) {
     super(status.message);
   }
 }
@@ -26,9 +30,9 @@ export const apiErrors = {
         kind: plural,
       }),
     ),
-  /** 404 for a path no handler serves. */
+  /** 404 for a path no handler serves: the API server's mux answers `404 page not found` as plain text. */
   pathNotFound: (): ApiError =>
-    new ApiError(failureStatus(404, "NotFound", "the server could not find the requested resource", {})),
+    new ApiError(failureStatus(404, "NotFound", "the server could not find the requested resource", {}), "404 page not found\n"),
   alreadyExists: (plural: string, group: string, name: string): ApiError =>
     new ApiError(
       failureStatus(409, "AlreadyExists", `${groupResource(plural, group)} ${goQuote(name)} already exists`, {
@@ -93,6 +97,8 @@ export const apiErrors = {
   /** `NewTimeoutError(message, 0)`: 504. */
   timeout: (message: string): ApiError => new ApiError(failureStatus(504, "Timeout", `Timeout: ${message}`, {})),
   forbidden: (message: string): ApiError => new ApiError(failureStatus(403, "Forbidden", message)),
+  /** A 500 Status with no reason (`errors.NewInternalError` is not used: the message is the error itself). */
+  internalPlain: (message: string): ApiError => new ApiError(failureStatus(500, "", message)),
   internal: (message: string): ApiError =>
     new ApiError(failureStatus(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] })),
 };

@@ -104,6 +104,15 @@ export function warningHeader(text: string): string {
 
 /** Sends an {@link ApiError}'s Status. */
 export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[]): void {
+  if (err.plainText !== undefined) {
+    res.writeHead(err.status.code, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Length": String(Buffer.byteLength(err.plainText)),
+    });
+    res.end(err.plainText);
+    return;
+  }
   sendJson(res, err.status.code, err.status as unknown as JsonValue, warnings ? { warnings } : {});
 }
 

@@ -126,7 +126,7 @@ export class Registry {
   private readonly byResource = new Map<string, Map<string, string>>();
   private changeCounter = 0;
 
-  constructor(store: Store) {
+  constructor(private readonly store: Store) {
     const { items, revision } = store.list(CRD_PREFIX);
     for (const it of items) this.put(it.key.slice(CRD_PREFIX.length), parseStored(it.value), it.modRevision);
     store.watch(CRD_PREFIX, revision, (e) => this.onEvent(e));
@@ -259,6 +259,7 @@ export class Registry {
       shortNames: e.names.shortNames,
       categories: e.names.categories,
       status: isObject(sub["status"]),
+      watchCacheStart: this.store.currentRevision(),
       storageVersionHash: storageVersionHash(e.group, storageVersionOf(e.obj) ?? "", e.names.kind, sha256),
       table: new TableConvertor(columnsOf(v.raw)),
       selectableFields: selectable,

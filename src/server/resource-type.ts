@@ -31,6 +31,11 @@ export interface ResourceType {
   categories: string[];
   /** Discovery's `storageVersionHash` (of the storage version's group/version/kind). */
   storageVersionHash?: string;
+  /**
+   * The revision at which this resource's storage was set up (the API server's watch cache starts there):
+   * a watch from an older resourceVersion is answered with 410 `too old resource version`.
+   */
+  watchCacheStart?: number;
   /** The status subresource is enabled. */
   status: boolean;
   scale?: ScaleSpec;

@@ -327,6 +327,8 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
       if (typeof meta["deletionTimestamp"] === "string") return { code: pending, body: old };
       meta["deletionTimestamp"] = nowTimestamp();
       meta["deletionGracePeriodSeconds"] = 0;
+      // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
+      if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
       const sv = r.store.update(key, encodeObject(old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
+import { acceptable, notAcceptableError } from "./accept.js";
 import { CrdFinalizer, markCrdDeleting } from "./crd-finalizer.js";
 import { crdResourceType } from "./crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery.js";
@@ -208,7 +209,19 @@ export class ApiHandler {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
+    if (!acceptable(req.headers.accept)) throw notAcceptableError();
     const rr: RestRequest = { store: this.store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
+    const out = await this.serveResource(rr, r, method);
+    // A deprecated version warns on every verb (writes add it with their own warnings).
+    if (out && rt.deprecationWarning && (method === "GET" || method === "HEAD" || method === "DELETE") && !(out.warnings ?? []).includes(rt.deprecationWarning)) {
+      out.warnings = [rt.deprecationWarning, ...(out.warnings ?? [])];
+    }
+    return out;
+  }
+
+  private async serveResource(rr: RestRequest, r: Extract<Route, { kind: "resource" }>, method: string): Promise<RestResponse | undefined> {
+    const { query } = rr;
+    const isCollection = r.name === "";
     if (isCollection) {
       if (method === "GET") {
         const w = query.get("watch");

@@ -17,22 +17,20 @@ export interface PrinterColumn {
   jsonPath: string;
   /** Print the raw value of a date column (the CRD table's `Created At`). */
   rawDate?: boolean;
+  /** A cell computed from the object instead of `jsonPath` (the CRD table's built-in columns). */
+  compute?: (obj: JsonObject) => JsonValue;
 }
 
 const NAME_DESCRIPTION =
   "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
 
+/** `metav1.ObjectMeta.creationTimestamp`'s description (the Age / Created At columns). */
+export const CREATION_TIMESTAMP_DESCRIPTION =
+  "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+
 /** The default column set when a version defines none. */
 export const DEFAULT_COLUMNS: PrinterColumn[] = [
-  {
-    name: "Age",
-    type: "date",
-    format: "",
-    description:
-      "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
-    priority: 0,
-    jsonPath: ".metadata.creationTimestamp",
-  },
+  { name: "Age", type: "date", format: "", description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0, jsonPath: ".metadata.creationTimestamp" },
 ];
 
 /** `includeObject` query parameter. */
@@ -63,6 +61,10 @@ export class TableConvertor {
     const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
     const cells: JsonValue[] = [typeof meta["name"] === "string" ? meta["name"] : ""];
     this.columns.forEach((c, i) => {
+      if (c.compute) {
+        cells.push(c.compute(obj));
+        return;
+      }
       const p = this.paths[i];
       const got = p ? evalJsonPath(p, obj) : [];
       cells.push(got.length === 0 ? null : cell(c, got[0]!, now));
@@ -70,6 +72,8 @@ export class TableConvertor {
     const row: JsonObject = { cells };
     if (include === "Object") row["object"] = obj;
     else if (include === "Metadata") row["object"] = partialObjectMetadata(obj);
+    // TableRow.Object is a RawExtension: with includeObject=None it is encoded as null.
+    else row["object"] = null;
     return row;
   }
 

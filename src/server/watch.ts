@@ -21,7 +21,10 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   const filters = parseFilters(r.rt, r.query);
   const mode = outputMode(r.req, r.query);
   const rvParam = r.query.get("resourceVersion") ?? "";
-  if (rvParam !== "" && !/^\d+$/.test(rvParam)) throw apiErrors.badRequest(`invalid resource version: ${rvParam}`);
+  if (rvParam !== "" && !/^\d+$/.test(rvParam)) {
+    // The watch cache parses it with strconv.ParseUint and reports a plain 500.
+    throw apiErrors.internalPlain(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: invalid syntax`);
+  }
   const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
   const bookmarks = r.query.get("allowWatchBookmarks") === "true";
   let lastSent = 0;
@@ -67,6 +70,13 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
       for (const o of items) send("ADDED", render(o));
       from = revision;
     } else from = Number(rvParam);
+    const cacheStart = r.rt.watchCacheStart;
+    if (from > 0 && cacheStart !== undefined && from < cacheStart) {
+      // Older than the watch cache: the API server answers an ERROR event, not a replay from etcd.
+      send("ERROR", apiErrors.expired(`too old resource version: ${from} (${cacheStart})`).status as unknown as JsonValue);
+      stop();
+      return;
+    }
     const onEvent = (e: StoreEvent) => {
       lastSent = e.revision;
       const cur = decodeObject(r.rt, e.value, e.revision);

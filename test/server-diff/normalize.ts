@@ -53,11 +53,30 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(UUID, "<uid>")
     .replace(RFC3339, "<time>")
     .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")
+    .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
+    .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
     .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
 }
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
 export function normalizeKubectl(s: string): string {
-  return normalizeText(s).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  return sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+}
+
+/** Sorts each run of consecutive `* ` lines: kubectl lists a 422's causes, whose order Kubernetes does not fix. */
+function sortBulletRuns(s: string): string {
+  const lines = s.split("\n");
+  for (let i = 0; i < lines.length; ) {
+    if (!lines[i]!.startsWith("* ")) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < lines.length && lines[j]!.startsWith("* ")) j++;
+    const run = lines.slice(i, j).sort();
+    lines.splice(i, j - i, ...run);
+    i = j;
+  }
+  return lines.join("\n");
 }

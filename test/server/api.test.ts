@@ -123,9 +123,8 @@ describe("crdkit serve HTTP API", () => {
   });
 
   const errorCases: { name: string; method: string; path: string; body?: unknown; headers?: Record<string, string>; code: number; reason: string; message: string }[] = [
-    { name: "unknown path", method: "GET", path: "/apis/nope.example.com/v1/things", code: 404, reason: "NotFound", message: "the server could not find the requested resource" },
     { name: "missing object", method: "GET", path: `${WIDGETS}/nope`, code: 404, reason: "NotFound", message: 'widgets.test.example.com "nope" not found' },
-    { name: "PUT on a collection", method: "PUT", path: WIDGETS, body: {}, code: 405, reason: "MethodNotAllowed", message: "the server does not allow this method on the requested resource" },
+    { name: "PUT on a collection", method: "PUT", path: WIDGETS, body: {}, code: 400, reason: "BadRequest", message: "name must be provided" },
     {
       name: "strategic merge patch",
       method: "PATCH",
@@ -171,7 +170,7 @@ describe("crdkit serve HTTP API", () => {
       body: widget("first", { count: 2 }),
       code: 422,
       reason: "Invalid",
-      message: 'Widget.test.example.com "first" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      message: 'widgets.test.example.com "first" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
     },
     {
       name: "an invalid name",
@@ -227,6 +226,14 @@ describe("crdkit serve HTTP API", () => {
         assert.equal(r.json.message, c.message);
       });
     }
+    it("an unknown group, version or resource → the mux's plain 404", async () => {
+      for (const path of ["/apis/nope.example.com", "/apis/nope.example.com/v1/things", "/apis/test.example.com/v9", "/apis/test.example.com/v1/nothings"]) {
+        const r = await api(s.url, "GET", path);
+        assert.equal(r.status, 404, path);
+        assert.equal(r.headers.get("content-type"), "text/plain; charset=utf-8");
+        assert.equal(r.text, "404 page not found\n");
+      }
+    });
     it("a duplicate create → 409 AlreadyExists", async () => {
       const r = await api(s.url, "POST", WIDGETS, widget("first"));
       assert.equal(r.status, 409);
