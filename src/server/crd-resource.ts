@@ -4,7 +4,6 @@
  * registry strategy (status reset, generation, storedVersions) and the naming/establishing status the
  * CRD controllers would write.
  */
-import { createHash } from "node:crypto";
 import { CRD_COLUMNS } from "./crd-table.js";
 import { strictDecodingMessage } from "../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../crdvalidation/index.js";
@@ -14,7 +13,7 @@ import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { computeCrdStatus } from "./crd-status.js";
 import { CRD_PREFIX, storageVersionOf, type Registry } from "./registry.js";
-import { type Admission, type ResourceType, storageVersionHash } from "./resource-type.js";
+import type { Admission, ResourceType } from "./resource-type.js";
 import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { TableConvertor } from "./table.js";
 
@@ -129,7 +128,6 @@ export function crdResourceType(registry: Registry): ResourceType {
     shortNames: ["crd", "crds"],
     categories: ["api-extensions"],
     status: true,
-    storageVersionHash: storageVersionHash(CRD_GROUP, CRD_VERSION, "CustomResourceDefinition", (t) => createHash("sha256").update(t).digest()),
     returnDeletedObject: true,
     table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),

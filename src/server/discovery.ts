@@ -44,6 +44,9 @@ export interface DiscoveredResource {
 export class Discovery {
   private cache: { generation: number; groups: Map<string, Map<string, DiscoveredResource[]>> } | undefined;
 
+  /** `host:port` clients reach the server at (`serverAddressByClientCIDRs`). */
+  serverAddress = "";
+
   constructor(
     private readonly registry: Registry,
     private readonly crdType: ResourceType,
@@ -78,10 +81,15 @@ export class Discovery {
   apis(format: DiscoveryFormat): JsonObject {
     const groups = this.groups();
     if (format === "legacy") {
+      // The aggregator-less server answers the list without apiVersion; its own (apiextensions) group carries
+      // the server address, the groups of CRDs do not.
       return {
         kind: "APIGroupList",
-        apiVersion: "v1",
-        groups: [...groups.keys()].map((g) => this.groupJson(g, [...groups.get(g)!.keys()])),
+        groups: [...groups.keys()].map((g) => {
+          const json = this.groupJson(g, [...groups.get(g)!.keys()]);
+          if (g === this.crdType.group) json["serverAddressByClientCIDRs"] = [{ clientCIDR: "0.0.0.0/0", serverAddress: this.serverAddress }];
+          return json;
+        }),
       };
     }
     const items = [...groups.entries()].map(([g, versions]) => ({

@@ -30,6 +30,9 @@ export const apiErrors = {
         kind: plural,
       }),
     ),
+  /** The NotFound Status without details of a group handler. */
+  notFoundStatus: (): ApiError =>
+    new ApiError(failureStatus(404, "NotFound", "the server could not find the requested resource", {})),
   /** 404 for a path no handler serves: the API server's mux answers `404 page not found` as plain text. */
   pathNotFound: (): ApiError =>
     new ApiError(failureStatus(404, "NotFound", "the server could not find the requested resource", {}), "404 page not found\n"),

@@ -106,6 +106,7 @@ export function warningHeader(text: string): string {
 export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[]): void {
   if (err.plainText !== undefined) {
     res.writeHead(err.status.code, {
+      "Cache-Control": "no-cache, private",
       "Content-Type": "text/plain; charset=utf-8",
       "X-Content-Type-Options": "nosniff",
       "Content-Length": String(Buffer.byteLength(err.plainText)),

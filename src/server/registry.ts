@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { Store, StoreEvent } from "../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { createCrAdmission } from "./cr-admission.js";
+import { type VersionConverter, versionConverter } from "./conversion.js";
 import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "./crd-status.js";
 import { compileJsonPath, type CompiledPath } from "./jsonpath.js";
@@ -40,6 +41,8 @@ export interface CrdEntry {
   established: boolean;
   terminating: boolean;
   types: Map<string, ResourceType>;
+  /** Built on first use: converts objects between the versions (storage version on write). */
+  converter?: VersionConverter;
 }
 
 function str(o: JsonObject, k: string): string {
@@ -267,6 +270,7 @@ export class Registry {
       terminating: e.terminating,
       admission: () => admission,
       smdType: () => (smd ??= rootType(this.versionSchema(e, v))),
+      converter: () => (e.converter ??= versionConverter(e.obj, e.group, e.names.kind, storageVersionOf(e.obj) ?? v.name)),
     };
     let smd: TypeNode | undefined;
     const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};

@@ -1,6 +1,7 @@
 /** What the REST layer needs to know about one served resource (a CRD version, or CRDs themselves). */
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import type { JsonObject } from "../value/json-value.js";
+import type { VersionConverter } from "./conversion.js";
 import type { CompiledPath } from "./jsonpath.js";
 import type { TypeNode } from "./ssa/type-schema.js";
 import type { TableConvertor } from "./table.js";
@@ -58,6 +59,8 @@ export interface ResourceType {
   returnDeletedObject?: boolean;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */
   smdType(): TypeNode;
+  /** Conversion between the CRD's versions (custom resources only; built lazily). */
+  converter?: () => VersionConverter;
   /** Compiled lazily: the first write pays for it. */
   admission(): Admission;
 }

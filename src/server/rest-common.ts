@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeJsonStream } from "../io/json-decode.js";
 import type { Store, StoredValue } from "../storage/types.js";
 import { goJsonMarshal } from "../value/go-format.js";
-import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
+import { deepClone, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
+import { StoredVersionError } from "./conversion.js";
 import { evalJsonPath } from "./jsonpath.js";
 import { labelsOf, metaString, withoutResourceVersion } from "./object-meta.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
@@ -49,6 +50,11 @@ export function encodeObject(obj: JsonObject): string {
   return goJsonMarshal(withoutResourceVersion(obj));
 }
 
+/** The JSON text to store for an object admitted in `rt`'s version: converted to the storage version. */
+export function encodeForStorage(rt: ResourceType, obj: JsonObject): string {
+  return encodeObject(rt.converter ? rt.converter().toStorage(deepClone(obj)) : obj);
+}
+
 /**
  * Parses stored JSON. `JSON.parse` is exact unless an integer has more than 15 digits; those texts go
  * through the int64-preserving decoder (as the API server decodes storage: int64 stays int64).
@@ -62,7 +68,16 @@ export function parseStored(text: string): JsonObject {
 /** An object read from the store, in the request's version, with its resourceVersion. */
 export function decodeObject(rt: ResourceType, text: string, revision: number): JsonObject {
   const obj = parseStored(text);
-  obj["apiVersion"] = groupVersion(rt.group, rt.version);
+  if (rt.converter) {
+    try {
+      rt.converter().fromStorage(obj, rt.version);
+    } catch (e) {
+      if (!(e instanceof StoredVersionError)) throw e;
+      const m = isObject(obj["metadata"]) ? obj["metadata"] : {};
+      const key = `/${rt.group}/${rt.plural}/${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
+      throw apiErrors.internal(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${e.message}`);
+    }
+  } else obj["apiVersion"] = groupVersion(rt.group, rt.version);
   if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
   return obj;
 }

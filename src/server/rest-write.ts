@@ -18,7 +18,7 @@ import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchError, MAX_JSON_P
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
-  encodeObject,
+  encodeForStorage,
   fieldValidationOf,
   isDryRun,
   objectKey,
@@ -129,19 +129,36 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const warnings = collectWarnings(r, result);
   let toStore = admitted(r, result, name);
   // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
-  if (!applied) toStore = trackUpdate(undefined, toStore, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), "", resetFields(r));
+  if (!applied) toStore = tracked(r, undefined, toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
     if (r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     return { code: 201, body: toStore, warnings };
   }
   try {
-    const sv = r.store.create(objectKey(r.rt, r.namespace, name), encodeObject(toStore));
+    const sv = r.store.create(objectKey(r.rt, r.namespace, name), encodeForStorage(r.rt, toStore));
     return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
   }
+}
+
+/**
+ * `next` with the managedFields of an Update by the request's manager. A create records the fields of the
+ * request version's object; an update compares the objects as stored (in the storage version), so that a
+ * change to a field the storage version does not have is no change — both as the real server answers
+ * (test/server-diff/sequences/06-versions).
+ */
+function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): JsonObject {
+  const conv = old === undefined ? undefined : r.rt.converter?.();
+  const view = (o: JsonObject): JsonObject => (conv ? conv.toStorage(deepClone(o)) : o);
+  const t = trackUpdate(old && view(old), view(next), r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
+  if (!conv) return t;
+  const managed = metaOf(t)["managedFields"];
+  if (managed === undefined) delete metaOf(next)["managedFields"];
+  else metaOf(next)["managedFields"] = managed;
+  return next;
 }
 
 function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
@@ -175,9 +192,7 @@ function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revisi
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
   // The field manager sees the object as decoded: pruned and defaulted.
-  if (!applied) {
-    next = trackUpdate(old, next, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
-  }
+  if (!applied) next = tracked(r, old, next);
   const key = objectKey(r.rt, r.namespace, r.name);
   const respond = (o: JsonObject, code = 200): RestResponse =>
     r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
@@ -192,7 +207,7 @@ function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revisi
       return respond(next);
     }
     if (dry) return respond(next);
-    const sv = r.store.update(key, encodeObject(next), revision);
+    const sv = r.store.update(key, encodeForStorage(r.rt, next), revision);
     return respond(decodeObject(r.rt, sv.value, sv.modRevision));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
@@ -248,8 +263,10 @@ function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: J
 function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonObject): JsonObject {
   const gv = groupVersion(r.rt.group, r.rt.version);
   const av = config["apiVersion"];
-  if (typeof av === "string" && av !== gv) {
-    throw apiErrors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${av}, expected: ${gv}`);
+  const kind = config["kind"];
+  if (typeof av === "string" && (av !== gv || (typeof kind === "string" && kind !== r.rt.kind))) {
+    // The field manager's version check (`schema.GroupVersionKind.String()`).
+    throw apiErrors.badRequest(`invalid object type: ${av}, Kind=${typeof kind === "string" ? kind : ""}`);
   }
   return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
 }
@@ -275,7 +292,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (isApply) {
     if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
     if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
-      throw apiErrors.badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+      throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch")]);
     }
   }
   const key = objectKey(r.rt, r.namespace, r.name);
@@ -320,7 +337,7 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
     if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
       r.rt.markForDeletion(old);
       if (dry) return { code: pending, body: old };
-      const sv = r.store.update(key, encodeObject(old), revision);
+      const sv = r.store.update(key, encodeForStorage(r.rt, old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
     if (finalizersOf(old).length > 0) {
@@ -330,7 +347,7 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
       // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
       if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
-      const sv = r.store.update(key, encodeObject(old), revision);
+      const sv = r.store.update(key, encodeForStorage(r.rt, old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
     if (!dry) {

@@ -90,6 +90,11 @@ export class ApiHandler {
     if (e && e.names.plural !== "") this.store.deletePrefix(`/registry/${e.group}/${e.names.plural}/`);
   }
 
+  /** The address discovery documents advertise. */
+  setServerAddress(address: string): void {
+    this.discovery.serverAddress = address;
+  }
+
   /** Ends every open watch (shutdown). */
   stopWatches(): void {
     this.finalizer.stop();
@@ -200,7 +205,8 @@ export class ApiHandler {
     query: URLSearchParams,
   ): Promise<RestResponse | undefined> {
     const rt = this.lookup(r.group, r.version, r.plural);
-    if (!rt) throw apiErrors.pathNotFound();
+    // The apiextensions group's own handler answers a Status for versions and resources it does not serve.
+    if (!rt) throw r.group === this.crdType.group ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
     if (!rt.namespaced && r.namespaced) throw apiErrors.pathNotFound();
     if (rt.unservable) throw apiErrors.internal(rt.unservable);
     const isCollection = r.name === "";
@@ -316,6 +322,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     });
   });
   const port = (server.address() as AddressInfo).port;
+  handler.setServerAddress(`${host.includes(":") ? `[${host}]` : host}:${port}`);
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log({ level: "info", msg: "listening", url, revision: store.currentRevision() });
   let closing: Promise<void> | undefined;

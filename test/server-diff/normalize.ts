@@ -7,6 +7,8 @@
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const RFC3339 = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
 
+const AGE = /^\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)$/;
+
 /** Keys whose values are masked wherever they occur in a JSON answer. */
 const MASKED_KEYS: Record<string, string> = {
   uid: "<uid>",
@@ -39,6 +41,11 @@ export function normalizeJson(v: unknown, key = ""): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const mask = MASKED_KEYS[k];
+      if (k === "cells" && Array.isArray(x)) {
+        // Table cells of date columns are ages computed at answer time.
+        out[k] = x.map((c) => (typeof c === "string" && AGE.test(c) ? "<age>" : normalizeJson(c)));
+        continue;
+      }
       out[k] = mask !== undefined && (typeof x === "string" || typeof x === "number") && x !== "" ? mask : normalizeJson(x, k);
     }
     return out;
@@ -53,6 +60,7 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(UUID, "<uid>")
     .replace(RFC3339, "<time>")
     .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")
+    .replace(/object not decodable revision=\d+/g, "object not decodable revision=<rv>")
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')

@@ -208,8 +208,8 @@ describe("crdkit serve HTTP API", () => {
       path: `${WIDGETS}/first`,
       body: widget("first"),
       headers: { "Content-Type": "application/apply-patch+yaml" },
-      code: 400,
-      reason: "BadRequest",
+      code: 422,
+      reason: "Invalid",
       message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
     },
   ];
