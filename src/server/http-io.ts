@@ -62,9 +62,10 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   const bad = (msg: string) =>
     apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): couldn't get version/kind; json parse error: ${msg}`);
   if (!yamlish) {
+    const jsonBad = (msg: string) => unrecognizedBody(describe, `couldn't get version/kind; json parse error: ${msg}`, body);
     const r = decodeJsonStream(text);
     const doc = r.documents[0];
-    if (r.problem || !doc) throw bad(r.problem?.message ?? "unexpected end of JSON input");
+    if (r.problem || !doc) throw jsonBad(r.problem?.message ?? "unexpected end of JSON input");
     return { value: doc.value, strictErrors: doc.duplicateFields };
   }
   const docs = decodeDocuments(text, { format: "yaml" });
@@ -72,6 +73,19 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   if (!doc) throw bad("empty body");
   if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");
   return { value: doc.value, strictErrors: doc.strictErrors };
+}
+
+/** `summarizeData(body, 30)` of the API server's decode errors: JSON text, other bodies as hex. */
+export function summarizeBody(body: Buffer, max = 30): string {
+  if (body.length === 0) return "<empty>";
+  const part = body.length > max ? body.subarray(0, max) : body;
+  const more = body.length > max ? " ..." : "";
+  return body[0] === 0x7b ? part.toString("utf8") + more : part.toString("hex") + more;
+}
+
+/** `transformDecodeError` for a body whose kind could not be read: 400 with a summary of the body. */
+export function unrecognizedBody(describe: string, err: string, body: Buffer): ApiError {
+  return apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): ${err} (${summarizeBody(body)})`);
 }
 
 /** JSON text as Go's encoding/json writes unstructured objects (sorted keys), and Status objects as structs. */

@@ -4,7 +4,7 @@ import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
-import { decodeBody, mediaType, readBody } from "./http-io.js";
+import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
   finalizersOf,
   generateName,
@@ -36,7 +36,13 @@ async function readObject(r: RestRequest): Promise<JsonObject> {
   const body = await readBody(r.req);
   const { value, strictErrors } = decodeBody(body, mediaType(r.req.headers["content-type"]), r.rt.kind);
   if (!isObject(value)) {
-    throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
+    if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
+    const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
+    throw unrecognizedBody(
+      r.rt.kind,
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+      body,
+    );
   }
   r.strictErrors = strictErrors;
   return value;

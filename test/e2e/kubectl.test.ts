@@ -53,9 +53,9 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
     });
   });
 
-  it("get crd prints NAME and CREATED AT", async () => {
+  it("get crd prints the CRD table's NAME, SCOPE, VERSIONS and CREATED AT", async () => {
     const out = await expectRun(["get", "crd"], {});
-    assert.match(squeeze(out), /^NAME {2}CREATED AT\ncrontabs\.stable\.example\.com {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+    assert.match(squeeze(out), /^NAME {2}SCOPE {2}VERSIONS {2}CREATED AT\ncrontabs\.stable\.example\.com {2}Namespaced {2}v1\(storage\) {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
   });
 
   it("apply -f cr.yaml: created, unchanged, configured", async () => {
@@ -319,7 +319,7 @@ describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not 
     // kubectl still has the resource in its discovery cache, so it lists and gets a 404 for the path.
     await expectRun(["get", "crontabs"], {
       code: 1,
-      stderr: 'Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=crontabs": the server could not find the requested resource\n',
+      stderr: 'Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=crontabs": the server could not find the requested resource (get crontabs.stable.example.com)\n',
     });
   });
 });
