@@ -3,6 +3,7 @@
  * field selectors (`fields.ParseSelector`: `=`, `==`, `!=`, comma-separated).
  */
 import { apiErrors } from "./errors.js";
+import { matchesRequirement, parseLabelSelectorText } from "./label-selector.js";
 
 type Requirement =
   | { op: "eq" | "neq"; key: string; value: string }
@@ -44,53 +45,16 @@ function selectorOf(reqs: Requirement[]): Selector {
   };
 }
 
-/** Splits on commas that are not inside parentheses. */
-function splitTop(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (const ch of s) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth--;
-    if (ch === "," && depth === 0) {
-      out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** Parses a `labelSelector` query value; throws 400 on syntax errors. */
+/** Parses a `labelSelector` query value (apimachinery `labels.Parse`); throws 400 on syntax errors. */
 export function parseLabelSelector(text: string | null | undefined): Selector {
-  const reqs: Requirement[] = [];
-  if (!text || text.trim() === "") return selectorOf(reqs);
-  for (const raw of splitTop(text)) {
-    const part = raw.trim();
-    if (part === "") throw apiErrors.badRequest(`unable to parse requirement: found '', expected: identifier`);
-    let m = /^(\S+?)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part);
-    if (m) {
-      const values = m[3]!.split(",").map((v) => v.trim());
-      reqs.push({ op: m[2] as "in" | "notin", key: m[1]!, values });
-      continue;
-    }
-    m = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part);
-    if (m) {
-      reqs.push({ op: m[2] === "!=" ? "neq" : "eq", key: m[1]!, value: m[3]! });
-      continue;
-    }
-    m = /^!\s*([^!=\s]+)$/.exec(part);
-    if (m) {
-      reqs.push({ op: "notexists", key: m[1]! });
-      continue;
-    }
-    if (/^[^!=\s()]+$/.test(part)) {
-      reqs.push({ op: "exists", key: part });
-      continue;
-    }
-    throw apiErrors.badRequest(`unable to parse requirement: ${part}`);
-  }
-  return selectorOf(reqs);
+  if (!text) return selectorOf([]);
+  const parsed = parseLabelSelectorText(text);
+  if (typeof parsed === "string") throw apiErrors.badRequest(parsed);
+  return {
+    empty: parsed.length === 0,
+    matches: (set) => parsed.every((r) => matchesRequirement(r, set)),
+    keys: () => parsed.map((r) => r.key),
+  };
 }
 
 /** Parses a `fieldSelector` query value; throws 400 on syntax errors. */
