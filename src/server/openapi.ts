@@ -1,13 +1,14 @@
 /**
  * OpenAPI publishing: the v3 index (`/openapi/v3`) and one document per group version, built lazily
- * and cached per CRD revision (so installing CRD n+1 does not rebuild the other n), plus the v2
- * endpoint kubectl 1.27/1.28 require (an empty protobuf document).
+ * and cached per CRD revision (so installing CRD n+1 does not rebuild the other n), and the v2 document
+ * derived from them (`openapi-v2.ts`; its protobuf form is an empty document, which kubectl 1.27/1.28 accept).
  */
 import { createHash } from "node:crypto";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import type { CrdEntry, Registry } from "./registry.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
 import { LIST_META, META, OBJECT_META, SCALE, sharedSchemas } from "./openapi-meta.js";
+import { openApiV2 } from "./openapi-v2.js";
 
 /** `gvkToModelName`: reversed group, version, kind (`com.example.stable.v1.CronTab`). */
 export function modelName(group: string, version: string, kind: string): string {
@@ -217,6 +218,17 @@ export class OpenApi {
     const out = { text: JSON.stringify(doc), hash };
     this.docs.set(gv, out);
     return out;
+  }
+
+  /** `GET /openapi/v2`: every served group version in one Swagger 2.0 document (lossy v3→v2). */
+  v2(serverVersion: string): JsonObject {
+    const docs: JsonObject[] = [];
+    for (const gv of this.contributors().keys()) {
+      const [group, version] = gv.split("/");
+      const d = this.document(group!, version!);
+      if (d) docs.push(JSON.parse(d.text) as JsonObject);
+    }
+    return openApiV2(docs, serverVersion);
   }
 
   private crdPart(entry: CrdEntry, rt: ResourceType): { paths: JsonObject; schemas: JsonObject } {

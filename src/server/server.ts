@@ -23,7 +23,7 @@ import { listPage, listParams, type ListPage, type ListParams } from "./list-pag
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
 import { route, type Route } from "./router.js";
-import { versionInfo } from "./version.js";
+import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
@@ -184,7 +184,7 @@ export class ApiHandler {
         if ((req.headers.accept ?? "").includes("protobuf")) {
           return { code: 200, body: "", contentType: "application/com.github.proto-openapi.spec.v2.v1.0+protobuf" };
         }
-        return { code: 200, body: { swagger: "2.0", info: { title: "Kubernetes", version: "v0.1.0" }, paths: {} } };
+        return { code: 200, body: this.openapi.v2(`${SERVED_VERSION.major}.${SERVED_VERSION.minor}`) };
       case "resource":
         return this.resource(r, method, req, res, query);
       default:
