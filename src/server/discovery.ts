@@ -96,7 +96,7 @@ export class Discovery {
       metadata: { name: g },
       versions: [...versions.entries()].map(([v, resources]) => ({
         version: v,
-        resources: resources.map((r) => aggregatedResource(r)),
+        resources: resources.map((r) => aggregatedResource(r, r.rt === this.crdType)),
         freshness: "Current",
       })),
     }));
@@ -142,10 +142,12 @@ export class Discovery {
   }
 }
 
-function aggregatedResource({ rt, verbs }: DiscoveredResource): JsonObject {
+function aggregatedResource({ rt, verbs }: DiscoveredResource, builtin: boolean): JsonObject {
+  // Built-in resources name only the kind of their own group version (the apiserver's discovery conversion).
+  const kindOf = builtin ? { group: "", version: "", kind: rt.kind } : { group: rt.group, version: rt.version, kind: rt.kind };
   const out: JsonObject = {
     resource: rt.plural,
-    responseKind: { group: rt.group, version: rt.version, kind: rt.kind },
+    responseKind: kindOf,
     scope: rt.namespaced ? "Namespaced" : "Cluster",
     singularResource: rt.singular,
     verbs,
@@ -153,7 +155,7 @@ function aggregatedResource({ rt, verbs }: DiscoveredResource): JsonObject {
   if (rt.shortNames.length > 0) out["shortNames"] = rt.shortNames;
   if (rt.categories.length > 0) out["categories"] = rt.categories;
   const subs: JsonObject[] = [];
-  if (rt.status) subs.push({ subresource: "status", responseKind: { group: rt.group, version: rt.version, kind: rt.kind }, verbs: SUB_VERBS });
+  if (rt.status) subs.push({ subresource: "status", responseKind: kindOf, verbs: SUB_VERBS });
   if (rt.scale) subs.push({ subresource: "scale", responseKind: { group: "autoscaling", version: "v1", kind: "Scale" }, verbs: SUB_VERBS });
   if (subs.length > 0) out["subresources"] = subs;
   return out;

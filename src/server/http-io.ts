@@ -98,13 +98,13 @@ export function sendJson(
   res: ServerResponse,
   code: number,
   body: JsonValue,
-  opts: { contentType?: string; warnings?: readonly string[] } = {},
+  opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string } = {},
 ): void {
   const text = toJson(body);
   const headers: Record<string, string | string[]> = {
     "Content-Type": opts.contentType ?? "application/json",
     "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": "no-cache, private",
+    "Cache-Control": opts.cacheControl ?? "no-cache, private",
   };
   if (opts.warnings && opts.warnings.length > 0) headers["Warning"] = opts.warnings.map(warningHeader);
   res.writeHead(code, headers);

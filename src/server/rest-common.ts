@@ -33,6 +33,8 @@ export interface RestResponse {
   body: JsonValue;
   warnings?: string[];
   contentType?: string;
+  /** `Cache-Control` (default `no-cache, private`). */
+  cacheControl?: string;
 }
 
 /** Storage key of one object. */

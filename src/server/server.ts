@@ -115,7 +115,11 @@ export class ApiHandler {
           res.writeHead(out.code, { "Content-Type": out.contentType, "Content-Length": String(Buffer.byteLength(out.body)) });
           res.end(out.body);
         } else {
-          sendJson(res, out.code, out.body, { ...(out.contentType ? { contentType: out.contentType } : {}), ...(warnings ? { warnings } : {}) });
+          sendJson(res, out.code, out.body, {
+            ...(out.contentType ? { contentType: out.contentType } : {}),
+            ...(warnings ? { warnings } : {}),
+            ...(out.cacheControl ? { cacheControl: out.cacheControl } : {}),
+          });
         }
       }
     } catch (e) {
@@ -155,7 +159,8 @@ export class ApiHandler {
       case "apis": {
         readOnly();
         const f = negotiateDiscovery(req.headers.accept);
-        return { code: 200, body: this.discovery.apis(f), contentType: discoveryContentType(f) };
+        // Aggregated discovery documents are cacheable (the real server answers `public` with an ETag).
+        return { code: 200, body: this.discovery.apis(f), contentType: discoveryContentType(f), ...(f === "legacy" ? {} : { cacheControl: "public" }) };
       }
       case "group": {
         readOnly();
