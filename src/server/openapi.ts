@@ -15,6 +15,11 @@ export function modelName(group: string, version: string, kind: string): string 
   return `${group.split(".").reverse().join(".")}.${version}.${kind}`;
 }
 
+const CONVENTIONS = "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md";
+/** TypeMeta's published field descriptions (the OpenAPI builder copies them onto every custom resource). */
+const API_VERSION_DESCRIPTION = `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${CONVENTIONS}#resources`;
+const KIND_DESCRIPTION = `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${CONVENTIONS}#types-kinds`;
+
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (name: string): JsonObject => ({ "application/json": { schema: ref(name) } });
 
@@ -115,13 +120,13 @@ export function buildVersionSpec(rt: ResourceType, schema: JsonValue | undefined
       parameters: [P.name, ...scope, P.pretty],
     };
   }
-  const root: JsonObject = isObject(schema) ? deepClone(schema) : { type: "object" };
+  const root: JsonObject = isObject(schema) ? (unfoldIntOrString(deepClone(schema)) as JsonObject) : { type: "object" };
   const props: JsonObject = isObject(root["properties"]) ? root["properties"] : {};
   root["properties"] = {
     ...props,
-    apiVersion: { type: "string", description: "The versioned schema of this representation of an object." },
-    kind: { type: "string", description: "The REST resource this object represents." },
-    metadata: { allOf: [ref(OBJECT_META)], description: "Standard object's metadata." },
+    apiVersion: { type: "string", description: API_VERSION_DESCRIPTION },
+    kind: { type: "string", description: KIND_DESCRIPTION },
+    metadata: { allOf: [ref(OBJECT_META)], description: `Standard object's metadata. More info: ${CONVENTIONS}#metadata` },
   };
   if (root["type"] === undefined) root["type"] = "object";
   root["x-kubernetes-group-version-kind"] = [{ group: rt.group, kind: rt.kind, version: rt.version }];
@@ -133,15 +138,39 @@ export function buildVersionSpec(rt: ResourceType, schema: JsonValue | undefined
       type: "object",
       required: ["items"],
       properties: {
-        apiVersion: { type: "string", description: "The versioned schema of this representation of an object." },
-        items: { type: "array", description: `List of ${rt.plural}.`, items: ref(model) },
-        kind: { type: "string", description: "The REST resource this object represents." },
-        metadata: { allOf: [ref(LIST_META)], description: "Standard list metadata." },
+        apiVersion: { type: "string", description: API_VERSION_DESCRIPTION },
+        items: { type: "array", description: `List of ${rt.plural}. More info: ${CONVENTIONS}`, items: ref(model) },
+        kind: { type: "string", description: KIND_DESCRIPTION },
+        metadata: { allOf: [ref(LIST_META)], description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds` },
       },
       "x-kubernetes-group-version-kind": [{ group: rt.group, kind: rt.listKind, version: rt.version }],
     },
   };
   return { paths, schemas };
+}
+
+/**
+ * `Structural.Unfold`: an `x-kubernetes-int-or-string` schema gains `anyOf: [integer, string]` (or, when it has
+ * an anyOf of its own, a first allOf entry with it), as the published OpenAPI v3 shows it.
+ */
+export function unfoldIntOrString(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(unfoldIntOrString);
+  if (!isObject(v)) return v;
+  for (const [k, x] of Object.entries(v)) if (k !== "enum" && k !== "default" && k !== "example") v[k] = unfoldIntOrString(x);
+  if (v["x-kubernetes-int-or-string"] !== true || isIntOrStringPattern(v)) return v;
+  const pair: JsonValue[] = [{ type: "integer" }, { type: "string" }];
+  if (v["anyOf"] === undefined) v["anyOf"] = pair;
+  else v["allOf"] = [{ anyOf: pair }, ...(Array.isArray(v["allOf"]) ? v["allOf"] : [])];
+  return v;
+}
+
+/** The anyOf (or first allOf's anyOf) of exactly `type: integer` and `type: string` is already there. */
+function isIntOrStringPattern(v: JsonObject): boolean {
+  const pair = (a: JsonValue | undefined): boolean =>
+    Array.isArray(a) && a.length === 2 && isObject(a[0]) && isObject(a[1]) && a[0]["type"] === "integer" && a[1]["type"] === "string" && Object.keys(a[0]).length === 1 && Object.keys(a[1]).length === 1;
+  if (pair(v["anyOf"])) return true;
+  const all = v["allOf"];
+  return Array.isArray(all) && isObject(all[0]) && pair(all[0]["anyOf"]) && Object.keys(all[0]).length === 1;
 }
 
 function crdVersionSchema(e: CrdEntry, version: string): JsonValue | undefined {
