@@ -112,7 +112,11 @@ export class ApiHandler {
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
-          res.writeHead(out.code, { "Content-Type": out.contentType, "Content-Length": String(Buffer.byteLength(out.body)) });
+          res.writeHead(out.code, {
+            "Cache-Control": out.cacheControl ?? "no-cache, private",
+            "Content-Type": out.contentType,
+            "Content-Length": String(Buffer.byteLength(out.body)),
+          });
           res.end(out.body);
         } else {
           sendJson(res, out.code, out.body, {
