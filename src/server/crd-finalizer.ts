@@ -11,10 +11,11 @@
  * The controller runs in-process after each CRD change and re-checks while instances remain; pending
  * deletions are resumed at startup.
  */
-import { KeyNotFoundError, RevisionConflictError, type Store, type StoreWatch } from "../storage/types.js";
+import { KeyNotFoundError, RevisionConflictError, type Store } from "../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { conditionTrue, readNames } from "./crd-status.js";
 import { finalizersOf, metaOf, nowTimestamp } from "./object-meta.js";
+import { PrefixInformer } from "./prefix-informer.js";
 import { CRD_PREFIX } from "./registry.js";
 import { encodeObject, parseStored } from "./rest-common.js";
 
@@ -47,22 +48,31 @@ export function markCrdDeleting(crd: JsonObject): void {
 /** The finalizer controller. */
 export class CrdFinalizer {
   private readonly pending = new Set<string>();
+  private readonly again = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly watch: StoreWatch;
+  private readonly informer: PrefixInformer;
   private stopped = false;
 
   constructor(private readonly store: Store) {
-    const { items, revision } = store.list(CRD_PREFIX);
-    for (const it of items) this.consider(it.key.slice(CRD_PREFIX.length), it.value);
-    this.watch = store.watch(CRD_PREFIX, revision, (e) => {
-      if (e.type !== "DELETED") this.consider(e.key.slice(CRD_PREFIX.length), e.value);
+    this.informer = new PrefixInformer(store, CRD_PREFIX, {
+      replace: (items) => {
+        for (const it of items) this.consider(it.key.slice(CRD_PREFIX.length), it.value);
+      },
+      event: (e) => {
+        if (e.type !== "DELETED") this.consider(e.key.slice(CRD_PREFIX.length), e.value);
+      },
     });
+  }
+
+  /** Resumes pending deletions and follows CRD changes (of every replica). */
+  start(): Promise<void> {
+    return this.informer.start();
   }
 
   /** Stops the controller (server shutdown). */
   stop(): void {
     this.stopped = true;
-    this.watch.cancel();
+    this.informer.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
@@ -74,42 +84,51 @@ export class CrdFinalizer {
   }
 
   private schedule(name: string, delay: number): void {
-    if (this.stopped || this.pending.has(name)) return;
+    if (this.stopped) return;
+    if (this.pending.has(name)) {
+      // A change while a pass is queued or running: run once more after it.
+      this.again.add(name);
+      return;
+    }
     this.pending.add(name);
     const t = setTimeout(() => {
       this.timers.delete(t);
-      this.pending.delete(name);
       if (this.stopped) return;
-      try {
-        if (!this.sync(name)) this.schedule(name, RECHECK_MS);
-      } catch (e) {
-        if (e instanceof RevisionConflictError) this.schedule(name, RECHECK_MS);
-        else if (!(e instanceof KeyNotFoundError)) throw e;
-      }
+      // Every replica runs this controller: writes are compare-and-swap, a conflict or an unreachable
+      // store means another pass later (the work is idempotent).
+      const finish = (delayNext: number | undefined) => {
+        this.pending.delete(name);
+        if (this.again.delete(name)) this.schedule(name, 0);
+        else if (delayNext !== undefined) this.schedule(name, delayNext);
+      };
+      this.sync(name).then(
+        (done) => finish(done ? undefined : RECHECK_MS),
+        (e: unknown) => finish(e instanceof KeyNotFoundError ? undefined : RECHECK_MS),
+      );
     }, delay);
     t.unref();
     this.timers.add(t);
   }
 
   /** One pass; returns false when it must run again (instances remain). */
-  private sync(name: string): boolean {
-    const sv = this.store.get(CRD_PREFIX + name);
+  private async sync(name: string): Promise<boolean> {
+    const sv = await this.store.get(CRD_PREFIX + name);
     if (!sv) return true;
     const crd = parseStored(sv.value);
     if (typeof metaOf(crd)["deletionTimestamp"] !== "string" || !finalizersOf(crd).includes(CRD_CLEANUP_FINALIZER)) return true;
     let rev = sv.modRevision;
-    const write = (o: JsonObject) => {
-      rev = this.store.update(CRD_PREFIX + name, encodeObject(o), rev).modRevision;
+    const write = async (o: JsonObject) => {
+      rev = (await this.store.update(CRD_PREFIX + name, encodeObject(o), rev)).modRevision;
     };
     if (!isTerminatingReason(crd, "InstanceDeletionInProgress")) {
       setCrdCondition(crd, "Terminating", "True", "InstanceDeletionInProgress", "CustomResource deletion is in progress");
-      write(crd);
+      await write(crd);
     }
     if (conditionTrue(crd, "Established")) {
       const spec = isObject(crd["spec"]) ? crd["spec"] : {};
       const plural = readNames(isObject(crd["status"]) ? crd["status"]["acceptedNames"] : undefined).plural;
       const group = typeof spec["group"] === "string" ? spec["group"] : "";
-      if (plural !== "" && this.deleteInstances(`/registry/${group}/${plural}/`) > 0) return false;
+      if (plural !== "" && (await this.deleteInstances(`/registry/${group}/${plural}/`)) > 0) return false;
       setCrdCondition(crd, "Terminating", "False", "InstanceDeletionCompleted", "removed all instances");
     } else {
       setCrdCondition(crd, "Terminating", "False", "NeverEstablished", "resource was never established");
@@ -118,22 +137,22 @@ export class CrdFinalizer {
     const rest = finalizersOf(crd).filter((f) => f !== CRD_CLEANUP_FINALIZER);
     if (rest.length > 0) {
       meta["finalizers"] = rest;
-      write(crd);
+      await write(crd);
     } else {
       // Deletion timestamp set and no finalizers left: the store deletes the CRD.
-      this.store.delete(CRD_PREFIX + name, rev);
+      await this.store.delete(CRD_PREFIX + name, rev);
     }
     return true;
   }
 
   /** Deletes the instances under `prefix` (finalizers honoured); returns how many remain. */
-  private deleteInstances(prefix: string): number {
+  private async deleteInstances(prefix: string): Promise<number> {
     let remaining = 0;
-    for (const it of this.store.list(prefix).items) {
+    for (const it of (await this.store.list(prefix)).items) {
       const obj = parseStored(it.value);
       try {
         if (finalizersOf(obj).length === 0) {
-          this.store.delete(it.key, it.modRevision);
+          await this.store.delete(it.key, it.modRevision);
           continue;
         }
         remaining++;
@@ -141,7 +160,7 @@ export class CrdFinalizer {
         if (typeof meta["deletionTimestamp"] !== "string") {
           meta["deletionTimestamp"] = nowTimestamp();
           meta["deletionGracePeriodSeconds"] = 0;
-          this.store.update(it.key, encodeObject(obj), it.modRevision);
+          await this.store.update(it.key, encodeObject(obj), it.modRevision);
         }
       } catch (e) {
         if (!(e instanceof RevisionConflictError || e instanceof KeyNotFoundError)) throw e;

@@ -177,7 +177,7 @@ export interface ListPage {
  * filters them with the selectors until `limit` objects matched, and returns a continue token when
  * keys remain (`remainingItemCount` only without selectors).
  */
-export function listPage(r: RestRequest, filters: Filters, p: ListParams): ListPage {
+export async function listPage(r: RestRequest, filters: Filters, p: ListParams): Promise<ListPage> {
   const prefix = collectionPrefix(r.rt, r.namespace);
   const paging = p.limit > 0;
   let withRev = 0;
@@ -209,7 +209,7 @@ export function listPage(r: RestRequest, filters: Filters, p: ListParams): ListP
   for (;;) {
     let chunk: { items: StoredValue[]; revision: number; count: number };
     try {
-      chunk = r.store.listRange(prefix, {
+      chunk = await r.store.listRange(prefix, {
         ...(withRev > 0 ? { revision: withRev } : {}),
         ...(startKey !== undefined ? { startKey } : {}),
         ...(paging ? { limit: chunkLimit } : {}),

@@ -12,6 +12,7 @@ import { rootType, type TypeNode } from "./ssa/type-schema.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "./crd-status.js";
 import { compileJsonPath, type CompiledPath } from "./jsonpath.js";
 import { type ResourceType, type ScaleSpec, storageVersionHash } from "./resource-type.js";
+import { PrefixInformer } from "./prefix-informer.js";
 import { parseStored } from "./rest-common.js";
 import { DEFAULT_COLUMNS, TableConvertor, type PrinterColumn } from "./table.js";
 
@@ -128,11 +129,46 @@ export class Registry {
   /** `group` → `plural` → CRD name. */
   private readonly byResource = new Map<string, Map<string, string>>();
   private changeCounter = 0;
+  private readonly informer: PrefixInformer;
 
-  constructor(private readonly store: Store) {
-    const { items, revision } = store.list(CRD_PREFIX);
-    for (const it of items) this.put(it.key.slice(CRD_PREFIX.length), parseStored(it.value), it.modRevision);
-    store.watch(CRD_PREFIX, revision, (e) => this.onEvent(e));
+  /**
+   * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
+   * `knownRevision` is the newest store revision the server has seen (a resource's watch cache start).
+   */
+  constructor(
+    store: Store,
+    private readonly knownRevision?: () => number,
+  ) {
+    this.informer = new PrefixInformer(store, CRD_PREFIX, {
+      replace: (items) => {
+        const names = new Set(items.map((it) => it.key.slice(CRD_PREFIX.length)));
+        for (const name of [...this.crds.keys()]) if (!names.has(name)) this.remove(name);
+        for (const it of items) {
+          const name = it.key.slice(CRD_PREFIX.length);
+          if (this.crds.get(name)?.revision !== it.modRevision) this.put(name, parseStored(it.value), it.modRevision);
+        }
+      },
+      event: (e) => this.onEvent(e),
+    });
+  }
+
+  /** Loads the CRDs and watches them (other replicas' writes arrive through the watch). */
+  start(): Promise<void> {
+    return this.informer.start();
+  }
+
+  stop(): void {
+    this.informer.stop();
+  }
+
+  /** The newest store revision the registry reflects. */
+  get revision(): number {
+    return this.informer.revision;
+  }
+
+  /** Resolves once the registry reflects the store at `revision` (false after `timeoutMs`). */
+  caughtUp(revision: number, timeoutMs = 5000): Promise<boolean> {
+    return this.informer.waitFor(revision, timeoutMs);
   }
 
   /** Increases on every CRD change (cache key for discovery documents). */
@@ -262,7 +298,7 @@ export class Registry {
       shortNames: e.names.shortNames,
       categories: e.names.categories,
       status: isObject(sub["status"]),
-      watchCacheStart: this.store.currentRevision(),
+      watchCacheStart: this.knownRevision?.() ?? this.informer.revision,
       storageVersionHash: storageVersionHash(e.group, storageVersionOf(e.obj) ?? "", e.names.kind, sha256),
       table: new TableConvertor(columnsOf(v.raw)),
       selectableFields: selectable,

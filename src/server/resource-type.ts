@@ -54,7 +54,7 @@ export interface ResourceType {
   /** Set for resources whose first DELETE only marks the object (CRDs: finalizer + Terminating condition). */
   markForDeletion?: (obj: JsonObject) => void;
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
-  beforeDelete?: (obj: JsonObject) => void;
+  beforeDelete?: (obj: JsonObject) => Promise<void>;
   /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
   returnDeletedObject?: boolean;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */

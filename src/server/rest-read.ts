@@ -16,15 +16,15 @@ import { listPage, listParams } from "./list-paging.js";
 import { toScale } from "./scale.js";
 
 /** Reads the current object or throws 404. */
-export function loadObject(r: RestRequest): { obj: JsonObject; revision: number } {
-  const sv = r.store.get(objectKey(r.rt, r.namespace, r.name));
+export async function loadObject(r: RestRequest): Promise<{ obj: JsonObject; revision: number }> {
+  const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
   if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
   return { obj: decodeStored(r.rt, sv), revision: sv.modRevision };
 }
 
 /** `GET …/NAME[/status|/scale]`. */
-export function getObject(r: RestRequest): RestResponse {
-  const { obj } = loadObject(r);
+export async function getObject(r: RestRequest): Promise<RestResponse> {
+  const { obj } = await loadObject(r);
   if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
   const mode = outputMode(r.req, r.query);
   if (mode.table && r.subresource === "") {
@@ -37,9 +37,9 @@ export function getObject(r: RestRequest): RestResponse {
 export const TABLE_CONTENT_TYPE = "application/json";
 
 /** The matching objects of a collection and the revision they were read at. */
-export function listObjects(r: RestRequest): { items: JsonObject[]; revision: number } {
+export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]; revision: number }> {
   const filters = parseFilters(r.rt, r.query);
-  const { items, revision } = r.store.list(collectionPrefix(r.rt, r.namespace));
+  const { items, revision } = await r.store.list(collectionPrefix(r.rt, r.namespace));
   const out: JsonObject[] = [];
   for (const sv of items) {
     const obj = decodeStored(r.rt, sv);
@@ -49,10 +49,10 @@ export function listObjects(r: RestRequest): { items: JsonObject[]; revision: nu
 }
 
 /** `GET` of a collection: one page (`limit`/`continue`) at the requested resourceVersion. */
-export function listCollection(r: RestRequest): RestResponse {
+export async function listCollection(r: RestRequest): Promise<RestResponse> {
   const params = listParams(r.query);
   const filters = parseFilters(r.rt, r.query);
-  const page = listPage(r, filters, params);
+  const page = await listPage(r, filters, params);
   const meta: JsonObject = { resourceVersion: String(page.revision) };
   // ListMeta.Continue has no omitempty in the unstructured list the custom resource store answers.
   meta["continue"] = page.continueToken;

@@ -138,11 +138,11 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   if (!applied) toStore = tracked(r, undefined, toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
-    if (r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     return { code: 201, body: toStore, warnings };
   }
   try {
-    const sv = r.store.create(objectKey(r.rt, r.namespace, name), encodeForStorage(r.rt, toStore));
+    const sv = await r.store.create(objectKey(r.rt, r.namespace, name), encodeForStorage(r.rt, toStore));
     return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
@@ -175,7 +175,7 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * The common tail of PUT and PATCH: admission (update or status), no-op detection, finalizer-driven
  * deletion and the compare-and-swap write on the revision the request was based on.
  */
-function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): RestResponse {
+async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
   let newObj = deepClone(input);
   checkEnvelope(r, newObj);
@@ -207,13 +207,13 @@ function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revisi
   try {
     if (typeof metaOf(next)["deletionTimestamp"] === "string" && finalizersOf(next).length === 0) {
       if (!dry) {
-        r.rt.beforeDelete?.(next);
-        r.store.delete(key, revision);
+        await r.rt.beforeDelete?.(next);
+        await r.store.delete(key, revision);
       }
       return respond(next);
     }
     if (dry) return respond(next);
-    const sv = r.store.update(key, encodeForStorage(r.rt, next), revision);
+    const sv = await r.store.update(key, encodeForStorage(r.rt, next), revision);
     return respond(decodeObject(r.rt, sv.value, sv.modRevision));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
@@ -248,7 +248,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
   if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
   }
-  const { obj: old, revision } = loadObject(r);
+  const { obj: old, revision } = await loadObject(r);
   if (r.subresource === "scale") {
     const next = applyScale(r.rt, old, body);
     const rev = basedOn(r, next, revision, false);
@@ -302,7 +302,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
   }
   const key = objectKey(r.rt, r.namespace, r.name);
-  if (isApply && isObject(patch) && r.subresource === "" && !r.store.get(key)) {
+  if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     const obj = deepClone(patch);
     const bodyName = metaString(obj, "name");
     if (bodyName === "") metaOf(obj)["name"] = r.name;
@@ -311,7 +311,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
     return createObject(r, applyConfig(r, undefined, obj), true);
   }
-  const { obj: old, revision } = loadObject(r);
+  const { obj: old, revision } = await loadObject(r);
   const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -335,7 +335,13 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
  * first (CRDs), removes it otherwise. 200 with the object, or 202 when it stays and the client asked for
  * `orphanDependents: false` (the API server's rule).
  */
-export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry: boolean, opts: JsonObject = {}): RestResponse {
+export async function deleteOne(
+  r: RestRequest,
+  old: JsonObject,
+  revision: number,
+  dry: boolean,
+  opts: JsonObject = {},
+): Promise<RestResponse> {
   const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
   const pending = opts["orphanDependents"] === false ? 202 : 200;
   try {
@@ -343,7 +349,7 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
     if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
       r.rt.markForDeletion(old);
       if (dry) return { code: pending, body: old };
-      const sv = r.store.update(key, encodeForStorage(r.rt, old), revision);
+      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
     if (finalizersOf(old).length > 0) {
@@ -353,12 +359,12 @@ export function deleteOne(r: RestRequest, old: JsonObject, revision: number, dry
       // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
       if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
-      const sv = r.store.update(key, encodeForStorage(r.rt, old), revision);
+      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
     if (!dry) {
-      r.rt.beforeDelete?.(old);
-      r.store.delete(key, revision);
+      await r.rt.beforeDelete?.(old);
+      await r.store.delete(key, revision);
     }
     return { code: 200, body: r.rt.returnDeletedObject ? old : deletedStatus(r, old) };
   } catch (e) {
@@ -385,7 +391,7 @@ export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
 /** `DELETE …/NAME`. */
 export async function deleteObject(r: RestRequest): Promise<RestResponse> {
   const opts = await readDeleteOptions(r);
-  const { obj: old, revision } = loadObject(r);
+  const { obj: old, revision } = await loadObject(r);
   const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
   const meta = metaOf(old);
   if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {

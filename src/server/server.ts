@@ -17,6 +17,8 @@ import { sendError, sendJson } from "./http-io.js";
 import { OpenApi } from "./openapi.js";
 import { metaString } from "./object-meta.js";
 import { Registry } from "./registry.js";
+import { registrySynced } from "./registry-synced-store.js";
+import { type TrackedStore, trackRevisions } from "./revision-tracker.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
 import { decodeStored, isDryRun, parseFilters, type RestRequest, type RestResponse } from "./rest-common.js";
 import { listPage, listParams, type ListPage, type ListParams } from "./list-paging.js";
@@ -71,23 +73,29 @@ export class ApiHandler {
   private readonly openapi: OpenApi;
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
+  private readonly crdStore: Store;
+
+  readonly store: TrackedStore;
 
   constructor(
-    readonly store: Store,
+    store: Store,
     private readonly log: (r: LogRecord) => void,
   ) {
-    this.registry = new Registry(store);
+    // Every store call of this server goes through the tracker (see revision-tracker.ts).
+    this.store = trackRevisions(store);
+    this.registry = new Registry(this.store, () => this.store.knownRevision);
     this.crdType = crdResourceType(this.registry);
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
-    this.finalizer = new CrdFinalizer(store);
+    this.finalizer = new CrdFinalizer(this.store);
+    this.crdStore = registrySynced(this.store, this.registry);
     this.discovery = new Discovery(this.registry, this.crdType);
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
 
-  private deleteCustomResources(crd: JsonObject): void {
+  private async deleteCustomResources(crd: JsonObject): Promise<void> {
     const e = this.registry.get(metaString(crd, "name"));
-    if (e && e.names.plural !== "") this.store.deletePrefix(`/registry/${e.group}/${e.names.plural}/`);
+    if (e && e.names.plural !== "") await this.store.deletePrefix(`/registry/${e.group}/${e.names.plural}/`);
   }
 
   /** The address discovery documents advertise. */
@@ -95,9 +103,16 @@ export class ApiHandler {
     this.discovery.serverAddress = address;
   }
 
-  /** Ends every open watch (shutdown). */
+  /** Loads the CRDs and starts the controllers; rejects when the store cannot be read. */
+  async start(): Promise<void> {
+    await this.registry.start();
+    await this.finalizer.start();
+  }
+
+  /** Ends every open watch and the controllers (shutdown). */
   stopWatches(): void {
     this.finalizer.stop();
+    this.registry.stop();
     for (const s of [...this.watchStops]) s();
   }
 
@@ -225,7 +240,10 @@ export class ApiHandler {
       throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
     if (!acceptable(req.headers.accept)) throw notAcceptableError();
-    const rr: RestRequest = { store: this.store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
+    // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
+    // served by the new definition (other replicas follow through their watch).
+    const store = rt === this.crdType ? this.crdStore : this.store;
+    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
     const out = await this.serveResource(rr, r, method);
     // A deprecated version warns on every verb (writes add it with their own warnings).
     if (out && rt.deprecationWarning && (method === "GET" || method === "HEAD" || method === "DELETE") && !(out.warnings ?? []).includes(rt.deprecationWarning)) {
@@ -286,21 +304,22 @@ export class ApiHandler {
     const listed: JsonValue[] = [];
     let first: ListPage | undefined;
     for (;;) {
-      const page = listPage(r, filters, p);
+      const page = await listPage(r, filters, p);
       first ??= page;
       for (const obj of page.items) {
         listed.push(obj);
         const key = r.rt.storagePrefix + (r.rt.namespaced ? `${metaString(obj, "namespace")}/` : "") + metaString(obj, "name");
-        const sv = r.store.get(key);
+        const sv = await r.store.get(key);
         if (!sv) continue;
         const cur = decodeStored(r.rt, sv);
-        deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
+        await deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
       }
       if (hasLimit || page.continueToken === "") break;
       p.continueToken = page.continueToken;
       p.resourceVersion = "";
       p.match = "";
     }
+    if (!first) throw apiErrors.internal("no list page");
     const meta: JsonObject = { resourceVersion: String(first.revision), continue: first.continueToken };
     if (first.remainingItemCount !== undefined) meta["remainingItemCount"] = first.remainingItemCount;
     return {
@@ -318,6 +337,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const log = opts.log ?? (() => {});
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
   const handler = new ApiHandler(store, log);
+  try {
+    await handler.start();
+  } catch (e) {
+    handler.stopWatches();
+    await store.close();
+    throw e;
+  }
   const server: Server = createServer((req, res) => {
     void handler.handle(req, res);
   });
@@ -333,7 +359,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const port = (server.address() as AddressInfo).port;
   handler.setServerAddress(`${host.includes(":") ? `[${host}]` : host}:${port}`);
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  log({ level: "info", msg: "listening", url, revision: store.currentRevision() });
+  log({ level: "info", msg: "listening", url, revision: handler.registry.revision });
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -343,9 +369,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => {
-          store.close();
-          log({ level: "info", msg: "stopped" });
-          resolve();
+          void store.close().finally(() => {
+            log({ level: "info", msg: "stopped" });
+            resolve();
+          });
         });
         handler.stopWatches();
         server.closeIdleConnections();

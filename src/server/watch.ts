@@ -16,7 +16,7 @@ import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequ
 import { listObjects } from "./rest-read.js";
 
 /** Starts a watch; resolves when the stream ends. */
-export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
+export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
   validateWatchParams(r.query);
   const filters = parseFilters(r.rt, r.query);
   const mode = outputMode(r.req, r.query);
@@ -29,12 +29,6 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   const bookmarks = r.query.get("allowWatchBookmarks") === "true";
   let lastSent = 0;
   const res = r.res;
-  res.writeHead(200, {
-    "Content-Type": "application/json",
-    "Cache-Control": "no-cache, private",
-    "Transfer-Encoding": "chunked",
-  });
-  res.flushHeaders();
   let first = true;
   const render = (obj: JsonObject): JsonValue => {
     if (!mode.table) return obj;
@@ -47,12 +41,78 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
   const send = (type: string, obj: JsonValue) => {
     if (!res.writableEnded) res.write(goJsonMarshal({ type, object: obj }) + "\n");
   };
+  const deliver = (e: StoreEvent) => {
+    lastSent = e.revision;
+    const cur = decodeObject(r.rt, e.value, e.revision);
+    const curMatch = filters.matches(cur);
+    if (e.type === "ADDED") {
+      if (curMatch) send("ADDED", render(cur));
+      return;
+    }
+    const prev = e.prevValue === undefined ? undefined : decodeObject(r.rt, e.prevValue, e.revision);
+    const prevMatch = prev !== undefined && filters.matches(prev);
+    if (e.type === "DELETED") {
+      if (curMatch) send("DELETED", render(cur));
+    } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
+    else if (curMatch) send("ADDED", render(cur));
+    else if (prevMatch) send("DELETED", render(cur));
+  };
+
+  // The initial state and the store watch come before the headers, so that a store failure is an
+  // ordinary error answer. Events arriving before the stream is open wait in `early`.
+  let initial: JsonObject[] = [];
+  let from: number;
+  if (rvParam === "" || rvParam === "0") {
+    const l = await listObjects(r);
+    initial = l.items;
+    from = l.revision;
+  } else from = Number(rvParam);
+  let early: StoreEvent[] | undefined = [];
+  let broken: Error | undefined;
+  let stop: () => void = () => {};
+  const onEvent = (e: StoreEvent) => {
+    if (early) early.push(e);
+    else deliver(e);
+  };
+  const onError = (e: Error) => {
+    broken = e;
+    if (!early) endBroken();
+  };
+  const endBroken = () => {
+    // A watch broken under us (history compacted, store restarted) ends the stream; clients re-list.
+    if (broken instanceof RevisionCompactedError) send("ERROR", apiErrors.expired(broken.message).status as unknown as JsonValue);
+    stop();
+  };
+  let watch: StoreWatch | undefined;
+  let compacted: RevisionCompactedError | undefined;
+  const cacheStart = r.rt.watchCacheStart;
+  if (from > 0 && cacheStart !== undefined && from < cacheStart) {
+    // Older than the watch cache: the API server answers an ERROR event, not a replay from etcd.
+    compacted = new RevisionCompactedError(from, cacheStart);
+  } else {
+    try {
+      watch = await r.store.watch(collectionPrefix(r.rt, r.namespace), from, onEvent, onError);
+    } catch (e) {
+      if (!(e instanceof RevisionCompactedError)) throw e;
+      compacted = e;
+    }
+  }
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+  if (compacted) {
+    send("ERROR", apiErrors.expired(compacted.message).status as unknown as JsonValue);
+    res.end();
+    return;
+  }
   return new Promise((resolve) => {
-    let watch: StoreWatch | undefined;
     let timer: NodeJS.Timeout | undefined;
     let bookmarkTimer: NodeJS.Timeout | undefined;
     let done = false;
-    const stop = () => {
+    stop = () => {
       if (done) return;
       done = true;
       watch?.cancel();
@@ -64,54 +124,27 @@ export function serveWatch(r: RestRequest, onClose: (stop: () => void) => void):
     r.req.on("close", stop);
     res.on("close", stop);
     onClose(stop);
-    let from: number;
-    if (rvParam === "" || rvParam === "0") {
-      const { items, revision } = listObjects(r);
-      for (const o of items) send("ADDED", render(o));
-      from = revision;
-    } else from = Number(rvParam);
-    const cacheStart = r.rt.watchCacheStart;
-    if (from > 0 && cacheStart !== undefined && from < cacheStart) {
-      // Older than the watch cache: the API server answers an ERROR event, not a replay from etcd.
-      send("ERROR", apiErrors.expired(`too old resource version: ${from} (${cacheStart})`).status as unknown as JsonValue);
+    if (r.req.destroyed || res.destroyed) {
       stop();
       return;
     }
-    const onEvent = (e: StoreEvent) => {
-      lastSent = e.revision;
-      const cur = decodeObject(r.rt, e.value, e.revision);
-      const curMatch = filters.matches(cur);
-      if (e.type === "ADDED") {
-        if (curMatch) send("ADDED", render(cur));
-        return;
-      }
-      const prev = e.prevValue === undefined ? undefined : decodeObject(r.rt, e.prevValue, e.revision);
-      const prevMatch = prev !== undefined && filters.matches(prev);
-      if (e.type === "DELETED") {
-        if (curMatch) send("DELETED", render(cur));
-      } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
-      else if (curMatch) send("ADDED", render(cur));
-      else if (prevMatch) send("DELETED", render(cur));
-    };
-    try {
-      watch = r.store.watch(collectionPrefix(r.rt, r.namespace), from, onEvent);
-    } catch (e) {
-      if (e instanceof RevisionCompactedError) {
-        send("ERROR", apiErrors.expired(e.message).status as unknown as JsonValue);
-        stop();
-        return;
-      }
-      stop();
-      throw e;
+    for (const o of initial) send("ADDED", render(o));
+    const queued = early ?? [];
+    early = undefined;
+    for (const e of queued) deliver(e);
+    if (broken) {
+      endBroken();
+      return;
     }
     if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
     if (bookmarks) {
-      // Periodic BOOKMARK events carry the current revision so clients can resume without a re-list.
+      // Periodic BOOKMARK events carry the newest revision this watch has delivered (never a revision
+      // whose events might still be in flight from the store), so clients can resume without a re-list.
       bookmarkTimer = setInterval(() => {
         send("BOOKMARK", {
           kind: r.rt.kind,
           apiVersion: groupVersion(r.rt.group, r.rt.version),
-          metadata: { resourceVersion: String(Math.max(lastSent, r.store.currentRevision())) },
+          metadata: { resourceVersion: String(Math.max(lastSent, from)) },
         });
       }, BOOKMARK_INTERVAL_MS);
       bookmarkTimer.unref();

@@ -119,24 +119,25 @@ export class SqliteStore implements Store {
     this.compacted = this.stmts.getMeta.get("compacted")?.num ?? 0;
   }
 
-  currentRevision(): number {
+  async currentRevision(): Promise<number> {
     return this.rev;
   }
 
+  /** The oldest revision a watch can start after (SQLite-specific; etcd's is not observable). */
   compactedRevision(): number {
     return this.compacted;
   }
 
-  get(key: string): StoredValue | undefined {
+  async get(key: string): Promise<StoredValue | undefined> {
     const r = this.stmts.get.get(key);
     return r ? toStored(r) : undefined;
   }
 
-  list(prefix: string): { items: StoredValue[]; revision: number } {
+  async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {
     return { items: this.stmts.list.all(prefix, prefixEnd(prefix)).map(toStored), revision: this.rev };
   }
 
-  listRange(prefix: string, range: ListRange): ListRangeResult {
+  async listRange(prefix: string, range: ListRange): Promise<ListRangeResult> {
     const end = prefixEnd(prefix);
     const start = range.startKey !== undefined && range.startKey > prefix ? range.startKey : prefix;
     const limit = range.limit !== undefined && range.limit > 0 ? range.limit : -1;
@@ -175,7 +176,7 @@ export class SqliteStore implements Store {
     })();
   }
 
-  create(key: string, value: string): StoredValue {
+  async create(key: string, value: string): Promise<StoredValue> {
     const events: StoreEvent[] = [];
     const out = this.db.transaction(() => {
       if (this.stmts.get.get(key)) throw new KeyExistsError(key);
@@ -189,7 +190,7 @@ export class SqliteStore implements Store {
     return out;
   }
 
-  update(key: string, value: string, expectedRevision?: number): StoredValue {
+  async update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
     const events: StoreEvent[] = [];
     const out = this.db.transaction(() => {
       const cur = this.stmts.get.get(key);
@@ -207,7 +208,7 @@ export class SqliteStore implements Store {
     return out;
   }
 
-  delete(key: string, expectedRevision?: number): { last: StoredValue; revision: number } {
+  async delete(key: string, expectedRevision?: number): Promise<{ last: StoredValue; revision: number }> {
     const events: StoreEvent[] = [];
     const out = this.db.transaction(() => {
       const cur = this.stmts.get.get(key);
@@ -225,7 +226,7 @@ export class SqliteStore implements Store {
     return out;
   }
 
-  deletePrefix(prefix: string): number {
+  async deletePrefix(prefix: string): Promise<number> {
     const events: StoreEvent[] = [];
     this.db.transaction(() => {
       for (const cur of this.stmts.list.all(prefix, prefixEnd(prefix))) {
@@ -239,9 +240,10 @@ export class SqliteStore implements Store {
     return events.length;
   }
 
-  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void): StoreWatch {
+  async watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void): Promise<StoreWatch> {
     if (fromRevision < this.compacted) throw new RevisionCompactedError(fromRevision, this.compacted);
-    // Replay and subscription happen in the same synchronous turn, so no event is missed or doubled.
+    // Replay and subscription happen in the same synchronous turn (writes publish synchronously too),
+    // so no event is missed or doubled.
     for (const r of this.stmts.history.all(fromRevision, prefix, prefixEnd(prefix))) {
       const e: StoreEvent = { type: r.type, key: r.key, revision: r.rev, value: r.value };
       if (r.prev !== null) e.prevValue = r.prev;
@@ -250,7 +252,7 @@ export class SqliteStore implements Store {
     return this.hub.subscribe(prefix, onEvent);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.hub.closeAll();
     if (this.db.open) this.db.close();
   }

@@ -101,39 +101,50 @@ export interface ListRangeResult {
   count: number;
 }
 
+/** Thrown when the store cannot be reached or did not answer in time (etcd down: HTTP 503/504). */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** True when the request timed out rather than failed at once. */
+    readonly timeout = false,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * A transactional key-value store with a global revision. Every method is atomic. Implementations
- * must make a write durable before returning from it.
+ * A transactional key-value store with a global revision. Every method is atomic and asynchronous.
+ * Implementations must make a write durable before its promise resolves.
  */
 export interface Store {
   /** The revision of the last write (0 for an empty store). */
-  currentRevision(): number;
-  /** The oldest revision a watch can start after. */
-  compactedRevision(): number;
-  get(key: string): StoredValue | undefined;
+  currentRevision(): Promise<number>;
+  get(key: string): Promise<StoredValue | undefined>;
   /** All keys starting with `prefix`, sorted by key, and the revision they were read at. */
-  list(prefix: string): { items: StoredValue[]; revision: number };
+  list(prefix: string): Promise<{ items: StoredValue[]; revision: number }>;
   /**
    * A consistent snapshot of the keys under `prefix` at a past or the current revision, from a start
-   * key, limited. Throws {@link RevisionCompactedError} when the revision is older than the kept
+   * key, limited. Rejects with {@link RevisionCompactedError} when the revision is older than the kept
    * history and {@link FutureRevisionError} when it is newer than the store.
    */
-  listRange(prefix: string, range: ListRange): ListRangeResult;
-  /** Creates `key`; throws {@link KeyExistsError}. */
-  create(key: string, value: string): StoredValue;
+  listRange(prefix: string, range: ListRange): Promise<ListRangeResult>;
+  /** Creates `key`; rejects with {@link KeyExistsError}. */
+  create(key: string, value: string): Promise<StoredValue>;
   /**
    * Replaces `key` if its modRevision equals `expectedRevision` (or unconditionally when it is
-   * undefined); throws {@link KeyNotFoundError} / {@link RevisionConflictError}.
+   * undefined); rejects with {@link KeyNotFoundError} / {@link RevisionConflictError}.
    */
-  update(key: string, value: string, expectedRevision?: number): StoredValue;
-  /** Deletes `key` (conditionally, as `update`); returns the last value and the deletion revision. */
-  delete(key: string, expectedRevision?: number): { last: StoredValue; revision: number };
-  /** Deletes every key under `prefix` (one revision per key); returns how many. */
-  deletePrefix(prefix: string): number;
+  update(key: string, value: string, expectedRevision?: number): Promise<StoredValue>;
+  /** Deletes `key` (conditionally, as `update`); resolves to the last value and the deletion revision. */
+  delete(key: string, expectedRevision?: number): Promise<{ last: StoredValue; revision: number }>;
+  /** Deletes every key under `prefix`; resolves to how many. */
+  deletePrefix(prefix: string): Promise<number>;
   /**
-   * Delivers every change under `prefix` after `fromRevision` (replayed from history first, then live),
-   * synchronously and in order. Throws {@link RevisionCompactedError} when history no longer reaches back.
+   * Delivers every change under `prefix` after `fromRevision` (history first, then live), in revision
+   * order, each event once. Resolves when the watch is established; rejects with
+   * {@link RevisionCompactedError} when history no longer reaches back. A watch that breaks later (the
+   * store restarted, history compacted under it) calls `onError` once and delivers nothing more.
    */
-  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void): StoreWatch;
-  close(): void;
+  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onError?: (e: Error) => void): Promise<StoreWatch>;
+  close(): Promise<void>;
 }

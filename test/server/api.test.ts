@@ -385,7 +385,7 @@ describe("crdkit serve HTTP API", () => {
     const apis = await api(s.url, "GET", "/apis");
     assert.deepEqual(apis.json.groups.map((g: { name: string }) => g.name), ["apiextensions.k8s.io"]);
     assert.equal((await api(s.url, "GET", "/openapi/v3")).json.paths["apis/test.example.com/v1"], undefined);
-    assert.deepEqual(s.store.list("/registry/test.example.com/").items, []);
+    assert.deepEqual((await s.store.list("/registry/test.example.com/")).items, []);
   });
 });
 

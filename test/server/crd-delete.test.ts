@@ -93,7 +93,7 @@ describe("CRD deletion", () => {
     const gone = await until(() => api(s.url, "GET", `${CRDS}/${NAME}`), (r) => r.status === 404);
     assert.equal(gone.status, 404);
     assert.equal((await api(s.url, "GET", WIDGETS)).status, 404);
-    assert.deepEqual(s.store.list("/registry/test.example.com/").items, []);
+    assert.deepEqual((await s.store.list("/registry/test.example.com/")).items, []);
   });
 
   it("keeps a CRD with other finalizers (Terminating=False, InstanceDeletionCompleted) until they are removed", async () => {

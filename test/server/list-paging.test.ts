@@ -22,40 +22,40 @@ function tokenJson(token: string): string {
 const names = (r: { json: { items: { metadata: { name: string } }[] } }) => r.json.items.map((i) => i.metadata.name);
 
 describe("SqliteStore.listRange", () => {
-  it("reads a consistent snapshot at a past revision, from a start key, limited", () => {
+  it("reads a consistent snapshot at a past revision, from a start key, limited", async () => {
     const s = new SqliteStore({ path: ":memory:" });
-    s.create("/p/a", '"a1"'); // 1
-    s.create("/p/b", '"b1"'); // 2
-    s.create("/p/c", '"c1"'); // 3
-    s.update("/p/a", '"a2"'); // 4
-    s.delete("/p/b"); // 5
-    s.create("/p/d", '"d1"'); // 6
-    s.create("/q/x", '"x"'); // 7
-    const view = (rev: number, startKey?: string, limit?: number) => {
-      const r = s.listRange("/p/", { revision: rev, ...(startKey ? { startKey } : {}), ...(limit ? { limit } : {}) });
+    await s.create("/p/a", '"a1"'); // 1
+    await s.create("/p/b", '"b1"'); // 2
+    await s.create("/p/c", '"c1"'); // 3
+    await s.update("/p/a", '"a2"'); // 4
+    await s.delete("/p/b"); // 5
+    await s.create("/p/d", '"d1"'); // 6
+    await s.create("/q/x", '"x"'); // 7
+    const view = async (rev: number, startKey?: string, limit?: number) => {
+      const r = await s.listRange("/p/", { revision: rev, ...(startKey ? { startKey } : {}), ...(limit ? { limit } : {}) });
       return [r.revision, r.count, r.items.map((i) => `${i.key}=${i.value}@${i.modRevision}/${i.createRevision}`)];
     };
-    assert.deepEqual(view(3), [3, 3, ['/p/a="a1"@1/1', '/p/b="b1"@2/2', '/p/c="c1"@3/3']]);
-    assert.deepEqual(view(4), [4, 3, ['/p/a="a2"@4/1', '/p/b="b1"@2/2', '/p/c="c1"@3/3']]);
-    assert.deepEqual(view(5, "/p/a\u0000", 1), [5, 1, ['/p/c="c1"@3/3']]);
-    assert.deepEqual(view(7, "/p/b", 1), [7, 2, ['/p/c="c1"@3/3']]);
-    assert.deepEqual(view(2, "/p/", 1), [2, 2, ['/p/a="a1"@1/1']]);
-    assert.throws(() => s.listRange("/p/", { revision: 8 }), FutureRevisionError);
-    s.close();
+    assert.deepEqual(await view(3), [3, 3, ['/p/a="a1"@1/1', '/p/b="b1"@2/2', '/p/c="c1"@3/3']]);
+    assert.deepEqual(await view(4), [4, 3, ['/p/a="a2"@4/1', '/p/b="b1"@2/2', '/p/c="c1"@3/3']]);
+    assert.deepEqual(await view(5, "/p/a\u0000", 1), [5, 1, ['/p/c="c1"@3/3']]);
+    assert.deepEqual(await view(7, "/p/b", 1), [7, 2, ['/p/c="c1"@3/3']]);
+    assert.deepEqual(await view(2, "/p/", 1), [2, 2, ['/p/a="a1"@1/1']]);
+    await assert.rejects(s.listRange("/p/", { revision: 8 }), FutureRevisionError);
+    await s.close();
   });
 
-  it("refuses revisions older than the kept history", () => {
+  it("refuses revisions older than the kept history", async () => {
     const s = new SqliteStore({ path: ":memory:", historySize: 2 });
-    for (let i = 0; i < 6; i++) s.create(`/p/${i}`, "{}");
+    for (let i = 0; i < 6; i++) await s.create(`/p/${i}`, "{}");
     assert.equal(s.compactedRevision(), 4);
-    assert.throws(() => s.listRange("/p/", { revision: 3 }), RevisionCompactedError);
-    assert.equal(s.listRange("/p/", { revision: 4 }).items.length, 4);
-    s.close();
+    await assert.rejects(s.listRange("/p/", { revision: 3 }), RevisionCompactedError);
+    assert.equal((await s.listRange("/p/", { revision: 4 })).items.length, 4);
+    await s.close();
   });
 });
 
 describe("SqliteStore upgrade", () => {
-  it("adds the history columns to a database written before them and still reads past revisions", () => {
+  it("adds the history columns to a database written before them and still reads past revisions", async () => {
     const dir = mkdtempSync(join(tmpdir(), "crdkit-upgrade-"));
     try {
       const path = join(dir, "crdkit.db");
@@ -70,12 +70,12 @@ describe("SqliteStore upgrade", () => {
       `);
       old.close();
       const s = new SqliteStore({ path });
-      s.update("/p/a", '"a3"'); // 3, recorded with the new columns
+      await s.update("/p/a", '"a3"'); // 3, recorded with the new columns
       assert.deepEqual(
-        [1, 2, 3].map((rev) => s.listRange("/p/", { revision: rev }).items.map((i) => `${i.value}@${i.modRevision}`)),
+        await Promise.all([1, 2, 3].map(async (rev) => (await s.listRange("/p/", { revision: rev })).items.map((i) => `${i.value}@${i.modRevision}`))),
         [['"a1"@1'], ['"a2"@2'], ['"a3"@3']],
       );
-      s.close();
+      await s.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -285,7 +285,7 @@ describe("chunked lists over HTTP", () => {
     const rest = await api(s.url, "GET", `${WIDGETS}?limit=2&continue=${r.json.metadata.continue}`);
     assert.equal(rest.status, 200);
     assert.deepEqual(names(rest), ["w-2", "w-3"]);
-    assert.equal(rest.json.metadata.resourceVersion, String(s.store.currentRevision()));
+    assert.equal(rest.json.metadata.resourceVersion, String(await s.store.currentRevision()));
     const old = await api(s.url, "GET", `${WIDGETS}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
     assert.equal(old.status, 410);
     assert.equal(old.json.message, "The resourceVersion for the provided list is too old.");

@@ -56,6 +56,6 @@ describe("graceful shutdown", () => {
     const body = res.text();
     await s.close();
     assert.equal(await body, "");
-    assert.throws(() => s.store.get("/x"), /database connection is not open/);
+    await assert.rejects(s.store.get("/x"), /database connection is not open/);
   });
 });

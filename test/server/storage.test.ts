@@ -15,23 +15,23 @@ import {
 const dir = mkdtempSync(join(tmpdir(), "crdkit-store-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("SqliteStore", () => {
-  it("assigns increasing revisions and keeps create/mod revisions", () => {
+describe("SqliteStore", async () => {
+  it("assigns increasing revisions and keeps create/mod revisions", async () => {
     const s = new SqliteStore({ path: ":memory:" });
-    const a = s.create("/a/1", "{}");
-    const b = s.create("/a/2", "{}");
-    const a2 = s.update("/a/1", '{"x":1}', a.modRevision);
+    const a = await s.create("/a/1", "{}");
+    const b = await s.create("/a/2", "{}");
+    const a2 = await s.update("/a/1", '{"x":1}', a.modRevision);
     assert.deepEqual([a.modRevision, b.modRevision, a2.modRevision], [1, 2, 3]);
     assert.equal(a2.createRevision, 1);
-    assert.equal(s.currentRevision(), 3);
+    assert.equal(await s.currentRevision(), 3);
     assert.deepEqual(
-      s.list("/a/").items.map((i) => [i.key, i.modRevision]),
+      (await s.list("/a/")).items.map((i) => [i.key, i.modRevision]),
       [
         ["/a/1", 3],
         ["/a/2", 2],
       ],
     );
-    s.close();
+    await s.close();
   });
 
   const errorCases: { name: string; run: (s: SqliteStore) => unknown; error: new (...a: never[]) => Error }[] = [
@@ -42,36 +42,36 @@ describe("SqliteStore", () => {
     { name: "delete of a missing key", run: (s) => s.delete("/missing"), error: KeyNotFoundError },
   ];
   for (const c of errorCases) {
-    it(`rejects ${c.name} without writing`, () => {
+    it(`rejects ${c.name} without writing`, async () => {
       const s = new SqliteStore({ path: ":memory:" });
-      s.create("/k", "{}");
-      assert.throws(() => c.run(s), c.error);
-      assert.equal(s.currentRevision(), 1);
-      s.close();
+      await s.create("/k", "{}");
+      await assert.rejects(async () => c.run(s), c.error);
+      assert.equal(await s.currentRevision(), 1);
+      await s.close();
     });
   }
 
-  it("lists only keys under the prefix", () => {
+  it("lists only keys under the prefix", async () => {
     const s = new SqliteStore({ path: ":memory:" });
-    for (const k of ["/r/a/x", "/r/ab/y", "/r/a/z", "/r/b"]) s.create(k, "{}");
+    for (const k of ["/r/a/x", "/r/ab/y", "/r/a/z", "/r/b"]) await s.create(k, "{}");
     assert.deepEqual(
-      s.list("/r/a/").items.map((i) => i.key),
+      (await s.list("/r/a/")).items.map((i) => i.key),
       ["/r/a/x", "/r/a/z"],
     );
-    s.close();
+    await s.close();
   });
 
-  it("replays history after a revision, then delivers live events in order", () => {
+  it("replays history after a revision, then delivers live events in order", async () => {
     const s = new SqliteStore({ path: ":memory:" });
-    s.create("/w/a", "1");
-    s.create("/x/other", "1");
-    s.update("/w/a", "2");
+    await s.create("/w/a", "1");
+    await s.create("/x/other", "1");
+    await s.update("/w/a", "2");
     const seen: StoreEvent[] = [];
-    const w = s.watch("/w/", 1, (e) => seen.push(e));
-    s.create("/w/b", "3");
-    s.delete("/w/a");
+    const w = await s.watch("/w/", 1, (e) => seen.push(e));
+    await s.create("/w/b", "3");
+    await s.delete("/w/a");
     w.cancel();
-    s.create("/w/c", "4");
+    await s.create("/w/c", "4");
     assert.deepEqual(
       seen.map((e) => [e.type, e.key, e.revision, e.value, e.prevValue ?? null]),
       [
@@ -80,47 +80,47 @@ describe("SqliteStore", () => {
         ["DELETED", "/w/a", 5, "2", "2"],
       ],
     );
-    s.close();
+    await s.close();
   });
 
-  it("compacts history and answers too-old watches with RevisionCompactedError", () => {
+  it("compacts history and answers too-old watches with RevisionCompactedError", async () => {
     const s = new SqliteStore({ path: ":memory:", historySize: 10 });
-    for (let i = 0; i < 1000; i++) s.create(`/c/${i}`, "{}");
+    for (let i = 0; i < 1000; i++) await s.create(`/c/${i}`, "{}");
     assert.equal(s.compactedRevision(), 990);
-    assert.throws(() => s.watch("/c/", 5, () => {}), RevisionCompactedError);
+    await assert.rejects(s.watch("/c/", 5, () => {}), RevisionCompactedError);
     const seen: number[] = [];
-    s.watch("/c/", 995, (e) => seen.push(e.revision)).cancel();
+    (await s.watch("/c/", 995, (e) => seen.push(e.revision))).cancel();
     assert.deepEqual(seen, [996, 997, 998, 999, 1000]);
-    s.close();
+    await s.close();
   });
 
-  it("deletes a prefix with one revision per key", () => {
+  it("deletes a prefix with one revision per key", async () => {
     const s = new SqliteStore({ path: ":memory:" });
-    s.create("/p/a", "{}");
-    s.create("/p/b", "{}");
-    s.create("/q/a", "{}");
-    assert.equal(s.deletePrefix("/p/"), 2);
-    assert.equal(s.currentRevision(), 5);
+    await s.create("/p/a", "{}");
+    await s.create("/p/b", "{}");
+    await s.create("/q/a", "{}");
+    assert.equal(await s.deletePrefix("/p/"), 2);
+    assert.equal(await s.currentRevision(), 5);
     assert.deepEqual(
-      s.list("/").items.map((i) => i.key),
+      (await s.list("/")).items.map((i) => i.key),
       ["/q/a"],
     );
-    s.close();
+    await s.close();
   });
 
-  it("persists keys, revision and history across reopen", () => {
+  it("persists keys, revision and history across reopen", async () => {
     const path = join(dir, "reopen.db");
     const s = new SqliteStore({ path });
-    s.create("/a", '{"v":1}');
-    s.update("/a", '{"v":2}');
-    s.close();
+    await s.create("/a", '{"v":1}');
+    await s.update("/a", '{"v":2}');
+    await s.close();
     const t = new SqliteStore({ path });
-    assert.equal(t.currentRevision(), 2);
-    assert.equal(t.get("/a")?.value, '{"v":2}');
-    assert.equal(t.create("/b", "{}").modRevision, 3);
+    assert.equal(await t.currentRevision(), 2);
+    assert.equal((await t.get("/a"))?.value, '{"v":2}');
+    assert.equal((await t.create("/b", "{}")).modRevision, 3);
     const seen: string[] = [];
-    t.watch("/", 0, (e) => seen.push(`${e.type} ${e.key}`)).cancel();
+    (await t.watch("/", 0, (e) => seen.push(`${e.type} ${e.key}`))).cancel();
     assert.deepEqual(seen, ["ADDED /a", "MODIFIED /a", "ADDED /b"]);
-    t.close();
+    await t.close();
   });
 });
