@@ -3,6 +3,8 @@
  * then shuts down gracefully. Logs are JSON lines on stderr; the first stdout line says where it listens.
  */
 import { startServer, type LogRecord } from "../server/server.js";
+import { EtcdStore } from "../storage/etcd/etcd-store.js";
+import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag } from "./etcd-flags.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -17,7 +19,7 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
   --data DIR           keep the database in DIR/crdkit.db (default: in memory, lost on exit)
   --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --quiet              do not log requests
-`;
+${ETCD_USAGE}`;
 
 interface ServeArgs {
   data?: string;
@@ -25,10 +27,11 @@ interface ServeArgs {
   port: number;
   quiet: boolean;
   help: boolean;
+  etcd: EtcdFlags;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
-  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false };
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -46,6 +49,9 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
       if (!m || Number(m[2]) > 65535) return `invalid --listen address ${JSON.stringify(v ?? "")}: want HOST:PORT`;
       a.host = m[1]!.replace(/^\[|\]$/g, "");
       a.port = Number(m[2]);
+    } else if (isEtcdFlag(flag)) {
+      const err = setEtcdFlag(a.etcd, flag, value());
+      if (err) return err;
     } else return `unknown flag ${JSON.stringify(arg)}`;
   }
   return a;
@@ -66,9 +72,23 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
     if (parsed.quiet && r["msg"] === "request") return;
     io.stderr(JSON.stringify({ time: new Date().toISOString(), ...r }) + "\n");
   };
+  const etcd = etcdStoreOptions(parsed.etcd);
+  if (typeof etcd === "string" || (etcd && parsed.data !== undefined)) {
+    io.stderr(`crdkit serve: ${typeof etcd === "string" ? etcd : "--data and --etcd-servers exclude each other"}\n${USAGE}`);
+    return 2;
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ ...(parsed.data !== undefined ? { dataDir: parsed.data } : {}), host: parsed.host, port: parsed.port, log });
+    const store = etcd
+      ? new EtcdStore({ ...etcd, onCompactionError: (e) => log({ level: "warn", msg: "etcd compaction failed", error: String(e) }) })
+      : undefined;
+    server = await startServer({
+      ...(parsed.data !== undefined ? { dataDir: parsed.data } : {}),
+      ...(store ? { store } : {}),
+      host: parsed.host,
+      port: parsed.port,
+      log,
+    });
   } catch (e) {
     io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

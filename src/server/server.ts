@@ -17,6 +17,7 @@ import { sendError, sendJson } from "./http-io.js";
 import { OpenApi } from "./openapi.js";
 import { metaString } from "./object-meta.js";
 import { Registry } from "./registry.js";
+import { storeFailure } from "./store-errors.js";
 import { registrySynced } from "./registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./revision-tracker.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
@@ -142,8 +143,10 @@ export class ApiHandler {
         }
       }
     } catch (e) {
-      const err = e instanceof ApiError ? e : apiErrors.internal(e instanceof Error ? e.message : String(e));
-      if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      const stored = storeFailure(e);
+      const err = e instanceof ApiError ? e : (stored ?? apiErrors.internal(e instanceof Error ? e.message : String(e)));
+      if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
+      else if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) sendError(res, err);
       else if (!res.writableEnded) res.end();
     }

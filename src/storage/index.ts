@@ -1,2 +1,3 @@
 export * from "./types.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export { EtcdStore, type EtcdStoreOptions } from "./etcd/etcd-store.js";

@@ -252,6 +252,17 @@ export class SqliteStore implements Store {
     return this.hub.subscribe(prefix, onEvent);
   }
 
+  /** Drops the history up to `revision` (as etcd's Compact): watches and past reads before it are refused. */
+  async compact(revision: number): Promise<void> {
+    const to = Math.min(revision, this.rev);
+    if (to <= this.compacted) return;
+    this.db.transaction(() => {
+      this.stmts.trim.run(to);
+      this.stmts.setMeta.run(to, "compacted");
+    })();
+    this.compacted = to;
+  }
+
   async close(): Promise<void> {
     this.hub.closeAll();
     if (this.db.open) this.db.close();

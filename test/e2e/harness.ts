@@ -8,6 +8,11 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../src/server/server.js";
+import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { EtcdProcess } from "../storage/etcd-process.js";
+
+/** The store backends the e2e suites run against. */
+export type Backend = "sqlite" | "etcd";
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -55,8 +60,13 @@ export interface Cluster {
 }
 
 /** Starts a server and writes a kubeconfig for it. */
-export async function startCluster(opts: { log?: (r: Record<string, string | number | boolean>) => void } = {}): Promise<Cluster> {
-  const server = await startServer(opts.log ? { log: opts.log } : {});
+export async function startCluster(
+  opts: { log?: (r: Record<string, string | number | boolean>) => void; backend?: Backend } = {},
+): Promise<Cluster> {
+  // The etcd backend: a fresh etcd process per cluster, removed on close.
+  const etcd = opts.backend === "etcd" ? await EtcdProcess.start() : undefined;
+  const store = etcd ? new EtcdStore({ servers: [etcd.url] }) : undefined;
+  const server = await startServer({ ...(opts.log ? { log: opts.log } : {}), ...(store ? { store } : {}) });
   const dir = mkdtempSync(join(tmpdir(), "crdkit-e2e-"));
   const kubeconfig = join(dir, "kubeconfig");
   writeFileSync(
@@ -106,6 +116,7 @@ export async function startCluster(opts: { log?: (r: Record<string, string | num
     },
     async close() {
       await server.close();
+      await etcd?.cleanup();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -4,14 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Cluster, findKubectl, LineCollector, normalizeAges, squeeze, startCluster } from "./harness.js";
+import { type Backend, type Cluster, findKubectl, LineCollector, normalizeAges, squeeze, startCluster } from "./harness.js";
 
 const kubectl = findKubectl();
 
-describe("kubectl against crdkit serve", { skip: kubectl ? false : "kubectl not on PATH", timeout: 180_000 }, () => {
+// The same suite on both store backends (etcd: a fresh etcd process on free loopback ports).
+for (const backend of ["sqlite", "etcd"] satisfies Backend[])
+describe(`kubectl against crdkit serve (${backend})`, { skip: kubectl ? false : "kubectl not on PATH", timeout: 180_000 }, () => {
   let c: Cluster;
   before(async () => {
-    c = await startCluster();
+    c = await startCluster({ backend });
   });
   after(async () => {
     await c?.close();

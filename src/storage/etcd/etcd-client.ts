@@ -1,0 +1,181 @@
+/**
+ * A thin etcd v3 client on @grpc/grpc-js: unary KV/Maintenance calls with a deadline, and raw watch
+ * streams. Calls wait for a connection (gRPC wait-for-ready) until their deadline, so an etcd that is
+ * restarting delays requests instead of failing them; errors are mapped to the store's error types.
+ */
+import { readFileSync } from "node:fs";
+import * as grpc from "@grpc/grpc-js";
+import { StoreUnavailableError } from "../types.js";
+import { etcdPackageDefinition } from "./etcd-proto.js";
+
+/** Connection settings, as kube-apiserver's `--etcd-servers`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`. */
+export interface EtcdConnection {
+  /** `http://host:port` or `https://host:port` URLs of the etcd members. */
+  servers: string[];
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  /** Deadline of one call (default 60 s, kube-apiserver's request timeout). */
+  callTimeoutMs?: number;
+}
+
+/** The text of a request that ran past its deadline (apiserver's finisher: `NewTimeoutError`). */
+export const DEADLINE_TEXT = "request did not complete within requested timeout - context deadline exceeded";
+
+/** Thrown for etcd's `ErrCompacted` (`mvcc: required revision has been compacted`). */
+export class EtcdCompactedError extends Error {}
+/** Thrown for etcd's `ErrFutureRev` (`mvcc: required revision is a future revision`). */
+export class EtcdFutureRevisionError extends Error {}
+
+/** A decoded `mvccpb.KeyValue`. */
+export interface EtcdKv {
+  key: Buffer;
+  value: Buffer;
+  create_revision: number;
+  mod_revision: number;
+  version: number;
+}
+
+export interface EtcdHeader {
+  revision: number;
+}
+
+export interface RangeResponse {
+  header: EtcdHeader;
+  kvs: EtcdKv[];
+  more: boolean;
+  count: number;
+}
+
+export interface TxnResponse {
+  header: EtcdHeader;
+  succeeded: boolean;
+  responses: {
+    response_range?: RangeResponse;
+    response_put?: { header: EtcdHeader; prev_kv?: EtcdKv | null };
+    response_delete_range?: { header: EtcdHeader; deleted: number; prev_kvs: EtcdKv[] };
+  }[];
+}
+
+export interface WatchResponse {
+  header: EtcdHeader;
+  watch_id: number;
+  created: boolean;
+  canceled: boolean;
+  compact_revision: number;
+  cancel_reason: string;
+  events: { type: "PUT" | "DELETE"; kv: EtcdKv; prev_kv?: EtcdKv | null }[];
+}
+
+type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
+
+/** The gRPC target of the members: `ipv4:`/`ipv6:` address lists (pick-first failover) or a DNS name. */
+function targetOf(servers: string[]): { target: string; secure: boolean } {
+  const urls = servers.map((s) => {
+    try {
+      return new URL(s.includes("://") ? s : `http://${s}`);
+    } catch {
+      throw new Error(`invalid etcd server URL ${JSON.stringify(s)}`);
+    }
+  });
+  if (urls.length === 0) throw new Error("no etcd servers given");
+  const secure = urls[0]!.protocol === "https:";
+  for (const u of urls) {
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(`invalid etcd server URL ${JSON.stringify(u.href)}: want http or https`);
+    if ((u.protocol === "https:") !== secure) throw new Error("etcd servers must all use http or all https");
+  }
+  const hostPort = (u: URL) => `${u.hostname}:${u.port || "2379"}`;
+  if (urls.every((u) => /^\d+\.\d+\.\d+\.\d+$/.test(u.hostname))) return { target: `ipv4:${urls.map(hostPort).join(",")}`, secure };
+  if (urls.every((u) => u.hostname.startsWith("["))) return { target: `ipv6:${urls.map(hostPort).join(",")}`, secure };
+  return { target: `dns:${hostPort(urls[0]!)}`, secure };
+}
+
+/** Maps a gRPC failure to the store's errors (timeouts and unreachable members are `StoreUnavailableError`). */
+export function mapGrpcError(e: grpc.ServiceError): Error {
+  const details = e.details ?? e.message;
+  if (e.code === grpc.status.DEADLINE_EXCEEDED) return new StoreUnavailableError(DEADLINE_TEXT, true);
+  if (details.includes("required revision has been compacted")) return new EtcdCompactedError(details);
+  if (details.includes("required revision is a future revision")) return new EtcdFutureRevisionError(details);
+  // Go's gRPC error text, as kube-apiserver passes it on (`rpc error: code = Unavailable desc = …`).
+  const codeName = (grpc.status[e.code] ?? String(e.code)).toLowerCase().replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+  const text = `rpc error: code = ${codeName} desc = ${details}`;
+  if (e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.CANCELLED) return new StoreUnavailableError(text);
+  return new Error(text);
+}
+
+/** One connection to an etcd cluster. */
+export class EtcdClient {
+  private readonly kv: grpc.Client & Record<string, Unary>;
+  private readonly maintenance: grpc.Client & Record<string, Unary>;
+  private readonly watchSvc: grpc.Client & { Watch: (md: grpc.Metadata) => grpc.ClientDuplexStream<object, WatchResponse> };
+  readonly callTimeoutMs: number;
+
+  constructor(conn: EtcdConnection) {
+    const { target, secure } = targetOf(conn.servers);
+    const creds = secure
+      ? grpc.credentials.createSsl(
+          conn.caFile ? readFileSync(conn.caFile) : null,
+          conn.keyFile ? readFileSync(conn.keyFile) : null,
+          conn.certFile ? readFileSync(conn.certFile) : null,
+        )
+      : grpc.credentials.createInsecure();
+    const pkg = grpc.loadPackageDefinition(etcdPackageDefinition()) as unknown as {
+      etcdserverpb: Record<string, new (target: string, creds: grpc.ChannelCredentials, opts: object) => grpc.Client>;
+    };
+    const opts = {
+      "grpc.max_receive_message_length": -1,
+      "grpc.max_send_message_length": 2 * 1024 * 1024,
+      "grpc.keepalive_time_ms": 30_000,
+      "grpc.keepalive_timeout_ms": 10_000,
+      "grpc.initial_reconnect_backoff_ms": 100,
+      "grpc.max_reconnect_backoff_ms": 1000,
+    };
+    const svc = pkg.etcdserverpb;
+    this.kv = new svc["KV"]!(target, creds, opts) as typeof this.kv;
+    // Channels are shared by clients with the same target, credentials and options.
+    this.maintenance = new svc["Maintenance"]!(target, creds, opts) as typeof this.maintenance;
+    this.watchSvc = new svc["Watch"]!(target, creds, opts) as typeof this.watchSvc;
+    this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
+  }
+
+  private unary<T>(svc: Record<string, Unary>, method: string, req: object): Promise<T> {
+    const md = new grpc.Metadata({ waitForReady: true });
+    return new Promise<T>((resolve, reject) => {
+      svc[method]!.call(svc, req, md, { deadline: Date.now() + this.callTimeoutMs }, (err, res) => {
+        if (err) reject(mapGrpcError(err));
+        else resolve(res as T);
+      });
+    });
+  }
+
+  range(req: object): Promise<RangeResponse> {
+    return this.unary(this.kv, "Range", req);
+  }
+
+  txn(req: object): Promise<TxnResponse> {
+    return this.unary(this.kv, "Txn", req);
+  }
+
+  deleteRange(req: object): Promise<{ header: EtcdHeader; deleted: number }> {
+    return this.unary(this.kv, "DeleteRange", req);
+  }
+
+  compact(revision: number): Promise<{ header: EtcdHeader }> {
+    return this.unary(this.kv, "Compact", { revision });
+  }
+
+  status(): Promise<{ header: EtcdHeader; version: string }> {
+    return this.unary(this.maintenance, "Status", {});
+  }
+
+  /** Opens a watch stream (one watcher per stream; the caller writes the create request). */
+  watchStream(): grpc.ClientDuplexStream<object, WatchResponse> {
+    return this.watchSvc.Watch(new grpc.Metadata({ waitForReady: true }));
+  }
+
+  close(): void {
+    this.kv.close();
+    this.maintenance.close();
+    this.watchSvc.close();
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * The {@link Store} on etcd v3, with kube-apiserver's etcd3 storage semantics: the resourceVersion is the
+ * key's mod revision; creates are a Txn `If(mod_revision(key) == 0) Then(Put)`; updates and deletes a Txn
+ * comparing the mod revision the request was based on, `Else(Get)` to tell a conflict from a missing key;
+ * lists are ranges at a revision with etcd's `count`; watches are etcd watches from revision+1 with
+ * `prev_kv` (PUT with create==mod revision is ADDED, other PUTs MODIFIED, DELETE carries the previous
+ * value). Keys: the server's `/registry/…` keys live under `--etcd-prefix` (default `/registry`), values are
+ * the objects' JSON as the API server writes it (`json.Marshal` plus the encoder's newline).
+ */
+import {
+  FutureRevisionError,
+  KeyExistsError,
+  KeyNotFoundError,
+  type ListRange,
+  type ListRangeResult,
+  RevisionCompactedError,
+  RevisionConflictError,
+  type Store,
+  type StoredValue,
+  type StoreEvent,
+  type StoreWatch,
+  StoreUnavailableError,
+} from "../types.js";
+import {
+  DEADLINE_TEXT,
+  EtcdClient,
+  EtcdCompactedError,
+  type EtcdConnection,
+  EtcdFutureRevisionError,
+  type EtcdKv,
+  mapGrpcError,
+  type WatchResponse,
+} from "./etcd-client.js";
+import { EtcdCompactor } from "./etcd-compactor.js";
+
+/** The root of the server's keys; `--etcd-prefix` replaces it in etcd. */
+const ROOT = "/registry";
+
+export interface EtcdStoreOptions extends EtcdConnection {
+  /** kube-apiserver's `--etcd-prefix` (default `/registry`). */
+  prefix?: string;
+  /** kube-apiserver's `--etcd-compaction-interval` in ms (default 5 minutes; 0 disables). */
+  compactionIntervalMs?: number;
+  /** Receives compaction failures (default: ignored; the next interval tries again). */
+  onCompactionError?: (e: unknown) => void;
+}
+
+/** etcd's range end for "every key with this prefix": the prefix with its last byte incremented. */
+function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]! += 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}
+
+/** A {@link Store} on an etcd v3 cluster. */
+export class EtcdStore implements Store {
+  readonly client: EtcdClient;
+  private readonly prefix: string;
+  private readonly watches = new Set<StoreWatch>();
+  private readonly compactor: EtcdCompactor;
+
+  constructor(opts: EtcdStoreOptions) {
+    const p = opts.prefix ?? ROOT;
+    this.prefix = p.endsWith("/") ? p.slice(0, -1) : p;
+    this.client = new EtcdClient(opts);
+    this.compactor = new EtcdCompactor(this.client, opts.compactionIntervalMs ?? 5 * 60_000, opts.onCompactionError);
+    this.compactor.start();
+  }
+
+  /** The etcd key of a store key. */
+  etcdKey(key: string): Buffer {
+    return Buffer.from(this.prefix + (key.startsWith(ROOT) ? key.slice(ROOT.length) : key));
+  }
+
+  private storeKey(k: Buffer): string {
+    return ROOT + k.toString("utf8").slice(this.prefix.length);
+  }
+
+  private stored(kv: EtcdKv): StoredValue {
+    return { key: this.storeKey(kv.key), value: decodeValue(kv.value), createRevision: kv.create_revision, modRevision: kv.mod_revision };
+  }
+
+  async currentRevision(): Promise<number> {
+    return (await this.client.range({ key: this.etcdKey(ROOT), count_only: true })).header.revision;
+  }
+
+  /** The etcd server version (Maintenance Status). */
+  async serverVersion(): Promise<string> {
+    return (await this.client.status()).version;
+  }
+
+  async get(key: string): Promise<StoredValue | undefined> {
+    const r = await this.client.range({ key: this.etcdKey(key) });
+    const kv = r.kvs[0];
+    return kv ? this.stored(kv) : undefined;
+  }
+
+  async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {
+    const k = this.etcdKey(prefix);
+    const r = await this.client.range({ key: k, range_end: prefixEnd(k) });
+    return { items: r.kvs.map((kv) => this.stored(kv)), revision: r.header.revision };
+  }
+
+  async listRange(prefix: string, range: ListRange): Promise<ListRangeResult> {
+    const k = this.etcdKey(prefix);
+    const start = range.startKey !== undefined && range.startKey > prefix ? this.etcdKey(range.startKey) : k;
+    const req: Record<string, unknown> = { key: start, range_end: prefixEnd(k) };
+    if (range.limit !== undefined && range.limit > 0) req["limit"] = range.limit;
+    if (range.revision !== undefined && range.revision > 0) req["revision"] = range.revision;
+    try {
+      const r = await this.client.range(req);
+      // The header carries the store's current revision; a read at a revision is at that revision.
+      const at = range.revision !== undefined && range.revision > 0 ? range.revision : r.header.revision;
+      return { items: r.kvs.map((kv) => this.stored(kv)), revision: at, count: r.count };
+    } catch (e) {
+      if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(range.revision ?? 0, 0);
+      if (e instanceof EtcdFutureRevisionError) throw new FutureRevisionError(range.revision ?? 0, await this.currentRevision());
+      throw e;
+    }
+  }
+
+  async create(key: string, value: string): Promise<StoredValue> {
+    const k = this.etcdKey(key);
+    const r = await this.client.txn({
+      compare: [{ result: "EQUAL", target: "MOD", key: k, mod_revision: 0 }],
+      success: [{ request_put: { key: k, value: encodeValue(value) } }],
+      failure: [],
+    });
+    if (!r.succeeded) throw new KeyExistsError(key);
+    return { key, value, createRevision: r.header.revision, modRevision: r.header.revision };
+  }
+
+  /** The guard of a conditional write: the expected mod revision, or "exists" when unconditional. */
+  private guard(k: Buffer, expectedRevision: number | undefined): object {
+    return expectedRevision === undefined
+      ? { result: "GREATER", target: "CREATE", key: k, create_revision: 0 }
+      : { result: "EQUAL", target: "MOD", key: k, mod_revision: expectedRevision };
+  }
+
+  /** After a failed guard: the key is missing, or was changed since `expected`. */
+  private guardFailure(key: string, expected: number | undefined, r: { responses: { response_range?: { kvs: EtcdKv[] } }[] }): Error {
+    const cur = r.responses[0]?.response_range?.kvs[0];
+    if (!cur) return new KeyNotFoundError(key);
+    return new RevisionConflictError(key, expected ?? 0, cur.mod_revision);
+  }
+
+  async update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
+    const k = this.etcdKey(key);
+    const r = await this.client.txn({
+      compare: [this.guard(k, expectedRevision)],
+      success: [{ request_put: { key: k, value: encodeValue(value), prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    if (!r.succeeded) throw this.guardFailure(key, expectedRevision, r);
+    const prev = r.responses[0]?.response_put?.prev_kv;
+    return { key, value, createRevision: prev?.create_revision ?? r.header.revision, modRevision: r.header.revision };
+  }
+
+  async delete(key: string, expectedRevision?: number): Promise<{ last: StoredValue; revision: number }> {
+    const k = this.etcdKey(key);
+    const r = await this.client.txn({
+      compare: [this.guard(k, expectedRevision)],
+      success: [{ request_delete_range: { key: k, prev_kv: true } }],
+      failure: [{ request_range: { key: k } }],
+    });
+    if (!r.succeeded) throw this.guardFailure(key, expectedRevision, r);
+    const prev = r.responses[0]?.response_delete_range?.prev_kvs[0];
+    if (!prev) throw new KeyNotFoundError(key);
+    return { last: this.stored(prev), revision: r.header.revision };
+  }
+
+  /** Compacts etcd's history up to `revision` (watches and lists before it answer 410 afterwards). */
+  async compact(revision: number): Promise<void> {
+    await this.client.compact(revision);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const k = this.etcdKey(prefix);
+    return (await this.client.deleteRange({ key: k, range_end: prefixEnd(k) })).deleted;
+  }
+
+  async watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onError?: (e: Error) => void): Promise<StoreWatch> {
+    const k = this.etcdKey(prefix);
+    if (fromRevision > 0) {
+      // A watch on compacted history is cancelled by etcd after creation; a range at the start revision
+      // answers the same question up front, so the caller gets the error instead of an empty watch.
+      try {
+        await this.client.range({ key: k, range_end: prefixEnd(k), revision: fromRevision, count_only: true });
+      } catch (e) {
+        if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(fromRevision, 0);
+        if (!(e instanceof EtcdFutureRevisionError)) throw e;
+      }
+    }
+    const call = this.client.watchStream();
+    return new Promise<StoreWatch>((resolve, reject) => {
+      let created = false;
+      let ended = false;
+      const handle: StoreWatch = {
+        cancel: () => {
+          if (ended) return;
+          ended = true;
+          this.watches.delete(handle);
+          call.cancel();
+        },
+      };
+      const fail = (err: Error) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        this.watches.delete(handle);
+        call.cancel();
+        if (!created) reject(err);
+        else onError?.(err);
+      };
+      const timer = setTimeout(() => fail(new StoreUnavailableError(DEADLINE_TEXT, true)), this.client.callTimeoutMs);
+      timer.unref();
+      call.on("data", (r: WatchResponse) => {
+        if (ended) return;
+        if (r.created && !created) {
+          created = true;
+          clearTimeout(timer);
+          this.watches.add(handle);
+          resolve(handle);
+        }
+        if (r.compact_revision > 0) {
+          fail(new RevisionCompactedError(fromRevision, r.compact_revision));
+          return;
+        }
+        if (r.canceled) {
+          fail(new StoreUnavailableError(`etcd cancelled the watch: ${r.cancel_reason}`));
+          return;
+        }
+        for (const ev of r.events) {
+          const cur = this.stored(ev.kv);
+          const prev = ev.prev_kv ? decodeValue(ev.prev_kv.value) : undefined;
+          let e: StoreEvent;
+          if (ev.type === "DELETE") {
+            // The deleted object is the previous value (etcd3 watcher: prevKV of a delete).
+            if (prev === undefined) {
+              fail(new StoreUnavailableError(`etcd event for ${cur.key} has no previous value`));
+              return;
+            }
+            e = { type: "DELETED", key: cur.key, revision: ev.kv.mod_revision, value: prev, prevValue: prev };
+          } else if (ev.kv.create_revision === ev.kv.mod_revision) {
+            e = { type: "ADDED", key: cur.key, revision: ev.kv.mod_revision, value: cur.value };
+          } else {
+            e = { type: "MODIFIED", key: cur.key, revision: ev.kv.mod_revision, value: cur.value };
+            if (prev !== undefined) e.prevValue = prev;
+          }
+          try {
+            onEvent(e);
+          } catch (err) {
+            fail(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
+        }
+      });
+      call.on("error", (e) => fail(mapGrpcError(e as Parameters<typeof mapGrpcError>[0])));
+      call.on("end", () => fail(new StoreUnavailableError("etcd closed the watch stream")));
+      call.write({
+        create_request: { key: k, range_end: prefixEnd(k), start_revision: fromRevision + 1, prev_kv: true, progress_notify: true },
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.compactor.stop();
+    for (const w of [...this.watches]) w.cancel();
+    this.client.close();
+  }
+}
+
+/** The stored bytes: the JSON text and the newline Go's `json.Encoder` (the API server's serializer) ends with. */
+function encodeValue(value: string): Buffer {
+  return Buffer.from(value.endsWith("\n") ? value : `${value}\n`);
+}
+
+/** The JSON text of stored bytes (without the encoder's final newline). */
+function decodeValue(b: Buffer): string {
+  const s = b.toString("utf8");
+  return s.endsWith("\n") ? s.slice(0, -1) : s;
+}
