@@ -83,7 +83,12 @@ const CHILD = join(dirname(fileURLToPath(import.meta.url)), "serve-child.ts");
 
 /** Starts `crdkit serve` in a child process; resolves with its URL once it listens. */
 export function spawnServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, "--data", dataDir, "--listen", "127.0.0.1:0", "--quiet"], {
+  return spawnServerWith(["--data", dataDir]);
+}
+
+/** Starts `crdkit serve FLAGS --listen 127.0.0.1:0 --quiet` in a child process. */
+export function spawnServerWith(flags: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...flags, "--listen", "127.0.0.1:0", "--quiet"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {
