@@ -149,7 +149,10 @@ export function storeSuite(name: string, open: () => Promise<SuiteStore>): void 
     withStore("refuses watches and past reads before a compaction", async (s, base, t) => {
       for (let i = 0; i < 6; i++) await s.create(`/registry/c/${i}`, "{}");
       await t.compact(base + 4);
-      await assert.rejects(s.watch("/registry/c/", base + 2, () => {}), RevisionCompactedError);
+      await assert.rejects(
+        s.watch("/registry/c/", base + 2, () => {}),
+        (e: unknown) => e instanceof RevisionCompactedError && e.message === `too old resource version: ${base + 2} (${base + 4})`,
+      );
       await assert.rejects(s.listRange("/registry/c/", { revision: base + 3 }), RevisionCompactedError);
       assert.equal((await s.listRange("/registry/c/", { revision: base + 4 })).items.length, 4);
       const c = collector();

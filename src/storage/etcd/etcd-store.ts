@@ -118,7 +118,7 @@ export class EtcdStore implements Store {
       const at = range.revision !== undefined && range.revision > 0 ? range.revision : r.header.revision;
       return { items: r.kvs.map((kv) => this.stored(kv)), revision: at, count: r.count };
     } catch (e) {
-      if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(range.revision ?? 0, 0);
+      if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(range.revision ?? 0, await this.compactRevision(k));
       if (e instanceof EtcdFutureRevisionError) throw new FutureRevisionError(range.revision ?? 0, await this.currentRevision());
       throw e;
     }
@@ -192,7 +192,7 @@ export class EtcdStore implements Store {
       try {
         await this.client.range({ key: k, range_end: prefixEnd(k), revision: fromRevision, count_only: true });
       } catch (e) {
-        if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(fromRevision, 0);
+        if (e instanceof EtcdCompactedError) throw new RevisionCompactedError(fromRevision, await this.compactRevision(k));
         if (!(e instanceof EtcdFutureRevisionError)) throw e;
       }
     }
@@ -265,6 +265,29 @@ export class EtcdStore implements Store {
       call.write({
         create_request: { key: k, range_end: prefixEnd(k), start_revision: fromRevision + 1, prev_kv: true, progress_notify: true },
       });
+    });
+  }
+
+  /**
+   * etcd's compaction revision, which only a watch reveals: one from revision 1 is cancelled with it
+   * (0 when unknown in time).
+   */
+  private compactRevision(k: Buffer): Promise<number> {
+    const call = this.client.watchStream();
+    return new Promise<number>((resolve) => {
+      const done = (rev: number) => {
+        clearTimeout(timer);
+        call.removeAllListeners("data");
+        call.on("error", () => {});
+        call.cancel();
+        resolve(rev);
+      };
+      const timer = setTimeout(() => done(0), Math.min(this.client.callTimeoutMs, 5000));
+      call.on("data", (r: WatchResponse) => {
+        if (r.compact_revision > 0 || r.canceled || r.events.length > 0) done(r.compact_revision);
+      });
+      call.on("error", () => done(0));
+      call.write({ create_request: { key: k, range_end: prefixEnd(k), start_revision: 1 } });
     });
   }
 
