@@ -1,14 +1,17 @@
 /**
  * Load generator for `crdkit serve` on loopback: creates/s, gets/s, lists of 1,000 objects (p50/p99
  * latency), and the time to install 1,000 generated CRDs one by one (per-100 batch times show whether
- * it stays linear). Uses a real database file (synchronous=FULL) unless BENCH_SYNC=NORMAL.
+ * it stays linear). Uses a real database file (synchronous=FULL) unless BENCH_SYNC=NORMAL; `--etcd` runs
+ * on a fresh local etcd (started by the bench), `--etcd-servers=URL` on an existing one.
  *
- *   node --import tsx bench/serve/serve.bench.ts [--quick]
+ *   node --import tsx bench/serve/serve.bench.ts [--quick] [--etcd | --etcd-servers=http://127.0.0.1:2379]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../../src/server/server.js";
+import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { EtcdProcess } from "../../test/storage/etcd-process.js";
 
 const quick = process.argv.includes("--quick");
 const CREATES = quick ? 300 : 1000;
@@ -69,7 +72,12 @@ function crd(i: number) {
 
 const dir = mkdtempSync(join(tmpdir(), "crdkit-bench-"));
 const sync = process.env["BENCH_SYNC"] === "NORMAL" ? "NORMAL" : "FULL";
-const s = await startServer({ dataDir: dir, synchronous: sync });
+const etcdServers = process.argv.find((a) => a.startsWith("--etcd-servers="))?.slice("--etcd-servers=".length);
+const etcd = process.argv.includes("--etcd") && !etcdServers ? await EtcdProcess.start() : undefined;
+const etcdUrl = etcdServers ?? etcd?.url;
+const s = await startServer(
+  etcdUrl ? { store: new EtcdStore({ servers: etcdUrl.split(","), prefix: `/bench-${Date.now()}` }) } : { dataDir: dir, synchronous: sync },
+);
 const base = s.url;
 try {
   const r = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(crd(0)));
@@ -100,7 +108,7 @@ try {
   const disc = await load(5, 1, () => () => fetch(`${base}/apis`));
   const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
   const out = [
-    `crdkit serve bench (loopback, ${CONCURRENCY} in flight, SQLite synchronous=${sync}, ${CREATES} objects)`,
+    `crdkit serve bench (loopback, ${CONCURRENCY} in flight, ${etcdUrl ? `etcd at ${etcdUrl}` : `SQLite synchronous=${sync}`}, ${CREATES} objects)`,
     `create: ${f(creates.perSec)}/s  p50 ${f(creates.p50)} ms  p99 ${f(creates.p99)} ms`,
     `get:    ${f(gets.perSec)}/s  p50 ${f(gets.p50)} ms  p99 ${f(gets.p99)} ms`,
     `list (${CREATES} objects, JSON):  p50 ${f(lists.p50)} ms  p99 ${f(lists.p99)} ms`,
@@ -112,5 +120,6 @@ try {
   process.stdout.write(out.join("\n") + "\n");
 } finally {
   await s.close();
+  await etcd?.cleanup();
   rmSync(dir, { recursive: true, force: true });
 }
