@@ -71,6 +71,7 @@ export class SqliteStore implements Store {
   private rev: number;
   private compacted: number;
   private writesSinceCompact = 0;
+  private pendingWrites: { body: (events: StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   private readonly stmts;
 
   constructor(opts: SqliteStoreOptions) {
@@ -176,23 +177,19 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async create(key: string, value: string): Promise<StoredValue> {
-    const events: StoreEvent[] = [];
-    const out = this.db.transaction(() => {
+  create(key: string, value: string): Promise<StoredValue> {
+    return this.write((events) => {
       if (this.stmts.get.get(key)) throw new KeyExistsError(key);
       const rev = this.bump();
       this.stmts.insert.run(key, value, rev, rev);
       this.stmts.event.run(rev, "ADDED", key, value, null, rev, null);
       events.push({ type: "ADDED", key, revision: rev, value });
       return { key, value, createRevision: rev, modRevision: rev };
-    })();
-    this.afterWrite(events);
-    return out;
+    });
   }
 
-  async update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
-    const events: StoreEvent[] = [];
-    const out = this.db.transaction(() => {
+  update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
+    return this.write((events) => {
       const cur = this.stmts.get.get(key);
       if (!cur) throw new KeyNotFoundError(key);
       if (expectedRevision !== undefined && cur.mod_rev !== expectedRevision) {
@@ -203,14 +200,11 @@ export class SqliteStore implements Store {
       this.stmts.event.run(rev, "MODIFIED", key, value, cur.value, cur.create_rev, cur.mod_rev);
       events.push({ type: "MODIFIED", key, revision: rev, value, prevValue: cur.value });
       return { key, value, createRevision: cur.create_rev, modRevision: rev };
-    })();
-    this.afterWrite(events);
-    return out;
+    });
   }
 
-  async delete(key: string, expectedRevision?: number): Promise<{ last: StoredValue; revision: number }> {
-    const events: StoreEvent[] = [];
-    const out = this.db.transaction(() => {
+  delete(key: string, expectedRevision?: number): Promise<{ last: StoredValue; revision: number }> {
+    return this.write((events) => {
       const cur = this.stmts.get.get(key);
       if (!cur) throw new KeyNotFoundError(key);
       if (expectedRevision !== undefined && cur.mod_rev !== expectedRevision) {
@@ -221,23 +215,21 @@ export class SqliteStore implements Store {
       this.stmts.event.run(rev, "DELETED", key, cur.value, cur.value, cur.create_rev, cur.mod_rev);
       events.push({ type: "DELETED", key, revision: rev, value: cur.value, prevValue: cur.value });
       return { last: toStored(cur), revision: rev };
-    })();
-    this.afterWrite(events);
-    return out;
+    });
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    const events: StoreEvent[] = [];
-    this.db.transaction(() => {
+  deletePrefix(prefix: string): Promise<number> {
+    return this.write((events) => {
+      let n = 0;
       for (const cur of this.stmts.list.all(prefix, prefixEnd(prefix))) {
         const rev = this.bump();
         this.stmts.remove.run(cur.key);
         this.stmts.event.run(rev, "DELETED", cur.key, cur.value, cur.value, cur.create_rev, cur.mod_rev);
         events.push({ type: "DELETED", key: cur.key, revision: rev, value: cur.value, prevValue: cur.value });
+        n++;
       }
-    })();
-    this.afterWrite(events);
-    return events.length;
+      return n;
+    });
   }
 
   async watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void): Promise<StoreWatch> {
@@ -264,8 +256,59 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.flush();
     this.hub.closeAll();
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Group commit: writes issued in the same turn of the event loop run, in order, in one transaction
+   * (each in its own savepoint, so a refused write leaves the others), committed with one fsync; each
+   * promise settles, and watchers see the events, only after that commit is durable.
+   */
+  private write<T>(body: (events: StoreEvent[]) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pendingWrites.push({ body, resolve: resolve as (v: unknown) => void, reject });
+      if (this.pendingWrites.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pendingWrites;
+    this.pendingWrites = [];
+    if (batch.length === 0) return;
+    if (!this.db.open) {
+      for (const w of batch) w.reject(new TypeError("The database connection is not open"));
+      return;
+    }
+    const revBefore = this.rev;
+    const events: StoreEvent[] = [];
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const w of batch) {
+          const rev = this.rev;
+          const mine: StoreEvent[] = [];
+          try {
+            outcomes.push({ ok: true, value: this.db.transaction(() => w.body(mine))() });
+            events.push(...mine);
+          } catch (e) {
+            this.rev = rev;
+            outcomes.push({ ok: false, value: e });
+          }
+        }
+      })();
+    } catch (e) {
+      this.rev = revBefore;
+      for (const w of batch) w.reject(e);
+      return;
+    }
+    this.afterWrite(events);
+    batch.forEach((w, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) w.resolve(o.value);
+      else w.reject(o.value);
+    });
   }
 
   private bump(): number {

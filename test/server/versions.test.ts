@@ -43,6 +43,8 @@ describe("multi-version CRDs", () => {
     const g = await api(s.url, "GET", "/apis/test.example.com");
     assert.deepEqual(g.json.versions.map((v: { version: string }) => v.version), ["v1", "v1beta1"]);
     assert.equal((await api(s.url, "DELETE", `${CRDS}/widgets.test.example.com`)).status, 200);
+    // CRD deletion finishes asynchronously (the finalizer controller removes the instances first).
+    while ((await api(s.url, "GET", `${CRDS}/widgets.test.example.com`)).status !== 404) await new Promise((r) => setTimeout(r, 20));
   });
 
   it("refuses non-storage versions of webhook-converted CRDs with a clear message", async () => {

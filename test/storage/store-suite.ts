@@ -177,6 +177,28 @@ export function storeSuite(name: string, open: () => Promise<SuiteStore>): void 
       );
     });
 
+    withStore("settles concurrent writes independently: one refused write leaves the others", async (s) => {
+      const keys = ["/registry/g/a", "/registry/g/b", "/registry/g/a", "/registry/g/c"];
+      const out = await Promise.allSettled(keys.map((k, i) => s.create(k, String(i))));
+      const refused = out.filter((o) => o.status === "rejected");
+      assert.equal(refused.length, 1);
+      assert.ok((refused[0] as PromiseRejectedResult).reason instanceof KeyExistsError);
+      const revs = out.flatMap((o) => (o.status === "fulfilled" ? [o.value.modRevision] : []));
+      assert.equal(new Set(revs).size, 3);
+      const revOf = (i: number) => {
+        const o = out[i]!;
+        return o.status === "fulfilled" ? o.value.modRevision : undefined;
+      };
+      assert.deepEqual(
+        (await s.list("/registry/g/")).items.map((i) => [i.key, i.modRevision]),
+        [
+          ["/registry/g/a", revOf(0) ?? revOf(2)],
+          ["/registry/g/b", revOf(1)],
+          ["/registry/g/c", revOf(3)],
+        ],
+      );
+    });
+
     withStore("keeps values byte for byte (unicode, large integers)", async (s) => {
       const v = '{"a":"ü\\u003c€","n":12345678901234567890}';
       await s.create("/registry/v", v);
