@@ -64,7 +64,9 @@ export async function startCluster(
   opts: { log?: (r: Record<string, string | number | boolean>) => void; backend?: Backend } = {},
 ): Promise<Cluster> {
   // The etcd backend: a fresh etcd process per cluster, removed on close.
-  const etcd = opts.backend === "etcd" ? await EtcdProcess.start() : undefined;
+  // Default backend: CRDKIT_E2E_BACKEND=etcd runs any e2e suite on etcd.
+  const backend = opts.backend ?? (process.env["CRDKIT_E2E_BACKEND"] === "etcd" ? "etcd" : "sqlite");
+  const etcd = backend === "etcd" ? await EtcdProcess.start() : undefined;
   const store = etcd ? new EtcdStore({ servers: [etcd.url] }) : undefined;
   const server = await startServer({ ...(opts.log ? { log: opts.log } : {}), ...(store ? { store } : {}) });
   const dir = mkdtempSync(join(tmpdir(), "crdkit-e2e-"));
