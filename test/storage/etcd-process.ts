@@ -2,8 +2,8 @@
  * A throwaway etcd for tests: `/usr/bin/etcd` (or `etcd` on the PATH) on free loopback ports with a
  * temporary data directory; stop, kill -9 and restart on the same ports and data.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -35,6 +35,38 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** TLS files of an etcd that serves https and requires client certificates. */
+export interface EtcdTls {
+  caFile: string;
+  serverCert: string;
+  serverKey: string;
+  /** A client certificate signed by the CA, for crdkit's `--etcd-certfile/--etcd-keyfile`. */
+  certFile: string;
+  keyFile: string;
+}
+
+/** Makes a CA, a server certificate for 127.0.0.1 and a client certificate with openssl. */
+export function makeTls(dir: string): EtcdTls {
+  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  const key = (name: string) => ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${name}.key`];
+  run(["req", "-x509", ...key("ca"), "-out", "ca.crt", "-days", "1", "-subj", "/CN=crdkit-test-ca"]);
+  for (const [name, ext] of [
+    ["server", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth"],
+    ["client", "extendedKeyUsage=clientAuth"],
+  ] as const) {
+    run(["req", ...key(name), "-out", `${name}.csr`, "-subj", `/CN=${name}`]);
+    writeFileSync(join(dir, `${name}.ext`), ext);
+    run(["x509", "-req", "-in", `${name}.csr`, "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.crt`, "-days", "1", "-extfile", `${name}.ext`]);
+  }
+  return {
+    caFile: join(dir, "ca.crt"),
+    serverCert: join(dir, "server.crt"),
+    serverKey: join(dir, "server.key"),
+    certFile: join(dir, "client.crt"),
+    keyFile: join(dir, "client.key"),
+  };
+}
+
 export class EtcdProcess {
   private child: ChildProcess | undefined;
   private output = "";
@@ -44,18 +76,21 @@ export class EtcdProcess {
     readonly dir: string,
     readonly clientPort: number,
     readonly peerPort: number,
+    readonly tls: EtcdTls | undefined,
   ) {}
 
-  static async start(): Promise<EtcdProcess> {
+  /** Starts etcd; with `tls`, it serves https and requires client certificates. */
+  static async start(opts: { tls?: boolean } = {}): Promise<EtcdProcess> {
     const bin = findEtcd();
     if (!bin) throw new Error("etcd is not installed");
-    const p = new EtcdProcess(bin, mkdtempSync(join(tmpdir(), "crdkit-etcd-")), await freePort(), await freePort());
+    const dir = mkdtempSync(join(tmpdir(), "crdkit-etcd-"));
+    const p = new EtcdProcess(bin, dir, await freePort(), await freePort(), opts.tls ? makeTls(dir) : undefined);
     await p.run();
     return p;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.clientPort}`;
+    return `${this.tls ? "https" : "http"}://127.0.0.1:${this.clientPort}`;
   }
 
   /** Starts etcd (again) and waits until it answers. */
@@ -73,6 +108,9 @@ export class EtcdProcess {
         `--initial-advertise-peer-urls=${peer}`,
         `--initial-cluster=crdkit-test=${peer}`,
         "--log-level=error",
+        ...(this.tls
+          ? [`--cert-file=${this.tls.serverCert}`, `--key-file=${this.tls.serverKey}`, `--trusted-ca-file=${this.tls.caFile}`, "--client-cert-auth"]
+          : []),
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
@@ -80,7 +118,11 @@ export class EtcdProcess {
       if (this.output.length < 20_000) this.output += d.toString();
     });
     this.child = child;
-    const client = new EtcdClient({ servers: [this.url], callTimeoutMs: 1000 });
+    const client = new EtcdClient({
+      servers: [this.url],
+      callTimeoutMs: 1000,
+      ...(this.tls ? { caFile: this.tls.caFile, certFile: this.tls.certFile, keyFile: this.tls.keyFile } : {}),
+    });
     try {
       for (let i = 0; ; i++) {
         if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${this.output}`);
