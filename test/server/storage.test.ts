@@ -4,85 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
-import {
-  KeyExistsError,
-  KeyNotFoundError,
-  RevisionCompactedError,
-  RevisionConflictError,
-  type StoreEvent,
-} from "../../src/storage/types.js";
+import { RevisionCompactedError } from "../../src/storage/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "crdkit-store-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("SqliteStore", async () => {
-  it("assigns increasing revisions and keeps create/mod revisions", async () => {
-    const s = new SqliteStore({ path: ":memory:" });
-    const a = await s.create("/a/1", "{}");
-    const b = await s.create("/a/2", "{}");
-    const a2 = await s.update("/a/1", '{"x":1}', a.modRevision);
-    assert.deepEqual([a.modRevision, b.modRevision, a2.modRevision], [1, 2, 3]);
-    assert.equal(a2.createRevision, 1);
-    assert.equal(await s.currentRevision(), 3);
-    assert.deepEqual(
-      (await s.list("/a/")).items.map((i) => [i.key, i.modRevision]),
-      [
-        ["/a/1", 3],
-        ["/a/2", 2],
-      ],
-    );
-    await s.close();
-  });
-
-  const errorCases: { name: string; run: (s: SqliteStore) => unknown; error: new (...a: never[]) => Error }[] = [
-    { name: "create of an existing key", run: (s) => s.create("/k", "{}"), error: KeyExistsError },
-    { name: "update with a stale revision", run: (s) => s.update("/k", "{}", 99), error: RevisionConflictError },
-    { name: "update of a missing key", run: (s) => s.update("/missing", "{}"), error: KeyNotFoundError },
-    { name: "delete with a stale revision", run: (s) => s.delete("/k", 99), error: RevisionConflictError },
-    { name: "delete of a missing key", run: (s) => s.delete("/missing"), error: KeyNotFoundError },
-  ];
-  for (const c of errorCases) {
-    it(`rejects ${c.name} without writing`, async () => {
-      const s = new SqliteStore({ path: ":memory:" });
-      await s.create("/k", "{}");
-      await assert.rejects(async () => c.run(s), c.error);
-      assert.equal(await s.currentRevision(), 1);
-      await s.close();
-    });
-  }
-
-  it("lists only keys under the prefix", async () => {
-    const s = new SqliteStore({ path: ":memory:" });
-    for (const k of ["/r/a/x", "/r/ab/y", "/r/a/z", "/r/b"]) await s.create(k, "{}");
-    assert.deepEqual(
-      (await s.list("/r/a/")).items.map((i) => i.key),
-      ["/r/a/x", "/r/a/z"],
-    );
-    await s.close();
-  });
-
-  it("replays history after a revision, then delivers live events in order", async () => {
-    const s = new SqliteStore({ path: ":memory:" });
-    await s.create("/w/a", "1");
-    await s.create("/x/other", "1");
-    await s.update("/w/a", "2");
-    const seen: StoreEvent[] = [];
-    const w = await s.watch("/w/", 1, (e) => seen.push(e));
-    await s.create("/w/b", "3");
-    await s.delete("/w/a");
-    w.cancel();
-    await s.create("/w/c", "4");
-    assert.deepEqual(
-      seen.map((e) => [e.type, e.key, e.revision, e.value, e.prevValue ?? null]),
-      [
-        ["MODIFIED", "/w/a", 3, "2", "1"],
-        ["ADDED", "/w/b", 4, "3", null],
-        ["DELETED", "/w/a", 5, "2", "2"],
-      ],
-    );
-    await s.close();
-  });
-
+  // The behaviour every store shares is tested by test/storage/store-suite.ts (SQLite and etcd); these
+  // are SQLite's own: history trimmed by size, one revision per deleted key, persistence.
   it("compacts history and answers too-old watches with RevisionCompactedError", async () => {
     const s = new SqliteStore({ path: ":memory:", historySize: 10 });
     for (let i = 0; i < 1000; i++) await s.create(`/c/${i}`, "{}");
