@@ -93,6 +93,22 @@ describe("crdkit serve when etcd fails", { timeout: 240_000 }, () => {
     assert.equal(`${ev!.type} ${ev!.object.metadata.name}`, "DELETED watched");
   });
 
+  it("keeps following CRDs written by another replica after an etcd restart", async () => {
+    await etcd.stop();
+    await etcd.run();
+    const other = await startServer({ store: new EtcdStore({ servers: [etcd.url], callTimeoutMs: 1500, compactionIntervalMs: 0 }) });
+    try {
+      const gadgets = widgetCrd() as { metadata: { name: string }; spec: { names: Record<string, unknown> } };
+      gadgets.metadata.name = "gadgets.test.example.com";
+      gadgets.spec.names = { plural: "gadgets", singular: "gadget", kind: "Gadget" };
+      assert.equal((await api(other.url, "POST", CRDS, gadgets)).status, 201);
+      // This server's registry re-listed after its CRD watch broke, and follows the new watch.
+      await until(async () => (await api(s.url, "GET", "/apis/test.example.com/v1/namespaces/default/gadgets")).status === 200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("loses nothing acknowledged across kill -9 of etcd", async () => {
     const acked = new Map<string, string>();
     let next = 0;
