@@ -2,7 +2,7 @@
 
 export type Route =
   | { kind: "version" }
-  | { kind: "health" }
+  | { kind: "health"; endpoint: string }
   | { kind: "core" }
   | { kind: "apis" }
   | { kind: "group"; group: string }
@@ -34,7 +34,7 @@ export function route(pathname: string): Route {
   }
   const [a, b, c, d] = decoded;
   if (a === "version" && decoded.length === 1) return { kind: "version" };
-  if ((a === "healthz" || a === "livez" || a === "readyz") && decoded.length === 1) return { kind: "health" };
+  if ((a === "healthz" || a === "livez" || a === "readyz") && decoded.length === 1) return { kind: "health", endpoint: a };
   if (a === "api" && decoded.length === 1) return { kind: "core" };
   if (a === "openapi") {
     if (b === "v3" && decoded.length === 2) return { kind: "openapiIndex" };

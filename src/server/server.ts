@@ -18,6 +18,7 @@ import { OpenApi } from "./openapi.js";
 import { metaString } from "./object-meta.js";
 import { Registry } from "./registry.js";
 import { storeFailure } from "./store-errors.js";
+import { healthCheck } from "./health.js";
 import { registrySynced } from "./registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./revision-tracker.js";
 import { groupVersion, type ResourceType } from "./resource-type.js";
@@ -172,7 +173,7 @@ export class ApiHandler {
         readOnly();
         return { code: 200, body: versionInfo() };
       case "health":
-        return { code: 200, body: "ok", contentType: "text/plain; charset=utf-8" };
+        return healthCheck(r.endpoint, this.store, query.has("verbose"));
       case "core": {
         readOnly();
         const f = negotiateDiscovery(req.headers.accept);

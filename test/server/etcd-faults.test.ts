@@ -58,12 +58,17 @@ describe("crdkit serve when etcd fails", { timeout: 240_000 }, () => {
       assert.equal(r.status, 504, `${method} ${path}: ${r.text}`);
       assert.deepEqual(r.json, TIMEOUT_STATUS);
     }
+    const ready = await api(s.url, "GET", "/readyz");
+    assert.equal(ready.status, 500);
+    assert.equal(ready.text, "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n");
     // Paths that need no storage still answer.
     assert.equal((await api(s.url, "GET", "/version")).status, 200);
     assert.equal((await api(s.url, "GET", "/apis/test.example.com/v1")).status, 200);
     await etcd.run();
     await until(async () => (await api(s.url, "GET", `${WIDGETS}/before`)).status === 200);
     assert.equal((await api(s.url, "POST", WIDGETS, widget("after", { count: 3 }))).status, 201);
+    assert.equal((await api(s.url, "GET", "/healthz")).text, "ok");
+    assert.equal((await api(s.url, "GET", "/livez?verbose")).text, "[+]ping ok\n[+]etcd ok\nlivez check passed\n");
     assert.deepEqual(
       (await api(s.url, "GET", WIDGETS)).json.items.map((o: { metadata: { name: string } }) => o.metadata.name),
       ["after", "before"],
