@@ -138,14 +138,16 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     }
     if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
     if (bookmarks) {
-      // Periodic BOOKMARK events carry the newest revision this watch has delivered (never a revision
-      // whose events might still be in flight from the store), so clients can resume without a re-list.
+      // Periodic BOOKMARK events carry a revision through which this watch has delivered every event
+      // (the store's progress, e.g. etcd's progress notification), so clients can resume without a re-list.
       bookmarkTimer = setInterval(() => {
-        send("BOOKMARK", {
-          kind: r.rt.kind,
-          apiVersion: groupVersion(r.rt.group, r.rt.version),
-          metadata: { resourceVersion: String(Math.max(lastSent, from)) },
-        });
+        void watch?.progress().then((progress) =>
+          send("BOOKMARK", {
+            kind: r.rt.kind,
+            apiVersion: groupVersion(r.rt.group, r.rt.version),
+            metadata: { resourceVersion: String(Math.max(lastSent, from, progress)) },
+          }),
+        );
       }, BOOKMARK_INTERVAL_MS);
       bookmarkTimer.unref();
     }

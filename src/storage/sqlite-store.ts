@@ -241,7 +241,7 @@ export class SqliteStore implements Store {
       if (r.prev !== null) e.prevValue = r.prev;
       onEvent(e);
     }
-    return this.hub.subscribe(prefix, onEvent);
+    return this.hub.subscribe(prefix, onEvent, () => this.rev);
   }
 
   /** Drops the history up to `revision` (as etcd's Compact): watches and past reads before it are refused. */

@@ -34,6 +34,11 @@ export interface StoreEvent {
 /** A running watch; `cancel` stops delivery. */
 export interface StoreWatch {
   cancel(): void;
+  /**
+   * A revision through which this watch has delivered every event (for BOOKMARKs): events after it
+   * are still to come, none before it. 0 when the store cannot tell in time.
+   */
+  progress(): Promise<number>;
 }
 
 /** Thrown by `create` when the key exists. */

@@ -10,10 +10,14 @@ interface Subscriber {
 export class WatchHub {
   private readonly subs = new Set<Subscriber>();
 
-  subscribe(prefix: string, onEvent: (e: StoreEvent) => void): StoreWatch {
+  /** `progress` answers the revision through which events are published (delivery is synchronous). */
+  subscribe(prefix: string, onEvent: (e: StoreEvent) => void, progress: () => number): StoreWatch {
     const sub: Subscriber = { prefix, onEvent };
     this.subs.add(sub);
-    return { cancel: () => this.subs.delete(sub) };
+    return {
+      cancel: () => this.subs.delete(sub),
+      progress: async () => (this.subs.has(sub) ? progress() : 0),
+    };
   }
 
   publish(e: StoreEvent): void {

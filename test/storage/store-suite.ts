@@ -146,6 +146,22 @@ export function storeSuite(name: string, open: () => Promise<SuiteStore>): void 
       assert.deepEqual(d.seen.map(render), [...c.seen.map(render), ["ADDED", "/registry/w/c", 6, "4", null]]);
     });
 
+    withStore("reports a watch's progress: every event up to it delivered", async (s) => {
+      const c = collector();
+      const w = await s.watch("/registry/w/", await s.currentRevision(), c.onEvent);
+      const mine = await s.create("/registry/w/a", "1");
+      const other = await s.create("/registry/other/b", "2");
+      const p = await w.progress();
+      // Everything through `p` has arrived: the event of the watched key, and no more.
+      assert.ok(p >= other.modRevision, `progress ${p} < ${other.modRevision}`);
+      assert.deepEqual(
+        c.seen.map((e) => e.revision),
+        [mine.modRevision],
+      );
+      w.cancel();
+      assert.equal(await w.progress(), 0);
+    });
+
     withStore("refuses watches and past reads before a compaction", async (s, base, t) => {
       for (let i = 0; i < 6; i++) await s.create(`/registry/c/${i}`, "{}");
       await t.compact(base + 4);

@@ -200,17 +200,42 @@ export class EtcdStore implements Store {
     return new Promise<StoreWatch>((resolve, reject) => {
       let created = false;
       let ended = false;
+      // Pending progress requests: etcd answers one with an event-less response whose header revision
+      // is a point through which every event of the (synced) watcher has been sent.
+      let progressWaiters: ((rev: number) => void)[] = [];
+      const endProgress = () => {
+        for (const w of progressWaiters) w(0);
+        progressWaiters = [];
+      };
       const handle: StoreWatch = {
         cancel: () => {
           if (ended) return;
           ended = true;
+          endProgress();
           this.watches.delete(handle);
           call.cancel();
+        },
+        progress: () => {
+          if (ended) return Promise.resolve(0);
+          return new Promise<number>((resolve) => {
+            const timer = setTimeout(() => {
+              progressWaiters = progressWaiters.filter((w) => w !== done);
+              resolve(0);
+            }, Math.min(this.client.callTimeoutMs, 5000));
+            timer.unref();
+            const done = (rev: number) => {
+              clearTimeout(timer);
+              resolve(rev);
+            };
+            progressWaiters.push(done);
+            call.write({ progress_request: {} });
+          });
         },
       };
       const fail = (err: Error) => {
         if (ended) return;
         ended = true;
+        endProgress();
         clearTimeout(timer);
         this.watches.delete(handle);
         call.cancel();
@@ -233,6 +258,12 @@ export class EtcdStore implements Store {
         }
         if (r.canceled) {
           fail(new StoreUnavailableError(`etcd cancelled the watch: ${r.cancel_reason}`));
+          return;
+        }
+        if (r.events.length === 0 && !r.created && progressWaiters.length > 0) {
+          const waiters = progressWaiters;
+          progressWaiters = [];
+          for (const w of waiters) w(r.header.revision);
           return;
         }
         for (const ev of r.events) {
