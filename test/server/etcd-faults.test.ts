@@ -51,6 +51,8 @@ describe("crdkit serve when etcd fails", { timeout: 240_000 }, () => {
     for (const [method, path, body] of [
       ["GET", `${WIDGETS}/before`, undefined],
       ["GET", WIDGETS, undefined],
+      ["GET", `${WIDGETS}?watch=true`, undefined],
+      ["GET", `${WIDGETS}?watch=true&resourceVersion=1`, undefined],
       ["POST", WIDGETS, widget("during", { count: 2 })],
       ["DELETE", `${WIDGETS}/before`, undefined],
     ] as const) {
