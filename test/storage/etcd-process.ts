@@ -118,6 +118,10 @@ export class EtcdProcess {
       if (this.output.length < 20_000) this.output += d.toString();
     });
     this.child = child;
+    // Never leave an etcd behind, even when the test process ends without cleanup.
+    const reap = () => child.kill("SIGKILL");
+    process.once("exit", reap);
+    child.once("exit", () => process.off("exit", reap));
     const client = new EtcdClient({
       servers: [this.url],
       callTimeoutMs: 1000,
