@@ -80,11 +80,12 @@ export class ApiHandler {
   readonly store: TrackedStore;
 
   constructor(
-    store: Store,
+    /** The store itself (`store` is it behind the revision tracker). */
+    readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
-    this.store = trackRevisions(store);
+    this.store = trackRevisions(backend);
     this.registry = new Registry(this.store, () => this.store.knownRevision);
     this.crdType = crdResourceType(this.registry);
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
@@ -173,7 +174,7 @@ export class ApiHandler {
         readOnly();
         return { code: 200, body: versionInfo() };
       case "health":
-        return healthCheck(r.endpoint, this.store, query.has("verbose"));
+        return healthCheck(r.endpoint, this.backend, query.has("verbose"));
       case "core": {
         readOnly();
         const f = negotiateDiscovery(req.headers.accept);

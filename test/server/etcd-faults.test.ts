@@ -46,13 +46,14 @@ describe("crdkit serve when etcd fails", { timeout: 240_000 }, () => {
   });
 
   it("answers 504 Timeout while etcd is stopped, stays up, and recovers when etcd returns", async () => {
-    assert.equal((await api(s.url, "POST", WIDGETS, widget("before", { count: 1 }))).status, 201);
+    const before = await api(s.url, "POST", WIDGETS, widget("before", { count: 1 }));
+    assert.equal(before.status, 201);
     await etcd.stop();
     for (const [method, path, body] of [
       ["GET", `${WIDGETS}/before`, undefined],
       ["GET", WIDGETS, undefined],
       ["GET", `${WIDGETS}?watch=true`, undefined],
-      ["GET", `${WIDGETS}?watch=true&resourceVersion=1`, undefined],
+      ["GET", `${WIDGETS}?watch=true&resourceVersion=${before.json.metadata.resourceVersion}`, undefined],
       ["POST", WIDGETS, widget("during", { count: 2 })],
       ["DELETE", `${WIDGETS}/before`, undefined],
     ] as const) {
