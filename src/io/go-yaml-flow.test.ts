@@ -16,6 +16,9 @@ const cases: [string, string][] = [
   ['a: |\n  [ b:]\n  "x\\/y"\nc: [d:]\n', '{"a":"[ b:]\\n\\"x\\\\/y\\"\\n","c":["d:"]}'],
   ["a: x:[y]\nb: [p:, q]\n", '{"a":"x:[y]","b":["p:","q"]}'],
   ['# c: [x:]\na: "q # [r:]"\n', '{"a":"q # [r:]"}'],
+  ['{"image":"[::]:80"}', '{"image":"[::]:80"}'],
+  ['{"a":"x:]","b":"y:}","c":"z:,"}', '{"a":"x:]","b":"y:}","c":"z:,"}'],
+  ["a: [?x, ?y: 1]\n", '{"a":[{"x":null},{"true":1}]}'],
 ];
 for (const [src, want] of cases) {
   test(`go-yaml v2 flow leniency: ${JSON.stringify(src)}`, () => {

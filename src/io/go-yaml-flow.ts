@@ -142,8 +142,14 @@ export function goYamlFlowCompat(text: string, reindent: boolean): FlowCompatRes
         }
       } else if (c === ",") i++;
       else if (c === '"' || c === "'") skipQuoted(minIndent);
-      else if ((c === ":" || c === "?" || c === "-") && isBlank(text[i + 1])) i++;
-      else if (c === ":" && FLOW_END.has(text[i + 1] ?? "")) i++;
+      // go-yaml: in a flow collection a `:` where a token starts is always the value indicator
+      // (`{"a":"[::]:80"}`: the `:` after the key, then a quoted scalar), whatever follows it
+      else if (c === ":") i++;
+      else if (c === "?") {
+        // likewise `?` is always the key indicator there (`[?x]` is `[{x: null}]`); js-yaml needs a blank
+        if (!isBlank(text[i + 1])) emit(i + 1, " ");
+        i++;
+      } else if (c === "-" && isBlank(text[i + 1])) i++;
       else {
         // a plain scalar (one line): go-yaml's end rules
         const start = i;

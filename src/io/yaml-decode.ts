@@ -225,7 +225,7 @@ export function decodeYamlDocument(input: string): YamlDocumentResult {
 }
 
 /** Text {@link goYamlFlowCompat} looks at before parsing: `:` before a flow indicator, `\'` and `\/` escapes. */
-const GO_YAML_DIFFERS = /:[,[\]{}]|\\['/]/;
+const GO_YAML_DIFFERS = /:[,[\]{}"']|[[{,]\s*\?\S|\\['/]/;
 
 function isIndentationError(e: unknown): boolean {
   const err = e as { reason?: string; message?: string };

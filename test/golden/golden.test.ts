@@ -14,6 +14,7 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import { type JsonObject, type JsonValue, isObject } from "../../src/value/json-value.js";
 import { runCrdCase, runPipelineCase, SKIP } from "./lib/compare.js";
+import { runDecodeCase } from "./lib/decode-case.js";
 import { compareProject, sha256 } from "./lib/corpus.js";
 import { loadCrdkit, repoRoot } from "./lib/crdkit-api.js";
 import { KnownList, type KnownEntry, readKnown, writeKnown } from "./lib/known.js";
@@ -116,9 +117,13 @@ describe("golden cases (Kubernetes oracle)", () => {
       for (const c of goldenCases.filter(isObject)) {
         const id = String(c["id"]);
         it(id, (t) => {
+          const op = String(c["operation"]);
+          if (op === "decode-yaml") {
+            judge(t, id, runDecodeCase(c));
+            return;
+          }
           const crd = crdAt(c["crd"]);
           if (!crd) assert.fail(`${id}: golden case without a CRD`);
-          const op = String(c["operation"]);
           const diffs = op.startsWith("crd-") ? runCrdCase(api, c, crd, crdAt(c["oldCrd"])) : runPipelineCase(api, c, crd);
           judge(t, id, diffs);
         });

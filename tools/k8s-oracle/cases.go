@@ -24,6 +24,8 @@ type CaseInput struct {
 	FieldValidation string          `json:"fieldValidation,omitempty"`
 	Version         string          `json:"version,omitempty"`
 	Namespace       string          `json:"namespace,omitempty"`
+	// Text is the input of a decode-yaml case (a manifest document as kubectl reads it).
+	Text *string `json:"text,omitempty"`
 }
 
 // CaseFile is a case file: either a single case (no `cases`) or shared defaults plus `cases`.
@@ -94,6 +96,9 @@ func mergeCase(d, c CaseInput) CaseInput {
 	}
 	if c.Namespace == "" {
 		c.Namespace = d.Namespace
+	}
+	if c.Text == nil {
+		c.Text = d.Text
 	}
 	return c
 }
