@@ -35,4 +35,4 @@ export { invalidStatus, type Status } from "./errors/status.js";
 export { CrdkitError } from "./errors/crdkit-error.js";
 export type { CustomResourceDefinition, JSONSchemaProps } from "./crd/types.js";
 export { Float64, deepEqual, kindOf, type JsonObject, type JsonValue } from "./value/json-value.js";
-export { goJsonMarshal } from "./value/go-format.js";
+export { goJsonMarshal } from "./go/json.js";

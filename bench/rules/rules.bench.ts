@@ -9,7 +9,7 @@ import { sha256, yamlDocs } from "../../test/golden/lib/corpus.js";
 import { parseTaggedJson } from "../../test/golden/lib/tagged-json.js";
 import { tryCompileCrd } from "../../src/pipeline/compile.js";
 import type { Structural } from "../../src/structural/structural.js";
-import { goJsonMarshal } from "../../src/value/go-format.js";
+import { goJsonMarshal } from "../../src/go/json.js";
 import { corpusRoot } from "../../test/corpus-root.js";
 import { isObject, type JsonObject, type JsonValue } from "../../src/value/json-value.js";
 import { validateRules } from "../../src/rules/index.js";

@@ -8,7 +8,7 @@ import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
 import { CrdRegistry } from "./registry.js";

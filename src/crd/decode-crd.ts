@@ -3,7 +3,7 @@
  * v1beta1, converted as Kubernetes does), with Go's type checks, strict unknown-field paths, v1 defaulting
  * and conversion to the internal (hoisted) form.
  */
-import { goBase64StdDecode } from "../value/go-base64.js";
+import { goBase64StdDecode } from "../go/base64.js";
 import type {
   CustomResourceColumnDefinition,
   CustomResourceDefinition,

@@ -11,7 +11,7 @@ import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { prune } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";
-import { compareGoStrings } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
 import { deepClone, deepEqual, type JsonObject, type JsonValue } from "../value/json-value.js";
 
 /** The steps that validate one default value (each optional). */

@@ -5,7 +5,8 @@
 import type { JSONSchemaProps, ValidationRule } from "../crd/types.js";
 import type { InternalVersion } from "../crd/internal.js";
 import { RawJson } from "../errors/field-error.js";
-import { compareGoStrings, goJsonFloat, goJsonMarshal, goJsonString } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
+import { goJsonFloat, goJsonMarshal, goJsonString } from "../go/json.js";
 import type { JsonValue } from "../value/json-value.js";
 
 type Field = [string, string];

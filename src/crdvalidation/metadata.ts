@@ -10,7 +10,7 @@ import { validateGenericUpdate } from "../objectmeta/custom-resource.js";
 import type { ObjectMeta } from "../objectmeta/types.js";
 import { getObjectMeta } from "../objectmeta/get-set.js";
 import { nameIsDNSSubdomain } from "../objectmeta/names.js";
-import { isZeroTime } from "../objectmeta/go-time.js";
+import { isZeroTime } from "../go/time.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../objectmeta/validate-meta.js";
 import type { JsonObject } from "../value/json-value.js";
 import { isDNS1123Subdomain, maxLenError, regexError } from "./names.js";

@@ -8,7 +8,7 @@
 import { errorString } from "../errors/field-error.js";
 import { coerce } from "../objectmeta/coerce.js";
 import { getObjectMeta, setObjectMeta } from "../objectmeta/get-set.js";
-import { nestedStringError } from "../objectmeta/go-print.js";
+import { nestedStringError } from "../objectmeta/accessor-error.js";
 import { parseGroupVersion } from "../objectmeta/validate-meta.js";
 import { prune } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";

@@ -3,7 +3,8 @@
  * Kubernetes renders it (`spec.replicas: Invalid value: 15: spec.replicas in body should be ...`).
  */
 import { Float64, type JsonValue, isObject } from "../value/json-value.js";
-import { formatGoFloat, formatGoNumber, goJsonMarshal, goQuote } from "../value/go-format.js";
+import { formatGoFloat, formatGoNumber, goQuote } from "../go/fmt.js";
+import { goJsonMarshal } from "../go/json.js";
 import { type FieldPath, pathString } from "./field-path.js";
 
 /** The error types, with their Kubernetes wire names (`metav1.CauseType`). */

@@ -1,7 +1,7 @@
 /**
  * Kubernetes `metav1.Status` objects, as the API server returns them for failed requests.
  */
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 import { aggregateMessage, errorBody, type FieldError } from "./field-error.js";
 
 export interface StatusCause {

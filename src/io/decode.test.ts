@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { Float64, type JsonValue } from "../value/json-value.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { decodeDocuments } from "./decode.js";
 
 function one(text: string): JsonValue | undefined {

@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { decodeDocuments } from "./decode.js";
 import { goYamlFlowCompat } from "./go-yaml-flow.js";
 

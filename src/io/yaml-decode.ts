@@ -9,15 +9,11 @@
  */
 import { type Event, type ScalarEvent, getScalarValue, parseEvents } from "js-yaml";
 import { type JsonObject, type JsonValue, deepClone, int64, isObject, setKey } from "../value/json-value.js";
-import { formatGoFloat, goQuote } from "../value/go-format.js";
+import { formatGoFloat, goQuote } from "../go/fmt.js";
 import { goYamlFlowCompat } from "./go-yaml-flow.js";
 import { type GoScalar, YamlValueError, longTag, resolvePlain, resolveTagged } from "./go-yaml-resolve.js";
-import {
-  JsonConversionError,
-  floatAfterJsonRoundTrip,
-  formatGoFloat32,
-  uintAfterJsonRoundTrip,
-} from "./go-json-number.js";
+import { JsonConversionError, floatAfterJsonRoundTrip, uintAfterJsonRoundTrip } from "../go/json.js";
+import { formatGoFloat32 } from "../go/strconv.js";
 
 /** Nesting limit (Kubernetes allows 10000; js-yaml's recursive parser cannot go that deep safely). */
 export const MAX_DEPTH = 1000;

@@ -6,7 +6,7 @@
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import type { Structural } from "../structural/structural.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { type JsonObject, type JsonValue, isObject, kindOf, setKey, toNumber } from "../value/json-value.js";
 
 /** Marker for "the key field is absent" (Go's `unspecifiedKeyValue{}`), distinct from an explicit null. */

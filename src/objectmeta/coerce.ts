@@ -9,11 +9,11 @@ import { FieldPath } from "../errors/field-path.js";
 import { UnknownPathTracker } from "../prune/unknown-paths.js";
 import { asResourceRoot } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";
-import { compareGoStrings } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
 import { type JsonObject, type JsonValue, isObject } from "../value/json-value.js";
 import { hasEmbedded } from "./embedded-index.js";
 import { getObjectMeta, setObjectMeta } from "./get-set.js";
-import { isZeroTime } from "./go-time.js";
+import { isZeroTime } from "../go/time.js";
 
 export interface CoerceOptions {
   /** Drop malformed apiVersion/kind/metadata fields instead of failing (storage reads, default pruning). */

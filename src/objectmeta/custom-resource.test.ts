@@ -12,7 +12,7 @@ import {
   validateGenericCreate,
   validateGenericUpdate,
 } from "./custom-resource.js";
-import { nestedStringError } from "./go-print.js";
+import { nestedStringError } from "./accessor-error.js";
 
 const SUBDOMAIN =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

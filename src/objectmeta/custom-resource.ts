@@ -12,7 +12,7 @@
  */
 import { type FieldError, dedupeErrors, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
-import { compareGoStrings, goQuote } from "../value/go-format.js";
+import { compareGoStrings, goQuote } from "../go/fmt.js";
 import { type JsonObject, isObject } from "../value/json-value.js";
 import { emptyObjectMeta, unmarshalObjectMeta } from "./go-decode.js";
 import { goTypeName } from "./get-set.js";

@@ -5,7 +5,7 @@
 import type { FieldPath } from "../errors/field-path.js";
 import { type JsonObject, type JsonValue, deepClone, getKey, isObject, setKey } from "../value/json-value.js";
 import { emptyObjectMeta, unmarshalObjectMeta } from "./go-decode.js";
-import { formatRFC3339, isZeroTime } from "./go-time.js";
+import { formatRFC3339, isZeroTime } from "../go/time.js";
 import type { ObjectMeta } from "./types.js";
 
 export interface GetObjectMetaOptions {

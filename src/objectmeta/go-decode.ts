@@ -10,9 +10,10 @@
  * - `null` leaves primitives at their zero value and clears pointers, maps and slices;
  * - strict mode reports unknown fields by path (`ownerReferences[0].foo`) only when decoding succeeded.
  */
-import { compareGoStrings, goJsonFloat } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
+import { goJsonFloat } from "../go/json.js";
 import { type JsonObject, type JsonValue, deepClone, int64, isObject, kindOf, toNumber } from "../value/json-value.js";
-import { type GoTime, ZERO_TIME, parseRFC3339 } from "./go-time.js";
+import { type GoTime, ZERO_TIME, parseRFC3339 } from "../go/time.js";
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from "./types.js";
 
 type GoType =

@@ -1,5 +1,4 @@
 export type { ObjectMeta, OwnerReference, ManagedFieldsEntry } from "./types.js";
-export { type GoTime, ZERO_TIME, isZeroTime, timeEqual, parseRFC3339, formatRFC3339 } from "./go-time.js";
 export { emptyObjectMeta, unmarshalObjectMeta, type DecodeResult } from "./go-decode.js";
 export {
   getObjectMeta,
@@ -51,4 +50,4 @@ export {
   resourceVersionRequiredError,
   type MetaOrErrors,
 } from "./custom-resource.js";
-export { goPrintValue, nestedStringError } from "./go-print.js";
+export { nestedStringError } from "./accessor-error.js";

@@ -4,7 +4,7 @@
  * `undefined`), int64 as a JS integer (or bigint beyond 2^53).
  */
 import type { JsonValue } from "../value/json-value.js";
-import type { GoTime } from "./go-time.js";
+import type { GoTime } from "../go/time.js";
 
 export interface OwnerReference {
   apiVersion: string;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { errorString } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import { emptyObjectMeta } from "./go-decode.js";
-import { parseRFC3339 } from "./go-time.js";
+import { parseRFC3339 } from "../go/time.js";
 import {
   isDNS1035Label,
   isDNS1123Label,

@@ -6,8 +6,9 @@
  */
 import { type FieldError, RawJson, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
-import { goJsonString, goQuote } from "../value/go-format.js";
-import { type GoTime, formatRFC3339, isZeroTime, timeEqual } from "./go-time.js";
+import { goQuote } from "../go/fmt.js";
+import { goJsonString } from "../go/json.js";
+import { type GoTime, formatRFC3339, isZeroTime, timeEqual } from "../go/time.js";
 import { type NameValidator, byteLength, isDNS1123Label, isQualifiedName, isValidLabelValue } from "./names.js";
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from "./types.js";
 

@@ -13,7 +13,7 @@ import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
 import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, kindOf, setKey } from "../value/json-value.js";
 import { rulesNotEvaluatedWarning } from "./rules-bookkeeping.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
 import { coerce } from "../objectmeta/coerce.js";
@@ -26,7 +26,7 @@ import {
   validateGenericUpdate,
 } from "../objectmeta/custom-resource.js";
 import { getObjectMeta, goTypeName, setObjectMeta } from "../objectmeta/get-set.js";
-import { goSprintV } from "../validation/go-sprint.js";
+import { goSprint } from "../go/fmt.js";
 import { validateEmbedded } from "../objectmeta/validate-embedded.js";
 import { FieldPath } from "../errors/field-path.js";
 import { errorString } from "../errors/field-error.js";
@@ -132,7 +132,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   for (const k of ["kind", "apiVersion"]) {
     const x = getKey(obj, k);
     if (x !== undefined && x !== null && typeof x !== "string") {
-      return { obj, version: v, unknownFields: [], warnings: [], decodeError: cannot(`.${k} accessor error: ${goSprintV(x)} is of the type ${goTypeName(x)}, expected string`) };
+      return { obj, version: v, unknownFields: [], warnings: [], decodeError: cannot(`.${k} accessor error: ${goSprint(x)} is of the type ${goTypeName(x)}, expected string`) };
     }
   }
   const kindValue = getKey(obj, "kind");

@@ -7,7 +7,7 @@ import type { CustomResourceSubresourceScale } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import { type JsonObject, type JsonValue, getKey, isInt, isObject, kindOf } from "../value/json-value.js";
-import { goSprintV } from "../validation/go-sprint.js";
+import { goSprint } from "../go/fmt.js";
 
 /** Go `%T` of an unstructured value. */
 function goTypeName(v: JsonValue | undefined): string {
@@ -43,7 +43,7 @@ function nestedField(obj: JsonObject, fields: string[]): Nested {
     } else {
       return {
         found: false,
-        error: `.${fields.slice(0, i + 1).join(".")} accessor error: ${goSprintV(val)} is of the type ${goTypeName(val)}, expected map[string]interface{}`,
+        error: `.${fields.slice(0, i + 1).join(".")} accessor error: ${goSprint(val)} is of the type ${goTypeName(val)}, expected map[string]interface{}`,
       };
     }
   }
@@ -61,7 +61,7 @@ function checkReplicas(obj: JsonObject, rawPath: string): FieldError[] {
       fieldError.invalid(
         path,
         0,
-        `.${fields.join(".")} accessor error: ${goSprintV(v)} is of the type ${goTypeName(v)}, expected int64`,
+        `.${fields.join(".")} accessor error: ${goSprint(v)} is of the type ${goTypeName(v)}, expected int64`,
       ),
     ];
   }
@@ -87,7 +87,7 @@ export function validateScaleStatus(obj: JsonObject, scale: CustomResourceSubres
     const err = !n.found
       ? n.error
       : typeof n.value !== "string"
-        ? `.${fields.join(".")} accessor error: ${goSprintV(n.value)} is of the type ${goTypeName(n.value)}, expected string`
+        ? `.${fields.join(".")} accessor error: ${goSprint(n.value)} is of the type ${goTypeName(n.value)}, expected string`
         : undefined;
     if (err) errs.push(fieldError.invalid(FieldPath.of(raw), "", err));
   }

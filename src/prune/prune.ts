@@ -4,7 +4,7 @@
  * and except `apiVersion`/`kind`/`metadata` of embedded resources (and of the resource root).
  */
 import type { Structural } from "../structural/structural.js";
-import { compareGoStrings } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
 import { type JsonObject, type JsonValue, isObject } from "../value/json-value.js";
 import { UnknownPathTracker } from "./unknown-paths.js";
 

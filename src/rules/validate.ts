@@ -6,7 +6,7 @@
 import { type Activation, CelError, CelOptional, CelSpecial, type CelValue, COST_LIMIT_MESSAGE } from "../cel/index.js";
 import type { ValidationRule } from "../crd/types.js";
 import { type BadValue, errorString, type FieldError, fieldError, OMIT } from "../errors/field-error.js";
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 import { FieldPath } from "../errors/field-path.js";
 import type { Structural } from "../structural/structural.js";
 import { isObject, type JsonValue } from "../value/json-value.js";

@@ -3,7 +3,7 @@
  * `pkg/cel/common/valuesunstructured.go UnstructuredToVal`), including Kubernetes' list-type set/map
  * equality and `+` semantics.
  */
-import { goBase64StdDecode } from "../value/go-base64.js";
+import { goBase64StdDecode } from "../go/base64.js";
 import { CelDuration, CelError, CelMap, CelSpecial, CelTimestamp, type CelValue } from "../cel/index.js";
 import { celEquals } from "../cel/index.js";
 import type { Structural } from "../structural/structural.js";

@@ -4,7 +4,7 @@
  * on every CRD write, so a CRD is Established as soon as its write is acknowledged.
  */
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 import { nowTimestamp } from "./object-meta.js";
 
 /** The names a CRD claims (spec.names with defaults). */

@@ -3,7 +3,7 @@
  * handlers as {@link ApiError} and rendered by the HTTP layer.
  */
 import { failureStatus, invalidStatus, type FieldError, type Status } from "../errors/index.js";
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 
 /** A request failure carrying the Status to send. */
 export class ApiError extends Error {

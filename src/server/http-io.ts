@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../io/decode.js";
 import { decodeJsonStream } from "../io/json-decode.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";

@@ -8,7 +8,7 @@
 import { decodeJsonStream } from "../io/json-decode.js";
 import { fieldError, FieldPath, type FieldError } from "../errors/index.js";
 import { FutureRevisionError, RevisionCompactedError, type StoredValue } from "../storage/types.js";
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 import type { JsonObject } from "../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";

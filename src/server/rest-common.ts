@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeJsonStream } from "../io/json-decode.js";
 import type { Store, StoredValue } from "../storage/types.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { StoredVersionError } from "./conversion.js";

@@ -3,7 +3,7 @@
  * (kind, apiVersion, metadata, status, message, reason, details, code) and empty optional fields are
  * omitted — unlike unstructured objects, whose map keys encoding/json sorts.
  */
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { isObject, type JsonValue } from "../value/json-value.js";
 
 const STATUS_FIELDS = ["kind", "apiVersion", "metadata", "status", "message", "reason", "details", "code"] as const;

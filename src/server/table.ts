@@ -2,7 +2,7 @@
  * `meta.k8s.io/v1` Table responses (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`), with the
  * custom-resource table convertor's cell rules (apiextensions `tableconvertor`).
  */
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { isObject, kindOf, toNumber, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { humanAge } from "./human-duration.js";
 import { compileJsonPath, evalJsonPath, type CompiledPath } from "./jsonpath.js";

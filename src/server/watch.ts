@@ -4,7 +4,7 @@
  * changes after N, replayed from the store's history; 410 Expired when N was compacted away).
  */
 import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../storage/types.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { validateWatchParams } from "./list-paging.js";

@@ -2,5 +2,4 @@ export * from "./structural.js";
 export * from "./new-structural.js";
 export * from "./validate-structural.js";
 export * from "./unfold.js";
-export * from "./go-regexp.js";
 export * from "./for-version.js";

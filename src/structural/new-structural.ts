@@ -7,7 +7,7 @@
  * Properties are visited in sorted key order (Go iterates its map randomly; the first error found wins).
  */
 import type { JSONSchemaProps } from "../crd/types.js";
-import { compareGoStrings } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
 import type { NestedValueValidation, Structural, ValueValidation } from "./structural.js";
 
 /** The error `NewStructural` returns (a plain Go `error`, not a field error). */

@@ -6,9 +6,9 @@
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { childOf, pathString } from "../errors/field-path.js";
-import { compareGoStrings } from "../value/go-format.js";
+import { compareGoStrings } from "../go/fmt.js";
 import { errorString } from "../errors/field-error.js";
-import { goRegexpError } from "./go-regexp.js";
+import { compileGoRegexp } from "../go/regexp.js";
 import type { NestedValueValidation, Structural, ValueValidation } from "./structural.js";
 
 type Level = "root" | "item" | "field";
@@ -134,7 +134,7 @@ function validateValueValidation(
   });
   if (v.not) validateNested(v.not, false, lvl, childOf(p, "not"), noCel, out);
   if (v.pattern !== undefined && v.pattern.length > 0) {
-    const err = goRegexpError(v.pattern);
+    const err = compileGoRegexp(v.pattern).error;
     if (err !== undefined) out.push(fieldError.invalid(childOf(p, "pattern"), v.pattern, `must be a valid regular expression, but isn't: ${err}`));
   }
 }

@@ -8,8 +8,8 @@ import type { JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
 import type { JsonValue } from "../value/json-value.js";
 import { type CompatibilityVersion, type FormatValidator, effectiveFormat, lookupFormat, supportedFormats } from "./formats.js";
-import { type GoRegexp, type GoRegexpResult, compileGoRegexp } from "./go-regexp.js";
-import { formatFloatF } from "./go-sprint.js";
+import { type GoRegexp, type GoRegexpResult, compileGoRegexp } from "../go/regexp.js";
+import { formatFloatF } from "../go/strconv.js";
 
 /** `int64(f)` as Go computes it on amd64 (out of range ⇒ math.MinInt64). */
 const TWO63 = 2 ** 63;

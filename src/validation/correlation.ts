@@ -5,7 +5,7 @@
  */
 import { type JsonObject, type JsonValue, isObject, kindOf, toNumber } from "../value/json-value.js";
 import { goDeepEqual as deepEqual } from "./deep-equal.js";
-import { goQuote } from "../value/go-format.js";
+import { goQuote } from "../go/fmt.js";
 import type { SchemaNode } from "./compile.js";
 
 function goPercentF(f: number): string {

@@ -4,11 +4,11 @@
  * `GetUnrecognizedFormats`).
  */
 import type { JSONSchemaProps } from "../crd/types.js";
-import { mustCompileGoRegexp } from "./go-regexp.js";
-import { isEmail } from "./go-mail.js";
-import { parseCIDRSloppy, parseIP, parseIPSloppy, parseMAC } from "./go-net.js";
-import { isDate, isDateTime, isDuration, utf8Length } from "./go-time.js";
-import { isRequestURI } from "./go-url.js";
+import { mustCompileGoRegexp } from "../go/regexp.js";
+import { isEmail } from "../go/mail.js";
+import { parseCIDRSloppy, parseIP, parseIPSloppy, parseMAC } from "../go/net.js";
+import { isDate, isDateTime, isDuration, utf8Length } from "./strfmt-time.js";
+import { isRequestURI } from "../go/url.js";
 
 /** A format checker: true when the string is valid. */
 export type FormatValidator = (s: string) => boolean;

@@ -22,9 +22,7 @@ export {
   supportedFormats,
   validatesFormat,
 } from "./formats.js";
-export { compileGoRegexp, type GoRegexp, type GoRegexpResult } from "./go-regexp.js";
 export { type SchemaNode, compileSchemaNode } from "./compile.js";
 export { CorrelatedObject } from "./correlation.js";
 export { Code, type VErr } from "./messages.js";
 export { enumContains, isFloat64AJSONInteger } from "./evaluate.js";
-export { goSprintV } from "./go-sprint.js";

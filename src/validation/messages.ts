@@ -6,8 +6,8 @@
 import type { BadValue } from "../errors/field-error.js";
 import { GoNumber } from "../errors/field-error.js";
 import type { JsonValue } from "../value/json-value.js";
-import { formatGoFloat, goQuote } from "../value/go-format.js";
-import { goSprintV } from "./go-sprint.js";
+import { formatGoFloat, goQuote } from "../go/fmt.js";
+import { goSprint } from "../go/fmt.js";
 
 /** kube-openapi error codes (only their identity matters). */
 export const Code = {
@@ -79,7 +79,7 @@ export const verr = {
     validation: true,
     code: Code.Enum,
     name,
-    message: `${name} in ${IN} should be one of ${goSprintV(values as JsonValue[])}`,
+    message: `${name} in ${IN} should be one of ${goSprint(values as JsonValue[])}`,
     value,
     values,
   }),

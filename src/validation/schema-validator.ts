@@ -7,7 +7,7 @@ import type { JSONSchemaProps } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { type FieldPath, childOf } from "../errors/field-path.js";
 import type { JsonValue } from "../value/json-value.js";
-import { goJsonMarshal } from "../value/go-format.js";
+import { goJsonMarshal } from "../go/json.js";
 import { type CompileOptions, type SchemaNode, compileSchemaNode } from "./compile.js";
 import { CorrelatedObject } from "./correlation.js";
 import { Evaluation } from "./evaluate.js";

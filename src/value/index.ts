@@ -1,2 +1,1 @@
 export * from "./json-value.js";
-export * from "./go-format.js";

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
-import { goJsonMarshal } from "../../src/value/go-format.js";
+import { goJsonMarshal } from "../../src/go/json.js";
 import { EtcdProcess } from "../storage/etcd-process.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
 

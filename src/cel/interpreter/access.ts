@@ -4,7 +4,7 @@
  * @module
  */
 
-import { formatGoFloat } from "../../value/go-format.js";
+import { formatGoFloat } from "../../go/fmt.js";
 import { typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import {

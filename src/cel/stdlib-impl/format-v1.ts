@@ -7,11 +7,12 @@
  * @module
  */
 
-import { formatGoFloat } from "../../value/go-format.js";
+import { formatGoFloat } from "../../go/fmt.js";
 import { typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import { CelDuration, CelError, CelMap, CelTimestamp, CelType, CelUint } from "../values/values.js";
 import { formatDuration, formatTimestamp } from "./time.js";
+import { goQuote } from "../../go/fmt.js";
 
 class FormatError extends Error {}
 
@@ -110,27 +111,6 @@ function scientific(d: number, width: number): string {
   }
   const len = [...out].length;
   return len < width ? " ".repeat(width - len) + out : out;
-}
-
-/** Go `%q`. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (c === 7) out += "\\a";
-    else if (c === 8) out += "\\b";
-    else if (c === 12) out += "\\f";
-    else if (c === 10) out += "\\n";
-    else if (c === 13) out += "\\r";
-    else if (c === 9) out += "\\t";
-    else if (c === 11) out += "\\v";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else if (c >= 0xd800 && c <= 0xdfff) out += "\\ufffd";
-    else out += ch;
-  }
-  return `${out}"`;
 }
 
 const typeName = (v: CelValue): string => typeOf(v).name;

@@ -1,29 +1,19 @@
 /**
- * RE2 regular expressions (via `re2js`, Go `regexp` semantics) with a bounded
- * compile cache so planned programs do not recompile per evaluation.
+ * RE2 regular expressions for CEL (`matches`, and the Kubernetes regex library): Go `regexp` semantics
+ * and error texts from src/go/regexp.ts (compiled once per pattern, cached there).
  *
  * @module
  */
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { compileGoRegexp } from "../../go/regexp.js";
 import type { CelValue } from "../values/values.js";
 import { CelError } from "../values/values.js";
 
-const cache = new Map<string, RE2JS | CelError>();
-const MAX_CACHE = 500;
-
-/** Compiles `pattern` (cached); an invalid pattern yields cel-go's error text. */
+/** Compiles `pattern`; an invalid pattern yields Go's `regexp.Compile` error, as cel-go returns it. */
 export function compileRegex(pattern: string): RE2JS | CelError {
-  let r = cache.get(pattern);
-  if (r !== undefined) return r;
-  try {
-    r = RE2JS.compile(pattern);
-  } catch (e) {
-    r = new CelError(e instanceof Error ? e.message : String(e));
-  }
-  if (cache.size >= MAX_CACHE) cache.clear();
-  cache.set(pattern, r);
-  return r;
+  const r = compileGoRegexp(pattern);
+  return r.regexp ? r.regexp.re : new CelError(r.error);
 }
 
 /** `s.matches(re)`: true when `re` matches anywhere in `s` (RE2 `MatchString`). */

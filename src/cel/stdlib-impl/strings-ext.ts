@@ -6,7 +6,7 @@
  * @module
  */
 
-import { formatGoFloat } from "../../value/go-format.js";
+import { formatGoFloat } from "../../go/fmt.js";
 import type { OverloadImpl } from "../interpreter/functions.js";
 import { tagOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";

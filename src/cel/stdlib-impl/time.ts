@@ -5,7 +5,8 @@
  * @module
  */
 
-import { civilFromDays, daysFromCivil, daysInMonth } from "../../value/civil-date.js";
+import { parseGoDuration, parseRFC3339 } from "../../go/time.js";
+import { civilFromDays, daysFromCivil } from "../../value/civil-date.js";
 import { CelDuration, CelError, CelTimestamp } from "../values/values.js";
 
 const NS = 1_000_000_000n;
@@ -28,37 +29,15 @@ export function makeDuration(nanos: bigint): CelDuration | CelError {
   return new CelDuration(nanos);
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 
 
 
-/** Parses an RFC3339 timestamp like Go's `time.Parse(time.RFC3339, s)`. */
+/** Go's `time.Parse(time.RFC3339, s)` (what cel-go's `timestamp(string)` calls), range-checked. */
 export function parseTimestamp(s: string): CelTimestamp | CelError {
-  const m = RFC3339.exec(s);
-  const bad = new CelError("type conversion error from 'string' to 'google.protobuf.Timestamp'");
-  if (!m) return bad;
-  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[] as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || se > 59) return bad;
-  let frac = 0n;
-  if (m[7]) frac = BigInt((m[7].slice(1) + "000000000").slice(0, 9));
-  let off = 0;
-  const z = m[8] as string;
-  if (z !== "Z") {
-    const oh = Number(z.slice(1, 3));
-    const om = Number(z.slice(4, 6));
-    if (oh > 23 || om > 59) return bad;
-    off = (oh * 60 + om) * (z[0] === "-" ? -1 : 1);
-  }
-  const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se - off * 60);
-  return makeTimestamp(secs * NS + frac);
+  const r = parseRFC3339(s);
+  if (!r.ok) return new CelError("type conversion error from 'string' to 'google.protobuf.Timestamp'");
+  return makeTimestamp(BigInt(r.time.sec) * NS + BigInt(r.time.nsec));
 }
 
 /** Splits a timestamp into UTC seconds and nanos-of-second. */
@@ -182,48 +161,11 @@ export function timeFields(t: CelTimestamp, tz?: string): TimeFields | CelError 
   return f;
 }
 
-const UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  "µs": 1000n,
-  "μs": 1000n,
-  ms: 1000000n,
-  s: NS,
-  m: 60n * NS,
-  h: 3600n * NS,
-};
-
-/** Go `time.ParseDuration`. */
+/** Go `time.ParseDuration` (what cel-go's `duration(string)` calls). */
 export function parseDuration(input: string): CelDuration | CelError {
-  const bad = new CelError("type conversion error from 'string' to 'google.protobuf.Duration'");
-  let s = input;
-  let neg = false;
-  if (s[0] === "-" || s[0] === "+") {
-    neg = s[0] === "-";
-    s = s.slice(1);
-  }
-  if (s === "0") return new CelDuration(0n);
-  if (s === "") return bad;
-  // total in units of 1e-9 ns (fractions) kept exact via scaled bigint
-  let total = 0n;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length > 0) {
-    const m = re.exec(s);
-    if (!m || (m[1] === "" && (m[2] === undefined || m[2] === ""))) return bad;
-    const unit = UNITS[m[3] as string] as bigint;
-    const whole = BigInt(m[1] || "0");
-    let v = whole * unit;
-    if (m[2]) {
-      const scale = 10n ** BigInt(m[2].length);
-      v += (BigInt(m[2]) * unit) / scale;
-    }
-    total += v;
-    if (total > 2n ** 63n) return bad;
-    s = s.slice(m[0].length);
-  }
-  if (neg) total = -total;
-  if (total > I64_MAX || total < I64_MIN) return bad;
-  return new CelDuration(total);
+  const d = parseGoDuration(input);
+  if (d === undefined) return new CelError("type conversion error from 'string' to 'google.protobuf.Duration'");
+  return new CelDuration(d);
 }
 
 /** Go `strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"`. */

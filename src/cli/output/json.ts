@@ -2,7 +2,7 @@
  * JSON output (stable, documented in README.md): `{"results":[...],"summary":{...}}`. Objects (with
  * --show-object) are written as Go's encoding/json would (sorted keys).
  */
-import { goJsonMarshal } from "../../value/go-format.js";
+import { goJsonMarshal } from "../../go/json.js";
 import type { Result, Summary } from "../results.js";
 
 function resultJson(r: Result): string {

@@ -21,8 +21,8 @@ import {
   nameIsDNSSubdomain,
 } from "../../objectmeta/names.js";
 import { validatesFormat } from "../../validation/formats.js";
-import { isRequestURI } from "../../validation/go-url.js";
-import { compileGoRegexp } from "../../validation/go-regexp.js";
+import { isRequestURI } from "../../go/url.js";
+import { compileGoRegexp } from "../../go/regexp.js";
 import {
   isGlobalUnicast,
   isLinkLocalMulticast,
@@ -37,7 +37,7 @@ import {
   prefixContains,
   prefixOverlaps,
   prefixString,
-} from "../lib/netip.js";
+} from "../../go/netip.js";
 import {
   addQuantity,
   compareQuantity,
@@ -49,7 +49,7 @@ import {
   subQuantity,
 } from "../lib/quantity.js";
 import { parseURLValue } from "./url-value.js";
-import { escapedPath, parseQuery, urlHostname, urlPort } from "./go-url.js";
+import { escapedPath, parseQuery, urlHostname, urlPort } from "../../go/url.js";
 import {
   CIDR_TYPE,
   CIDRValue,

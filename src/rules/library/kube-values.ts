@@ -2,9 +2,9 @@
  * CEL values of Kubernetes' library types (apiserver `pkg/cel`: Quantity, URL, IP, CIDR, Semver, Format).
  */
 import { CelOpaque, CelType, type CelValue } from "../../cel/index.js";
-import { type Addr, addrString, type Prefix, prefixString } from "../lib/netip.js";
+import { type Addr, addrString, type Prefix, prefixString } from "../../go/netip.js";
 import { compareQuantity, type Quantity } from "../lib/quantity.js";
-import type { GoURL } from "./go-url.js";
+import type { GoURL } from "../../go/url.js";
 import type { Semver } from "./semver.js";
 
 export const QUANTITY_TYPE = "kubernetes.Quantity";

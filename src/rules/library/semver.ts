@@ -2,7 +2,7 @@
  * Semantic versions as blang/semver v4 `Parse` (used by Kubernetes' CEL semver library), with its exact
  * error texts, plus Kubernetes' `normalizeAndParse`.
  */
-import { goQuote } from "../../value/go-format.js";
+import { goQuote } from "../../go/fmt.js";
 
 export interface Semver {
   major: bigint;

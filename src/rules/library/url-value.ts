@@ -1,7 +1,6 @@
 /** `url(string)`: Go `url.ParseRequestURI` check, then the URL parts. */
 import { CelError, type CelValue } from "../../cel/index.js";
-import { isRequestURI } from "../../validation/go-url.js";
-import { requestURIError, splitURL } from "./go-url.js";
+import { isRequestURI, requestURIError, splitURL } from "../../go/url.js";
 import { URLValue } from "./kube-values.js";
 
 /** The `kubernetes.URL` value of `s`, or Kubernetes' conversion error. */

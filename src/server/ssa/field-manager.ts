@@ -10,7 +10,7 @@
  * - The client-side-apply upgrade of `kubectl` (manager `kubectl` may take fields recorded in the
  *   last-applied annotation) and the annotation's refresh.
  */
-import { goJsonMarshal } from "../../value/go-format.js";
+import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { ApiError, apiErrors } from "../errors.js";
 import { nowTimestamp } from "../object-meta.js";

@@ -3,7 +3,7 @@
  * associative-list key, a set value, a list index), sets of paths as a trie, the FieldsV1 wire format
  * (`{"f:spec":{".":{},"f:replicas":{}}}`) and the path text of conflict messages (`.spec.ports[port=80]`).
  */
-import { goQuote } from "../../value/go-format.js";
+import { goQuote } from "../../go/fmt.js";
 import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** One step of a path. */

@@ -6,7 +6,8 @@ import { type FieldError, errorString } from "../../../src/errors/field-error.js
 import { decodeJsonStream } from "../../../src/io/json-decode.js";
 import { createFromJson, updateFromJson, updateStatusFromJson } from "../../../src/pipeline/request-body.js";
 import type { FieldValidationMode, PipelineResult, RequestOptions } from "../../../src/pipeline/types.js";
-import { goJsonMarshal, goQuote } from "../../../src/value/go-format.js";
+import { goQuote } from "../../../src/go/fmt.js";
+import { goJsonMarshal } from "../../../src/go/json.js";
 import { type JsonObject, type JsonValue, deepEqual, isObject, kindOf } from "../../../src/value/json-value.js";
 import { type CrdkitApi, compileWith } from "./crdkit-api.js";
 import { parseTaggedJson } from "./tagged-json.js";

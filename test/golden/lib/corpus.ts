@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { goJsonMarshal } from "../../../src/value/go-format.js";
+import { goJsonMarshal } from "../../../src/go/json.js";
 import { type JsonObject, type JsonValue, isObject } from "../../../src/value/json-value.js";
 import { type CompileOutcome, type CrdkitApi, compileWith } from "./crdkit-api.js";
 import { diffErrors, diffLists, type GoldenError, withOracleGeneratedName } from "./compare.js";

@@ -5,7 +5,7 @@
  * (`YAMLToJSONStrict`: duplicate keys).
  */
 import { decodeDocuments } from "../../../src/io/decode.js";
-import { goJsonMarshal } from "../../../src/value/go-format.js";
+import { goJsonMarshal } from "../../../src/go/json.js";
 import { type JsonValue, isObject } from "../../../src/value/json-value.js";
 
 /** What crdkit makes of one document, in the oracle's terms. */

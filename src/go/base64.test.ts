@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { goBase64StdDecode } from "./go-base64.js";
+import { goBase64StdDecode } from "./base64.js";
 
 // [input, Go's base64.StdEncoding.DecodeString outcome: "ok <hex>" or err.Error()], recorded with Go 1.26.
 const cases: [string, string][] = [

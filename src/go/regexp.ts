@@ -10,6 +10,8 @@ export interface GoRegexp {
   readonly source: string;
   /** Go `(*Regexp).MatchString`: true when the pattern matches anywhere in `s`. */
   test(s: string): boolean;
+  /** The compiled RE2 program, for positions (`FindAllString`). */
+  readonly re: RE2JS;
 }
 
 /** Result of {@link compileGoRegexp}: the regexp, or Go's error text. */
@@ -36,7 +38,7 @@ export function compileGoRegexp(pattern: string): GoRegexpResult {
 function compileUncached(pattern: string): GoRegexpResult {
   try {
     const re = RE2JS.compile(pattern);
-    return { regexp: { source: pattern, test: (s: string) => re.test(s) } };
+    return { regexp: { source: pattern, test: (s: string) => re.test(s), re } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     // Go accepts duplicate capture-group names (RE2/J does not): retry without the names.
@@ -44,7 +46,7 @@ function compileUncached(pattern: string): GoRegexpResult {
       const unnamed = stripGroupNames(pattern);
       if (unnamed !== pattern) {
         const r = compileUncached(unnamed);
-        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test } };
+        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, re: r.regexp.re } };
         // Errors naming the whole expression must name the original one.
         return { error: r.error.replace(`\`${unnamed}\``, `\`${pattern}\``) };
       }

@@ -1,7 +1,7 @@
 /**
  * `metav1.Time` as the API server reads and writes it: Go's `time.Parse(time.RFC3339, s)` (the lenient
  * generic parser, with Go's exact `*time.ParseError` texts) and `Format(time.RFC3339)` in UTC with whole
- * seconds (what `Time.ToUnstructured` / `MarshalJSON` produce).
+ * seconds (what `Time.ToUnstructured` / `MarshalJSON` produce); `time.ParseDuration`.
  */
 import { civilFromDays, daysFromCivil, daysInMonth } from "../value/civil-date.js";
 
@@ -223,4 +223,86 @@ export function formatRFC3339(t: GoTime): string {
   const ss = rem - mi * 60;
   const year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4);
   return `${year}-${pad(m, 2)}-${pad(d, 2)}T${pad(hh, 2)}:${pad(mi, 2)}:${pad(ss, 2)}Z`;
+}
+
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1000n,
+  "\u00b5s": 1000n,
+  "\u03bcs": 1000n,
+  ms: 1000000n,
+  s: 1000000000n,
+  m: 60000000000n,
+  h: 3600000000000n,
+};
+const TWO63 = 1n << 63n;
+
+function isDigitChar(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}
+
+/**
+ * Go `time.ParseDuration(s)`: the duration in nanoseconds (int64 range), or `undefined` where Go
+ * returns an error (`time: invalid duration`, `time: unknown unit`, overflow).
+ */
+export function parseGoDuration(orig: string): bigint | undefined {
+  let s = orig;
+  let neg = false;
+  if (s !== "" && (s[0] === "-" || s[0] === "+")) {
+    neg = s[0] === "-";
+    s = s.slice(1);
+  }
+  if (s === "0") return 0n;
+  if (s === "") return undefined;
+  let d = 0n;
+  while (s !== "") {
+    if (!(s[0] === "." || isDigitChar(s[0]))) return undefined;
+    let i = 0;
+    let v = 0n;
+    while (isDigitChar(s[i])) {
+      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
+      if (v > TWO63) return undefined;
+      i++;
+    }
+    const pre = i > 0;
+    s = s.slice(i);
+    let f = 0n;
+    let scale = 1;
+    let post = false;
+    if (s !== "" && s[0] === ".") {
+      s = s.slice(1);
+      let j = 0;
+      let overflow = false;
+      while (isDigitChar(s[j])) {
+        if (!overflow) {
+          const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
+          if (y > TWO63) overflow = true;
+          else {
+            f = y;
+            scale *= 10;
+          }
+        }
+        j++;
+      }
+      post = j > 0;
+      s = s.slice(j);
+    }
+    if (!pre && !post) return undefined;
+    let k = 0;
+    while (k < s.length && !(s[k] === "." || isDigitChar(s[k]))) k++;
+    if (k === 0) return undefined;
+    const unit = UNIT_NS[s.slice(0, k)];
+    s = s.slice(k);
+    if (unit === undefined) return undefined;
+    if (v > TWO63 / unit) return undefined;
+    v *= unit;
+    if (f > 0n) {
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > TWO63) return undefined;
+    }
+    d += v;
+    if (d > TWO63) return undefined;
+  }
+  if (neg) return -d;
+  return d <= TWO63 - 1n ? d : undefined;
 }

@@ -1,8 +1,8 @@
 /**
- * Go's text renderings of values, as used in Kubernetes messages: `strconv.Quote` (`%q`), `%v` of numbers
- * and `encoding/json` marshaling (sorted map keys, HTML-safe escaping, Go float formatting).
+ * Go's `fmt` renderings of values, as used in Kubernetes messages: `strconv.Quote` (`%q`), `%v` of numbers
+ * and of unstructured values (`map[a:1 b:[x y]]`, `<nil>`), and Go's byte-wise string order.
  */
-import { type Float64, type JsonValue, kindOf, toNumber } from "./json-value.js";
+import { type Float64, type JsonValue, kindOf, toNumber } from "../value/json-value.js";
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
@@ -88,89 +88,6 @@ export function formatGoNumber(v: number | bigint | Float64): string {
   return formatGoFloat(toNumber(v));
 }
 
-/** encoding/json string escaping (HTML-safe, like Go's default encoder). */
-export function goJsonString(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let rep: string | undefined;
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
-      switch (c) {
-        case 0x22:
-          rep = '\\"';
-          break;
-        case 0x5c:
-          rep = "\\\\";
-          break;
-        case 0x0a:
-          rep = "\\n";
-          break;
-        case 0x0d:
-          rep = "\\r";
-          break;
-        case 0x09:
-          rep = "\\t";
-          break;
-        case 0x08:
-          rep = "\\b";
-          break;
-        case 0x0c:
-          rep = "\\f";
-          break;
-        default:
-          rep = "\\u00" + c.toString(16).padStart(2, "0");
-      }
-    } else if (c === 0x2028 || c === 0x2029) {
-      rep = "\\u" + c.toString(16);
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = s.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      rep = "\\ufffd";
-    }
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
-  }
-  return out + s.slice(start) + '"';
-}
-
-/** encoding/json number formatting of a float64. */
-export function goJsonFloat(n: number): string {
-  // JS and Go agree: exponent form below 1e-6 and from 1e21 on, shortest digits otherwise.
-  if (Object.is(n, -0)) return "-0";
-  return String(n);
-}
-
-/**
- * Go `json.Marshal` of an unstructured value: map keys sorted, HTML-safe strings, Go number formatting.
- */
-export function goJsonMarshal(v: JsonValue | undefined): string {
-  switch (kindOf(v)) {
-    case "null":
-      return "null";
-    case "boolean":
-      return v ? "true" : "false";
-    case "integer":
-      return String(v);
-    case "number":
-      return goJsonFloat(toNumber(v as number | Float64));
-    case "string":
-      return goJsonString(v as string);
-    case "array":
-      return "[" + (v as JsonValue[]).map((x) => goJsonMarshal(x)).join(",") + "]";
-    default: {
-      const o = v as Record<string, JsonValue>;
-      const keys = Object.keys(o).sort(compareGoStrings);
-      return "{" + keys.map((k) => goJsonString(k) + ":" + goJsonMarshal(o[k])).join(",") + "}";
-    }
-  }
-}
-
 /** Byte-wise (UTF-8) string order, as Go's sort.Strings. */
 export function compareGoStrings(a: string, b: string): number {
   if (a === b) return 0;
@@ -183,4 +100,27 @@ export function compareGoStrings(a: string, b: string): number {
     if (x > 0xffff) i++;
   }
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Go `fmt.Sprintf("%v", v)` of an `interface{}` holding an unstructured value. */
+export function goSprint(v: JsonValue | undefined): string {
+  switch (kindOf(v)) {
+    case "null":
+      return "<nil>";
+    case "string":
+      return v as string;
+    case "boolean":
+      return v ? "true" : "false";
+    case "integer":
+      return formatGoNumber(v as number | bigint);
+    case "number":
+      return formatGoFloat(toNumber(v as number));
+    case "array":
+      return `[${(v as JsonValue[]).map(goSprint).join(" ")}]`;
+    default: {
+      const o = v as Record<string, JsonValue>;
+      const keys = Object.keys(o).sort(compareGoStrings);
+      return `map[${keys.map((k) => `${k}:${goSprint(o[k])}`).join(" ")}]`;
+    }
+  }
 }

@@ -3,7 +3,7 @@
  * leniencies — addr-spec first, then `display-name <addr-spec>`, groups with exactly one address,
  * parenthetical comments, RFC 2047 encoded words (utf-8 / us-ascii / iso-8859-1 charsets).
  */
-import { parseIP } from "./go-net.js";
+import { parseIP } from "./net.js";
 
 class Fail extends Error {}
 

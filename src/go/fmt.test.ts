@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatGoFloat, goJsonMarshal, goQuote } from "./go-format.js";
-import { Float64 } from "./json-value.js";
+import { formatGoFloat, goQuote } from "./fmt.js";
+import { goJsonMarshal } from "./json.js";
+import { Float64 } from "../value/json-value.js";
 
 const floats: [number, string][] = [
   [1e6, "1e+06"], [123456, "123456"], [1234567, "1.234567e+06"], [0.5, "0.5"], [0.0001, "0.0001"],

@@ -1,7 +1,8 @@
 /**
- * Go time parsing used by string formats: `time.Parse("2006-01-02")` (date), strfmt's `IsDateTime`,
- * `time.ParseDuration` and strfmt's extended duration grammar.
+ * kube-openapi strfmt's time formats: `date` (Go `time.Parse("2006-01-02")`), `IsDateTime`, and
+ * `IsDuration` (Go `time.ParseDuration`, from src/go/time.ts, else strfmt's extended duration grammar).
  */
+import { parseGoDuration } from "../go/time.js";
 import { daysInMonth } from "../value/civil-date.js";
 
 
@@ -50,85 +51,6 @@ export function isDateTime(s: string): boolean {
   return m[1]! <= "23" && m[2]! <= "59" && m[3]! <= "59";
 }
 
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  "\u00b5s": 1000n,
-  "\u03bcs": 1000n,
-  ms: 1000000n,
-  s: 1000000000n,
-  m: 60000000000n,
-  h: 3600000000000n,
-};
-const TWO63 = 1n << 63n;
-
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= "0" && c <= "9";
-}
-
-/** Go `time.ParseDuration(s)` succeeds. */
-export function isGoDuration(orig: string): boolean {
-  let s = orig;
-  let neg = false;
-  if (s !== "" && (s[0] === "-" || s[0] === "+")) {
-    neg = s[0] === "-";
-    s = s.slice(1);
-  }
-  if (s === "0") return true;
-  if (s === "") return false;
-  let d = 0n;
-  while (s !== "") {
-    if (!(s[0] === "." || isDigit(s[0]))) return false;
-    let i = 0;
-    let v = 0n;
-    while (isDigit(s[i])) {
-      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
-      if (v > TWO63) return false;
-      i++;
-    }
-    const pre = i > 0;
-    s = s.slice(i);
-    let f = 0n;
-    let scale = 1;
-    let post = false;
-    if (s !== "" && s[0] === ".") {
-      s = s.slice(1);
-      let j = 0;
-      let overflow = false;
-      while (isDigit(s[j])) {
-        if (!overflow) {
-          const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
-          if (y > TWO63) overflow = true;
-          else {
-            f = y;
-            scale *= 10;
-          }
-        }
-        j++;
-      }
-      post = j > 0;
-      s = s.slice(j);
-    }
-    if (!pre && !post) return false;
-    let k = 0;
-    while (k < s.length && !(s[k] === "." || isDigit(s[k]))) k++;
-    if (k === 0) return false;
-    const unit = UNIT_NS[s.slice(0, k)];
-    s = s.slice(k);
-    if (unit === undefined) return false;
-    if (v > TWO63 / unit) return false;
-    v *= unit;
-    if (f > 0n) {
-      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
-      if (v > TWO63) return false;
-    }
-    d += v;
-    if (d > TWO63) return false;
-  }
-  if (neg) return true;
-  return d <= TWO63 - 1n;
-}
-
 const UNIT_VARIANTS: readonly (readonly string[])[] = [
   ["ns", "nano"],
   ["us", "\u00b5s", "micro"],
@@ -149,7 +71,7 @@ function equalFold(a: string, b: string): boolean {
 
 /** strfmt `IsDuration`: Go `time.ParseDuration`, else the `(\d+)\s*([A-Za-zµ]+)` unit grammar. */
 export function isDuration(s: string): boolean {
-  if (isGoDuration(s)) return true;
+  if (parseGoDuration(s) !== undefined) return true;
   const re = /([0-9]+)[\t\n\f\r ]*([A-Za-z\u00b5]+)/g;
   let ok = false;
   for (let m = re.exec(s); m !== null; m = re.exec(s)) {

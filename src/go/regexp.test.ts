@@ -1,7 +1,7 @@
 /** compileGoRegexp: Go RE2 semantics and Go's exact regexp/syntax error texts. */
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { compileGoRegexp } from "./go-regexp.js";
+import { compileGoRegexp } from "./regexp.js";
 
 describe("compileGoRegexp errors (Go regexp/syntax texts)", () => {
   const cases: [string, string][] = [

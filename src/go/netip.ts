@@ -2,7 +2,7 @@
  * Go `net/netip` address and prefix parsing, formatting and classification, as used by Kubernetes'
  * CEL `ip()` and `cidr()` libraries. Parse failures return Go's exact error text.
  */
-import { goQuote } from "../../value/go-format.js";
+import { goQuote } from "./fmt.js";
 
 export interface Addr {
   /** 4 bytes for IPv4, 16 for IPv6 (including IPv4-mapped IPv6). */

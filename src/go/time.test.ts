@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatRFC3339, isZeroTime, parseRFC3339 } from "./go-time.js";
+import { formatRFC3339, isZeroTime, parseRFC3339 } from "./time.js";
 
 const L = `"2006-01-02T15:04:05Z07:00"`;
 // Go time.Parse(time.RFC3339, s) outcomes (normalised with UTC().Format(RFC3339)) and error texts.

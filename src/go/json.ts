@@ -1,0 +1,116 @@
+/**
+ * Go `encoding/json` as Kubernetes uses it on unstructured values: `json.Marshal` (sorted map keys,
+ * HTML-safe escaping, Go float formatting), and what a Go number becomes after the YAML → JSON →
+ * API-server round trip (sigs.k8s.io/yaml marshals the go-yaml value with encoding/json, and the server
+ * decodes JSON numbers as int64 when the literal is an integer that fits, float64 otherwise).
+ */
+import { Float64, type JsonValue, float64, int64, kindOf, toNumber } from "../value/json-value.js";
+import { compareGoStrings } from "./fmt.js";
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** Thrown when a value cannot be represented in JSON (`json: unsupported value: NaN`). */
+export class JsonConversionError extends Error {}
+
+/** A float64 from YAML as the server sees it: integral values below 1e21 print as integers → int64. */
+export function floatAfterJsonRoundTrip(f: number): JsonValue {
+  if (Number.isNaN(f)) throw new JsonConversionError("json: unsupported value: NaN");
+  if (!Number.isFinite(f)) throw new JsonConversionError(`json: unsupported value: ${f > 0 ? "+Inf" : "-Inf"}`);
+  if (Number.isInteger(f) && Math.abs(f) < 1e21) {
+    // encoding/json prints the shortest round-trip digits padded with zeros, exactly like String(f) here.
+    const b = BigInt(String(f === 0 ? 0 : f));
+    if (b >= INT64_MIN && b <= INT64_MAX) return int64(b);
+    return new Float64(f);
+  }
+  return float64(f);
+}
+
+/** A uint64 beyond int64 (go-yaml resolves them so): the server decodes it as float64. */
+export function uintAfterJsonRoundTrip(u: bigint): JsonValue {
+  if (u <= INT64_MAX) return int64(u);
+  return new Float64(Number(u));
+}
+
+/** encoding/json string escaping (HTML-safe, like Go's default encoder). */
+export function goJsonString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+      switch (c) {
+        case 0x22:
+          rep = '\\"';
+          break;
+        case 0x5c:
+          rep = "\\\\";
+          break;
+        case 0x0a:
+          rep = "\\n";
+          break;
+        case 0x0d:
+          rep = "\\r";
+          break;
+        case 0x09:
+          rep = "\\t";
+          break;
+        case 0x08:
+          rep = "\\b";
+          break;
+        case 0x0c:
+          rep = "\\f";
+          break;
+        default:
+          rep = "\\u00" + c.toString(16).padStart(2, "0");
+      }
+    } else if (c === 0x2028 || c === 0x2029) {
+      rep = "\\u" + c.toString(16);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      rep = "\\ufffd";
+    }
+    if (rep !== undefined) {
+      out += s.slice(start, i) + rep;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+/** encoding/json number formatting of a float64. */
+export function goJsonFloat(n: number): string {
+  // JS and Go agree: exponent form below 1e-6 and from 1e21 on, shortest digits otherwise.
+  if (Object.is(n, -0)) return "-0";
+  return String(n);
+}
+
+/**
+ * Go `json.Marshal` of an unstructured value: map keys sorted, HTML-safe strings, Go number formatting.
+ */
+export function goJsonMarshal(v: JsonValue | undefined): string {
+  switch (kindOf(v)) {
+    case "null":
+      return "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "integer":
+      return String(v);
+    case "number":
+      return goJsonFloat(toNumber(v as number | Float64));
+    case "string":
+      return goJsonString(v as string);
+    case "array":
+      return "[" + (v as JsonValue[]).map((x) => goJsonMarshal(x)).join(",") + "]";
+    default: {
+      const o = v as Record<string, JsonValue>;
+      const keys = Object.keys(o).sort(compareGoStrings);
+      return "{" + keys.map((k) => goJsonString(k) + ":" + goJsonMarshal(o[k])).join(",") + "}";
+    }
+  }
+}
