@@ -5,6 +5,7 @@
  * @module
  */
 
+import { formatFloatF } from "../../go/strconv.js";
 import { parseGoDuration, parseRFC3339 } from "../../go/time.js";
 import { civilFromDays, daysFromCivil } from "../../value/civil-date.js";
 import { CelDuration, CelError, CelTimestamp } from "../values/values.js";
@@ -170,8 +171,5 @@ export function parseDuration(input: string): CelDuration | CelError {
 
 /** Go `strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"`. */
 export function formatDuration(d: CelDuration): string {
-  const secs = Number(d.nanos / NS) + Number(d.nanos % NS) / 1e9;
-  let s = String(secs);
-  if (s.includes("e")) s = secs.toFixed(9).replace(/\.?0+$/, "");
-  return `${s}s`;
+  return `${formatFloatF(Number(d.nanos / NS) + Number(d.nanos % NS) / 1e9)}s`;
 }
