@@ -175,7 +175,10 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   return { obj, version: v, unknownFields, warnings };
 }
 
-/** Reads the stored old object as the server would decode it from storage (pruned, defaulted). */
+/**
+ * Reads the stored old object as the server's storage decoder does (pruned, malformed metadata dropped,
+ * a missing `metadata.generation` repaired to 1, defaulted) — before `PrepareForUpdate` compares it.
+ */
 function decodeOld(ctx: CrdContext, old: JsonObject, version: CompiledVersion): JsonObject {
   const obj = deepClone(old);
   const meta = getObjectMeta(obj, { dropMalformedFields: true });
@@ -184,6 +187,8 @@ function decodeOld(ctx: CrdContext, old: JsonObject, version: CompiledVersion): 
     pruneNonNullableNullsWithoutDefaults(obj, version.structural);
   }
   coerce(null, obj, version.structural, false, { dropInvalidFields: true });
+  // unstructuredSchemaCoercer.apply with repairGeneration (storage decoding)
+  if (meta.found && meta.meta && (meta.meta.generation === 0 || meta.meta.generation === 0n)) meta.meta.generation = 1;
   if (meta.found && meta.meta) setObjectMeta(obj, meta.meta);
   if (version.structural) applyDefaults(obj, version.structural);
   return obj;

@@ -222,6 +222,14 @@ export function runPipelineCase(api: CrdkitApi, c: JsonObject, crd: JsonObject):
       const d = diffPipeline(result, withOracleNameInErrors(body, direct), mode, c["errorOrder"] === "unordered");
       if (d.length > 0) return ["the object API disagrees (the raw-body API was used first):", ...d];
     }
+    // The old object as stored (oldBody), decoded by crdkit as storage does, must give the same result
+    // as the oracle's decoded oldObject (generation repair, dropped malformed metadata, defaults).
+    const rawOld = op === "create" ? undefined : parseBody(str(c["oldBody"]) ?? "");
+    if (isObject(rawOld)) {
+      const viaRaw = op === "status" ? updateStatusFromJson(cc, rawBody, rawOld, opts) : updateFromJson(cc, rawBody, rawOld, opts);
+      const d = diffPipeline(result, isObject(body) ? withOracleNameInErrors(body, viaRaw) : viaRaw, mode, c["errorOrder"] === "unordered");
+      if (d.length > 0) return ["with the stored old object (oldBody) decoded by crdkit instead of the oracle's oldObject:", ...d];
+    }
   } catch (e) {
     return [`crdkit threw: ${e instanceof Error ? (e.stack ?? e.message).split("\n").slice(0, 4).join(" | ") : String(e)}`];
   }
