@@ -20,7 +20,7 @@ export { celCompare, celEquals, codePointLength, tagOf, typeOf } from "./values/
 export type { CallCostFn, OverloadImpl } from "./interpreter/functions.js";
 export { FunctionRegistry } from "./interpreter/functions.js";
 export type { Activation, CheckedInfo, EvalOptions, EvalResult, PlanOptions, Program } from "./interpreter/planner.js";
-export { COST_LIMIT_MESSAGE, plan } from "./interpreter/planner.js";
+export { COST_LIMIT_MESSAGE, ProgramInstantiationError, plan } from "./interpreter/planner.js";
 export { actualSize, COST, defaultCallCost } from "./interpreter/runtime-cost.js";
 export type { StandardFunctionsOptions } from "./stdlib-impl/index.js";
 export { standardFunctions } from "./stdlib-impl/index.js";

@@ -3,7 +3,7 @@
  * rules and messageExpressions with Kubernetes' error details, `oldSelf` use, estimated costs, and the
  * normalized fieldPath; plus the {@link CelCompiler} adapter for CRD validation.
  */
-import { type Compiled, isCompileFailure, plan, type Program } from "../cel/index.js";
+import { type Compiled, isCompileFailure, plan, ProgramInstantiationError, type Program } from "../cel/index.js";
 import type { ValidationRule } from "../crd/types.js";
 import type { CelCompiler, CelCompileRequest, CelRuleResult } from "../crdvalidation/cel-hook.js";
 import { validFieldPath } from "../crdvalidation/field-path.js";
@@ -53,8 +53,14 @@ function toNumber(b: bigint): number {
   return Number(b);
 }
 
-function planProgram(envs: RuleEnvs, c: Compiled): Program {
-  return plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false });
+/** `env.Program(ast, ...)` with Kubernetes' options (cel-go `OptOptimize`): the program, or cel-go's error text. */
+function planProgram(envs: RuleEnvs, c: Compiled): Program | { instantiationError: string } {
+  try {
+    return plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
+  } catch (e) {
+    if (e instanceof ProgramInstantiationError) return { instantiationError: e.message };
+    throw e;
+  }
 }
 
 /**
@@ -93,7 +99,12 @@ export function compileNodeRules(
         break;
       }
     }
-    res.program = planProgram(envs, c);
+    const prog = planProgram(envs, c);
+    if ("instantiationError" in prog) {
+      res.error = { type: "Invalid", detail: `program instantiation failed: ${prog.instantiationError}` };
+      return res;
+    }
+    res.program = prog;
     try {
       res.maxCost = toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max);
     } catch (e) {
@@ -114,6 +125,11 @@ export function compileNodeRules(
         res.messageExpressionError = { type: "Invalid", detail: "messageExpression must evaluate to a string" };
         return res;
       }
+      const mprog = planProgram(menvs, mc);
+      if ("instantiationError" in mprog) {
+        res.messageExpressionError = { type: "Invalid", detail: `messageExpression instantiation failed: ${mprog.instantiationError}` };
+        return res;
+      }
       try {
         res.messageExpressionMaxCost = toNumber(menv.estimateCost(mc, estimator, { presenceTestHasCost: false }).max);
       } catch (e) {
@@ -121,7 +137,7 @@ export function compileNodeRules(
         return res;
       }
       // messageExpression runs with the non-optional activation
-      res.messageProgram = planProgram(menvs, mc);
+      res.messageProgram = mprog;
     }
     if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
       const fp = validFieldPath(rule.fieldPath, s, true);

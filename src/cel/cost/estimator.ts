@@ -72,7 +72,7 @@ export interface CheckedExpression {
 
 
 interface LocalVar {
-  readonly path: readonly string[];
+  readonly path: readonly string[] | undefined;
   readonly size: SizeEstimate | undefined;
   readonly entrySize: EntrySize | undefined;
 }
@@ -137,7 +137,8 @@ class Coster implements CallCostContext {
 
   private costIdent(id: number, name: string): CostEstimate {
     const v = this.peek(name);
-    this.exprPaths.set(id, v !== undefined ? v.path : [name]);
+    const p = v !== undefined ? v.path : [name];
+    if (p !== undefined) this.exprPaths.set(id, p);
     return fixed(SELECT_AND_IDENT_COST);
   }
 
@@ -152,7 +153,7 @@ class Coster implements CallCostContext {
     sum = add(sum, this.cost(e.operand));
     const tk = this.getType(e.operand).kind;
     if (tk === "map" || tk === "struct" || tk === "type_param") sum = add(sum, fixed(SELECT_AND_IDENT_COST));
-    this.exprPaths.set(e.id, [...this.getPath(e.operand), e.field]);
+    this.exprPaths.set(e.id, [...(this.getPath(e.operand) ?? []), e.field]);
     return sum;
   }
 
@@ -191,7 +192,7 @@ class Coster implements CallCostContext {
       if ((id === "index_list" || id === "index_map") && e.args.length > 0) {
         const a0 = e.args[0] as Expr;
         resultSize = this.computeEntrySize(a0)?.val;
-        this.exprPaths.set(e.id, [...this.getPath(a0), id === "index_list" ? "@items" : "@values"]);
+        this.exprPaths.set(e.id, [...(this.getPath(a0) ?? []), id === "index_list" ? "@items" : "@values"]);
       }
       if (resultSize === undefined) resultSize = this.computeSize(e);
     }
@@ -306,17 +307,18 @@ class Coster implements CallCostContext {
     return this.expr.checked.types.get(e.id) ?? ErrorType;
   }
 
-  private getPath(e: Expr): readonly string[] {
+  /** cel-go `getPath`: the path of a field/variable expression; nil (undefined) for anything else. */
+  private getPath(e: Expr): readonly string[] | undefined {
     if (e.kind === "ident") {
       const v = this.peek(this.identName(e.id, e.name));
       if (v !== undefined) return v.path;
     }
-    return this.exprPaths.get(e.id) ?? [];
+    return this.exprPaths.get(e.id);
   }
 
   private newAstNode(e: Expr): AstNode {
-    let path: readonly string[] | undefined = this.getPath(e);
-    const first = path[0];
+    let path = this.getPath(e);
+    const first = path?.[0];
     if (first === ACCUMULATOR_NAME || first === HIDDEN_ACCUMULATOR_NAME) path = undefined;
     return { path, type: this.getType(e), expr: e, computedSize: this.computeSize(e) };
   }
@@ -404,7 +406,7 @@ class Coster implements CallCostContext {
       size = isList ? entry?.val : entry?.key;
       sub = isList ? "@items" : "@keys";
     }
-    this.push(name, { path: [...this.getPath(range), sub], size, entrySize: undefined });
+    this.push(name, { path: [...(this.getPath(range) ?? []), sub], size, entrySize: undefined });
   }
 }
 

@@ -59,6 +59,12 @@ export interface PlanOptions {
   /** cel-go `PresenceTestHasCost`; default true. */
   readonly presenceTestHasCost?: boolean;
   /**
+   * cel-go `OptOptimize` (Kubernetes' base environment): type conversions of constants (`int('x')`,
+   * `uint(-1)`, also over constant list/map literals) are evaluated when the program is built, and an
+   * error there fails {@link plan} with a {@link ProgramInstantiationError}.
+   */
+  readonly optimize?: boolean;
+  /**
    * Extra type identifiers (e.g. `kubernetes.Quantity` → its {@link CelType}) usable as values
    * (`type(x) == kubernetes.Quantity`), besides the built-in ones.
    */
@@ -114,6 +120,31 @@ function constValue(c: Constant): CelValue {
       return new CelUint(c.value);
     default:
       return c.value;
+  }
+}
+
+/** cel-go's `Program()` error: a constant sub-expression failed while the program was optimized. */
+export class ProgramInstantiationError extends Error {}
+
+/** cel-go `overloads.IsTypeConversionFunction`. */
+const TYPE_CONVERSIONS = new Set(["bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"]);
+
+/**
+ * Whether cel-go's optimizer (`decOptimize`) turns `e` into a constant: a literal, a list or map literal
+ * of constants, or a one-argument type conversion of a constant.
+ */
+function isFoldedConstant(e: Expr): boolean {
+  switch (e.kind) {
+    case "const":
+      return true;
+    case "list":
+      return e.elements.every(isFoldedConstant);
+    case "map":
+      return e.entries.every((en) => isFoldedConstant(en.key) && isFoldedConstant(en.value));
+    case "call":
+      return e.target === undefined && e.args.length === 1 && TYPE_CONVERSIONS.has(e.function) && isFoldedConstant(e.args[0] as Expr);
+    default:
+      return false;
   }
 }
 
@@ -622,6 +653,17 @@ class Planner {
   }
 
   private planStrictCall(e: CallExpr): Interp {
+    const f = this.planStrictCallInner(e);
+    if (this.o.optimize && isFoldedConstant(e)) {
+      // cel-go maybeOptimizeConstUnary: evaluated when the program is built; an error fails Program().
+      // crdkit keeps evaluating the call at run time (same value); only the failure moves to plan time.
+      const v = f(new State(0));
+      if (v instanceof CelError) throw new ProgramInstantiationError(v.message);
+    }
+    return f;
+  }
+
+  private planStrictCallInner(e: CallExpr): Interp {
     if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
       return this.planAppend(e);
     const resolved = this.o.checked?.references?.get(e.id)?.name;

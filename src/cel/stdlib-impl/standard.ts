@@ -182,9 +182,11 @@ function conversions(): OverloadImpl[] {
     global("int64_to_int64", "int", ["int"], (a: bigint) => a),
     global("uint64_to_int64", "int", ["uint"], (a: CelUint) => (a.value > INT64_MAX ? err("integer overflow") : a.value)),
     global("double_to_int64", "int", ["double"], doubleToInt),
-    global("string_to_int64", "int", ["string"], (s: string) =>
-      /^[+-]?\d+$/.test(s) ? checkInt(BigInt(s)) : conv("string", "int"),
-    ),
+    // strconv.ParseInt(s, 10, 64) / ParseUint: out of range is a parse error, reported as a conversion error
+    global("string_to_int64", "int", ["string"], (s: string) => {
+      const v = /^[+-]?\d+$/.test(s) ? BigInt(s) : undefined;
+      return v !== undefined && v >= -(2n ** 63n) && v < 2n ** 63n ? v : conv("string", "int");
+    }),
     global("timestamp_to_int64", "int", ["timestamp"], (t: CelTimestamp) => {
       const q = t.nanos / NS;
       return t.nanos < 0n && t.nanos % NS !== 0n ? q - 1n : q;
@@ -196,9 +198,10 @@ function conversions(): OverloadImpl[] {
       if (!Number.isFinite(d) || d < 0 || d >= TWO_64) return err("unsigned integer overflow");
       return new CelUint(BigInt(Math.trunc(d)));
     }),
-    global("string_to_uint64", "uint", ["string"], (s: string) =>
-      /^\d+$/.test(s) ? U(BigInt(s)) : conv("string", "uint"),
-    ),
+    global("string_to_uint64", "uint", ["string"], (s: string) => {
+      const v = /^\d+$/.test(s) ? BigInt(s) : undefined;
+      return v !== undefined && v < 2n ** 64n ? U(v) : conv("string", "uint");
+    }),
     global("double_to_double", "double", ["double"], (d: number) => d),
     global("int64_to_double", "double", ["int"], (a: bigint) => Number(a)),
     global("uint64_to_double", "double", ["uint"], (a: CelUint) => Number(a.value)),
