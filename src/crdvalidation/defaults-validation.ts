@@ -22,9 +22,15 @@ export interface DefaultsHooks {
   validateMeta?: (path: FieldPath | null, obj: JsonValue, s: Structural, isResourceRoot: boolean) => FieldError[];
   /** `ValidateCustomResource(path, value, NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI()))`. */
   validateValue?: (path: FieldPath, value: JsonValue, s: Structural) => FieldError[];
-  /** CEL rules of `s` and below on the default (old = value, then old = nil). */
-  validateCel?: (path: FieldPath, s: Structural, value: JsonValue, isResourceRoot: boolean) => FieldError[];
+  /**
+   * CEL rules of `s` and below on the default (old = value, then old = nil), from `budget` (what is left of
+   * the one runtime budget all defaults of a CRD share): the errors and the remaining budget.
+   */
+  validateCel?: (path: FieldPath, s: Structural, value: JsonValue, isResourceRoot: boolean, budget: number) => { errors: FieldError[]; remaining: number };
 }
+
+/** `celconfig.RuntimeCELCostBudget`: the one CEL cost budget of all the defaults of a schema. */
+export const DEFAULTS_CEL_COST_BUDGET = 10000000;
 
 type Step = { key: string } | { index: true };
 
@@ -61,14 +67,22 @@ function aggregate(errs: FieldError[], text: (e: FieldError) => string): string 
 export function validateDefaults(path: FieldPath, s: Structural, isResourceRoot: boolean, requirePrunedDefaults: boolean, hooks: DefaultsHooks, errorText: (e: FieldError) => string): FieldError[] {
   const root = isResourceRoot && !s.xEmbeddedResource ? { ...s, xEmbeddedResource: true } : s;
   const out: FieldError[] = [];
-  walk(path, root, root, [], false, requirePrunedDefaults, hooks, errorText, out);
+  walk(path, root, root, [], false, requirePrunedDefaults, hooks, errorText, out, DEFAULTS_CEL_COST_BUDGET);
   return out;
 }
 
 function walk(
   p: FieldPath, s: Structural, rootIn: Structural, stepsIn: Step[], insideMetaIn: boolean, requirePruned: boolean, hooks: DefaultsHooks,
-  text: (e: FieldError) => string, out: FieldError[],
-): void {
+  text: (e: FieldError) => string, out: FieldError[], budget: number,
+): number {
+  // the CEL budget is shared by every default in walk order; once exhausted, nothing more is validated
+  let remaining = budget;
+  const cel = (dp: FieldPath, d: JsonValue, isResourceRoot: boolean): void => {
+    if (!hooks.validateCel) return;
+    const r = hooks.validateCel(dp, s, d, isResourceRoot, remaining);
+    out.push(...r.errors);
+    remaining = r.remaining;
+  };
   let root = rootIn;
   let steps = stepsIn;
   let insideMeta = insideMetaIn;
@@ -93,7 +107,7 @@ function walk(
         else {
           const vv = hooks.validateValue?.(dp, d, s) ?? [];
           if (vv.length > 0) out.push(...vv);
-          else out.push(...(hooks.validateCel?.(dp, s, d, isResourceRoot) ?? []));
+          else cel(dp, d, isResourceRoot);
         }
       }
     } else {
@@ -110,17 +124,25 @@ function walk(
         else {
           const vv = hooks.validateValue?.(dp, d, s) ?? [];
           if (vv.length > 0) out.push(...vv);
-          else out.push(...(hooks.validateCel?.(dp, s, d, isResourceRoot) ?? []));
+          else cel(dp, d, isResourceRoot);
         }
       }
     }
+    if (remaining < 0) return remaining;
   }
-  if (s.items) walk(p.child("items"), s.items, root, [...steps, { index: true }], insideMeta, requirePruned, hooks, text, out);
+  if (s.items) {
+    remaining = walk(p.child("items"), s.items, root, [...steps, { index: true }], insideMeta, requirePruned, hooks, text, out, remaining);
+    if (remaining < 0) return remaining;
+  }
   if (s.properties) {
+    // Go iterates the properties map in random order; crdkit uses sorted keys (matters only when the
+    // budget runs out)
     for (const k of [...s.properties.keys()].sort(compareGoStrings)) {
       const sub = s.properties.get(k)!;
       const subInside = insideMeta || (s.xEmbeddedResource && (k === "metadata" || k === "apiVersion" || k === "kind"));
-      walk(p.child("properties").key(k), sub, root, [...steps, { key: k }], subInside, requirePruned, hooks, text, out);
+      remaining = walk(p.child("properties").key(k), sub, root, [...steps, { key: k }], subInside, requirePruned, hooks, text, out, remaining);
+      if (remaining < 0) return remaining;
     }
   }
+  return remaining;
 }

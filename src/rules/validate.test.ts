@@ -286,7 +286,7 @@ describe("CRD-time checks", () => {
     const s = onX({ type: "integer", default: 20, "x-kubernetes-validations": [{ rule: "self < 10" }] });
     assert.deepEqual(crdErrors(s), [`${P}.default: Invalid value: 20: failed rule: self < 10`]);
     assert.deepEqual(
-      validateDefaultRules(FieldPath.of("p", "default"), structural({ type: "integer", "x-kubernetes-validations": [{ rule: "self < 10" }] }), 20, false).map(errorString),
+      validateDefaultRules(FieldPath.of("p", "default"), structural({ type: "integer", "x-kubernetes-validations": [{ rule: "self < 10" }] }), 20, false).errors.map(errorString),
       ["p.default: Invalid value: 20: failed rule: self < 10"],
     );
   });

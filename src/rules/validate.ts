@@ -293,12 +293,20 @@ export function validateRules(schema: Structural, obj: JsonValue, oldObj?: JsonV
 
 /**
  * CEL rules on a schema default at CRD time (`defaulting.validate`): first with `oldSelf` = the default,
- * then, when that passed, as a create (no old value). `path` is the path of the default (`….default`).
- * Plugs into `DefaultsHooks.validateCel`.
+ * then, when that passed, as a create (no old value). `path` is the path of the default (`….default`);
+ * `budget` is what is left of the budget all defaults of the CRD share. Plugs into `DefaultsHooks.validateCel`.
  */
-export function validateDefaultRules(path: FieldPath, s: Structural, value: JsonValue, isResourceRoot: boolean): FieldError[] {
+export function validateDefaultRules(
+  path: FieldPath,
+  s: Structural,
+  value: JsonValue,
+  isResourceRoot: boolean,
+  budget: number = RUNTIME_CEL_COST_BUDGET,
+): { errors: FieldError[]; remaining: number } {
   const p = path;
-  const first = validateRules(s, value, value, { path: p, isResourceRoot, ratcheting: false });
-  if (first.errors.length > 0 || first.remainingBudget < 0) return first.errors;
-  return validateRules(s, value, undefined, { path: p, isResourceRoot, ratcheting: false }).errors;
+  const first = validateRules(s, value, value, { path: p, isResourceRoot, ratcheting: false, budget });
+  if (first.errors.length > 0) return { errors: first.errors, remaining: first.remainingBudget };
+  // both runs start from the same budget; the one that leaves less is charged (defaulting.validate)
+  const second = validateRules(s, value, undefined, { path: p, isResourceRoot, ratcheting: false, budget });
+  return { errors: second.errors, remaining: Math.min(first.remainingBudget, second.remainingBudget) };
 }
