@@ -92,25 +92,57 @@ export function goJsonFloat(n: number): string {
 
 /**
  * Go `json.Marshal` of an unstructured value: map keys sorted, HTML-safe strings, Go number formatting.
+ * Iterative: any nesting depth.
  */
 export function goJsonMarshal(v: JsonValue | undefined): string {
-  switch (kindOf(v)) {
-    case "null":
-      return "null";
-    case "boolean":
-      return v ? "true" : "false";
-    case "integer":
-      return String(v);
-    case "number":
-      return goJsonFloat(toNumber(v as number | Float64));
-    case "string":
-      return goJsonString(v as string);
-    case "array":
-      return "[" + (v as JsonValue[]).map((x) => goJsonMarshal(x)).join(",") + "]";
-    default: {
-      const o = v as Record<string, JsonValue>;
-      const keys = Object.keys(o).sort(compareGoStrings);
-      return "{" + keys.map((k) => goJsonString(k) + ":" + goJsonMarshal(o[k])).join(",") + "}";
+  const out: string[] = [];
+  // a work item is a value to render or a literal piece of text
+  const work: ({ v: JsonValue | undefined } | string)[] = [{ v }];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const x = item.v;
+    switch (kindOf(x)) {
+      case "null":
+        out.push("null");
+        break;
+      case "boolean":
+        out.push(x ? "true" : "false");
+        break;
+      case "integer":
+        out.push(String(x));
+        break;
+      case "number":
+        out.push(goJsonFloat(toNumber(x as number | Float64)));
+        break;
+      case "string":
+        out.push(goJsonString(x as string));
+        break;
+      case "array": {
+        const a = x as JsonValue[];
+        work.push("]");
+        for (let i = a.length - 1; i >= 0; i--) {
+          work.push({ v: a[i] });
+          if (i > 0) work.push(",");
+        }
+        out.push("[");
+        break;
+      }
+      default: {
+        const o = x as Record<string, JsonValue>;
+        const keys = Object.keys(o).sort(compareGoStrings);
+        work.push("}");
+        for (let i = keys.length - 1; i >= 0; i--) {
+          work.push({ v: o[keys[i]!] });
+          work.push(goJsonString(keys[i]!) + ":");
+          if (i > 0) work.push(",");
+        }
+        out.push("{");
+      }
     }
   }
+  return out.join("");
 }

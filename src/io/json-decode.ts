@@ -6,8 +6,10 @@
  * The parser is iterative: deep nesting cannot overflow the stack.
  */
 import { CrdkitError } from "../errors/crdkit-error.js";
+
+/** encoding/json `maxNestingDepth` (also sigs.k8s.io/json): the deepest nesting a JSON body may have. */
+export const JSON_MAX_DEPTH = 10000;
 import { Float64, type JsonObject, type JsonValue, int64, setKey } from "../value/json-value.js";
-import { MAX_DEPTH } from "./yaml-decode.js";
 
 export interface JsonDocument {
   value: JsonValue;
@@ -124,7 +126,8 @@ export function decodeJsonStream(text: string): JsonStreamResult {
             if (pos >= n) unexpected("");
             const c = text[pos]!;
             if (c === "{" || c === "[") {
-              if (stack.length >= MAX_DEPTH) throw new JsonFail(`exceeded max depth of ${MAX_DEPTH}`, pos);
+              // encoding/json's scanner: maxNestingDepth 10000, `invalid character '{' exceeded max depth`
+              if (stack.length >= JSON_MAX_DEPTH) throw new JsonFail(`invalid character ${quoteChar(c)} exceeded max depth`, pos);
               const top = stack[stack.length - 1];
               const isArray = c === "[";
               stack.push({ isArray, obj: isArray ? [] : {}, key: undefined, seen: isArray ? undefined : new Set(), path: childPath(top) });

@@ -15,8 +15,10 @@ import { type GoScalar, YamlValueError, longTag, resolvePlain, resolveTagged } f
 import { JsonConversionError, floatAfterJsonRoundTrip, uintAfterJsonRoundTrip } from "../go/json.js";
 import { formatGoFloat32 } from "../go/strconv.js";
 
-/** Nesting limit (Kubernetes allows 10000; js-yaml's recursive parser cannot go that deep safely). */
+/** Nesting limit of YAML documents (Kubernetes allows 10000; js-yaml's recursive parser cannot go that deep safely). */
 export const MAX_DEPTH = 1000;
+/** The problem reported for a YAML document nested deeper than {@link MAX_DEPTH} (a crdkit limit, not Kubernetes'). */
+export const DEPTH_LIMIT_MESSAGE = `yaml: document nested more than ${MAX_DEPTH} levels deep: crdkit's YAML reader stops there (Kubernetes reads up to 10000 levels; JSON input is read to 10000)`;
 
 const EV_DOCUMENT = 1;
 const EV_SEQUENCE = 2;
@@ -233,8 +235,9 @@ function syntaxProblem(e: unknown, text: string): DecodeProblem {
   const reason = err.reason ?? err.message ?? String(e);
   let offset = typeof err.mark?.position === "number" ? err.mark.position : 0;
   if (offset > text.length) offset = text.length;
-  if (/maxDepth/.test(reason)) return { message: `yaml: exceeded max depth of ${MAX_DEPTH}`, offset };
-  if (e instanceof RangeError) return { message: "yaml: document nested too deeply", offset: 0 };
+  // go-yaml allows 10000 levels (`yaml: exceeded max depth of 10000`); js-yaml's recursive parser cannot
+  // go past about 3000, so crdkit stops at MAX_DEPTH and says so in its own words
+  if (/maxDepth/.test(reason) || e instanceof RangeError) return { message: DEPTH_LIMIT_MESSAGE, offset: /maxDepth/.test(reason) ? offset : 0 };
   const line = typeof err.mark?.line === "number" ? err.mark.line + 1 : lineOf(text, offset);
   return { message: `yaml: line ${line}: ${reason}`, offset };
 }

@@ -153,6 +153,10 @@ export function compileNodeRules(
  */
 export const crdCelCompiler: CelCompiler = (req: CelCompileRequest) => {
   const declType = schemaDeclType(req.structural, req.isResourceRoot);
+  // CELSchemaContext.TypeInfo fails before Compile is reached
+  if (!declType) {
+    return { internalError: "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations" };
+  }
   const results = compileNodeRules(req.structural, req.rules, declType, {
     flavorOf: (expr, kind) =>
       (kind === "rule" ? req.preexistingRules : req.preexistingMessageExpressions).has(expr) ? "stored" : "new",

@@ -103,13 +103,27 @@ export function getKey(obj: JsonObject, key: string): JsonValue | undefined {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-/** Deep copy of a JSON value. */
+/** Deep copy of a JSON value. Iterative: any nesting depth (Kubernetes accepts 10,000 levels). */
 export function deepClone<T extends JsonValue>(v: T): T {
   if (typeof v !== "object" || v === null || v instanceof Float64) return v;
-  if (Array.isArray(v)) return v.map((x) => deepClone(x)) as T;
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) setKey(out, k, deepClone(v[k] as JsonValue));
-  return out as T;
+  const root: JsonValue = Array.isArray(v) ? new Array<JsonValue>(v.length) : {};
+  const work: [JsonValue[] | JsonObject, JsonValue[] | JsonObject][] = [[v as JsonValue[] | JsonObject, root as JsonValue[] | JsonObject]];
+  while (work.length > 0) {
+    const [src, dst] = work.pop()!;
+    const put = (x: JsonValue): JsonValue => {
+      if (typeof x !== "object" || x === null || x instanceof Float64) return x;
+      const c: JsonValue[] | JsonObject = Array.isArray(x) ? new Array<JsonValue>(x.length) : {};
+      work.push([x as JsonValue[] | JsonObject, c]);
+      return c;
+    };
+    if (Array.isArray(src)) {
+      const d = dst as JsonValue[];
+      for (let i = 0; i < src.length; i++) d[i] = put(src[i] as JsonValue);
+    } else {
+      for (const k of Object.keys(src)) setKey(dst as JsonObject, k, put(src[k] as JsonValue));
+    }
+  }
+  return root as T;
 }
 
 /**
@@ -117,33 +131,42 @@ export function deepClone<T extends JsonValue>(v: T): T {
  * numerically equal; map key order is irrelevant.
  */
 export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  const ka = kindOf(a);
-  if (ka !== kindOf(b)) return false;
-  switch (ka) {
-    case "integer":
-      return BigInt(a as number | bigint) === BigInt(b as number | bigint);
-    case "number":
-      return toNumber(a as number | Float64) === toNumber(b as number | Float64);
-    case "array": {
-      const x = a as JsonValue[];
-      const y = b as JsonValue[];
-      if (x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) if (!deepEqual(x[i], y[i])) return false;
-      return true;
-    }
-    case "object": {
-      const x = a as JsonObject;
-      const y = b as JsonObject;
-      const kx = Object.keys(x);
-      if (kx.length !== Object.keys(y).length) return false;
-      for (const k of kx) {
-        if (!Object.hasOwn(y, k)) return false;
-        if (!deepEqual(x[k], y[k])) return false;
+  // iterative: any nesting depth
+  const work: [JsonValue | undefined, JsonValue | undefined][] = [[a, b]];
+  while (work.length > 0) {
+    const [x, y] = work.pop()!;
+    if (x === y) continue;
+    const kx = kindOf(x);
+    if (kx !== kindOf(y)) return false;
+    switch (kx) {
+      case "integer":
+        if (BigInt(x as number | bigint) !== BigInt(y as number | bigint)) return false;
+        break;
+      case "number":
+        if (toNumber(x as number | Float64) !== toNumber(y as number | Float64)) return false;
+        break;
+      case "array": {
+        const xa = x as JsonValue[];
+        const ya = y as JsonValue[];
+        if (xa.length !== ya.length) return false;
+        for (let i = xa.length - 1; i >= 0; i--) work.push([xa[i], ya[i]]);
+        break;
       }
-      return true;
+      case "object": {
+        const xo = x as JsonObject;
+        const yo = y as JsonObject;
+        const keys = Object.keys(xo);
+        if (keys.length !== Object.keys(yo).length) return false;
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const k = keys[i]!;
+          if (!Object.hasOwn(yo, k)) return false;
+          work.push([xo[k], yo[k]]);
+        }
+        break;
+      }
+      default:
+        return false;
     }
-    default:
-      return false;
   }
+  return true;
 }
