@@ -9,6 +9,9 @@ import { CrdkitError } from "../errors/crdkit-error.js";
 
 /** encoding/json `maxNestingDepth` (also sigs.k8s.io/json): the deepest nesting a JSON body may have. */
 export const JSON_MAX_DEPTH = 10000;
+
+/** A UTF-16 surrogate without its partner. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 import { Float64, type JsonObject, type JsonValue, int64, setKey } from "../value/json-value.js";
 
 export interface JsonDocument {
@@ -232,11 +235,14 @@ export function decodeJsonStream(text: string): JsonStreamResult {
     const raw = text.slice(start, i);
     pos = i + 1;
     if (simple) return raw;
+    let decoded: string;
     try {
-      return JSON.parse(`"${raw}"`) as string;
+      decoded = JSON.parse(`"${raw}"`) as string;
     } catch {
       throw new JsonFail("invalid character in string escape code", start);
     }
+    // encoding/json: a `\uXXXX` surrogate that does not pair with the next escape becomes U+FFFD
+    return decoded.replace(LONE_SURROGATE, "\ufffd");
   }
 }
 
