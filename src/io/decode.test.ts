@@ -170,6 +170,7 @@ for (const [src, want] of sigsCases) {
 
 test("sigs.k8s.io/yaml: null keys are refused", () => {
   for (const src of ["~: a", "null: a"]) {
-    assert.match(decodeDocuments(src)[0]!.problem!.message, /^unsupported map key of type: <nil>/);
+    // sigs.k8s.io/yaml's text (checked with the oracle)
+    assert.equal(decodeDocuments(src)[0]!.problem!.message, 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "a"');
   }
 });

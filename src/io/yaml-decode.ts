@@ -10,6 +10,7 @@
 import { type Event, type ScalarEvent, getScalarValue, parseEvents } from "js-yaml";
 import { type JsonObject, type JsonValue, deepClone, int64, isObject, setKey } from "../value/json-value.js";
 import { formatGoFloat, goQuote } from "../go/fmt.js";
+import { badTokenStart, goYamlSyntaxError } from "./go-yaml-errors.js";
 import { goYamlFlowCompat } from "./go-yaml-flow.js";
 import { type GoScalar, YamlValueError, longTag, resolvePlain, resolveTagged } from "./go-yaml-resolve.js";
 import { JsonConversionError, floatAfterJsonRoundTrip, uintAfterJsonRoundTrip } from "../go/json.js";
@@ -57,7 +58,32 @@ interface Frame {
   keyJson: string;
   keyMerge: boolean;
   keyOffset: number;
+  /** sigs.k8s.io/yaml's error for a key JSON cannot hold, completed with the value once it is known. */
+  keyError?: string;
   start: number;
+}
+
+/** A key sigs.k8s.io/yaml cannot convert; the message lacks `, value: %+#v` until the value is read. */
+class KeyFail extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Go `%+#v` of a decoded go-yaml value (`"x"`, `1`, `<nil>`, `map[interface {}]interface {}{"k":1}`). */
+function goSharpValue(v: JsonValue, inside = false): string {
+  if (v === null) return inside ? "interface {}(nil)" : "<nil>";
+  if (typeof v === "string") return goQuote(v);
+  if (typeof v === "boolean" || typeof v === "number" || typeof v === "bigint") return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpValue(x, true)).join(", ")}}`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort();
+    return `map[interface {}]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpValue(v[k]!, true)}`).join(", ")}}`;
+  }
+  return formatGoFloat(Number(v));
 }
 
 class Fail extends Error {
@@ -118,9 +144,9 @@ function jsonKey(s: GoScalar, offset: number): string {
       return f === "+Inf" ? ".inf" : f === "-Inf" ? "-.inf" : f === "NaN" ? ".nan" : f;
     }
     case "uint":
-      throw new Fail(`unsupported map key of type: uint64, key: ${goSharpV(s)}`, offset);
+      throw new KeyFail(`unsupported map key of type: uint64, key: ${goSharpV(s)}`, offset);
     default:
-      throw new Fail("unsupported map key of type: <nil>, key: <nil>", offset);
+      throw new KeyFail("unsupported map key of type: %!s(<nil>), key: <nil>", offset);
   }
 }
 
@@ -181,6 +207,18 @@ export function decodeYamlDocument(input: string): YamlDocumentResult {
   let rewritten = false;
   const compat = GO_YAML_DIFFERS.test(input) ? goYamlFlowCompat(input, false) : {};
   if (compat.badEscapeOffset !== undefined) {
+    // go-yaml reports the first problem: a syntax error before the escape wins
+    const bad = compat.badEscapeOffset;
+    const tokenAt = badTokenStart(input);
+    if (tokenAt >= 0 && tokenAt < bad) {
+      return { duplicateKeys: [], problem: { message: goYamlSyntaxError("", input, tokenAt, lineOf(input, tokenAt)), offset: tokenAt } };
+    }
+    try {
+      parseEvents(compat.text ?? input, { maxDepth: MAX_DEPTH });
+    } catch (e) {
+      const p = syntaxProblem(e, compat.text ?? input);
+      if (p.offset < bad && compat.text === undefined) return { duplicateKeys: [], problem: p };
+    }
     const line = lineOf(input, compat.badEscapeOffset);
     const at = line > 1 ? `line ${line}: ` : "";
     return { duplicateKeys: [], problem: { message: `yaml: ${at}found unknown escape character`, offset: compat.badEscapeOffset } };
@@ -239,7 +277,7 @@ function syntaxProblem(e: unknown, text: string): DecodeProblem {
   // go past about 3000, so crdkit stops at MAX_DEPTH and says so in its own words
   if (/maxDepth/.test(reason) || e instanceof RangeError) return { message: DEPTH_LIMIT_MESSAGE, offset: /maxDepth/.test(reason) ? offset : 0 };
   const line = typeof err.mark?.line === "number" ? err.mark.line + 1 : lineOf(text, offset);
-  return { message: `yaml: line ${line}: ${reason}`, offset };
+  return { message: goYamlSyntaxError(reason, text, offset, line), offset };
 }
 
 function scalarOf(text: string, ev: ScalarEvent): GoScalar {
@@ -313,12 +351,18 @@ function build(text: string, events: Event[], from: number, dups: string[], dupO
         top.keyMerge = true;
       } else {
         top.keyId = goKeyId(scalar);
-        top.keyJson = jsonKey(scalar, offset);
+        try {
+          top.keyJson = jsonKey(scalar, offset);
+        } catch (e) {
+          if (!(e instanceof KeyFail)) throw e;
+          top.keyError = e.message;
+        }
         top.keyMerge = false;
         top.keyOffset = offset;
       }
       return;
     }
+    if (top.keyError !== undefined) throw new Fail(`${top.keyError}, value: ${goSharpValue(value)}`, top.keyOffset);
     if (top.keyMerge) merge(top, value, offset);
     else setEntry(top, top.keyId!, top.keyJson, value, offset, goSharpV(keyScalarFromId(top.keyId!)));
     top.keyId = undefined;
