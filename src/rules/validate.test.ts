@@ -277,9 +277,9 @@ describe("CRD-time checks", () => {
       `${P}.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self + 1","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: cel expression must evaluate to a bool`,
     ]);
   });
-  it("a node CEL cannot type: failed to convert to declType", () => {
+  it("a node CEL cannot type: type information cannot be built (checked with the oracle)", () => {
     assert.deepEqual(crdErrors(onX({ "x-kubernetes-preserve-unknown-fields": true, "x-kubernetes-validations": [{ rule: "true" }] })), [
-      `${P}.x-kubernetes-validations: Internal error: failed to convert to declType for CEL validation rules`,
+      `${P}.x-kubernetes-validations: Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations`,
     ]);
   });
   it("rules on defaults are evaluated at CRD time", () => {
