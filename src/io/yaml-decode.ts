@@ -292,7 +292,15 @@ function scalarOf(text: string, ev: ScalarEvent): GoScalar {
   return resolvePlain(s);
 }
 
-function offsetOf(ev: Event, fallback: number): number {
+const STYLE_LITERAL = 4;
+const STYLE_FOLDED = 5;
+
+function offsetOf(ev: Event, fallback: number, text?: string): number {
+  if (ev.type === EV_SCALAR && text !== undefined && (ev.style === STYLE_LITERAL || ev.style === STYLE_FOLDED) && ev.valueStart > 0) {
+    // go-yaml's node of a block scalar starts at its `|` / `>` header, not at the content
+    const h = Math.max(text.lastIndexOf("|", ev.valueStart - 1), text.lastIndexOf(">", ev.valueStart - 1));
+    if (h >= 0) return h;
+  }
   if (ev.type === EV_SCALAR) return ev.valueStart >= 0 ? ev.valueStart : fallback;
   if (ev.type === EV_MAPPING || ev.type === EV_SEQUENCE) return ev.start;
   if (ev.type === EV_ALIAS) return Math.max(0, ev.anchorStart - 1);
@@ -373,7 +381,7 @@ function build(text: string, events: Event[], from: number, dups: string[], dupO
     const ev = events[i]!;
     switch (ev.type) {
       case EV_SCALAR: {
-        const off = offsetOf(ev, lastOffset);
+        const off = offsetOf(ev, lastOffset, text);
         lastOffset = off;
         let s: GoScalar;
         try {
