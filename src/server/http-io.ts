@@ -2,6 +2,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../io/decode.js";
 import { decodeJsonStream } from "../io/json-decode.js";
+import { MAX_DEPTH } from "../io/yaml-decode.js";
+import { depthExceeds } from "../value/json-depth.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
@@ -72,6 +74,8 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   const doc = docs[0];
   if (!doc) throw bad("empty body");
   if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");
+  // Aliases can nest a value deeper than the text does.
+  if (depthExceeds(doc.value, MAX_DEPTH)) throw bad(`yaml: exceeded max depth of ${MAX_DEPTH}`);
   return { value: doc.value, strictErrors: doc.strictErrors };
 }
 

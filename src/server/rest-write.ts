@@ -2,6 +2,8 @@
 import { fieldError, FieldPath } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
+import { MAX_DEPTH } from "../io/yaml-decode.js";
+import { depthExceeds } from "../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
@@ -14,7 +16,8 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "./object-meta.js";
-import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { patchTooDeep } from "./patch-depth.js";
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
@@ -322,8 +325,11 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   } catch (e) {
     if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
     if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
+    if (e instanceof JsonPatchDepthError) throw patchTooDeep(e.document);
     throw e;
   }
+  // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
+  if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
   const rev = basedOn(r, next, revision, false);

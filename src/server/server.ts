@@ -67,6 +67,12 @@ export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "N
   return new SqliteStore({ path: join(dataDir, "crdkit.db"), ...(synchronous ? { synchronous } : {}) });
 }
 
+/** The text of an unexpected failure; a stack overflow (a bug: deep values are refused earlier) is named as such. */
+function internalMessage(e: unknown): string {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return "the object is nested too deeply to process";
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** The request dispatcher, separate from the socket so it can be tested and embedded. */
 export class ApiHandler {
   readonly registry: Registry;
@@ -146,7 +152,7 @@ export class ApiHandler {
       }
     } catch (e) {
       const stored = storeFailure(e);
-      const err = e instanceof ApiError ? e : (stored ?? apiErrors.internal(e instanceof Error ? e.message : String(e)));
+      const err = e instanceof ApiError ? e : (stored ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) sendError(res, err);
