@@ -31,6 +31,7 @@ import {
 import { loadObject } from "./rest-read.js";
 import { applyScale, toScale } from "./scale.js";
 import { trackApply, trackUpdate } from "./ssa/field-manager.js";
+import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 
 const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
 
@@ -145,7 +146,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
     return { code: 201, body: toStore, warnings };
   }
   try {
-    const sv = await r.store.create(objectKey(r.rt, r.namespace, name), encodeForStorage(r.rt, toStore));
+    const key = objectKey(r.rt, r.namespace, name);
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, () => r.store.create(key, encodeForStorage(r.rt, toStore)));
     return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
@@ -216,7 +218,8 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
       return respond(next);
     }
     if (dry) return respond(next);
-    const sv = await r.store.update(key, encodeForStorage(r.rt, next), revision);
+    const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
+    const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, () => r.store.update(key, encodeForStorage(r.rt, next), revision));
     return respond(decodeObject(r.rt, sv.value, sv.modRevision));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);

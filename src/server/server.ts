@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { RequestTooLargeError } from "../storage/request-size.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
@@ -152,9 +153,10 @@ export class ApiHandler {
       }
     } catch (e) {
       const stored = storeFailure(e);
-      const err = e instanceof ApiError ? e : (stored ?? apiErrors.internal(internalMessage(e)));
+      const limit = e instanceof RequestTooLargeError ? apiErrors.internalPlain(e.message) : undefined;
+      const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
-      else if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      else if (!(e instanceof ApiError) && !limit) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) sendError(res, err);
       else if (!res.writableEnded) res.end();
     }

@@ -18,6 +18,7 @@ import {
   type StoreEvent,
   type StoreWatch,
 } from "./types.js";
+import { checkEtcdRequestSize } from "./request-size.js";
 import { WatchHub } from "./watch-hub.js";
 
 export interface SqliteStoreOptions {
@@ -178,6 +179,11 @@ export class SqliteStore implements Store {
   }
 
   create(key: string, value: string): Promise<StoredValue> {
+    try {
+      checkEtcdRequestSize(key, value, 0, false);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.write((events) => {
       if (this.stmts.get.get(key)) throw new KeyExistsError(key);
       const rev = this.bump();
@@ -189,6 +195,11 @@ export class SqliteStore implements Store {
   }
 
   update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
+    try {
+      checkEtcdRequestSize(key, value, expectedRevision ?? this.rev, true);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.write((events) => {
       const cur = this.stmts.get.get(key);
       if (!cur) throw new KeyNotFoundError(key);
