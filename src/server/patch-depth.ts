@@ -3,7 +3,7 @@ import { fieldError, FieldPath } from "../errors/index.js";
 import { MAX_DEPTH } from "../io/yaml-decode.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import type { JsonValue } from "../value/json-value.js";
-import { ApiError, apiErrors } from "./errors.js";
+import { type ApiError, apiErrors } from "./errors.js";
 
 /**
  * The patched document fails to decode: `NewInvalid(GroupKind{}, "", [Invalid(patch, <patched JSON>,
