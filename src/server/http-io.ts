@@ -8,6 +8,7 @@ import { goJsonMarshal } from "../value/go-format.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
+import { warningHeaders } from "./warning-headers.js";
 
 /** Kubernetes' request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -110,14 +111,17 @@ export function sendJson(
     "Content-Length": String(Buffer.byteLength(text)),
     "Cache-Control": opts.cacheControl ?? "no-cache, private",
   };
-  if (opts.warnings && opts.warnings.length > 0) headers["Warning"] = opts.warnings.map(warningHeader);
-  res.writeHead(code, headers);
-  res.end(text);
-}
-
-/** `Warning: 299 - "text"` (RFC 7234 warn-text: quoted, with `"` and `\` escaped). */
-export function warningHeader(text: string): string {
-  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  const warnings = opts.warnings && opts.warnings.length > 0 ? warningHeaders(opts.warnings) : [];
+  if (warnings.length > 0) headers["Warning"] = warnings;
+  try {
+    res.writeHead(code, headers);
+  } catch {
+    // A header Node refuses must not turn a committed write into a failure: answer without warnings.
+    delete headers["Warning"];
+    for (const name of res.getHeaderNames()) if (name === "warning") res.removeHeader(name);
+    res.writeHead(code, headers);
+  }
+  res.end(Buffer.from(text, "utf8"));
 }
 
 /** Sends an {@link ApiError}'s Status. */
