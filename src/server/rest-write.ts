@@ -18,6 +18,8 @@ import {
 } from "./object-meta.js";
 import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
 import { patchTooDeep } from "./patch-depth.js";
+import { protobufBodyError } from "./protobuf-body.js";
+import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType } from "./content-type.js";
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
@@ -33,12 +35,20 @@ import { applyScale, toScale } from "./scale.js";
 import { trackApply, trackUpdate } from "./ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 
-const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
 
 /** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
 async function readObject(r: RestRequest): Promise<JsonObject> {
+  // Create negotiates the media type before reading the body, update after (as the API server's handlers).
+  const negotiate = () => negotiateBodyType(r.req.headers["content-type"]);
+  const early = r.req.method === "POST" ? negotiate() : undefined;
   const body = await readBody(r.req);
-  const { value, strictErrors } = decodeBody(body, mediaType(r.req.headers["content-type"]), r.rt.kind);
+  const type = early ?? negotiate();
+  if (type === "application/vnd.kubernetes.protobuf") {
+    // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
+    if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+    throw protobufBodyError(body, r.rt.kind, r.rt.version);
+  }
+  const { value, strictErrors } = decodeBody(body, type, r.rt.kind);
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
     const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
@@ -291,8 +301,7 @@ function forceOf(r: RestRequest): boolean {
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
-  const type = mediaType(r.req.headers["content-type"]);
-  if (!PATCH_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(PATCH_TYPES);
+  const type = negotiatePatchType(r.req.headers["content-type"]);
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
@@ -393,7 +402,10 @@ function deletedStatus(r: RestRequest, old: JsonObject): JsonObject {
 export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
   const raw = await readBody(r.req);
   if (raw.length === 0) return {};
-  const { value } = decodeBody(raw, "application/json", "DeleteOptions");
+  const type = negotiateBodyType(r.req.headers["content-type"]);
+  // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
+  if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+  const { value } = decodeBody(raw, type, "DeleteOptions");
   return isObject(value) ? value : {};
 }
 
