@@ -27,6 +27,7 @@ function unsupported(types: string): unknown {
 }
 
 /** A request with exactly these headers (fetch adds a Content-Type to string bodies). */
+// biome-ignore lint/suspicious/noExplicitAny: test helper returns parsed JSON of any shape
 function raw(base: string, method: string, path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const req = request(base + path, { method, headers: { "Content-Length": String(Buffer.byteLength(body)), ...headers } }, (res) => {
