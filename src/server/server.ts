@@ -27,6 +27,7 @@ import { decodeStored, isDryRun, parseFilters, type RestRequest, type RestRespon
 import { listPage, listParams, type ListPage, type ListParams } from "./list-paging.js";
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
+import { loopbackRequestGuard } from "./host-check.js";
 import { route, type Route } from "./router.js";
 import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
@@ -90,6 +91,8 @@ export class ApiHandler {
     /** The store itself (`store` is it behind the revision tracker). */
     readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
+    /** Refuses requests before dispatch (the loopback Host/Origin check). */
+    private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -132,6 +135,8 @@ export class ApiHandler {
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
     try {
+      const denied = this.guard?.(req.headers);
+      if (denied) throw denied;
       const r = route(url.pathname);
       const out = await this.dispatch(r, req, res, url.searchParams);
       if (out) {
@@ -349,7 +354,8 @@ const DELETE_COLLECTION_PAGE = 10_000;
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
-  const handler = new ApiHandler(store, log);
+  const host = opts.host ?? "127.0.0.1";
+  const handler = new ApiHandler(store, log, loopbackRequestGuard(host));
   try {
     await handler.start();
   } catch (e) {
@@ -361,7 +367,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     void handler.handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {
