@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { guardStore, storeFault } from "../storage/fault-guard.js";
 import { RequestTooLargeError } from "../storage/request-size.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
@@ -28,6 +29,7 @@ import { listPage, listParams, type ListPage, type ListParams } from "./list-pag
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
 import { loopbackRequestGuard } from "./host-check.js";
+import { storageApiError } from "./storage-errors.js";
 import { route, type Route } from "./router.js";
 import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
@@ -66,7 +68,8 @@ export interface RunningServer {
 export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "NORMAL"): Store {
   if (dataDir === undefined) return new SqliteStore({ path: ":memory:" });
   mkdirSync(dataDir, { recursive: true });
-  return new SqliteStore({ path: join(dataDir, "crdkit.db"), ...(synchronous ? { synchronous } : {}) });
+  const path = join(dataDir, "crdkit.db");
+  return guardStore(new SqliteStore({ path, ...(synchronous ? { synchronous } : {}) }), path);
 }
 
 /** The text of an unexpected failure; a stack overflow (a bug: deep values are refused earlier) is named as such. */
@@ -158,10 +161,10 @@ export class ApiHandler {
       }
     } catch (e) {
       const stored = storeFailure(e);
-      const limit = e instanceof RequestTooLargeError ? apiErrors.internalPlain(e.message) : undefined;
+      const limit = storageApiError(e);
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
-      else if (!(e instanceof ApiError) && !limit) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) sendError(res, err);
       else if (!res.writableEnded) res.end();
     }
@@ -187,7 +190,7 @@ export class ApiHandler {
         readOnly();
         return { code: 200, body: versionInfo() };
       case "health":
-        return healthCheck(r.endpoint, this.backend, query.has("verbose"));
+        return healthCheck(r.endpoint, this.backend, query.has("verbose"), storeFault(this.backend));
       case "core": {
         readOnly();
         const f = negotiateDiscovery(req.headers.accept);
