@@ -4,7 +4,7 @@
  * so a killed server never blocks a restart), and an integrity check before anything is served.
  */
 import Database from "better-sqlite3";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataDirInUseError, isDamageCode, StorageCorruptError } from "./store-faults.js";
 
@@ -64,4 +64,14 @@ export function openSqlite(path: string, synchronous: "FULL" | "NORMAL"): Databa
   }
   writeFileSync(pidFile(path), `${process.pid}\n`);
   return db;
+}
+
+/** Removes the PID file of `path` if this process wrote it (after the database is closed). */
+export function releaseSqlite(path: string): void {
+  if (path === ":memory:") return;
+  try {
+    if (readFileSync(pidFile(path), "utf8").trim() === String(process.pid)) rmSync(pidFile(path), { force: true });
+  } catch {
+    // already gone
+  }
 }

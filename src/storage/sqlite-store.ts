@@ -20,7 +20,7 @@ import {
 } from "./types.js";
 import { checkEtcdRequestSize } from "./request-size.js";
 import { RevisionMark } from "./revision-mark.js";
-import { openSqlite } from "./sqlite-open.js";
+import { openSqlite, releaseSqlite } from "./sqlite-open.js";
 import { WatchHub } from "./watch-hub.js";
 
 export interface SqliteStoreOptions {
@@ -77,9 +77,11 @@ export class SqliteStore implements Store {
   private pendingWrites: { body: (events: StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
 
   private mark: RevisionMark | undefined;
+  private readonly path: string;
   private readonly stmts;
 
   constructor(opts: SqliteStoreOptions) {
+    this.path = opts.path;
     this.db = openSqlite(opts.path, opts.synchronous ?? "FULL");
     this.historySize = opts.historySize ?? 10_000;
     this.db.exec(`
@@ -282,6 +284,7 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
     // After a clean close nothing above the current revision was handed out.
     this.mark?.settle(this.rev);
+    releaseSqlite(this.path);
   }
 
   /**
