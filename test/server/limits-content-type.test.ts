@@ -129,3 +129,39 @@ describe("request media types", () => {
     assert.equal(ok.status, 200);
   });
 });
+
+describe("response media types of custom resources", () => {
+  let srv: RunningServer;
+  before(async () => {
+    srv = await startServer();
+    assert.equal((await api(srv.url, "POST", CRDS, widgetCrd())).status, 201);
+    assert.equal((await api(srv.url, "POST", WIDGETS, widget("w"))).status, 201);
+  });
+  after(() => srv.close());
+
+  it("406 when nothing in Accept can be sent (protobuf alone: custom resources are never protobuf)", async () => {
+    for (const accept of ["application/vnd.kubernetes.protobuf", "text/html", "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io", "application/json;as=Foo;v=v1;g=meta.k8s.io", "application/yaml;stream=watch"]) {
+      const r = await api(srv.url, "GET", `${WIDGETS}/w`, undefined, { Accept: accept });
+      assert.equal(r.status, 406, accept);
+      assert.deepEqual(r.json, {
+        apiVersion: "v1",
+        code: 406,
+        kind: "Status",
+        message: "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+        metadata: {},
+        reason: "NotAcceptable",
+        status: "Failure",
+      });
+    }
+    const create = await api(srv.url, "POST", WIDGETS, widget("p"), { Accept: "application/vnd.kubernetes.protobuf" });
+    assert.equal(create.status, 406);
+    assert.equal((await api(srv.url, "GET", `${WIDGETS}/p`)).status, 404);
+  });
+
+  it("answers JSON when a clause allows it", async () => {
+    for (const accept of ["application/vnd.kubernetes.protobuf, application/json", "*/*", "application/*", "application/json;stream=watch", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io", "application/json;as=Table;v=v1;g=meta.k8s.io"]) {
+      const r = await api(srv.url, "GET", `${WIDGETS}/w`, undefined, { Accept: accept });
+      assert.equal(r.status, 200, accept);
+    }
+  });
+});
