@@ -17,6 +17,7 @@ import {
   withoutResourceVersion,
 } from "./object-meta.js";
 import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { checkFieldManager } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
 import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType } from "./content-type.js";
@@ -130,6 +131,7 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 /** `POST` to a collection. */
 export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
   let obj = body ?? (await readObject(r));
+  if (body === undefined) checkFieldManager(r.query, "CreateOptions");
   if (r.rt.terminating) {
     throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
   }
@@ -260,6 +262,7 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
 /** `PUT …/NAME[/status|/scale]`. */
 export async function updateObject(r: RestRequest): Promise<RestResponse> {
   const body = await readObject(r);
+  checkFieldManager(r.query, "UpdateOptions");
   const bodyName = metaString(body, "name");
   if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
@@ -310,6 +313,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isApply && r.query.has("force")) {
     throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch")]);
   }
+  checkFieldManager(r.query, "PatchOptions");
   if (isApply) {
     if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
     if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
