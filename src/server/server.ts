@@ -28,6 +28,7 @@ import { decodeStored, isDryRun, parseFilters, type RestRequest, type RestRespon
 import { listPage, listParams, type ListPage, type ListParams } from "./list-paging.js";
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
+import { InFlightLimits } from "./inflight.js";
 import { loopbackRequestGuard } from "./host-check.js";
 import { storageApiError } from "./storage-errors.js";
 import { route, type Route } from "./router.js";
@@ -366,8 +367,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await store.close();
     throw e;
   }
+  const limits = new InFlightLimits();
   const server: Server = createServer((req, res) => {
-    void handler.handle(req, res);
+    if (limits.admit(req, res)) void handler.handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
