@@ -10,11 +10,8 @@ function isPrint(ch: string): boolean {
   return ch === " " || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
 }
 
-/**
- * Throws the API server's 422 (`<kind>.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more
- * than 128 bytes`, `… Invalid value: "…": invalid character U+0007 (at position 3)`) for a bad fieldManager.
- */
-export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOptions" | "UpdateOptions" | "PatchOptions"): void {
+/** `ValidateFieldManager`: more than 128 bytes, and each non-printable character with its byte position. */
+export function fieldManagerErrors(query: URLSearchParams): FieldError[] {
   const m = query.get("fieldManager") ?? "";
   const path = FieldPath.of("fieldManager");
   const errs: FieldError[] = [];
@@ -27,5 +24,14 @@ export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOp
     }
     pos += Buffer.byteLength(ch);
   }
+  return errs;
+}
+
+/**
+ * Throws the API server's 422 (`<kind>.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more
+ * than 128 bytes`, `… Invalid value: "…": invalid character U+0007 (at position 3)`) for a bad fieldManager.
+ */
+export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOptions" | "UpdateOptions"): void {
+  const errs = fieldManagerErrors(query);
   if (errs.length > 0) throw apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
 }

@@ -1,5 +1,5 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
-import { fieldError, FieldPath } from "../errors/index.js";
+import { type FieldError, fieldError, FieldPath } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
 import { MAX_DEPTH } from "../io/yaml-decode.js";
@@ -17,7 +17,7 @@ import {
   withoutResourceVersion,
 } from "./object-meta.js";
 import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
-import { checkFieldManager } from "./field-manager-option.js";
+import { checkFieldManager, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
 import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType } from "./content-type.js";
@@ -307,19 +307,19 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const type = negotiatePatchType(r.req.headers["content-type"]);
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
+  // `ValidatePatchOptions`, before the patch is decoded: one 422 with every problem.
+  const optionErrors: FieldError[] = [];
+  if (isApply) {
+    if ((r.query.get("fieldManager") ?? "") === "") optionErrors.push(fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch"));
+  } else if (r.query.has("force")) {
+    optionErrors.push(fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch"));
+  }
+  optionErrors.push(...fieldManagerErrors(r.query));
+  if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
   const patch = decoded.value;
   if (isApply) r.strictErrors = decoded.strictErrors;
-  if (!isApply && r.query.has("force")) {
-    throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch")]);
-  }
-  checkFieldManager(r.query, "PatchOptions");
-  if (isApply) {
-    if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
-    if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
-      throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch")]);
-    }
-  }
+  if (isApply && !isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
   const key = objectKey(r.rt, r.namespace, r.name);
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     const obj = deepClone(patch);

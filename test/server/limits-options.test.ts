@@ -39,4 +39,16 @@ describe("fieldManager option", () => {
       'CreateOptions.meta.k8s.io "" is invalid: [fieldManager: Invalid value: "a\\ab\\u00a0c": invalid character U+0007 (at position 1), fieldManager: Invalid value: "a\\ab\\u00a0c": invalid character U+00A0 (at position 3)]',
     );
   });
+
+  it("PatchOptions problems come together in one 422, before the patch is decoded", async () => {
+    const r = await api(srv.url, "PATCH", `${WIDGETS}/w?force=true&fieldManager=${long}`, "{not json", { "Content-Type": "application/merge-patch+json" });
+    assert.equal(r.status, 422);
+    assert.equal(
+      r.json.message,
+      'PatchOptions.meta.k8s.io "" is invalid: [force: Forbidden: may not be specified for non-apply patch, fieldManager: Too long: may not be more than 128 bytes]',
+    );
+    const a = await api(srv.url, "PATCH", `${WIDGETS}/w`, "{not yaml", { "Content-Type": "application/apply-patch+yaml" });
+    assert.equal(a.status, 422);
+    assert.equal(a.json.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  });
 });
