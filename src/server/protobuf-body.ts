@@ -4,16 +4,9 @@
  * (apimachinery `protobuf.Serializer.Decode`, apiserver `transformDecodeError`, `summarizeData`).
  */
 import { apiErrors, type ApiError } from "./errors.js";
+import { unrecognizedBody } from "./http-io.js";
 
 const PREFIX = [0x6b, 0x38, 0x73, 0x00]; // "k8s\0"
-
-/** `summarizeData(data, 30)`. */
-function summarize(body: Buffer): string {
-  if (body.length === 0) return "<empty>";
-  const head = body.subarray(0, 30);
-  const text = body[0] === 0x7b ? head.toString("latin1") : head.toString("hex");
-  return body.length > 30 ? `${text} ...` : text;
-}
 
 /** The TypeMeta of a `runtime.Unknown` message, or undefined when it does not parse. */
 function unknownTypeMeta(data: Buffer): { apiVersion: string; kind: string } | undefined {
@@ -63,8 +56,7 @@ function unknownTypeMeta(data: Buffer): { apiVersion: string; kind: string } | u
 
 /** The 400 the API server answers for a protobuf body of a custom resource of `kind` (request version `version`). */
 export function protobufBodyError(body: Buffer, kind: string, version: string): ApiError {
-  const unrecognized = (err: string) =>
-    apiErrors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${err} (${summarize(body)})`);
+  const unrecognized = (err: string) => unrecognizedBody(kind, err, body);
   if (body.length === 0) return unrecognized("empty data");
   if (body.length < PREFIX.length || PREFIX.some((b, i) => body[i] !== b)) {
     return unrecognized(`provided data does not appear to be a protobuf message, expected prefix [${PREFIX.join(" ")}]`);

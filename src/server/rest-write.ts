@@ -130,7 +130,7 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 
 /** `POST` to a collection. */
 export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
-  let obj = body ?? (await readObject(r));
+  const obj = body ?? (await readObject(r));
   if (body === undefined) checkFieldManager(r.query, "CreateOptions");
   if (r.rt.terminating) {
     throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
@@ -194,7 +194,7 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  */
 async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
-  let newObj = deepClone(input);
+  const newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);

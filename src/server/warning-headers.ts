@@ -12,7 +12,6 @@ const TRUNCATE_ITEM_RUNES = 256;
 
 /** Go's `unicode.IsControl` (C0, DEL, C1) or a lone surrogate (not valid UTF-8). */
 function invalidText(text: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
   return /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 }
 

@@ -18,7 +18,7 @@ describe("fieldManager option", () => {
     const c = await api(srv.url, "POST", `${WIDGETS}?fieldManager=${long}`, widget("x"));
     assert.equal(c.status, 422);
     assert.equal(c.json.message, 'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
-    assert.deepEqual(c.json.details, { causes: [{ field: "fieldManager", message: "Too long: may not be more than 128 bytes", reason: "FieldValueTooLong" }], group: "meta.k8s.io", kind: "CreateOptions", name: "" });
+    assert.deepEqual(c.json.details, { causes: [{ field: "fieldManager", message: "Too long: may not be more than 128 bytes", reason: "FieldValueTooLong" }], group: "meta.k8s.io", kind: "CreateOptions" });
     assert.equal((await api(srv.url, "GET", `${WIDGETS}/x`)).status, 404);
     const cur = await api(srv.url, "GET", `${WIDGETS}/w`);
     const u = await api(srv.url, "PUT", `${WIDGETS}/w?fieldManager=${long}`, cur.json);
