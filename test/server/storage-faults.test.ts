@@ -78,14 +78,14 @@ describe("storage faults", { timeout: 120_000 }, () => {
     const path = join(dir, "crdkit.db");
     const inner = new SqliteStore({ path, synchronous: "NORMAL" });
     const value = JSON.stringify({ pad: "v".repeat(4000) });
-    for (let i = 0; i < 3000; i++) inner.create(`/registry/test.example.com/blobs/default/b${String(i).padStart(4, "0")}`, value);
+    await Promise.all(Array.from({ length: 3000 }, (_, i) => inner.create(`/registry/test.example.com/blobs/default/b${String(i).padStart(4, "0")}`, value)));
     const srv = await startServer({ store: guardStore(inner, path) });
     try {
       assert.equal((await api(srv.url, "GET", "/readyz")).text, "ok");
       assert.ok(statSync(path).size > 4 * 1024 * 1024);
       scribble(path, 1024 * 1024, 2 * 1024 * 1024);
       // Reading every key reaches the damaged pages (they are not all in SQLite's page cache).
-      assert.throws(() => srv.store.list("/registry/test.example.com/blobs/"), /the database .* is damaged \(database disk image is malformed\); writes are refused/);
+      await assert.rejects(srv.store.list("/registry/test.example.com/blobs/"), /the database .* is damaged \(database disk image is malformed\); writes are refused/);
       const ready = await api(srv.url, "GET", "/readyz");
       assert.equal(ready.status, 500);
       assert.equal(ready.text, "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n");
