@@ -3,9 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../io/decode.js";
 import { decodeJsonStream } from "../io/json-decode.js";
 import { goJsonMarshal } from "../go/json.js";
+import { MAX_DEPTH } from "../io/yaml-decode.js";
+import { depthExceeds } from "../value/json-depth.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
+import { warningHeaders } from "./warning-headers.js";
 
 /** Kubernetes' request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -72,6 +75,8 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   const doc = docs[0];
   if (!doc) throw bad("empty body");
   if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");
+  // Aliases can nest a value deeper than the text does.
+  if (depthExceeds(doc.value, MAX_DEPTH)) throw bad(`yaml: exceeded max depth of ${MAX_DEPTH}`);
   return { value: doc.value, strictErrors: doc.strictErrors };
 }
 
@@ -106,14 +111,17 @@ export function sendJson(
     "Content-Length": String(Buffer.byteLength(text)),
     "Cache-Control": opts.cacheControl ?? "no-cache, private",
   };
-  if (opts.warnings && opts.warnings.length > 0) headers["Warning"] = opts.warnings.map(warningHeader);
-  res.writeHead(code, headers);
-  res.end(text);
-}
-
-/** `Warning: 299 - "text"` (RFC 7234 warn-text: quoted, with `"` and `\` escaped). */
-export function warningHeader(text: string): string {
-  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  const warnings = opts.warnings && opts.warnings.length > 0 ? warningHeaders(opts.warnings) : [];
+  if (warnings.length > 0) headers["Warning"] = warnings;
+  try {
+    res.writeHead(code, headers);
+  } catch {
+    // A header Node refuses must not turn a committed write into a failure: answer without warnings.
+    delete headers["Warning"];
+    for (const name of res.getHeaderNames()) if (name === "warning") res.removeHeader(name);
+    res.writeHead(code, headers);
+  }
+  res.end(Buffer.from(text, "utf8"));
 }
 
 /** Sends an {@link ApiError}'s Status. */

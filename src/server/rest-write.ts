@@ -1,7 +1,9 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
-import { fieldError, FieldPath } from "../errors/index.js";
+import { type FieldError, fieldError, FieldPath } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
+import { MAX_DEPTH } from "../io/yaml-decode.js";
+import { depthExceeds } from "../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
@@ -14,7 +16,11 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "./object-meta.js";
-import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { checkFieldManager, fieldManagerErrors } from "./field-manager-option.js";
+import { patchTooDeep } from "./patch-depth.js";
+import { protobufBodyError } from "./protobuf-body.js";
+import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType } from "./content-type.js";
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
@@ -28,13 +34,22 @@ import {
 import { loadObject } from "./rest-read.js";
 import { applyScale, toScale } from "./scale.js";
 import { trackApply, trackUpdate } from "./ssa/field-manager.js";
+import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 
-const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
 
 /** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
 async function readObject(r: RestRequest): Promise<JsonObject> {
+  // Create negotiates the media type before reading the body, update after (as the API server's handlers).
+  const negotiate = () => negotiateBodyType(r.req.headers["content-type"]);
+  const early = r.req.method === "POST" ? negotiate() : undefined;
   const body = await readBody(r.req);
-  const { value, strictErrors } = decodeBody(body, mediaType(r.req.headers["content-type"]), r.rt.kind);
+  const type = early ?? negotiate();
+  if (type === "application/vnd.kubernetes.protobuf") {
+    // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
+    if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+    throw protobufBodyError(body, r.rt.kind, r.rt.version);
+  }
+  const { value, strictErrors } = decodeBody(body, type, r.rt.kind);
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
     const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
@@ -115,7 +130,8 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 
 /** `POST` to a collection. */
 export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
-  let obj = body ?? (await readObject(r));
+  const obj = body ?? (await readObject(r));
+  if (body === undefined) checkFieldManager(r.query, "CreateOptions");
   if (r.rt.terminating) {
     throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
   }
@@ -142,7 +158,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
     return { code: 201, body: toStore, warnings };
   }
   try {
-    const sv = await r.store.create(objectKey(r.rt, r.namespace, name), encodeForStorage(r.rt, toStore));
+    const key = objectKey(r.rt, r.namespace, name);
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, () => r.store.create(key, encodeForStorage(r.rt, toStore)));
     return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
@@ -177,7 +194,7 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  */
 async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
-  let newObj = deepClone(input);
+  const newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
@@ -213,7 +230,8 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
       return respond(next);
     }
     if (dry) return respond(next);
-    const sv = await r.store.update(key, encodeForStorage(r.rt, next), revision);
+    const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
+    const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, () => r.store.update(key, encodeForStorage(r.rt, next), revision));
     return respond(decodeObject(r.rt, sv.value, sv.modRevision));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
@@ -244,6 +262,7 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
 /** `PUT …/NAME[/status|/scale]`. */
 export async function updateObject(r: RestRequest): Promise<RestResponse> {
   const body = await readObject(r);
+  checkFieldManager(r.query, "UpdateOptions");
   const bodyName = metaString(body, "name");
   if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
@@ -285,22 +304,22 @@ function forceOf(r: RestRequest): boolean {
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
-  const type = mediaType(r.req.headers["content-type"]);
-  if (!PATCH_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(PATCH_TYPES);
+  const type = negotiatePatchType(r.req.headers["content-type"]);
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
+  // `ValidatePatchOptions`, before the patch is decoded: one 422 with every problem.
+  const optionErrors: FieldError[] = [];
+  if (isApply) {
+    if ((r.query.get("fieldManager") ?? "") === "") optionErrors.push(fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch"));
+  } else if (r.query.has("force")) {
+    optionErrors.push(fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch"));
+  }
+  optionErrors.push(...fieldManagerErrors(r.query));
+  if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
   const patch = decoded.value;
   if (isApply) r.strictErrors = decoded.strictErrors;
-  if (!isApply && r.query.has("force")) {
-    throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch")]);
-  }
-  if (isApply) {
-    if (!isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
-    if (r.query.get("fieldManager") === null || r.query.get("fieldManager") === "") {
-      throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", [fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch")]);
-    }
-  }
+  if (isApply && !isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
   const key = objectKey(r.rt, r.namespace, r.name);
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     const obj = deepClone(patch);
@@ -322,8 +341,11 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   } catch (e) {
     if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
     if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
+    if (e instanceof JsonPatchDepthError) throw patchTooDeep(e.document);
     throw e;
   }
+  // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
+  if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
   const rev = basedOn(r, next, revision, false);
@@ -384,7 +406,10 @@ function deletedStatus(r: RestRequest, old: JsonObject): JsonObject {
 export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
   const raw = await readBody(r.req);
   if (raw.length === 0) return {};
-  const { value } = decodeBody(raw, "application/json", "DeleteOptions");
+  const type = negotiateBodyType(r.req.headers["content-type"]);
+  // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
+  if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+  const { value } = decodeBody(raw, type, "DeleteOptions");
   return isObject(value) ? value : {};
 }
 

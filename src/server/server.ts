@@ -5,6 +5,8 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { guardStore, storeFault } from "../storage/fault-guard.js";
+import { RequestTooLargeError } from "../storage/request-size.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
@@ -26,6 +28,9 @@ import { decodeStored, isDryRun, parseFilters, type RestRequest, type RestRespon
 import { listPage, listParams, type ListPage, type ListParams } from "./list-paging.js";
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
+import { InFlightLimits } from "./inflight.js";
+import { loopbackRequestGuard } from "./host-check.js";
+import { storageApiError } from "./storage-errors.js";
 import { route, type Route } from "./router.js";
 import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
@@ -64,7 +69,14 @@ export interface RunningServer {
 export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "NORMAL"): Store {
   if (dataDir === undefined) return new SqliteStore({ path: ":memory:" });
   mkdirSync(dataDir, { recursive: true });
-  return new SqliteStore({ path: join(dataDir, "crdkit.db"), ...(synchronous ? { synchronous } : {}) });
+  const path = join(dataDir, "crdkit.db");
+  return guardStore(new SqliteStore({ path, ...(synchronous ? { synchronous } : {}) }), path);
+}
+
+/** The text of an unexpected failure; a stack overflow (a bug: deep values are refused earlier) is named as such. */
+function internalMessage(e: unknown): string {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return "the object is nested too deeply to process";
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The request dispatcher, separate from the socket so it can be tested and embedded. */
@@ -83,6 +95,8 @@ export class ApiHandler {
     /** The store itself (`store` is it behind the revision tracker). */
     readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
+    /** Refuses requests before dispatch (the loopback Host/Origin check). */
+    private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -125,6 +139,8 @@ export class ApiHandler {
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
     try {
+      const denied = this.guard?.(req.headers);
+      if (denied) throw denied;
       const r = route(url.pathname);
       const out = await this.dispatch(r, req, res, url.searchParams);
       if (out) {
@@ -146,9 +162,10 @@ export class ApiHandler {
       }
     } catch (e) {
       const stored = storeFailure(e);
-      const err = e instanceof ApiError ? e : (stored ?? apiErrors.internal(e instanceof Error ? e.message : String(e)));
+      const limit = storageApiError(e);
+      const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
-      else if (!(e instanceof ApiError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) sendError(res, err);
       else if (!res.writableEnded) res.end();
     }
@@ -174,7 +191,7 @@ export class ApiHandler {
         readOnly();
         return { code: 200, body: versionInfo() };
       case "health":
-        return healthCheck(r.endpoint, this.backend, query.has("verbose"));
+        return healthCheck(r.endpoint, this.backend, query.has("verbose"), storeFault(this.backend));
       case "core": {
         readOnly();
         const f = negotiateDiscovery(req.headers.accept);
@@ -341,7 +358,8 @@ const DELETE_COLLECTION_PAGE = 10_000;
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
-  const handler = new ApiHandler(store, log);
+  const host = opts.host ?? "127.0.0.1";
+  const handler = new ApiHandler(store, log, loopbackRequestGuard(host));
   try {
     await handler.start();
   } catch (e) {
@@ -349,11 +367,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await store.close();
     throw e;
   }
+  const limits = new InFlightLimits();
   const server: Server = createServer((req, res) => {
-    void handler.handle(req, res);
+    if (limits.admit(req, res)) void handler.handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {

@@ -12,6 +12,8 @@ import { groupVersion } from "./resource-type.js";
 
 /** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK event. */
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** Events a watch client has not read yet, past which its watch is ended. */
+export const MAX_UNREAD_WATCH_BYTES = 16 * 1024 * 1024;
 import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
 import { listObjects } from "./rest-read.js";
 
@@ -39,7 +41,11 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     return t;
   };
   const send = (type: string, obj: JsonValue) => {
-    if (!res.writableEnded) res.write(goJsonMarshal({ type, object: obj }) + "\n");
+    if (res.writableEnded) return;
+    res.write(goJsonMarshal({ type, object: obj }) + "\n");
+    // A client that does not read would make the server buffer every event: end its watch, as the API
+    // server closes unresponsive watchers (the client re-watches from its last resourceVersion).
+    if (res.writableLength > MAX_UNREAD_WATCH_BYTES) stop();
   };
   const deliver = (e: StoreEvent) => {
     lastSent = e.revision;
@@ -136,6 +142,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
       endBroken();
       return;
     }
+    // The initial state alone may have been more than the client read.
+    if (done) return;
     if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
     if (bookmarks) {
       // Periodic BOOKMARK events carry a revision through which this watch has delivered every event

@@ -4,7 +4,7 @@
  * keys, table `events` the change history used by watches (trimmed to the last `historySize`
  * revisions, like etcd compaction), table `meta` the global revision and the compaction point.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import {
   FutureRevisionError,
   KeyExistsError,
@@ -18,6 +18,9 @@ import {
   type StoreEvent,
   type StoreWatch,
 } from "./types.js";
+import { checkEtcdRequestSize } from "./request-size.js";
+import { RevisionMark } from "./revision-mark.js";
+import { openSqlite, releaseSqlite } from "./sqlite-open.js";
 import { WatchHub } from "./watch-hub.js";
 
 export interface SqliteStoreOptions {
@@ -72,13 +75,15 @@ export class SqliteStore implements Store {
   private compacted: number;
   private writesSinceCompact = 0;
   private pendingWrites: { body: (events: StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+
+  private mark: RevisionMark | undefined;
+  private readonly path: string;
   private readonly stmts;
 
   constructor(opts: SqliteStoreOptions) {
-    this.db = new Database(opts.path);
+    this.path = opts.path;
+    this.db = openSqlite(opts.path, opts.synchronous ?? "FULL");
     this.historySize = opts.historySize ?? 10_000;
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma(`synchronous = ${opts.synchronous ?? "FULL"}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, create_rev INTEGER NOT NULL, mod_rev INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS events (rev INTEGER PRIMARY KEY, type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, prev TEXT);
@@ -118,6 +123,14 @@ export class SqliteStore implements Store {
     };
     this.rev = this.stmts.getMeta.get("revision")?.num ?? 0;
     this.compacted = this.stmts.getMeta.get("compacted")?.num ?? 0;
+    if (opts.path !== ":memory:") {
+      // Revisions handed out before a crash are all at or below the mark: continue strictly above it.
+      this.mark = new RevisionMark(`${opts.path}-revision`);
+      if (this.mark.value > this.rev) {
+        this.rev = this.mark.value;
+        this.stmts.setMeta.run(this.rev, "revision");
+      }
+    }
   }
 
   async currentRevision(): Promise<number> {
@@ -178,6 +191,11 @@ export class SqliteStore implements Store {
   }
 
   create(key: string, value: string): Promise<StoredValue> {
+    try {
+      checkEtcdRequestSize(key, value, 0, false);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.write((events) => {
       if (this.stmts.get.get(key)) throw new KeyExistsError(key);
       const rev = this.bump();
@@ -189,6 +207,11 @@ export class SqliteStore implements Store {
   }
 
   update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
+    try {
+      checkEtcdRequestSize(key, value, expectedRevision ?? this.rev, true);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.write((events) => {
       const cur = this.stmts.get.get(key);
       if (!cur) throw new KeyNotFoundError(key);
@@ -259,6 +282,9 @@ export class SqliteStore implements Store {
     this.flush();
     this.hub.closeAll();
     if (this.db.open) this.db.close();
+    // After a clean close nothing above the current revision was handed out.
+    this.mark?.settle(this.rev);
+    releaseSqlite(this.path);
   }
 
   /**
@@ -312,6 +338,7 @@ export class SqliteStore implements Store {
   }
 
   private bump(): number {
+    this.mark?.ensure(this.rev + 1);
     this.rev += 1;
     this.stmts.setMeta.run(this.rev, "revision");
     return this.rev;

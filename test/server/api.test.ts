@@ -260,7 +260,7 @@ describe("crdkit serve HTTP API", () => {
     await api(s.url, "POST", WIDGETS, widget("sc", { replicas: 2 }));
     const g = await api(s.url, "GET", `${WIDGETS}/sc/scale`);
     assert.deepEqual([g.json.kind, g.json.apiVersion, g.json.spec, g.json.status], ["Scale", "autoscaling/v1", { replicas: 2 }, { replicas: 0 }]);
-    const res = await fetch(`${s.url}${WIDGETS}/sc/scale`, { method: "PUT", body: JSON.stringify({ ...g.json, spec: { replicas: 4 } }) });
+    const res = await fetch(`${s.url}${WIDGETS}/sc/scale`, { method: "PUT", body: new TextEncoder().encode(JSON.stringify({ ...g.json, spec: { replicas: 4 } })) });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { spec: { replicas: number } }).spec.replicas, 4);
     const stale = await api(s.url, "PUT", `${WIDGETS}/sc/scale`, { ...g.json, spec: { replicas: 5 } });

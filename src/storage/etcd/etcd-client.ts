@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
+import { RequestTooLargeError } from "../request-size.js";
 import { StoreUnavailableError } from "../types.js";
 import { etcdPackageDefinition } from "./etcd-proto.js";
 
@@ -96,9 +97,13 @@ export function mapGrpcError(e: grpc.ServiceError): Error {
   if (e.code === grpc.status.DEADLINE_EXCEEDED) return new StoreUnavailableError(DEADLINE_TEXT, true);
   if (details.includes("required revision has been compacted")) return new EtcdCompactedError(details);
   if (details.includes("required revision is a future revision")) return new EtcdFutureRevisionError(details);
+  // etcd's size refusal reaches kube-apiserver's clients as the etcd error text (rpctypes.EtcdError).
+  if (details === "etcdserver: request is too large") return new RequestTooLargeError(details);
   // Go's gRPC error text, as kube-apiserver passes it on (`rpc error: code = Unavailable desc = …`).
   const codeName = (grpc.status[e.code] ?? String(e.code)).toLowerCase().replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
   const text = `rpc error: code = ${codeName} desc = ${details}`;
+  // The client's own send limit (grpc-js words it differently from Go's `trying to send message larger than max`).
+  if (e.code === grpc.status.RESOURCE_EXHAUSTED) return new RequestTooLargeError(text);
   if (e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.CANCELLED) return new StoreUnavailableError(text);
   return new Error(text);
 }

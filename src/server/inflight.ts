@@ -1,0 +1,61 @@
+/**
+ * The API server's in-flight request limits (`--max-requests-inflight` 400, `--max-mutating-requests-inflight`
+ * 200; apiserver `filters/maxinflight.go`): past them a request is answered at once with 429, `Retry-After: 1`
+ * and the plain text `Too many requests, please try again later.`, so that many slow or large uploads cannot
+ * hold unbounded memory. Watches (long-running) are not counted.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export const MAX_REQUESTS_IN_FLIGHT = 400;
+export const MAX_MUTATING_REQUESTS_IN_FLIGHT = 200;
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A watch request (`watch=true|1`), which the limits do not count. */
+function longRunning(req: IncomingMessage): boolean {
+  const q = new URL(req.url ?? "/", "http://localhost").searchParams.get("watch");
+  return req.method === "GET" && (q === "true" || q === "1");
+}
+
+export class InFlightLimits {
+  private readOnly = 0;
+  private mutating = 0;
+
+  constructor(
+    private readonly maxReadOnly = MAX_REQUESTS_IN_FLIGHT,
+    private readonly maxMutating = MAX_MUTATING_REQUESTS_IN_FLIGHT,
+  ) {}
+
+  /**
+   * Counts `req` until `res` finishes or closes; answers 429 and returns false when its kind is at the limit.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
+    if (longRunning(req)) return true;
+    const mutating = MUTATING.has(req.method ?? "GET");
+    if (mutating ? this.mutating >= this.maxMutating : this.readOnly >= this.maxReadOnly) {
+      const text = "Too many requests, please try again later.\n";
+      res.writeHead(429, {
+        "Retry-After": "1",
+        "Content-Type": "text/plain; charset=utf-8",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Length": String(Buffer.byteLength(text)),
+        // The body is not read: do not keep the connection for it.
+        Connection: "close",
+      });
+      res.end(text);
+      return false;
+    }
+    if (mutating) this.mutating++;
+    else this.readOnly++;
+    let done = false;
+    const leave = () => {
+      if (done) return;
+      done = true;
+      if (mutating) this.mutating--;
+      else this.readOnly--;
+    };
+    res.once("finish", leave);
+    res.once("close", leave);
+    return true;
+  }
+}
