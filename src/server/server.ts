@@ -3,12 +3,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { acceptable, notAcceptableError } from "./accept.js";
+import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
+import { RequestGate } from "./auth/request-gate.js";
+import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { CrdFinalizer, markCrdDeleting } from "./crd-finalizer.js";
 import { crdResourceType } from "./crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery.js";
@@ -48,6 +52,8 @@ export interface ServerOptions {
   log?: (r: LogRecord) => void;
   /** SQLite synchronous mode (default FULL). */
   synchronous?: "FULL" | "NORMAL";
+  /** TLS, authentication and authorization flags (kube-apiserver's); default: open on loopback. */
+  security?: SecurityOptions;
 }
 
 /** A running server. */
@@ -56,6 +62,8 @@ export interface RunningServer {
   readonly port: number;
   readonly host: string;
   readonly store: Store;
+  /** What the server runs with (TLS material, credentials signer). */
+  readonly security: Security;
   /** Graceful shutdown: stop accepting, end watches, finish in-flight requests, close the store. */
   close(): Promise<void>;
 }
@@ -76,6 +84,8 @@ export class ApiHandler {
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
   private readonly crdStore: Store;
+  private readonly gate: RequestGate;
+  private readonly builtins: Map<string, ResourceType>;
 
   readonly store: TrackedStore;
 
@@ -83,6 +93,7 @@ export class ApiHandler {
     /** The store itself (`store` is it behind the revision tracker). */
     readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
+    security?: Security,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -92,7 +103,9 @@ export class ApiHandler {
     this.crdType.markForDeletion = markCrdDeleting;
     this.finalizer = new CrdFinalizer(this.store);
     this.crdStore = registrySynced(this.store, this.registry);
-    this.discovery = new Discovery(this.registry, this.crdType);
+    this.gate = new RequestGate(security, this.store);
+    this.builtins = builtinTypes();
+    this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
 
@@ -124,9 +137,13 @@ export class ApiHandler {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
+    let user = "";
     try {
+      const u = this.gate.admit(req, url);
+      user = u.name;
       const r = route(url.pathname);
-      const out = await this.dispatch(r, req, res, url.searchParams);
+      const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, u) : undefined;
+      const out = review ?? (await this.dispatch(r, req, res, url.searchParams));
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -161,6 +178,7 @@ export class ApiHandler {
       status: res.statusCode,
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       userAgent: req.headers["user-agent"] ?? "",
+      user,
     });
   }
 
@@ -223,6 +241,8 @@ export class ApiHandler {
 
   private lookup(group: string, version: string, plural: string): ResourceType | undefined {
     if (group === this.crdType.group && version === this.crdType.version && plural === this.crdType.plural) return this.crdType;
+    const b = this.builtins.get(`${group}/${version}/${plural}`);
+    if (b) return b;
     return this.registry.lookup(group, version, plural);
   }
 
@@ -340,8 +360,12 @@ const DELETE_COLLECTION_PAGE = 10_000;
 /** Starts the server. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
+  const host = opts.host ?? "127.0.0.1";
+  const security = await setupSecurity(opts.security ?? {}, host, opts.dataDir);
+  log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
+  for (const w of security.warnings) log({ level: "warn", msg: w });
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
-  const handler = new ApiHandler(store, log);
+  const handler = new ApiHandler(store, log, security);
   try {
     await handler.start();
   } catch (e) {
@@ -349,11 +373,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await store.close();
     throw e;
   }
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     void handler.handle(req, res);
-  });
+  };
+  const server: Server = security.tls
+    ? createHttpsServer({ ...security.tls, rejectUnauthorized: false }, onRequest)
+    : createServer(onRequest);
   server.keepAliveTimeout = 65_000;
-  const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -363,7 +389,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const port = (server.address() as AddressInfo).port;
   handler.setServerAddress(`${host.includes(":") ? `[${host}]` : host}:${port}`);
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `${security.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log({ level: "info", msg: "listening", url, revision: handler.registry.revision });
   let closing: Promise<void> | undefined;
   return {
@@ -371,6 +397,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     port,
     host,
     store,
+    security,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => {

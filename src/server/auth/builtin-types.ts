@@ -1,0 +1,25 @@
+/** The built-in (non-CRD) resources the server serves: RBAC, and the self reviews (discovery only). */
+import type { DiscoveredResource } from "../discovery.js";
+import type { ResourceType } from "../resource-type.js";
+import { rbacResourceTypes } from "./rbac-types.js";
+import { REVIEW_RESOURCES } from "./self-reviews.js";
+
+/** Verbs of a built-in REST storage with every operation. */
+const ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+
+/** `group/version/plural` → type, for the REST handlers. */
+export function builtinTypes(): Map<string, ResourceType> {
+  return new Map(rbacResourceTypes().map((rt) => [`${rt.group}/${rt.version}/${rt.plural}`, rt]));
+}
+
+/** Discovery entries of the built-in resources. */
+export function builtinDiscovery(types: Map<string, ResourceType>): DiscoveredResource[] {
+  const out: DiscoveredResource[] = [...types.values()].map((rt) => ({ rt, verbs: ALL_VERBS }));
+  for (const r of REVIEW_RESOURCES) {
+    out.push({
+      rt: { group: r.group, version: "v1", plural: r.plural, singular: r.kind.toLowerCase(), kind: r.kind, namespaced: false, shortNames: [], categories: [], status: false },
+      verbs: ["create"],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+/**
+ * The default RBAC policy kube-apiserver reconciles at start-up (`bootstrappolicy`), limited to the roles
+ * a CRD server needs: `cluster-admin` (bound to `system:masters`), `system:discovery`,
+ * `system:basic-user` (self reviews) and `system:public-info-viewer`, with their default bindings.
+ * Missing objects are created; existing ones are left as the user changed them.
+ */
+import { KeyExistsError, type Store } from "../../storage/types.js";
+import type { JsonObject } from "../../value/json-value.js";
+import { newUid, nowTimestamp } from "../object-meta.js";
+import { encodeObject } from "../rest-common.js";
+import { RBAC_GROUP } from "./rbac-admission.js";
+import { CLUSTER_ROLE_BINDINGS_PREFIX, CLUSTER_ROLES_PREFIX, type PolicyRuleJson } from "./rbac-policy.js";
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, SYSTEM_MASTERS } from "./user-info.js";
+
+function meta(name: string): JsonObject {
+  return {
+    name,
+    uid: newUid(),
+    creationTimestamp: nowTimestamp(),
+    labels: { "kubernetes.io/bootstrapping": "rbac-defaults" },
+    annotations: { "rbac.authorization.kubernetes.io/autoupdate": "true" },
+  };
+}
+
+const CLUSTER_ROLES: Record<string, PolicyRuleJson[]> = {
+  "cluster-admin": [
+    { verbs: ["*"], apiGroups: ["*"], resources: ["*"] },
+    { verbs: ["*"], nonResourceURLs: ["*"] },
+  ],
+  "system:discovery": [
+    {
+      verbs: ["get"],
+      nonResourceURLs: ["/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*"],
+    },
+  ],
+  "system:basic-user": [
+    { verbs: ["create"], apiGroups: ["authorization.k8s.io"], resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"] },
+    { verbs: ["create"], apiGroups: ["authentication.k8s.io"], resources: ["selfsubjectreviews"] },
+  ],
+  "system:public-info-viewer": [{ verbs: ["get"], nonResourceURLs: ["/livez", "/readyz", "/healthz", "/version", "/version/"] }],
+};
+
+const BINDINGS: Record<string, string[]> = {
+  "cluster-admin": [SYSTEM_MASTERS],
+  "system:discovery": [ALL_AUTHENTICATED],
+  "system:basic-user": [ALL_AUTHENTICATED],
+  "system:public-info-viewer": [ALL_AUTHENTICATED, ALL_UNAUTHENTICATED],
+};
+
+/** Creates the default cluster roles and bindings that are missing; returns how many were created. */
+export function ensureBootstrapPolicy(store: Store): number {
+  let created = 0;
+  const put = (key: string, obj: JsonObject) => {
+    if (store.get(key)) return;
+    try {
+      store.create(key, encodeObject(obj));
+      created++;
+    } catch (e) {
+      if (!(e instanceof KeyExistsError)) throw e;
+    }
+  };
+  for (const [name, rules] of Object.entries(CLUSTER_ROLES)) {
+    put(CLUSTER_ROLES_PREFIX + name, { apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: meta(name), rules: rules as unknown as JsonObject[] });
+  }
+  for (const [name, groups] of Object.entries(BINDINGS)) {
+    put(CLUSTER_ROLE_BINDINGS_PREFIX + name, {
+      apiVersion: `${RBAC_GROUP}/v1`,
+      kind: "ClusterRoleBinding",
+      metadata: meta(name),
+      roleRef: { apiGroup: RBAC_GROUP, kind: "ClusterRole", name },
+      subjects: groups.map((g) => ({ apiGroup: RBAC_GROUP, kind: "Group", name: g })),
+    });
+  }
+  return created;
+}

@@ -1,0 +1,159 @@
+/**
+ * The RBAC objects the authorizer reads (Roles, ClusterRoles, RoleBindings, ClusterRoleBindings), kept in
+ * step with the store by watches like the API server's informers, and `DefaultRuleResolver.VisitRulesFor`
+ * over them: cluster role bindings first, then the role bindings of the request's namespace.
+ */
+import type { Store, StoreEvent } from "../../storage/types.js";
+import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { goQuote } from "../../value/go-format.js";
+import { parseStored } from "../rest-common.js";
+import type { PolicyRule } from "./rbac-rules.js";
+import type { UserInfo } from "./user-info.js";
+
+export const ROLES_PREFIX = "/registry/roles/";
+export const CLUSTER_ROLES_PREFIX = "/registry/clusterroles/";
+export const ROLE_BINDINGS_PREFIX = "/registry/rolebindings/";
+export const CLUSTER_ROLE_BINDINGS_PREFIX = "/registry/clusterrolebindings/";
+
+/** A rule as JSON (bootstrap policy). */
+export interface PolicyRuleJson {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface Subject {
+  kind: string;
+  apiGroup: string;
+  name: string;
+  namespace: string;
+}
+
+export interface Binding {
+  name: string;
+  namespace: string;
+  roleRef: { kind: string; name: string };
+  subjects: Subject[];
+}
+
+function strings(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+function str(o: JsonObject, k: string): string {
+  return typeof o[k] === "string" ? (o[k] as string) : "";
+}
+
+/** The rules of a Role or ClusterRole object. */
+export function rulesOf(obj: JsonObject): PolicyRule[] {
+  const rules = Array.isArray(obj["rules"]) ? obj["rules"] : [];
+  return rules.filter(isObject).map((r) => ({
+    verbs: strings(r["verbs"]),
+    apiGroups: strings(r["apiGroups"]),
+    resources: strings(r["resources"]),
+    resourceNames: strings(r["resourceNames"]),
+    nonResourceURLs: strings(r["nonResourceURLs"]),
+  }));
+}
+
+/** A RoleBinding or ClusterRoleBinding object. */
+export function bindingOf(obj: JsonObject): Binding {
+  const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
+  const ref = isObject(obj["roleRef"]) ? obj["roleRef"] : {};
+  const subjects = (Array.isArray(obj["subjects"]) ? obj["subjects"] : []).filter(isObject).map((s) => ({
+    kind: str(s, "kind"),
+    apiGroup: str(s, "apiGroup"),
+    name: str(s, "name"),
+    namespace: str(s, "namespace"),
+  }));
+  return { name: str(meta, "name"), namespace: str(meta, "namespace"), roleRef: { kind: str(ref, "kind"), name: str(ref, "name") }, subjects };
+}
+
+/** `describeSubject`. */
+function describeSubject(s: Subject, bindingNamespace: string): string {
+  if (s.kind === "ServiceAccount") return `${s.kind} ${goQuote(`${s.name}/${s.namespace !== "" ? s.namespace : bindingNamespace}`)}`;
+  return `${s.kind} ${goQuote(s.name)}`;
+}
+
+/** The `fmt.Stringer` of the binding a rule came from (the `RBAC: allowed by …` reason). */
+export function describeSource(b: Binding, s: Subject): string {
+  if (b.namespace === "") {
+    return `ClusterRoleBinding ${goQuote(b.name)} of ${b.roleRef.kind} ${goQuote(b.roleRef.name)} to ${describeSubject(s, "")}`;
+  }
+  return `RoleBinding ${goQuote(`${b.name}/${b.namespace}`)} of ${b.roleRef.kind} ${goQuote(b.roleRef.name)} to ${describeSubject(s, b.namespace)}`;
+}
+
+function appliesToUser(u: UserInfo, s: Subject, namespace: string): boolean {
+  switch (s.kind) {
+    case "User":
+      return u.name === s.name;
+    case "Group":
+      return u.groups.includes(s.name);
+    case "ServiceAccount": {
+      const ns = s.namespace !== "" ? s.namespace : namespace;
+      return ns !== "" && u.name === `system:serviceaccount:${ns}:${s.name}`;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Visits a rule (with the binding it came from) or a resolution error; return false to stop. */
+export type RuleVisitor = (source: string | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
+
+export class RbacPolicy {
+  private readonly roles = new Map<string, PolicyRule[]>();
+  private readonly clusterRoles = new Map<string, PolicyRule[]>();
+  private readonly roleBindings = new Map<string, Binding>();
+  private readonly clusterRoleBindings = new Map<string, Binding>();
+
+  constructor(store: Store) {
+    const follow = (prefix: string, put: (key: string, obj: JsonObject | undefined) => void) => {
+      const { items, revision } = store.list(prefix);
+      for (const it of items) put(it.key.slice(prefix.length), parseStored(it.value));
+      store.watch(prefix, revision, (e: StoreEvent) => put(e.key.slice(prefix.length), e.type === "DELETED" ? undefined : parseStored(e.value)));
+    };
+    const keep = <T>(m: Map<string, T>, conv: (o: JsonObject) => T) => (key: string, obj: JsonObject | undefined) => {
+      if (obj === undefined) m.delete(key);
+      else m.set(key, conv(obj));
+    };
+    follow(ROLES_PREFIX, keep(this.roles, rulesOf));
+    follow(CLUSTER_ROLES_PREFIX, keep(this.clusterRoles, rulesOf));
+    follow(ROLE_BINDINGS_PREFIX, keep(this.roleBindings, bindingOf));
+    follow(CLUSTER_ROLE_BINDINGS_PREFIX, keep(this.clusterRoleBindings, bindingOf));
+  }
+
+  /** `GetRoleReferenceRules`: the rules of the referenced role, or the lister's NotFound text. */
+  private roleRules(b: Binding): PolicyRule[] | string {
+    if (b.roleRef.kind === "Role") {
+      return this.roles.get(`${b.namespace}/${b.roleRef.name}`) ?? `role.rbac.authorization.k8s.io ${goQuote(b.roleRef.name)} not found`;
+    }
+    if (b.roleRef.kind === "ClusterRole") {
+      return this.clusterRoles.get(b.roleRef.name) ?? `clusterrole.rbac.authorization.k8s.io ${goQuote(b.roleRef.name)} not found`;
+    }
+    return `unsupported role reference kind: ${goQuote(b.roleRef.kind)}`;
+  }
+
+  /** `VisitRulesFor(user, namespace, visitor)`. */
+  visitRulesFor(u: UserInfo, namespace: string, visit: RuleVisitor): void {
+    const walk = (bindings: Iterable<[string, Binding]>, ns: string): boolean => {
+      for (const [key, b] of [...bindings].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
+        if (ns !== "" && !key.startsWith(`${ns}/`)) continue;
+        const s = b.subjects.find((x) => appliesToUser(u, x, ns));
+        if (!s) continue;
+        const rules = this.roleRules(b);
+        if (typeof rules === "string") {
+          if (!visit(undefined, undefined, rules)) return false;
+          continue;
+        }
+        const source = describeSource(b, s);
+        for (const r of rules) if (!visit(source, r, undefined)) return false;
+      }
+      return true;
+    };
+    if (!walk(this.clusterRoleBindings, "")) return;
+    if (namespace !== "") walk(this.roleBindings, namespace);
+  }
+}

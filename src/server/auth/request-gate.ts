@@ -1,0 +1,57 @@
+/**
+ * The authentication and authorization step in front of every request (kube-apiserver's
+ * `WithAuthentication` and `WithAuthorization` filters): 401 `Unauthorized` without valid credentials,
+ * 403 with Kubernetes' text when the authorizer does not allow the request. An open server (no security
+ * flags, loopback) admits every request as `system:unsecured` in `system:masters`.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Store } from "../../storage/types.js";
+import type { RestResponse } from "../rest-common.js";
+import { Authorizer } from "./authorizer.js";
+import { forbiddenError, unauthorizedError } from "./forbidden.js";
+import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
+import { RbacPolicy } from "./rbac-policy.js";
+import { requestAttributes } from "./request-attributes.js";
+import type { Security } from "./security.js";
+import { serveSelfReview } from "./self-reviews.js";
+import { ALL_AUTHENTICATED, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
+
+/** The user of an open server (the old insecure port's identity). */
+const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED] };
+
+export class RequestGate {
+  readonly authorizer: Authorizer;
+
+  constructor(
+    private readonly security: Security | undefined,
+    store: Store,
+  ) {
+    const mode = security?.authorizationMode ?? "AlwaysAllow";
+    let rbac: RbacPolicy | undefined;
+    if (mode === "RBAC") {
+      ensureBootstrapPolicy(store);
+      rbac = new RbacPolicy(store);
+    }
+    this.authorizer = new Authorizer(mode, rbac);
+  }
+
+  /** The request's user; throws the 401 or 403 ApiError. */
+  admit(req: IncomingMessage, url: URL): UserInfo {
+    const authn = this.security?.authenticator;
+    let user = UNSECURED;
+    if (authn) {
+      const r = authn.authenticate(req);
+      if ("error" in r) throw unauthorizedError();
+      user = r.user;
+    }
+    const attrs = requestAttributes(req.method ?? "GET", url, user);
+    const d = this.authorizer.authorize(attrs);
+    if (!d.allowed) throw forbiddenError(attrs, d.reason);
+    return user;
+  }
+
+  /** SelfSubjectAccessReview / SelfSubjectReview for `user`; undefined for other paths. */
+  serveReview(group: string, version: string, plural: string, method: string, req: IncomingMessage, user: UserInfo): Promise<RestResponse | undefined> {
+    return serveSelfReview(group, version, plural, method, req, user, this.authorizer);
+  }
+}
