@@ -15,6 +15,11 @@ export interface KeyPair {
 
 const DAY_MS = 86_400_000;
 
+/** A subject attribute as UTF8String (forge's default PrintableString cannot hold `:` or `@`). */
+function attr(name: string, value: string): forge.pki.CertificateField {
+  return { name, value, valueTagClass: forge.asn1.Type.UTF8 } as unknown as forge.pki.CertificateField;
+}
+
 const generateKeyPairAsync = promisify(generateKeyPair);
 
 /** An RSA 2048 key, generated off the event loop (it takes ~1 s of CPU). */
@@ -55,7 +60,7 @@ function sign(c: forge.pki.Certificate, issuerKeyPem: string): string {
 export async function generateCa(commonName: string): Promise<KeyPair> {
   const k = await newKey();
   const c = baseCert(k.pub, 3650);
-  const subject = [{ name: "commonName", value: commonName }];
+  const subject = [attr("commonName", commonName)];
   c.setSubject(subject);
   c.setIssuer(subject);
   c.setExtensions([
@@ -86,7 +91,7 @@ export function generateServingCert(ca: KeyPair, hosts: readonly string[]): Prom
   const altNames = [...new Set(hosts)].map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h }));
   return issue(
     ca,
-    [{ name: "commonName", value: "crdkit-serving" }],
+    [attr("commonName", "crdkit-serving")],
     [{ name: "extKeyUsage", serverAuth: true }, { name: "subjectAltName", altNames }],
     365,
   );
@@ -95,8 +100,8 @@ export function generateServingCert(ca: KeyPair, hosts: readonly string[]): Prom
 /** A client certificate for user `commonName` in `groups` (O), signed by `ca` (1 year). */
 export function generateClientCert(ca: KeyPair, commonName: string, groups: readonly string[]): Promise<KeyPair> {
   const subject: forge.pki.CertificateField[] = [
-    ...groups.map((g) => ({ name: "organizationName", value: g })),
-    { name: "commonName", value: commonName },
+    ...groups.map((g) => attr("organizationName", g)),
+    attr("commonName", commonName),
   ];
   return issue(ca, subject, [{ name: "extKeyUsage", clientAuth: true }], 365);
 }
