@@ -139,11 +139,11 @@ export class ApiHandler {
     let warnings: string[] | undefined;
     let user = "";
     try {
-      const u = this.gate.admit(req, url);
-      user = u.name;
+      const ctx = this.gate.admit(req, url);
+      user = ctx.attrs.user.name;
       const r = route(url.pathname);
-      const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, u) : undefined;
-      const out = review ?? (await this.dispatch(r, req, res, url.searchParams));
+      const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
+      const out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {

@@ -168,6 +168,34 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     assert.match(other.stderr, /cannot list resource "crontabs" in API group "stable.example.com" in the namespace "other"/);
   });
 
+  it("RBAC escalation prevention: roles and bindings grant only what the user holds (or escalate/bind)", async () => {
+    for (const args of [
+      ["create", "role", "rbac-manager", "--verb=create", "--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io"],
+      ["create", "rolebinding", "alice-rbac", "--role=rbac-manager", "--user=alice"],
+    ]) {
+      const r = await k(admin, args);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const groups = '(groups=["dev" "qa" "system:authenticated"])';
+    const tooMuch = await k(alice, ["create", "role", "too-much", "--verb=get,delete", "--resource=crontabs.stable.example.com"]);
+    assert.equal(
+      tooMuch.stderr.trim(),
+      `Error from server (Forbidden): roles.rbac.authorization.k8s.io "too-much" is forbidden: user "alice" ${groups} is attempting to grant RBAC permissions not currently held:\n{APIGroups:["stable.example.com"], Resources:["crontabs"], Verbs:["delete"]}`,
+    );
+    const held = await k(alice, ["create", "role", "reader", "--verb=get,list", "--resource=crontabs.stable.example.com"]);
+    assert.equal(held.stdout, "role.rbac.authorization.k8s.io/reader created\n", held.stderr);
+    const grab = await k(alice, ["create", "rolebinding", "grab", "--clusterrole=cluster-admin", "--user=alice"]);
+    assert.equal(
+      grab.stderr.trim(),
+      `error: failed to create rolebinding: rolebindings.rbac.authorization.k8s.io "grab" is forbidden: user "alice" ${groups} is attempting to grant RBAC permissions not currently held:\n{APIGroups:["*"], Resources:["*"], Verbs:["*"]}\n{NonResourceURLs:["*"], Verbs:["*"]}`,
+    );
+    const missing = await k(alice, ["create", "rolebinding", "dangling", "--role=nope", "--user=alice"]);
+    assert.match(missing.stderr, /rolebindings.rbac.authorization.k8s.io "dangling" is forbidden: roles.rbac.authorization.k8s.io "nope" not found/);
+    // Binding what she holds is allowed; the admin (system:masters) may bind anything.
+    const ok = await k(alice, ["create", "rolebinding", "share", "--role=reader", "--group=qa"]);
+    assert.equal(ok.code, 0, ok.stderr);
+  });
+
   it("client certificates from --client-ca-file authenticate (CN user, O groups); others are refused", async () => {
     const bob = kubeconfig(dir, "bob", server.url, ca, { cert: await generateClientCert(userCa, "bob", ["ops"]) });
     const who = await k(bob, ["auth", "whoami"]);

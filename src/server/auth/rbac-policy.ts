@@ -125,25 +125,47 @@ export class RbacPolicy {
     follow(CLUSTER_ROLE_BINDINGS_PREFIX, keep(this.clusterRoleBindings, bindingOf));
   }
 
-  /** `GetRoleReferenceRules`: the rules of the referenced role, or the lister's NotFound text. */
-  private roleRules(b: Binding): PolicyRule[] | string {
-    if (b.roleRef.kind === "Role") {
-      return this.roles.get(`${b.namespace}/${b.roleRef.name}`) ?? `role.rbac.authorization.k8s.io ${goQuote(b.roleRef.name)} not found`;
-    }
-    if (b.roleRef.kind === "ClusterRole") {
-      return this.clusterRoles.get(b.roleRef.name) ?? `clusterrole.rbac.authorization.k8s.io ${goQuote(b.roleRef.name)} not found`;
-    }
-    return `unsupported role reference kind: ${goQuote(b.roleRef.kind)}`;
+  /**
+   * `GetRoleReferenceRules(roleRef, namespace)`: the rules of the referenced role, or the NotFound text —
+   * the authorizer's listers name the resource in the singular (`role.rbac…`), the registry (escalation
+   * checks, `registry: true`) in the plural (`roles.rbac…`).
+   */
+  roleRefRules(ref: { kind: string; name: string }, namespace: string, registry = false): PolicyRule[] | string {
+    const notFound = (singular: string) => `${singular}${registry ? "s" : ""}.rbac.authorization.k8s.io ${goQuote(ref.name)} not found`;
+    if (ref.kind === "Role") return this.roles.get(`${namespace}/${ref.name}`) ?? notFound("role");
+    if (ref.kind === "ClusterRole") return this.clusterRoles.get(ref.name) ?? notFound("clusterrole");
+    return `unsupported role reference kind: ${goQuote(ref.kind)}`;
+  }
+
+  private roleRules(b: Binding, registry: boolean): PolicyRule[] | string {
+    return this.roleRefRules(b.roleRef, b.namespace, registry);
+  }
+
+  /** `RulesFor(user, namespace)`: every rule that applies, and the resolution errors (registry texts). */
+  rulesFor(u: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    this.visitRulesFor(
+      u,
+      namespace,
+      (_s, r, e) => {
+        if (r) rules.push(r);
+        if (e !== undefined) errors.push(e);
+        return true;
+      },
+      true,
+    );
+    return { rules, errors };
   }
 
   /** `VisitRulesFor(user, namespace, visitor)`. */
-  visitRulesFor(u: UserInfo, namespace: string, visit: RuleVisitor): void {
+  visitRulesFor(u: UserInfo, namespace: string, visit: RuleVisitor, registry = false): void {
     const walk = (bindings: Iterable<[string, Binding]>, ns: string): boolean => {
       for (const [key, b] of [...bindings].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
         if (ns !== "" && !key.startsWith(`${ns}/`)) continue;
         const s = b.subjects.find((x) => appliesToUser(u, x, ns));
         if (!s) continue;
-        const rules = this.roleRules(b);
+        const rules = this.roleRules(b, registry);
         if (typeof rules === "string") {
           if (!visit(undefined, undefined, rules)) return false;
           continue;

@@ -5,10 +5,12 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { createHash } from "node:crypto";
-import { type ResourceType, storageVersionHash } from "../resource-type.js";
+import type { PipelineResult } from "../../pipeline/types.js";
+import { type Admission, type ResourceType, storageVersionHash } from "../resource-type.js";
 import { rootType, type TypeNode } from "../ssa/type-schema.js";
 import { TableConvertor, type PrinterColumn } from "../table.js";
 import { RBAC_GROUP, rbacAdmission, type RbacKind } from "./rbac-admission.js";
+import { checkEscalation } from "./rbac-escalation.js";
 import { bindingOf, CLUSTER_ROLE_BINDINGS_PREFIX, CLUSTER_ROLES_PREFIX, ROLE_BINDINGS_PREFIX, ROLES_PREFIX } from "./rbac-policy.js";
 
 const CREATED_AT: PrinterColumn = {
@@ -58,8 +60,22 @@ const BINDING_COLUMNS: PrinterColumn[] = [
   subjectsColumn("ServiceAccounts", "ServiceAccount"),
 ];
 
+/** Decoding (400) first, then escalation prevention (403), then validation (422), as the RBAC storages. */
+function guarded(kind: RbacKind, plural: string): Admission {
+  const base = rbacAdmission(kind);
+  const check = (res: PipelineResult, old: JsonObject | undefined): PipelineResult => {
+    if (res.object && res.decodeError === undefined) checkEscalation(kind, plural, res.object, old);
+    return res;
+  };
+  return {
+    create: (obj, opts) => check(base.create(obj, opts), undefined),
+    update: (obj, old, opts) => check(base.update(obj, old, opts), old),
+    updateStatus: (obj, old, opts) => check(base.updateStatus(obj, old, opts), old),
+  };
+}
+
 function rbacType(kind: RbacKind, plural: string, prefix: string, columns: PrinterColumn[]): ResourceType {
-  const admission = rbacAdmission(kind);
+  const admission = guarded(kind, plural);
   let smd: TypeNode | undefined;
   return {
     group: RBAC_GROUP,

@@ -10,6 +10,7 @@ import type { RestResponse } from "../rest-common.js";
 import { Authorizer } from "./authorizer.js";
 import { forbiddenError, unauthorizedError } from "./forbidden.js";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
+import { type RequestContext, requestContext } from "./rbac-escalation.js";
 import { RbacPolicy } from "./rbac-policy.js";
 import { requestAttributes } from "./request-attributes.js";
 import type { Security } from "./security.js";
@@ -21,6 +22,7 @@ const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM
 
 export class RequestGate {
   readonly authorizer: Authorizer;
+  private readonly policy: RbacPolicy | undefined;
 
   constructor(
     private readonly security: Security | undefined,
@@ -32,11 +34,12 @@ export class RequestGate {
       ensureBootstrapPolicy(store);
       rbac = new RbacPolicy(store);
     }
+    this.policy = rbac;
     this.authorizer = new Authorizer(mode, rbac);
   }
 
-  /** The request's user; throws the 401 or 403 ApiError. */
-  admit(req: IncomingMessage, url: URL): UserInfo {
+  /** The request's context (user, attributes); throws the 401 or 403 ApiError. */
+  admit(req: IncomingMessage, url: URL): RequestContext {
     const authn = this.security?.authenticator;
     let user = UNSECURED;
     if (authn) {
@@ -47,7 +50,12 @@ export class RequestGate {
     const attrs = requestAttributes(req.method ?? "GET", url, user);
     const d = this.authorizer.authorize(attrs);
     if (!d.allowed) throw forbiddenError(attrs, d.reason);
-    return user;
+    return { attrs, authorizer: this.authorizer, policy: this.policy };
+  }
+
+  /** Runs `f` with `ctx` as the request context (what RBAC escalation checks read). */
+  run<T>(ctx: RequestContext, f: () => Promise<T>): Promise<T> {
+    return requestContext.run(ctx, f);
   }
 
   /** SelfSubjectAccessReview / SelfSubjectReview for `user`; undefined for other paths. */
