@@ -196,6 +196,20 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     assert.equal(ok.code, 0, ok.stderr);
   });
 
+  it("impersonation (--as, --as-group) is authorized as the impersonate verb", async () => {
+    const yes = await k(admin, ["auth", "can-i", "create", "crontabs.stable.example.com", "--as=alice"]);
+    assert.deepEqual([yes.code, yes.stdout], [0, "yes\n"]);
+    const no = await k(admin, ["auth", "can-i", "delete", "crontabs.stable.example.com", "--as=alice"]);
+    assert.deepEqual([no.code, no.stdout], [1, "no\n"]);
+    const who = await k(admin, ["auth", "whoami", "--as=carol", "--as-group=ops"]);
+    assert.match(who.stdout, /Username\s+carol\nGroups\s+\[ops system:authenticated\]/, who.stderr);
+    const denied = await k(alice, ["get", "crontabs", "--as=bob"]);
+    assert.equal(
+      denied.stderr.trim(),
+      'Error from server (Forbidden): users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
+  });
+
   it("client certificates from --client-ca-file authenticate (CN user, O groups); others are refused", async () => {
     const bob = kubeconfig(dir, "bob", server.url, ca, { cert: await generateClientCert(userCa, "bob", ["ops"]) });
     const who = await k(bob, ["auth", "whoami"]);

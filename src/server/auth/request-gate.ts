@@ -9,6 +9,7 @@ import type { Store } from "../../storage/types.js";
 import type { RestResponse } from "../rest-common.js";
 import { Authorizer } from "./authorizer.js";
 import { forbiddenError, unauthorizedError } from "./forbidden.js";
+import { impersonatedUser } from "./impersonation.js";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
 import { type RequestContext, requestContext } from "./rbac-escalation.js";
 import { RbacPolicy } from "./rbac-policy.js";
@@ -47,6 +48,7 @@ export class RequestGate {
       if ("error" in r) throw unauthorizedError();
       user = r.user;
     }
+    user = impersonatedUser(req, user, this.authorizer);
     const attrs = requestAttributes(req.method ?? "GET", url, user);
     const d = this.authorizer.authorize(attrs);
     if (!d.allowed) throw forbiddenError(attrs, d.reason);
