@@ -64,7 +64,7 @@ export class Discovery {
   groups(): Map<string, Map<string, DiscoveredResource[]>> {
     if (this.cache && this.cache.generation === this.registry.generation) return this.cache.groups;
     const groups = new Map<string, Map<string, DiscoveredResource[]>>();
-    groups.set(this.crdType.group, new Map([[this.crdType.version, [{ rt: this.crdType, verbs: CRD_VERBS }]]]));
+    // Built-in groups first (in the order given: kube-apiserver's group priority), then CRDs' groups.
     for (const b of this.builtins) {
       let vm = groups.get(b.rt.group);
       if (!vm) groups.set(b.rt.group, (vm = new Map()));
@@ -72,6 +72,7 @@ export class Discovery {
       if (!list) vm.set(b.rt.version, (list = []));
       list.push(b);
     }
+    groups.set(this.crdType.group, new Map([[this.crdType.version, [{ rt: this.crdType, verbs: CRD_VERBS }]]]));
     for (const [group, versions] of this.registry.groupVersions()) {
       const vm = new Map<string, DiscoveredResource[]>();
       for (const v of versions) {

@@ -3,6 +3,7 @@ import { fieldError, FieldPath } from "../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../storage/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
+import { STRATEGIC_MERGE_PATCH } from "./auth/strategic-merge.js";
 import { apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
@@ -260,6 +261,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
 
 function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
+  if (type === STRATEGIC_MERGE_PATCH && r.rt.strategicMergePatch) return r.rt.strategicMergePatch(base, patch);
   if (type === "application/json-patch+json") return jsonPatch(base, patch);
   if ((r.subresource !== "" && r.subresource !== "status") || !isObject(patch)) return applyMerge(base, patch);
   return applyConfig(r, base, patch);
@@ -286,7 +288,8 @@ function forceOf(r: RestRequest): boolean {
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const type = mediaType(r.req.headers["content-type"]);
-  if (!PATCH_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(PATCH_TYPES);
+  const accepted = r.rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
+  if (!accepted.includes(type)) throw apiErrors.unsupportedMediaType(accepted);
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);

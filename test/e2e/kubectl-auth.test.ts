@@ -196,6 +196,21 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     assert.equal(ok.code, 0, ok.stderr);
   });
 
+  it("kubectl apply (strategic merge patch), label and get of RBAC objects", async () => {
+    const first = await k(admin, ["apply", "-f", "rbac.yaml"]);
+    assert.equal(first.stdout, "role.rbac.authorization.k8s.io/crontab-reader created\nrolebinding.rbac.authorization.k8s.io/crontab-readers created\n", first.stderr);
+    const again = await k(admin, ["apply", "-f", "rbac.yaml"]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^role.rbac.authorization.k8s.io\/crontab-reader unchanged\n/);
+    const label = await k(admin, ["label", "role", "crontab-reader", "team=qa"]);
+    assert.equal(label.stdout, "role.rbac.authorization.k8s.io/crontab-reader labeled\n", label.stderr);
+    const got = await k(admin, ["get", "role", "crontab-reader", "-o", "jsonpath={.metadata.labels.team} {.rules[0].verbs}"]);
+    assert.equal(got.stdout, 'qa ["get","list","watch"]');
+    const qa = kubeconfig(dir, "qa-user", server.url, ca, { cert: await generateClientCert(userCa, "quinn", ["qa"]) });
+    const list = await k(qa, ["get", "crontabs", "-o", "name"]);
+    assert.equal(list.code, 0, list.stderr);
+  });
+
   it("impersonation (--as, --as-group) is authorized as the impersonate verb", async () => {
     const yes = await k(admin, ["auth", "can-i", "create", "crontabs.stable.example.com", "--as=alice"]);
     assert.deepEqual([yes.code, yes.stdout], [0, "yes\n"]);

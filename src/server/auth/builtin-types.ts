@@ -12,14 +12,18 @@ export function builtinTypes(): Map<string, ResourceType> {
   return new Map(rbacResourceTypes().map((rt) => [`${rt.group}/${rt.version}/${rt.plural}`, rt]));
 }
 
-/** Discovery entries of the built-in resources. */
+/**
+ * Discovery entries of the built-in resources, in kube-apiserver's group order (authentication.k8s.io,
+ * authorization.k8s.io, rbac.authorization.k8s.io; apiextensions.k8s.io follows), resources by name.
+ */
 export function builtinDiscovery(types: Map<string, ResourceType>): DiscoveredResource[] {
-  const out: DiscoveredResource[] = [...types.values()].map((rt) => ({ rt, verbs: ALL_VERBS }));
-  for (const r of REVIEW_RESOURCES) {
+  const out: DiscoveredResource[] = [];
+  for (const r of [...REVIEW_RESOURCES].sort((a, b) => (a.group < b.group ? -1 : 1))) {
     out.push({
-      rt: { group: r.group, version: "v1", plural: r.plural, singular: r.kind.toLowerCase(), kind: r.kind, namespaced: false, shortNames: [], categories: [], status: false },
+      rt: { group: r.group, version: "v1", plural: r.plural, singular: "", kind: r.kind, namespaced: false, shortNames: [], categories: [], status: false },
       verbs: ["create"],
     });
   }
+  for (const rt of [...types.values()].sort((a, b) => (a.plural < b.plural ? -1 : 1))) out.push({ rt, verbs: ALL_VERBS });
   return out;
 }

@@ -11,6 +11,7 @@ import { rootType, type TypeNode } from "../ssa/type-schema.js";
 import { TableConvertor, type PrinterColumn } from "../table.js";
 import { RBAC_GROUP, rbacAdmission, type RbacKind } from "./rbac-admission.js";
 import { checkEscalation } from "./rbac-escalation.js";
+import { strategicMergePatch } from "./strategic-merge.js";
 import { bindingOf, CLUSTER_ROLE_BINDINGS_PREFIX, CLUSTER_ROLES_PREFIX, ROLE_BINDINGS_PREFIX, ROLES_PREFIX } from "./rbac-policy.js";
 
 const CREATED_AT: PrinterColumn = {
@@ -94,6 +95,7 @@ function rbacType(kind: RbacKind, plural: string, prefix: string, columns: Print
     storageVersionHash: storageVersionHash(RBAC_GROUP, "v1", kind, (t) => createHash("sha256").update(t).digest()),
     terminating: false,
     admission: () => admission,
+    strategicMergePatch,
     smdType: () => (smd ??= rootType(undefined)),
   };
 }
