@@ -106,8 +106,11 @@ export type RuleVisitor = (source: string | undefined, rule: PolicyRule | undefi
 export class RbacPolicy {
   private readonly roles = new Map<string, PolicyRule[]>();
   private readonly clusterRoles = new Map<string, PolicyRule[]>();
-  private readonly roleBindings = new Map<string, Binding>();
+  /** namespace → name → binding. */
+  private readonly roleBindings = new Map<string, Map<string, Binding>>();
   private readonly clusterRoleBindings = new Map<string, Binding>();
+  /** Bindings in name order, per namespace ("" = cluster), rebuilt after a change. */
+  private readonly sorted = new Map<string, Binding[]>();
 
   constructor(store: Store) {
     const follow = (prefix: string, put: (key: string, obj: JsonObject | undefined) => void) => {
@@ -121,8 +124,19 @@ export class RbacPolicy {
     };
     follow(ROLES_PREFIX, keep(this.roles, rulesOf));
     follow(CLUSTER_ROLES_PREFIX, keep(this.clusterRoles, rulesOf));
-    follow(ROLE_BINDINGS_PREFIX, keep(this.roleBindings, bindingOf));
-    follow(CLUSTER_ROLE_BINDINGS_PREFIX, keep(this.clusterRoleBindings, bindingOf));
+    follow(ROLE_BINDINGS_PREFIX, (key, obj) => {
+      const slash = key.indexOf("/");
+      const ns = key.slice(0, slash);
+      let m = this.roleBindings.get(ns);
+      if (!m) this.roleBindings.set(ns, (m = new Map()));
+      keep(m, bindingOf)(key.slice(slash + 1), obj);
+      if (m.size === 0) this.roleBindings.delete(ns);
+      this.sorted.delete(ns);
+    });
+    follow(CLUSTER_ROLE_BINDINGS_PREFIX, (key, obj) => {
+      keep(this.clusterRoleBindings, bindingOf)(key, obj);
+      this.sorted.delete("");
+    });
   }
 
   /**
@@ -160,9 +174,8 @@ export class RbacPolicy {
 
   /** `VisitRulesFor(user, namespace, visitor)`. */
   visitRulesFor(u: UserInfo, namespace: string, visit: RuleVisitor, registry = false): void {
-    const walk = (bindings: Iterable<[string, Binding]>, ns: string): boolean => {
-      for (const [key, b] of [...bindings].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
-        if (ns !== "" && !key.startsWith(`${ns}/`)) continue;
+    const walk = (ns: string): boolean => {
+      for (const b of this.bindingsOf(ns)) {
         const s = b.subjects.find((x) => appliesToUser(u, x, ns));
         if (!s) continue;
         const rules = this.roleRules(b, registry);
@@ -175,7 +188,20 @@ export class RbacPolicy {
       }
       return true;
     };
-    if (!walk(this.clusterRoleBindings, "")) return;
-    if (namespace !== "") walk(this.roleBindings, namespace);
+    if (!walk("")) return;
+    if (namespace !== "") walk(namespace);
+  }
+
+  /** The cluster role bindings (`ns` = "") or the role bindings of `ns`, by name. */
+  private bindingsOf(ns: string): Binding[] {
+    let list = this.sorted.get(ns);
+    if (!list) {
+      const m = ns === "" ? this.clusterRoleBindings : this.roleBindings.get(ns);
+      // Namespaces without bindings are not cached (requests may name any number of them).
+      if (!m) return [];
+      list = [...m.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map((e) => e[1]);
+      this.sorted.set(ns, list);
+    }
+    return list;
   }
 }
