@@ -216,6 +216,11 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     assert.deepEqual([yes.code, yes.stdout], [0, "yes\n"]);
     const no = await k(admin, ["auth", "can-i", "delete", "crontabs.stable.example.com", "--as=alice"]);
     assert.deepEqual([no.code, no.stdout], [1, "no\n"]);
+    const list = await k(alice, ["auth", "can-i", "--list"]);
+    // SelfSubjectRulesReview: alice's RBAC rules (two bindings on crontabs) and the default discovery rules.
+    assert.match(list.stdout, /^crontabs\.stable\.example\.com\s+\[\]\s+\[\]\s+\[get list create watch\]$/m, list.stderr);
+    assert.match(list.stdout, /^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m);
+    assert.match(list.stdout, /^\s+\[\/version\]\s+\[\]\s+\[get\]$/m);
     const who = await k(admin, ["auth", "whoami", "--as=carol", "--as-group=ops"]);
     assert.match(who.stdout, /Username\s+carol\nGroups\s+\[ops system:authenticated\]/, who.stderr);
     const denied = await k(alice, ["get", "crontabs", "--as=bob"]);

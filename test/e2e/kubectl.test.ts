@@ -75,6 +75,7 @@ describe(`kubectl against crdkit serve (${backend})`, { skip: kubectl ? false : 
         "customresourcedefinitions  crd,crds  apiextensions.k8s.io/v1  false  CustomResourceDefinition",
         "selfsubjectreviews  authentication.k8s.io/v1  false  SelfSubjectReview",
         "selfsubjectaccessreviews  authorization.k8s.io/v1  false  SelfSubjectAccessReview",
+        "selfsubjectrulesreviews  authorization.k8s.io/v1  false  SelfSubjectRulesReview",
         "clusterrolebindings  rbac.authorization.k8s.io/v1  false  ClusterRoleBinding",
         "clusterroles  rbac.authorization.k8s.io/v1  false  ClusterRole",
         "rolebindings  rbac.authorization.k8s.io/v1  true  RoleBinding",

@@ -3,10 +3,10 @@
  * do everything) followed by `--authorization-mode` — `AlwaysAllow`, or `RBAC` over {@link RbacPolicy}.
  */
 import { dedupe } from "./dedupe.js";
-import { ruleAllows } from "./rbac-rules.js";
+import { type PolicyRule, ruleAllows } from "./rbac-rules.js";
 import type { RbacPolicy } from "./rbac-policy.js";
 import type { RequestAttributes } from "./request-attributes.js";
-import { SYSTEM_MASTERS } from "./user-info.js";
+import { SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
 
 export type AuthorizationMode = "AlwaysAllow" | "RBAC";
 
@@ -21,6 +21,22 @@ export class Authorizer {
     readonly mode: AuthorizationMode,
     private readonly rbac: RbacPolicy | undefined,
   ) {}
+
+  /**
+   * `RulesFor` of the union authorizer (SelfSubjectRulesReview): everything for `system:masters` and under
+   * AlwaysAllow, then the user's RBAC rules in `namespace`, with RBAC resolution errors.
+   */
+  rulesFor(u: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+    const all: PolicyRule[] = [
+      { verbs: ["*"], apiGroups: ["*"], resources: ["*"], resourceNames: [], nonResourceURLs: [] },
+      { verbs: ["*"], apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: ["*"] },
+    ];
+    const rules: PolicyRule[] = [];
+    if (u.groups.includes(SYSTEM_MASTERS)) rules.push(...all);
+    if (this.mode === "AlwaysAllow" || !this.rbac) return { rules: [...rules, ...all], errors: [] };
+    const r = this.rbac.rulesFor(u, namespace, false);
+    return { rules: [...rules, ...r.rules], errors: dedupe(r.errors) };
+  }
 
   authorize(a: RequestAttributes): Decision {
     if (a.user.groups.includes(SYSTEM_MASTERS)) return { allowed: true, reason: "" };

@@ -101,6 +101,7 @@ const KINDS: Record<string, Schema> = {
       },
     },
   },
+  "authorization.k8s.io/v1/SelfSubjectRulesReview": { 1: META, 2: { name: "spec", type: "message", schema: { 1: { name: "namespace", type: "string" } } } },
   "authentication.k8s.io/v1/SelfSubjectReview": { 1: META },
 };
 
@@ -211,7 +212,11 @@ export function decodeProtobufBody(body: Uint8Array): JsonObject {
 /** {@link decodeProtobufBody} with the API server's answers: 415 for kinds without protobuf, else 400. */
 export function protobufRequestBody(body: Uint8Array, describe: string): JsonObject {
   try {
-    return decodeProtobufBody(body);
+    const obj = decodeProtobufBody(body);
+    // A kind other than the endpoint's is as unsupported as an unknown one (the endpoint has no protobuf
+    // codec for it).
+    if (obj["kind"] !== describe) throw new ProtobufBodyError(`${String(obj["kind"])} sent to a ${describe} endpoint`, true);
+    return obj;
   } catch (e) {
     if (e instanceof ProtobufBodyError && e.unsupportedKind) throw apiErrors.unsupportedMediaType(["application/json", "application/yaml"]);
     throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): ${e instanceof Error ? e.message : String(e)}`);

@@ -156,7 +156,7 @@ export class RbacPolicy {
   }
 
   /** `RulesFor(user, namespace)`: every rule that applies, and the resolution errors (registry texts). */
-  rulesFor(u: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+  rulesFor(u: UserInfo, namespace: string, registry = true): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
     this.visitRulesFor(
@@ -167,7 +167,7 @@ export class RbacPolicy {
         if (e !== undefined) errors.push(e);
         return true;
       },
-      true,
+      registry,
     );
     return { rules, errors };
   }

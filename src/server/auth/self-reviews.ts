@@ -10,6 +10,7 @@ import { apiErrors } from "../errors.js";
 import { decodeBody, mediaType, readBody } from "../http-io.js";
 import type { RestResponse } from "../rest-common.js";
 import type { Authorizer } from "./authorizer.js";
+import type { PolicyRule } from "./rbac-rules.js";
 import type { RequestAttributes } from "./request-attributes.js";
 import type { UserInfo } from "./user-info.js";
 
@@ -19,6 +20,7 @@ export const AUTHENTICATION_GROUP = "authentication.k8s.io";
 /** The review resources, for discovery. */
 export const REVIEW_RESOURCES = [
   { group: AUTHORIZATION_GROUP, plural: "selfsubjectaccessreviews", kind: "SelfSubjectAccessReview" },
+  { group: AUTHORIZATION_GROUP, plural: "selfsubjectrulesreviews", kind: "SelfSubjectRulesReview" },
   { group: AUTHENTICATION_GROUP, plural: "selfsubjectreviews", kind: "SelfSubjectReview" },
 ] as const;
 
@@ -39,6 +41,25 @@ function userInfoJson(u: UserInfo): JsonObject {
   if (u.groups.length > 0) out["groups"] = u.groups;
   if (u.extra && Object.keys(u.extra).length > 0) out["extra"] = u.extra as unknown as JsonValue;
   return out;
+}
+
+/** `SubjectRulesReviewStatus` of the rules a user has (kubectl `auth can-i --list`). */
+function rulesReviewStatus(r: { rules: PolicyRule[]; errors: string[] }): JsonObject {
+  const resourceRules: JsonObject[] = [];
+  const nonResourceRules: JsonObject[] = [];
+  for (const rule of r.rules) {
+    if (rule.resources.length > 0) {
+      const o: JsonObject = { verbs: rule.verbs };
+      if (rule.apiGroups.length > 0) o["apiGroups"] = rule.apiGroups;
+      o["resources"] = rule.resources;
+      if (rule.resourceNames.length > 0) o["resourceNames"] = rule.resourceNames;
+      resourceRules.push(o);
+    }
+    if (rule.nonResourceURLs.length > 0) nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs });
+  }
+  const status: JsonObject = { resourceRules, nonResourceRules, incomplete: r.errors.length > 0 };
+  if (r.errors.length > 0) status["evaluationError"] = r.errors.join(", ");
+  return status;
 }
 
 /** Serves a POST to a review collection; undefined when the path is not a review resource. */
@@ -63,6 +84,9 @@ export async function serveSelfReview(
     };
   }
   const spec = isObject(obj["spec"]) ? obj["spec"] : {};
+  if (known.kind === "SelfSubjectRulesReview") {
+    return { code: 201, body: { kind: known.kind, apiVersion: `${group}/v1`, metadata: meta, spec, status: rulesReviewStatus(authorizer.rulesFor(user, str(spec, "namespace"))) } };
+  }
   const ra = isObject(spec["resourceAttributes"]) ? spec["resourceAttributes"] : undefined;
   const na = isObject(spec["nonResourceAttributes"]) ? spec["nonResourceAttributes"] : undefined;
   if ((ra === undefined) === (na === undefined)) {
