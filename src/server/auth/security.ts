@@ -4,7 +4,7 @@
  * certificates, token file, anonymous) and the authorization mode. Without any flag on a loopback
  * address the server stays open (plain HTTP, every request allowed), as before.
  */
-import { X509Certificate } from "node:crypto";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { isIP } from "node:net";
@@ -123,6 +123,7 @@ export async function setupSecurity(o: SecurityOptions, host: string, dataDir: s
     throw new SecurityConfigError("--tls-cert-file and --tls-private-key-file must be given together");
   }
   const given = o.tlsCertFile !== undefined ? { cert: readPem(o.tlsCertFile, "serving certificate"), key: readPem(o.tlsPrivateKeyFile!, "serving key") } : undefined;
+  if (given) checkKeyPair(given);
   const authOn = authFlags(o) || !isLoopback(host);
   if (!authOn) {
     const base = { authorizationMode: "AlwaysAllow" as const, warnings: [] };
@@ -132,7 +133,18 @@ export async function setupSecurity(o: SecurityOptions, host: string, dataDir: s
   const generated = await selfSigned(dataDir, host);
   const serving = given ?? generated.serving;
   const clientCas = [generated.ca.cert];
-  if (o.clientCaFile !== undefined) clientCas.push(readPem(o.clientCaFile, "client CA"));
+  if (o.clientCaFile !== undefined) {
+    const pem = readPem(o.clientCaFile, "client CA");
+    if (certificates(pem).length === 0) throw new SecurityConfigError(`unable to load client CA file ${JSON.stringify(o.clientCaFile)}: data does not contain any valid certificates`);
+    for (const c of certificates(pem)) {
+      try {
+        new X509Certificate(c);
+      } catch (e) {
+        throw new SecurityConfigError(`unable to load client CA file ${JSON.stringify(o.clientCaFile)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    clientCas.push(pem);
+  }
   const warnings: string[] = [];
   let tokens: Map<string, import("./user-info.js").UserInfo> | undefined;
   if (o.tokenAuthFile !== undefined) {
@@ -158,8 +170,25 @@ export async function setupSecurity(o: SecurityOptions, host: string, dataDir: s
   };
 }
 
+/** The PEM certificates in a file's text. */
+function certificates(pem: string): string[] {
+  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+}
+
 /** The last certificate of a PEM chain (the one closest to the root), what a kubeconfig should trust. */
 function lastCertificate(pem: string): string {
-  const all = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
-  return all && all.length > 0 ? `${all[all.length - 1]!}\n` : pem;
+  const all = certificates(pem);
+  return all.length > 0 ? `${all[all.length - 1]!}\n` : pem;
+}
+
+/** The serving certificate parses and matches its key (`tls.X509KeyPair`). */
+function checkKeyPair(kp: KeyPair): void {
+  try {
+    const first = certificates(kp.cert)[0];
+    if (!first) throw new Error("tls: failed to find any PEM data in certificate input");
+    const cert = new X509Certificate(first);
+    if (!cert.checkPrivateKey(createPrivateKey(kp.key))) throw new Error("tls: private key does not match public key");
+  } catch (e) {
+    throw new SecurityConfigError(`unable to load server certificate: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
