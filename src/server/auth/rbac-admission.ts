@@ -5,6 +5,7 @@
  * (names, rules, roleRef, subjects, roleRef immutable).
  */
 import { fieldError, FieldPath, RawJson, type FieldError } from "../../errors/index.js";
+import { objectMetaOf, validateObjectMeta, validateObjectMetaUpdate, validatePathSegment } from "../../objectmeta/index.js";
 import { goJsonMarshal } from "../../value/go-format.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
@@ -104,12 +105,23 @@ function str(o: JsonObject, k: string): string {
   return typeof o[k] === "string" ? (o[k] as string) : "";
 }
 
-function validateName(obj: JsonObject): FieldError[] {
-  const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
-  const name = str(meta, "name");
-  const p = FieldPath.of("metadata", "name");
-  if (name === "") return [fieldError.required(p, "name or generateName is required")];
-  return pathSegmentNameErrors(name).map((m) => fieldError.invalid(p, name, m));
+/** `minimalNameRequirements`: the name and generateName are path segment names. */
+const minimalName = (name: string) => validatePathSegment(name, false);
+
+/** `ValidateObjectMeta(meta, namespaced, minimalNameRequirements)` (+ `ValidateObjectMetaUpdate`). */
+function validateMeta(obj: JsonObject, namespaced: boolean, old: JsonObject | undefined): FieldError[] {
+  const m = objectMetaOf(obj);
+  if (m.errors) return m.errors;
+  const errs = validateObjectMeta(m.meta, namespaced, minimalName, FieldPath.of("metadata"));
+  if (old) {
+    const o = objectMetaOf(old);
+    // RBAC kinds allow unconditional updates: the store gives the object the current resourceVersion.
+    if (o.meta) {
+      const cur = m.meta.resourceVersion === "" ? { ...m.meta, resourceVersion: o.meta.resourceVersion } : m.meta;
+      errs.push(...validateObjectMetaUpdate(cur, o.meta, FieldPath.of("metadata")));
+    }
+  }
+  return errs;
 }
 
 function validateRules(obj: JsonObject, namespaced: boolean): FieldError[] {
@@ -181,7 +193,7 @@ function defaultSubjects(obj: JsonObject): void {
 export function rbacAdmission(kind: RbacKind): Admission {
   const namespaced = kind === "Role" || kind === "RoleBinding";
   const binding = kind === "RoleBinding" || kind === "ClusterRoleBinding";
-  const decode = (input: JsonObject, opts: RequestOptions): PipelineResult => {
+  const decode = (input: JsonObject, opts: RequestOptions, old?: JsonObject): PipelineResult => {
     const obj = deepClone(input);
     const unknown: string[] = [];
     const body: JsonObject = {};
@@ -195,13 +207,13 @@ export function rbacAdmission(kind: RbacKind): Admission {
     }
     const out: JsonObject = { apiVersion: `${RBAC_GROUP}/v1`, kind, metadata: obj["metadata"] ?? {}, ...body };
     if (binding) defaultSubjects(out);
-    const errors = [...validateName(out), ...(binding ? validateBinding(out, namespaced) : validateRules(out, namespaced))];
+    const errors = [...validateMeta(out, namespaced, old), ...(binding ? validateBinding(out, namespaced) : validateRules(out, namespaced))];
     return { object: out, errors, warnings: mode === "Warn" ? strict : [], unknownFields: unknown };
   };
   return {
     create: (obj, opts) => decode(obj, opts),
     update(newObj, oldObj, opts) {
-      const res = decode(newObj, opts);
+      const res = decode(newObj, opts, oldObj);
       if (binding && res.object && !deepEqual(res.object["roleRef"] ?? null, oldObj["roleRef"] ?? null)) {
         // The internal rbac.RoleRef has no JSON tags: the value prints with Go field names.
         const ref = isObject(res.object["roleRef"]) ? res.object["roleRef"] : {};
@@ -210,6 +222,6 @@ export function rbacAdmission(kind: RbacKind): Admission {
       }
       return res;
     },
-    updateStatus: (newObj, _old, opts) => decode(newObj, opts),
+    updateStatus: (newObj, old, opts) => decode(newObj, opts, old),
   };
 }
