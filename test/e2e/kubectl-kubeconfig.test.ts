@@ -107,6 +107,17 @@ describe("crdkit serve --write-kubeconfig", { skip: kubectl ? false : "kubectl n
     assert.equal(await s2.stop(), 0);
   });
 
+  it("an open loopback server's kubeconfig (plain HTTP, no credential) works too", async () => {
+    const open = join(dir, "kubeconfig-open");
+    const s = await serve(["--listen", "127.0.0.1:0", "--write-kubeconfig", open]);
+    assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const text = readFileSync(open, "utf8");
+    assert.doesNotMatch(text, /certificate-authority-data|client-key-data/);
+    const r = await kc(dir, open, ["auth", "whoami"]);
+    assert.match(r.stdout, /Username\s+system:unsecured\nGroups\s+\[system:masters system:authenticated\]/, r.stderr);
+    assert.equal(await s.stop(), 0);
+  });
+
   it("refuses bad security flags", async () => {
     const cases: [string[], number, string][] = [
       [["--authorization-mode=ABAC"], 2, 'crdkit serve: authorization-mode "ABAC" is not supported: want AlwaysAllow or RBAC'],
