@@ -32,8 +32,9 @@ describe("setupSecurity", () => {
     for (const ip of ["127.0.0.1", "::1"]) assert.ok(c.checkIP(ip));
     assert.ok(existsSync(join(data, "pki", "ca.key")));
     // Reused on restart.
-    const again = await setupSecurity({}, "0.0.0.0", data);
+    const again = await setupSecurity({ anonymousAuth: true }, "0.0.0.0", data);
     assert.equal(again.tls?.cert, s.tls.cert);
+    assert.deepEqual(again.warnings, ["--anonymous-auth=true with --authorization-mode=AlwaysAllow: requests without credentials may do everything"]);
   });
 
   it("refuses mismatched or unreadable certificate files with a clear message", async () => {

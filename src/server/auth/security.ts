@@ -158,6 +158,7 @@ export async function setupSecurity(o: SecurityOptions, host: string, dataDir: s
   }
   const anonymous = o.anonymousAuth === true;
   const mode = o.authorizationMode ?? "AlwaysAllow";
+  if (anonymous && mode === "AlwaysAllow") warnings.push("--anonymous-auth=true with --authorization-mode=AlwaysAllow: requests without credentials may do everything");
   const parts = ["TLS", "client certificates", ...(tokens ? ["token file"] : []), anonymous ? "anonymous allowed" : "anonymous refused", `authorization ${mode}`];
   return {
     tls: { cert: serving.cert, key: serving.key, ca: clientCas, requestCert: true },
