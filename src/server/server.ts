@@ -129,6 +129,7 @@ export class ApiHandler {
   stopWatches(): void {
     this.finalizer.stop();
     this.registry.stop();
+    this.gate.stop();
     for (const s of [...this.watchStops]) s();
   }
 

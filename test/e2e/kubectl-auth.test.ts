@@ -242,6 +242,15 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     assert.equal(role.code, 0, role.stderr);
     const ok = await k(bob, ["get", "crontabs", "-o", "name"]);
     assert.equal(ok.stdout, "crontab.stable.example.com/my-cron\n", ok.stderr);
+    // Aggregation: a ClusterRole selecting labelled ClusterRoles gets their rules.
+    const agg = await k(admin, ["create", "clusterrole", "aggregated", "--aggregation-rule=team=qa"]);
+    assert.equal(agg.code, 0, agg.stderr);
+    assert.equal((await k(admin, ["label", "clusterrole", "crontab-viewer", "team=qa"])).code, 0);
+    let rules = "";
+    for (let i = 0; i < 50 && rules === ""; i++) {
+      rules = (await k(admin, ["get", "clusterrole", "aggregated", "-o", "jsonpath={.rules[*].resources}"])).stdout;
+    }
+    assert.equal(rules, '["crontabs"]');
     const rogueCa = await generateCa("rogue");
     const eve = kubeconfig(dir, "eve", server.url, ca, { cert: await generateClientCert(rogueCa, "eve", ["system:masters"]) });
     const r = await k(eve, ["get", "crontabs"]);

@@ -10,6 +10,7 @@ import type { RestResponse } from "../rest-common.js";
 import { Authorizer } from "./authorizer.js";
 import { forbiddenError, unauthorizedError } from "./forbidden.js";
 import { impersonatedUser } from "./impersonation.js";
+import { ClusterRoleAggregator } from "./rbac-aggregation.js";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
 import { type RequestContext, requestContext } from "./rbac-escalation.js";
 import { RbacPolicy } from "./rbac-policy.js";
@@ -24,6 +25,7 @@ const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM
 export class RequestGate {
   readonly authorizer: Authorizer;
   private readonly policy: RbacPolicy | undefined;
+  private readonly aggregator: ClusterRoleAggregator;
 
   constructor(
     private readonly security: Security | undefined,
@@ -36,6 +38,7 @@ export class RequestGate {
       rbac = new RbacPolicy(store);
     }
     this.policy = rbac;
+    this.aggregator = new ClusterRoleAggregator(store);
     this.authorizer = new Authorizer(mode, rbac);
   }
 
@@ -53,6 +56,11 @@ export class RequestGate {
     const d = this.authorizer.authorize(attrs);
     if (!d.allowed) throw forbiddenError(attrs, d.reason);
     return { attrs, authorizer: this.authorizer, policy: this.policy };
+  }
+
+  /** Stops the aggregation controller (shutdown). */
+  stop(): void {
+    this.aggregator.stop();
   }
 
   /** Runs `f` with `ctx` as the request context (what RBAC escalation checks read). */
