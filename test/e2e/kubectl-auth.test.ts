@@ -251,6 +251,15 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
       rules = (await k(admin, ["get", "clusterrole", "aggregated", "-o", "jsonpath={.rules[*].resources}"])).stdout;
     }
     assert.equal(rules, '["crontabs"]');
+    // The bootstrap `edit` role aggregates CRD roles labelled aggregate-to-edit; `admin` includes `edit`.
+    const label = await k(admin, ["label", "clusterrole", "crontab-viewer", "rbac.authorization.k8s.io/aggregate-to-edit=true"]);
+    assert.equal(label.code, 0, label.stderr);
+    let adminRules = "";
+    for (let i = 0; i < 50 && !adminRules.startsWith('["crontabs"]'); i++) {
+      adminRules = (await k(admin, ["get", "clusterrole", "admin", "-o", "jsonpath={.rules[*].resources}"])).stdout;
+    }
+    // By role name: edit's (crontabs), then system:aggregate-to-admin's.
+    assert.equal(adminRules, '["crontabs"] ["localsubjectaccessreviews"] ["roles","rolebindings"]');
     const rogueCa = await generateCa("rogue");
     const eve = kubeconfig(dir, "eve", server.url, ca, { cert: await generateClientCert(rogueCa, "eve", ["system:masters"]) });
     const r = await k(eve, ["get", "crontabs"]);
