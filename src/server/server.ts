@@ -84,6 +84,7 @@ export class ApiHandler {
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
   private readonly crdStore: Store;
+  private readonly rbacStore: Store;
   private readonly gate: RequestGate;
   private readonly builtins: Map<string, ResourceType>;
 
@@ -103,7 +104,10 @@ export class ApiHandler {
     this.crdType.markForDeletion = markCrdDeleting;
     this.finalizer = new CrdFinalizer(this.store);
     this.crdStore = registrySynced(this.store, this.registry);
-    this.gate = new RequestGate(security, this.store);
+    this.gate = new RequestGate(security, this.store, (e) =>
+      log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
+    );
+    this.rbacStore = registrySynced(this.store, this.gate);
     this.builtins = builtinTypes();
     this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
@@ -123,6 +127,7 @@ export class ApiHandler {
   async start(): Promise<void> {
     await this.registry.start();
     await this.finalizer.start();
+    await this.gate.start();
   }
 
   /** Ends every open watch and the controllers (shutdown). */
@@ -267,8 +272,9 @@ export class ApiHandler {
     }
     if (!acceptable(req.headers.accept)) throw notAcceptableError();
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
-    // served by the new definition (other replicas follow through their watch).
-    const store = rt === this.crdType ? this.crdStore : this.store;
+    // served by the new definition (other replicas follow through their watch); RBAC writes likewise
+    // wait for this replica's RBAC policy.
+    const store = rt === this.crdType ? this.crdStore : this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
     const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
     const out = await this.serveResource(rr, r, method);
     // A deprecated version warns on every verb (writes add it with their own warnings).
@@ -362,7 +368,13 @@ const DELETE_COLLECTION_PAGE = 10_000;
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const host = opts.host ?? "127.0.0.1";
-  const security = await setupSecurity(opts.security ?? {}, host, opts.dataDir);
+  let security: Security;
+  try {
+    security = await setupSecurity(opts.security ?? {}, host, opts.dataDir);
+  } catch (e) {
+    await opts.store?.close();
+    throw e;
+  }
   log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
   for (const w of security.warnings) log({ level: "warn", msg: w });
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);

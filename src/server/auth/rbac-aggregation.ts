@@ -2,11 +2,12 @@
  * The cluster role aggregation controller (kube-controller-manager's `clusterrole-aggregation`): a
  * ClusterRole with `aggregationRule.clusterRoleSelectors` gets, as its `rules`, the rules of every other
  * ClusterRole whose labels match one of the selectors (by name order, duplicates once), rewritten whenever
- * ClusterRoles change.
+ * ClusterRoles change (an informer on the ClusterRoles triggers the passes).
  */
-import { KeyNotFoundError, RevisionConflictError, type Store, type StoreWatch } from "../../storage/types.js";
+import { KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { labelsOf, metaString } from "../object-meta.js";
+import { PrefixInformer } from "../prefix-informer.js";
 import { encodeObject, parseStored } from "../rest-common.js";
 import { CLUSTER_ROLES_PREFIX } from "./rbac-policy.js";
 
@@ -40,40 +41,79 @@ export function labelSelectorMatches(sel: JsonValue, labels: Record<string, stri
   return true;
 }
 
+/** How long `synced` waits for the informer to see a revision. */
+const SYNC_TIMEOUT_MS = 5000;
+
 export class ClusterRoleAggregator {
-  private readonly watch: StoreWatch;
-  private scheduled = false;
+  private readonly informer: PrefixInformer;
+  /** The ClusterRoles as the informer last saw them, by key. */
+  private readonly roles = new Map<string, StoredValue>();
+  /** A pass is due (set by every change; a running pass is followed by another). */
+  private dirty = false;
+  private running: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(private readonly store: Store) {
-    const { revision } = store.list(CLUSTER_ROLES_PREFIX);
-    this.sync();
-    this.watch = store.watch(CLUSTER_ROLES_PREFIX, revision, () => this.schedule());
+  /**
+   * The controller over the ClusterRoles in `store`; {@link start} lists and watches them. Several
+   * replicas may each run one: rewrites are compare-and-swap on the role's revision, a lost race is
+   * dropped and the winner's write triggers another (then idle) pass.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly onError: (e: unknown) => void = () => {},
+  ) {
+    this.informer = new PrefixInformer(store, CLUSTER_ROLES_PREFIX, {
+      replace: (items) => {
+        this.roles.clear();
+        for (const it of items) this.roles.set(it.key, it);
+        this.schedule();
+      },
+      event: (e) => {
+        if (e.type === "DELETED") this.roles.delete(e.key);
+        else this.roles.set(e.key, { key: e.key, value: e.value, createRevision: 0, modRevision: e.revision });
+        this.schedule();
+      },
+    });
+  }
+
+  /** Lists and watches the ClusterRoles (the first pass follows); rejects when the store cannot be read. */
+  start(): Promise<void> {
+    return this.informer.start();
   }
 
   stop(): void {
     this.stopped = true;
-    this.watch.cancel();
+    this.informer.stop();
+  }
+
+  /** Resolves once the controller has seen `revision` and has no pass left to run (tests, read-your-writes). */
+  async synced(revision: number): Promise<void> {
+    await this.informer.waitFor(revision, SYNC_TIMEOUT_MS);
+    while (this.running) await this.running;
   }
 
   private schedule(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.stopped) return;
-      try {
-        this.sync();
-      } catch {
-        // The store is closed or failing: writes report that to clients; the controller stops.
-        this.stop();
+    this.dirty = true;
+    if (this.running || this.stopped) return;
+    this.running = (async () => {
+      // Let a burst of changes (a re-list, kubectl apply of several roles) settle into one pass.
+      await new Promise((r) => setImmediate(r));
+      while (this.dirty && !this.stopped) {
+        this.dirty = false;
+        try {
+          await this.pass();
+        } catch (e) {
+          // The store failed: the broken watch re-lists, which schedules another pass.
+          this.onError(e);
+        }
       }
-    });
+      this.running = undefined;
+    })();
   }
 
   /** One pass over every aggregated ClusterRole. */
-  sync(): void {
-    const items = this.store.list(CLUSTER_ROLES_PREFIX).items.map((it) => ({ sv: it, obj: parseStored(it.value) }));
+  private async pass(): Promise<void> {
+    const items = [...this.roles.values()].map((sv) => ({ sv, obj: parseStored(sv.value) }));
     items.sort((a, b) => (a.sv.key < b.sv.key ? -1 : a.sv.key > b.sv.key ? 1 : 0));
     for (const { sv, obj } of items) {
       const rule = obj["aggregationRule"];
@@ -89,9 +129,9 @@ export class ClusterRoleAggregator {
       if (deepEqual(Array.isArray(obj["rules"]) ? obj["rules"] : [], rules)) continue;
       const next: JsonObject = { ...obj, rules };
       try {
-        this.store.update(sv.key, encodeObject(next), sv.modRevision);
+        await this.store.update(sv.key, encodeObject(next), sv.modRevision);
       } catch (e) {
-        // Changed or deleted meanwhile: the watch schedules another pass.
+        // Changed or deleted meanwhile (another replica, a user): the watch schedules another pass.
         if (!(e instanceof RevisionConflictError) && !(e instanceof KeyNotFoundError)) throw e;
       }
     }

@@ -69,35 +69,43 @@ const BINDINGS: Record<string, string[]> = {
   "system:public-info-viewer": [ALL_AUTHENTICATED, ALL_UNAUTHENTICATED],
 };
 
-/** Creates the default cluster roles and bindings that are missing; returns how many were created. */
-export function ensureBootstrapPolicy(store: Store): number {
-  let created = 0;
-  const put = (key: string, obj: JsonObject) => {
-    if (store.get(key)) return;
-    try {
-      store.create(key, encodeObject(obj));
-      created++;
-    } catch (e) {
-      if (!(e instanceof KeyExistsError)) throw e;
-    }
-  };
+/**
+ * Creates the default cluster roles and bindings that are missing; resolves to how many this call
+ * created. Idempotent and safe when several replicas start at once: an object another replica (or an
+ * earlier start) created is left alone, the create of a key that appeared meanwhile is a no-op.
+ */
+export async function ensureBootstrapPolicy(store: Store): Promise<number> {
+  const objects: [string, JsonObject][] = [];
   for (const [name, rules] of Object.entries(CLUSTER_ROLES)) {
-    put(CLUSTER_ROLES_PREFIX + name, { apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: meta(name), rules: rules as unknown as JsonObject[] });
+    objects.push([CLUSTER_ROLES_PREFIX + name, { apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: meta(name), rules: rules as unknown as JsonObject[] }]);
   }
   for (const [name, r] of Object.entries(AGGREGATED)) {
     const obj: JsonObject = { apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: meta(name, r.labels) };
     if (r.aggregate) obj["aggregationRule"] = { clusterRoleSelectors: [{ matchLabels: { [`${AGG}${r.aggregate}`]: "true" } }] };
     if (r.rules) obj["rules"] = r.rules as unknown as JsonObject[];
-    put(CLUSTER_ROLES_PREFIX + name, obj);
+    objects.push([CLUSTER_ROLES_PREFIX + name, obj]);
   }
   for (const [name, groups] of Object.entries(BINDINGS)) {
-    put(CLUSTER_ROLE_BINDINGS_PREFIX + name, {
-      apiVersion: `${RBAC_GROUP}/v1`,
-      kind: "ClusterRoleBinding",
-      metadata: meta(name),
-      roleRef: { apiGroup: RBAC_GROUP, kind: "ClusterRole", name },
-      subjects: groups.map((g) => ({ apiGroup: RBAC_GROUP, kind: "Group", name: g })),
-    });
+    objects.push([
+      CLUSTER_ROLE_BINDINGS_PREFIX + name,
+      {
+        apiVersion: `${RBAC_GROUP}/v1`,
+        kind: "ClusterRoleBinding",
+        metadata: meta(name),
+        roleRef: { apiGroup: RBAC_GROUP, kind: "ClusterRole", name },
+        subjects: groups.map((g) => ({ apiGroup: RBAC_GROUP, kind: "Group", name: g })),
+      },
+    ]);
+  }
+  let created = 0;
+  for (const [key, obj] of objects) {
+    if (await store.get(key)) continue;
+    try {
+      await store.create(key, encodeObject(obj));
+      created++;
+    } catch (e) {
+      if (!(e instanceof KeyExistsError)) throw e;
+    }
   }
   return created;
 }

@@ -1,11 +1,13 @@
 /**
  * The RBAC objects the authorizer reads (Roles, ClusterRoles, RoleBindings, ClusterRoleBindings), kept in
- * step with the store by watches like the API server's informers, and `DefaultRuleResolver.VisitRulesFor`
+ * step with the store by one informer per kind (list, watch, re-list after a broken watch) as the API
+ * server's RBAC authorizer is, and `DefaultRuleResolver.VisitRulesFor`
  * over them: cluster role bindings first, then the role bindings of the request's namespace.
  */
 import type { Store, StoreEvent } from "../../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { goQuote } from "../../value/go-format.js";
+import { PrefixInformer } from "../prefix-informer.js";
 import { parseStored } from "../rest-common.js";
 import type { PolicyRule } from "./rbac-rules.js";
 import type { UserInfo } from "./user-info.js";
@@ -112,19 +114,15 @@ export class RbacPolicy {
   /** Bindings in name order, per namespace ("" = cluster), rebuilt after a change. */
   private readonly sorted = new Map<string, Binding[]>();
 
+  private readonly informers: { prefix: string; informer: PrefixInformer }[];
+
+  /** The policy in `store`; {@link start} loads it and follows its changes (other replicas' writes too). */
   constructor(store: Store) {
-    const follow = (prefix: string, put: (key: string, obj: JsonObject | undefined) => void) => {
-      const { items, revision } = store.list(prefix);
-      for (const it of items) put(it.key.slice(prefix.length), parseStored(it.value));
-      store.watch(prefix, revision, (e: StoreEvent) => put(e.key.slice(prefix.length), e.type === "DELETED" ? undefined : parseStored(e.value)));
-    };
     const keep = <T>(m: Map<string, T>, conv: (o: JsonObject) => T) => (key: string, obj: JsonObject | undefined) => {
       if (obj === undefined) m.delete(key);
       else m.set(key, conv(obj));
     };
-    follow(ROLES_PREFIX, keep(this.roles, rulesOf));
-    follow(CLUSTER_ROLES_PREFIX, keep(this.clusterRoles, rulesOf));
-    follow(ROLE_BINDINGS_PREFIX, (key, obj) => {
+    const putRoleBinding = (key: string, obj: JsonObject | undefined) => {
       const slash = key.indexOf("/");
       const ns = key.slice(0, slash);
       let m = this.roleBindings.get(ns);
@@ -132,11 +130,59 @@ export class RbacPolicy {
       keep(m, bindingOf)(key.slice(slash + 1), obj);
       if (m.size === 0) this.roleBindings.delete(ns);
       this.sorted.delete(ns);
-    });
-    follow(CLUSTER_ROLE_BINDINGS_PREFIX, (key, obj) => {
+    };
+    const putClusterRoleBinding = (key: string, obj: JsonObject | undefined) => {
       keep(this.clusterRoleBindings, bindingOf)(key, obj);
       this.sorted.delete("");
+    };
+    const follow = (prefix: string, clear: () => void, put: (key: string, obj: JsonObject | undefined) => void) => ({
+      prefix,
+      informer: new PrefixInformer(store, prefix, {
+        replace: (items) => {
+          clear();
+          for (const it of items) put(it.key.slice(prefix.length), parseStored(it.value));
+        },
+        event: (e: StoreEvent) => put(e.key.slice(prefix.length), e.type === "DELETED" ? undefined : parseStored(e.value)),
+      }),
     });
+    this.informers = [
+      follow(ROLES_PREFIX, () => this.roles.clear(), keep(this.roles, rulesOf)),
+      follow(CLUSTER_ROLES_PREFIX, () => this.clusterRoles.clear(), keep(this.clusterRoles, rulesOf)),
+      follow(
+        ROLE_BINDINGS_PREFIX,
+        () => {
+          for (const ns of this.roleBindings.keys()) this.sorted.delete(ns);
+          this.roleBindings.clear();
+        },
+        putRoleBinding,
+      ),
+      follow(
+        CLUSTER_ROLE_BINDINGS_PREFIX,
+        () => {
+          this.clusterRoleBindings.clear();
+          this.sorted.delete("");
+        },
+        putClusterRoleBinding,
+      ),
+    ];
+  }
+
+  /** Lists the four kinds and watches them; rejects when the store cannot be read. */
+  async start(): Promise<void> {
+    await Promise.all(this.informers.map((f) => f.informer.start()));
+  }
+
+  stop(): void {
+    for (const f of this.informers) f.informer.stop();
+  }
+
+  /**
+   * Resolves once the policy reflects the write of `key` at `revision` (false after `timeoutMs`, or when
+   * `key` is no RBAC object): read-your-writes for the RBAC REST handlers.
+   */
+  caughtUp(revision: number, timeoutMs: number, key: string): Promise<boolean> {
+    const f = this.informers.find((x) => key.startsWith(x.prefix));
+    return f ? f.informer.waitFor(revision, timeoutMs) : Promise.resolve(false);
   }
 
   /**

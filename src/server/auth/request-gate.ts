@@ -29,17 +29,30 @@ export class RequestGate {
 
   constructor(
     private readonly security: Security | undefined,
-    store: Store,
+    private readonly store: Store,
+    onControllerError: (e: unknown) => void = () => {},
   ) {
     const mode = security?.authorizationMode ?? "AlwaysAllow";
-    let rbac: RbacPolicy | undefined;
-    if (mode === "RBAC") {
-      ensureBootstrapPolicy(store);
-      rbac = new RbacPolicy(store);
+    this.policy = mode === "RBAC" ? new RbacPolicy(store) : undefined;
+    this.aggregator = new ClusterRoleAggregator(store, onControllerError);
+    this.authorizer = new Authorizer(mode, this.policy);
+  }
+
+  /**
+   * Writes the default RBAC policy (RBAC mode), loads the policy and starts the aggregation controller;
+   * rejects when the store cannot be read or written.
+   */
+  async start(): Promise<void> {
+    if (this.policy) {
+      await ensureBootstrapPolicy(this.store);
+      await this.policy.start();
     }
-    this.policy = rbac;
-    this.aggregator = new ClusterRoleAggregator(store);
-    this.authorizer = new Authorizer(mode, rbac);
+    await this.aggregator.start();
+  }
+
+  /** Resolves once the RBAC policy reflects the write of `key` at `revision` (false: timed out / not RBAC). */
+  caughtUp(revision: number, timeoutMs: number, key: string): Promise<boolean> {
+    return this.policy ? this.policy.caughtUp(revision, timeoutMs, key) : Promise.resolve(true);
   }
 
   /** The request's context (user, attributes); throws the 401 or 403 ApiError. */
@@ -58,8 +71,9 @@ export class RequestGate {
     return { attrs, authorizer: this.authorizer, policy: this.policy };
   }
 
-  /** Stops the aggregation controller (shutdown). */
+  /** Stops the policy informers and the aggregation controller (shutdown). */
   stop(): void {
+    this.policy?.stop();
     this.aggregator.stop();
   }
 
