@@ -14,6 +14,8 @@ import { stringify } from "yaml";
 import { kubeconfigFor } from "../../src/server/auth/kubeconfig.js";
 import { generateCa, generateClientCert, type KeyPair } from "../../src/server/auth/pki.js";
 import { type RunningServer, startServer } from "../../src/server/server.js";
+import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { EtcdProcess } from "../storage/etcd-process.js";
 import { FIXTURES, findKubectl, type KubectlResult } from "./harness.js";
 
 const kubectl = findKubectl();
@@ -74,6 +76,7 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
   let admin: string;
   let alice: string;
   let userCa: KeyPair;
+  let etcd: EtcdProcess | undefined;
   const k = (kc: string, args: string[]) => run(dir, kc, args);
 
   before(async () => {
@@ -81,8 +84,11 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
     writeFileSync(join(dir, "tokens.csv"), 'alicetok,alice,1001,"dev,qa"\n');
     userCa = await generateCa("test-user-ca");
     writeFileSync(join(dir, "user-ca.crt"), userCa.cert);
+    // CRDKIT_E2E_BACKEND=etcd: the same suite with the store (and so the RBAC policy) in etcd.
+    if (process.env["CRDKIT_E2E_BACKEND"] === "etcd") etcd = await EtcdProcess.start();
     server = await startServer({
       dataDir: join(dir, "data"),
+      ...(etcd ? { store: new EtcdStore({ servers: [etcd.url] }) } : {}),
       security: { tokenAuthFile: join(dir, "tokens.csv"), clientCaFile: join(dir, "user-ca.crt"), authorizationMode: "RBAC" },
     });
     ca = server.security.trustedCa!;
@@ -92,6 +98,7 @@ describe("kubectl with TLS, authentication and RBAC", { skip: kubectl ? false : 
   });
   after(async () => {
     await server?.close();
+    await etcd?.cleanup();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
