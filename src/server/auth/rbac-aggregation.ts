@@ -103,8 +103,9 @@ export class ClusterRoleAggregator {
         try {
           await this.pass();
         } catch (e) {
-          // The store failed: the broken watch re-lists, which schedules another pass.
-          this.onError(e);
+          // The store failed: the broken watch re-lists, which schedules another pass. (After stop:
+          // the store is closing; nothing to report.)
+          if (!this.stopped) this.onError(e);
         }
       }
       this.running = undefined;
