@@ -2,6 +2,10 @@
  * `crdkit serve [--data DIR] [--listen HOST:PORT] [--quiet]`: runs the API server until SIGINT/SIGTERM,
  * then shuts down gracefully. Logs are JSON lines on stderr; the first stdout line says where it listens.
  */
+import { writeFileSync } from "node:fs";
+import { kubeconfigFor } from "../server/auth/kubeconfig.js";
+import { parseSecurityFlag, SECURITY_USAGE } from "../server/auth/security-flags.js";
+import type { SecurityOptions } from "../server/auth/security.js";
 import { startServer, type LogRecord } from "../server/server.js";
 import { EtcdStore } from "../storage/etcd/etcd-store.js";
 import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag } from "./etcd-flags.js";
@@ -19,7 +23,8 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
   --data DIR           keep the database in DIR/crdkit.db (default: in memory, lost on exit)
   --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --quiet              do not log requests
-${ETCD_USAGE}`;
+${ETCD_USAGE}
+${SECURITY_USAGE}`;
 
 interface ServeArgs {
   data?: string;
@@ -28,10 +33,12 @@ interface ServeArgs {
   quiet: boolean;
   help: boolean;
   etcd: EtcdFlags;
+  security: SecurityOptions;
+  writeKubeconfig?: string;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
-  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {} };
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -52,7 +59,15 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
     } else if (isEtcdFlag(flag)) {
       const err = setEtcdFlag(a.etcd, flag, value());
       if (err) return err;
-    } else return `unknown flag ${JSON.stringify(arg)}`;
+    } else if (flag === "--write-kubeconfig") {
+      const v = value();
+      if (!v) return "flag --write-kubeconfig needs a file";
+      a.writeKubeconfig = v;
+    } else {
+      const sec = parseSecurityFlag(flag, eq > 0 ? arg.slice(eq + 1) : undefined, () => argv[++i], a.security);
+      if (sec === false) return `unknown flag ${JSON.stringify(arg)}`;
+      if (typeof sec === "string") return sec;
+    }
   }
   return a;
 }
@@ -88,10 +103,20 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       host: parsed.host,
       port: parsed.port,
       log,
+      security: parsed.security,
     });
   } catch (e) {
     io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
+  }
+  if (parsed.writeKubeconfig !== undefined) {
+    try {
+      writeFileSync(parsed.writeKubeconfig, await kubeconfigFor(server.url, server.security), { mode: 0o600 });
+    } catch (e) {
+      io.stderr(`crdkit serve: cannot write kubeconfig: ${e instanceof Error ? e.message : String(e)}\n`);
+      await server.close();
+      return 1;
+    }
   }
   io.stdout(`crdkit serve: listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {

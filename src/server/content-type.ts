@@ -54,10 +54,10 @@ export function negotiateBodyType(header: string | undefined, supported: readonl
 }
 
 /** The patch handler's check: the Content-Type up to its first `;`, compared exactly. */
-export function negotiatePatchType(header: string | undefined): PatchType {
+export function negotiatePatchType(header: string | undefined, supported: readonly string[] = PATCH_TYPES): string {
   let t = header ?? "";
   const i = t.indexOf(";");
   if (i > 0) t = t.slice(0, i);
-  if ((PATCH_TYPES as readonly string[]).includes(t)) return t as PatchType;
-  throw apiErrors.unsupportedMediaType(PATCH_TYPES);
+  if (supported.includes(t)) return t;
+  throw apiErrors.unsupportedMediaType(supported);
 }

@@ -34,9 +34,15 @@ export function discoveryContentType(f: DiscoveryFormat): string {
   return f === "legacy" ? "application/json" : `application/json;g=apidiscovery.k8s.io;v=${f};as=APIGroupDiscoveryList`;
 }
 
+/** What discovery needs to know about a resource. */
+export type DiscoveryInfo = Pick<
+  ResourceType,
+  "group" | "version" | "plural" | "singular" | "kind" | "namespaced" | "shortNames" | "categories" | "status" | "scale" | "storageVersionHash"
+>;
+
 /** Everything discovery publishes about one resource. */
 export interface DiscoveredResource {
-  rt: ResourceType;
+  rt: DiscoveryInfo;
   verbs: string[];
 }
 
@@ -50,12 +56,22 @@ export class Discovery {
   constructor(
     private readonly registry: Registry,
     private readonly crdType: ResourceType,
+    /** Built-in resources served besides CRDs (RBAC, self reviews). */
+    private readonly builtins: readonly DiscoveredResource[] = [],
   ) {}
 
   /** group → version (preferred first) → resources. */
   groups(): Map<string, Map<string, DiscoveredResource[]>> {
     if (this.cache && this.cache.generation === this.registry.generation) return this.cache.groups;
     const groups = new Map<string, Map<string, DiscoveredResource[]>>();
+    // Built-in groups first (in the order given: kube-apiserver's group priority), then CRDs' groups.
+    for (const b of this.builtins) {
+      let vm = groups.get(b.rt.group);
+      if (!vm) groups.set(b.rt.group, (vm = new Map()));
+      let list = vm.get(b.rt.version);
+      if (!list) vm.set(b.rt.version, (list = []));
+      list.push(b);
+    }
     groups.set(this.crdType.group, new Map([[this.crdType.version, [{ rt: this.crdType, verbs: CRD_VERBS }]]]));
     for (const [group, versions] of this.registry.groupVersions()) {
       const vm = new Map<string, DiscoveredResource[]>();

@@ -7,6 +7,7 @@ import { MAX_DEPTH } from "../io/yaml-decode.js";
 import { depthExceeds } from "../value/json-depth.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../value/json-value.js";
+import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./auth/protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
 
@@ -60,6 +61,7 @@ export interface DecodedBody {
  * YAML media types, YAML. Throws {@link ApiError} 400 naming `describe` (the expected kind) on bad input.
  */
 export function decodeBody(body: Buffer, contentType: string, describe: string): DecodedBody {
+  if (contentType === PROTOBUF_MEDIA_TYPE) return { value: protobufRequestBody(body, describe), strictErrors: [] };
   const text = body.toString("utf8");
   const yamlish = contentType === "application/yaml" || contentType === "application/apply-patch+yaml";
   const bad = (msg: string) =>

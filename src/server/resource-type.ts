@@ -1,6 +1,6 @@
 /** What the REST layer needs to know about one served resource (a CRD version, or CRDs themselves). */
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
-import type { JsonObject } from "../value/json-value.js";
+import type { JsonObject, JsonValue } from "../value/json-value.js";
 import type { VersionConverter } from "./conversion.js";
 import type { CompiledPath } from "./jsonpath.js";
 import type { TypeNode } from "./ssa/type-schema.js";
@@ -57,6 +57,8 @@ export interface ResourceType {
   beforeDelete?: (obj: JsonObject) => Promise<void>;
   /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
   returnDeletedObject?: boolean;
+  /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */
+  strategicMergePatch?: (base: JsonObject, patch: JsonValue) => JsonValue;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */
   smdType(): TypeNode;
   /** Conversion between the CRD's versions (custom resources only; built lazily). */

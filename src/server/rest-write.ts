@@ -5,6 +5,7 @@ import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../stor
 import { MAX_DEPTH } from "../io/yaml-decode.js";
 import { depthExceeds } from "../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
+import { STRATEGIC_MERGE_PATCH } from "./auth/strategic-merge.js";
 import { apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
@@ -20,7 +21,7 @@ import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonP
 import { checkFieldManager, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
 import { protobufBodyError } from "./protobuf-body.js";
-import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType } from "./content-type.js";
+import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "./resource-type.js";
 import {
   decodeObject,
@@ -279,6 +280,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
 
 function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
+  if (type === STRATEGIC_MERGE_PATCH && r.rt.strategicMergePatch) return r.rt.strategicMergePatch(base, patch);
   if (type === "application/json-patch+json") return jsonPatch(base, patch);
   if ((r.subresource !== "" && r.subresource !== "status") || !isObject(patch)) return applyMerge(base, patch);
   return applyConfig(r, base, patch);
@@ -304,7 +306,9 @@ function forceOf(r: RestRequest): boolean {
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
-  const type = negotiatePatchType(r.req.headers["content-type"]);
+  // Built-in kinds with a strategic-merge strategy (RBAC) accept it between merge and apply patches.
+  const accepted = r.rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
+  const type = negotiatePatchType(r.req.headers["content-type"], accepted);
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
   // `ValidatePatchOptions`, before the patch is decoded: one 422 with every problem.

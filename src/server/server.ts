@@ -3,6 +3,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { guardStore, storeFault } from "../storage/fault-guard.js";
@@ -11,6 +12,9 @@ import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { acceptable, notAcceptableError } from "./accept.js";
+import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
+import { RequestGate } from "./auth/request-gate.js";
+import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { CrdFinalizer, markCrdDeleting } from "./crd-finalizer.js";
 import { crdResourceType } from "./crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery.js";
@@ -53,6 +57,8 @@ export interface ServerOptions {
   log?: (r: LogRecord) => void;
   /** SQLite synchronous mode (default FULL). */
   synchronous?: "FULL" | "NORMAL";
+  /** TLS, authentication and authorization flags (kube-apiserver's); default: open on loopback. */
+  security?: SecurityOptions;
 }
 
 /** A running server. */
@@ -61,6 +67,8 @@ export interface RunningServer {
   readonly port: number;
   readonly host: string;
   readonly store: Store;
+  /** What the server runs with (TLS material, credentials signer). */
+  readonly security: Security;
   /** Graceful shutdown: stop accepting, end watches, finish in-flight requests, close the store. */
   close(): Promise<void>;
 }
@@ -88,6 +96,9 @@ export class ApiHandler {
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
   private readonly crdStore: Store;
+  private readonly rbacStore: Store;
+  private readonly gate: RequestGate;
+  private readonly builtins: Map<string, ResourceType>;
 
   readonly store: TrackedStore;
 
@@ -95,6 +106,7 @@ export class ApiHandler {
     /** The store itself (`store` is it behind the revision tracker). */
     readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
+    security?: Security,
     /** Refuses requests before dispatch (the loopback Host/Origin check). */
     private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
   ) {
@@ -106,7 +118,12 @@ export class ApiHandler {
     this.crdType.markForDeletion = markCrdDeleting;
     this.finalizer = new CrdFinalizer(this.store);
     this.crdStore = registrySynced(this.store, this.registry);
-    this.discovery = new Discovery(this.registry, this.crdType);
+    this.gate = new RequestGate(security, this.store, (e) =>
+      log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
+    );
+    this.rbacStore = registrySynced(this.store, this.gate);
+    this.builtins = builtinTypes();
+    this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
 
@@ -124,12 +141,14 @@ export class ApiHandler {
   async start(): Promise<void> {
     await this.registry.start();
     await this.finalizer.start();
+    await this.gate.start();
   }
 
   /** Ends every open watch and the controllers (shutdown). */
   stopWatches(): void {
     this.finalizer.stop();
     this.registry.stop();
+    this.gate.stop();
     for (const s of [...this.watchStops]) s();
   }
 
@@ -138,11 +157,15 @@ export class ApiHandler {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
+    let user = "";
     try {
       const denied = this.guard?.(req.headers);
       if (denied) throw denied;
+      const ctx = this.gate.admit(req, url);
+      user = ctx.attrs.user.name;
       const r = route(url.pathname);
-      const out = await this.dispatch(r, req, res, url.searchParams);
+      const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
+      const out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -178,6 +201,7 @@ export class ApiHandler {
       status: res.statusCode,
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       userAgent: req.headers["user-agent"] ?? "",
+      user,
     });
   }
 
@@ -240,6 +264,8 @@ export class ApiHandler {
 
   private lookup(group: string, version: string, plural: string): ResourceType | undefined {
     if (group === this.crdType.group && version === this.crdType.version && plural === this.crdType.plural) return this.crdType;
+    const b = this.builtins.get(`${group}/${version}/${plural}`);
+    if (b) return b;
     return this.registry.lookup(group, version, plural);
   }
 
@@ -263,8 +289,9 @@ export class ApiHandler {
     }
     if (!acceptable(req.headers.accept)) throw notAcceptableError();
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
-    // served by the new definition (other replicas follow through their watch).
-    const store = rt === this.crdType ? this.crdStore : this.store;
+    // served by the new definition (other replicas follow through their watch); RBAC writes likewise
+    // wait for this replica's RBAC policy.
+    const store = rt === this.crdType ? this.crdStore : this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
     const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
     const out = await this.serveResource(rr, r, method);
     // A deprecated version warns on every verb (writes add it with their own warnings).
@@ -357,9 +384,18 @@ const DELETE_COLLECTION_PAGE = 10_000;
 /** Starts the server. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
-  const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
   const host = opts.host ?? "127.0.0.1";
-  const handler = new ApiHandler(store, log, loopbackRequestGuard(host));
+  let security: Security;
+  try {
+    security = await setupSecurity(opts.security ?? {}, host, opts.dataDir);
+  } catch (e) {
+    await opts.store?.close();
+    throw e;
+  }
+  log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
+  for (const w of security.warnings) log({ level: "warn", msg: w });
+  const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
+  const handler = new ApiHandler(store, log, security, loopbackRequestGuard(host));
   try {
     await handler.start();
   } catch (e) {
@@ -368,9 +404,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     throw e;
   }
   const limits = new InFlightLimits();
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (limits.admit(req, res)) void handler.handle(req, res);
-  });
+  };
+  const server: Server = security.tls
+    ? createHttpsServer({ ...security.tls, rejectUnauthorized: false }, onRequest)
+    : createServer(onRequest);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -381,7 +420,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const port = (server.address() as AddressInfo).port;
   handler.setServerAddress(`${host.includes(":") ? `[${host}]` : host}:${port}`);
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `${security.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log({ level: "info", msg: "listening", url, revision: handler.registry.revision });
   let closing: Promise<void> | undefined;
   return {
@@ -389,6 +428,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     port,
     host,
     store,
+    security,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => {

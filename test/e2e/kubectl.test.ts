@@ -70,9 +70,23 @@ describe(`kubectl against crdkit serve (${backend})`, { skip: kubectl ? false : 
     assert.match(await expectRun(["version"], {}), /^Server Version: v1\.32\.0-crdkit$/m);
     assert.equal(
       squeeze(await expectRun(["api-resources"], {})),
-      "NAME  SHORTNAMES  APIVERSION  NAMESPACED  KIND\ncustomresourcedefinitions  crd,crds  apiextensions.k8s.io/v1  false  CustomResourceDefinition\ncrontabs  ct  stable.example.com/v1  true  CronTab\n",
+      [
+        "NAME  SHORTNAMES  APIVERSION  NAMESPACED  KIND",
+        "customresourcedefinitions  crd,crds  apiextensions.k8s.io/v1  false  CustomResourceDefinition",
+        "selfsubjectreviews  authentication.k8s.io/v1  false  SelfSubjectReview",
+        "selfsubjectaccessreviews  authorization.k8s.io/v1  false  SelfSubjectAccessReview",
+        "selfsubjectrulesreviews  authorization.k8s.io/v1  false  SelfSubjectRulesReview",
+        "clusterrolebindings  rbac.authorization.k8s.io/v1  false  ClusterRoleBinding",
+        "clusterroles  rbac.authorization.k8s.io/v1  false  ClusterRole",
+        "rolebindings  rbac.authorization.k8s.io/v1  true  RoleBinding",
+        "roles  rbac.authorization.k8s.io/v1  true  Role",
+        "crontabs  ct  stable.example.com/v1  true  CronTab",
+        "",
+      ].join("\n"),
     );
-    await expectRun(["api-versions"], { stdout: "apiextensions.k8s.io/v1\nstable.example.com/v1\n" });
+    await expectRun(["api-versions"], {
+      stdout: "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\nauthorization.k8s.io/v1\nrbac.authorization.k8s.io/v1\nstable.example.com/v1\n",
+    });
     await expectRun(["apply", "-f", "cr.yaml", "--dry-run=server"], { stdout: "crontab.stable.example.com/my-cron configured (server dry run)\n" });
     await expectRun(["get", "ct", "my-cron", "-o", "jsonpath={.spec.image}"], { stdout: "my-cron-image:v2" });
   });

@@ -6,6 +6,9 @@ import { startServer, type RunningServer } from "../../src/server/server.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
 
+/** The built-in groups every server publishes before apiextensions.k8s.io (self reviews, RBAC). */
+const BUILTIN_GROUPS = ["authentication.k8s.io", "authorization.k8s.io", "rbac.authorization.k8s.io"];
+
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const AGG_V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 const AGG_V2BETA1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
@@ -95,10 +98,10 @@ describe("crdkit serve HTTP API", () => {
       if (c.kind === "APIGroupList") {
         assert.deepEqual(
           r.json.groups.map((g: { name: string }) => g.name),
-          ["apiextensions.k8s.io", "test.example.com"],
+          [...BUILTIN_GROUPS, "apiextensions.k8s.io", "test.example.com"],
         );
       } else {
-        const res = r.json.items[1].versions[0].resources[0];
+        const res = r.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === "test.example.com").versions[0].resources[0];
         assert.deepEqual(res.responseKind, { group: "test.example.com", version: "v1", kind: "Widget" });
         assert.equal(res.scope, "Namespaced");
         assert.deepEqual(res.shortNames, ["wd"]);
@@ -383,7 +386,7 @@ describe("crdkit serve HTTP API", () => {
     }
     assert.equal((await api(s.url, "GET", WIDGETS)).status, 404);
     const apis = await api(s.url, "GET", "/apis");
-    assert.deepEqual(apis.json.groups.map((g: { name: string }) => g.name), ["apiextensions.k8s.io"]);
+    assert.deepEqual(apis.json.groups.map((g: { name: string }) => g.name), [...BUILTIN_GROUPS, "apiextensions.k8s.io"]);
     assert.equal((await api(s.url, "GET", "/openapi/v3")).json.paths["apis/test.example.com/v1"], undefined);
     assert.deepEqual((await s.store.list("/registry/test.example.com/")).items, []);
   });

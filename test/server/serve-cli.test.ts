@@ -41,9 +41,11 @@ describe("runServe", () => {
     ac.abort();
     assert.equal(await done, 0);
     const logs = c.err.join("").trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(logs.map((l) => l.msg), ["listening", "request", "stopped"]);
-    assert.equal(logs[1].path, "/version");
-    assert.equal(logs[1].status, 200);
+    assert.deepEqual(logs.map((l) => l.msg), ["security", "listening", "request", "stopped"]);
+    // The first line says that a flagless loopback server is open.
+    assert.equal(logs[0].summary, "no authentication or authorization (loopback only): every request is allowed");
+    assert.equal(logs[2].path, "/version");
+    assert.equal(logs[2].status, 200);
   });
 });
 

@@ -1,0 +1,104 @@
+/**
+ * What authorization decides on (apiserver `RequestInfoFactory.NewRequestInfo` + `authorizer.Attributes`):
+ * resource requests under `/apis/<group>/<version>/…` (verb from the method: get/list/watch, create,
+ * update, patch, delete/deletecollection; namespace, resource, name, subresource from the path) and
+ * non-resource requests (verb = lower-cased method, the path).
+ */
+import type { UserInfo } from "./user-info.js";
+
+export interface RequestAttributes {
+  user: UserInfo;
+  verb: string;
+  resourceRequest: boolean;
+  /** The URL path (non-resource requests). */
+  path: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+const SPECIAL_VERBS = new Set(["proxy", "watch"]);
+
+function splitPath(p: string): string[] {
+  const t = p.replace(/^\/+|\/+$/g, "");
+  return t === "" ? [] : t.split("/");
+}
+
+/** `path.IsValidPathSegmentName(name)` is empty. */
+function validPathSegment(name: string): boolean {
+  return name !== "." && name !== ".." && !name.includes("/") && !name.includes("%");
+}
+
+/** The `metadata.name=X` (or `==`) requirement of a field selector, if it has exactly that. */
+function fieldSelectorName(sel: string | null): string | undefined {
+  if (!sel) return undefined;
+  for (const term of sel.split(",")) {
+    const m = /^\s*metadata\.name\s*(==|=)\s*(.*?)\s*$/.exec(term);
+    if (m) return m[2]!;
+  }
+  return undefined;
+}
+
+/** The attributes of a request with `method` and `url` made by `user`. */
+export function requestAttributes(method: string, url: URL, user: UserInfo): RequestAttributes {
+  const path = url.pathname;
+  const base: RequestAttributes = {
+    user,
+    verb: method.toLowerCase(),
+    resourceRequest: false,
+    path,
+    apiGroup: "",
+    apiVersion: "",
+    namespace: "",
+    resource: "",
+    subresource: "",
+    name: "",
+  };
+  let parts = splitPath(path).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+  if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return base;
+  const prefix = parts[0]!;
+  parts = parts.slice(1);
+  const a: RequestAttributes = { ...base };
+  if (prefix === "apis") {
+    if (parts.length < 3) return base;
+    a.apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  }
+  a.resourceRequest = true;
+  a.apiVersion = parts[0]!;
+  parts = parts.slice(1);
+  if (SPECIAL_VERBS.has(parts[0]!)) {
+    if (parts.length < 2) return { ...base };
+    a.verb = parts[0]!;
+    parts = parts.slice(1);
+  } else {
+    a.verb = { POST: "create", GET: "get", HEAD: "get", PUT: "update", PATCH: "patch", DELETE: "delete" }[method] ?? "";
+  }
+  if (parts[0] === "namespaces") {
+    if (parts.length > 1) {
+      a.namespace = parts[1]!;
+      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+    }
+  }
+  if (parts.length >= 3 && a.verb !== "proxy") a.subresource = parts[2]!;
+  if (parts.length >= 2) a.name = parts[1]!;
+  if (parts.length >= 1) a.resource = parts[0]!;
+  if (a.name === "" && a.verb === "get") {
+    const w = url.searchParams.getAll("watch");
+    a.verb = w.length > 0 && w[0]!.toLowerCase() !== "false" && w[0] !== "0" ? "watch" : "list";
+    const n = fieldSelectorName(url.searchParams.get("fieldSelector"));
+    if (n !== undefined && validPathSegment(n)) a.name = n;
+  }
+  if (a.name === "" && a.verb === "delete") a.verb = "deletecollection";
+  return a;
+}

@@ -1,0 +1,89 @@
+/**
+ * The authentication and authorization step in front of every request (kube-apiserver's
+ * `WithAuthentication` and `WithAuthorization` filters): 401 `Unauthorized` without valid credentials,
+ * 403 with Kubernetes' text when the authorizer does not allow the request. An open server (no security
+ * flags, loopback) admits every request as `system:unsecured` in `system:masters`.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Store } from "../../storage/types.js";
+import type { RestResponse } from "../rest-common.js";
+import { Authorizer } from "./authorizer.js";
+import { forbiddenError, unauthorizedError } from "./forbidden.js";
+import { impersonatedUser } from "./impersonation.js";
+import { ClusterRoleAggregator } from "./rbac-aggregation.js";
+import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
+import { type RequestContext, requestContext } from "./rbac-escalation.js";
+import { RbacPolicy } from "./rbac-policy.js";
+import { requestAttributes } from "./request-attributes.js";
+import type { Security } from "./security.js";
+import { serveSelfReview } from "./self-reviews.js";
+import { ALL_AUTHENTICATED, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
+
+/** The user of an open server (the old insecure port's identity). */
+const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED] };
+
+export class RequestGate {
+  readonly authorizer: Authorizer;
+  private readonly policy: RbacPolicy | undefined;
+  private readonly aggregator: ClusterRoleAggregator;
+
+  constructor(
+    private readonly security: Security | undefined,
+    private readonly store: Store,
+    onControllerError: (e: unknown) => void = () => {},
+  ) {
+    const mode = security?.authorizationMode ?? "AlwaysAllow";
+    this.policy = mode === "RBAC" ? new RbacPolicy(store) : undefined;
+    this.aggregator = new ClusterRoleAggregator(store, onControllerError);
+    this.authorizer = new Authorizer(mode, this.policy);
+  }
+
+  /**
+   * Writes the default RBAC policy (RBAC mode), loads the policy and starts the aggregation controller;
+   * rejects when the store cannot be read or written.
+   */
+  async start(): Promise<void> {
+    if (this.policy) {
+      await ensureBootstrapPolicy(this.store);
+      await this.policy.start();
+    }
+    await this.aggregator.start();
+  }
+
+  /** Resolves once the RBAC policy reflects the write of `key` at `revision` (false: timed out / not RBAC). */
+  caughtUp(revision: number, timeoutMs: number, key: string): Promise<boolean> {
+    return this.policy ? this.policy.caughtUp(revision, timeoutMs, key) : Promise.resolve(true);
+  }
+
+  /** The request's context (user, attributes); throws the 401 or 403 ApiError. */
+  admit(req: IncomingMessage, url: URL): RequestContext {
+    const authn = this.security?.authenticator;
+    let user = UNSECURED;
+    if (authn) {
+      const r = authn.authenticate(req);
+      if ("error" in r) throw unauthorizedError();
+      user = r.user;
+    }
+    user = impersonatedUser(req, user, this.authorizer);
+    const attrs = requestAttributes(req.method ?? "GET", url, user);
+    const d = this.authorizer.authorize(attrs);
+    if (!d.allowed) throw forbiddenError(attrs, d.reason);
+    return { attrs, authorizer: this.authorizer, policy: this.policy };
+  }
+
+  /** Stops the policy informers and the aggregation controller (shutdown). */
+  stop(): void {
+    this.policy?.stop();
+    this.aggregator.stop();
+  }
+
+  /** Runs `f` with `ctx` as the request context (what RBAC escalation checks read). */
+  run<T>(ctx: RequestContext, f: () => Promise<T>): Promise<T> {
+    return requestContext.run(ctx, f);
+  }
+
+  /** SelfSubjectAccessReview / SelfSubjectReview for `user`; undefined for other paths. */
+  serveReview(group: string, version: string, plural: string, method: string, req: IncomingMessage, user: UserInfo): Promise<RestResponse | undefined> {
+    return serveSelfReview(group, version, plural, method, req, user, this.authorizer);
+  }
+}
