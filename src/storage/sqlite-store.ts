@@ -4,7 +4,8 @@
  * keys, table `events` the change history used by watches (trimmed to the last `historySize`
  * revisions, like etcd compaction), table `meta` the global revision and the compaction point.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { loadSqliteDriver } from "./sqlite-driver.js";
 import {
   FutureRevisionError,
   KeyExistsError,
@@ -75,7 +76,8 @@ export class SqliteStore implements Store {
   private readonly stmts;
 
   constructor(opts: SqliteStoreOptions) {
-    this.db = new Database(opts.path);
+    const Driver = loadSqliteDriver();
+    this.db = new Driver(opts.path);
     this.historySize = opts.historySize ?? 10_000;
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${opts.synchronous ?? "FULL"}`);
