@@ -11,6 +11,7 @@ import { errorString } from "../errors/field-error.js";
 import { decodeDocuments, type DecodedDocument } from "../io/decode.js";
 import { type CompiledCrdImpl, tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
+import { evaluateExpression, type ExpressionResult } from "../rules/evaluate-expression.js";
 import { type RuleTrace, validateRules } from "../rules/validate.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 
@@ -36,6 +37,8 @@ export interface PlaygroundInput {
   oldObject?: string;
   /** Default Strict (what kubectl sends). */
   fieldValidation?: FieldValidationMode;
+  /** A CEL expression to evaluate with `self` = the stored object (and `oldSelf` = the old object). */
+  expression?: string;
 }
 
 export interface PlaygroundResult {
@@ -65,6 +68,8 @@ export interface PlaygroundResult {
   rules: RuleTrace[];
   /** Every error and warning with a position, for editor markers. */
   diagnostics: Diagnostic[];
+  /** The result of {@link PlaygroundInput.expression}, when one was given. */
+  expression?: ExpressionResult;
 }
 
 interface CompiledCache {
@@ -203,9 +208,10 @@ export function analyze(input: PlaygroundInput): PlaygroundResult {
   if (req.status === 0) req.status = req.errors.length > 0 ? 422 : operation === "create" ? 201 : 200;
   result.diagnostics.push(...req.errors);
   const structural = crd.ctx.versions.get(version)?.structural;
-  if (structural && res.object) {
-    const oldStored = old !== undefined ? (old as JsonValue) : undefined;
-    validateRules(structural, res.object, oldStored, { onRule: (t) => result.rules.push(t) });
+  const oldStored = old !== undefined ? (old as JsonValue) : undefined;
+  if (structural && res.object) validateRules(structural, res.object, oldStored, { onRule: (t) => result.rules.push(t) });
+  if (input.expression !== undefined && input.expression.trim() !== "") {
+    result.expression = evaluateExpression(structural, input.expression, res.object ?? obj, oldStored);
   }
   return result;
 }

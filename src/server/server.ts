@@ -27,6 +27,7 @@ import { listPage, listParams, type ListPage, type ListParams } from "./list-pag
 import { getObject, listCollection } from "./rest-read.js";
 import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./rest-write.js";
 import { route, type Route } from "./router.js";
+import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
 
@@ -48,6 +49,8 @@ export interface ServerOptions {
   log?: (r: LogRecord) => void;
   /** SQLite synchronous mode (default FULL). */
   synchronous?: "FULL" | "NORMAL";
+  /** The playground page's directory served at `/ui/` (default: the package's `web/dist`); false: off. */
+  ui?: string | false;
 }
 
 /** A running server. */
@@ -83,6 +86,7 @@ export class ApiHandler {
     /** The store itself (`store` is it behind the revision tracker). */
     readonly backend: Store,
     private readonly log: (r: LogRecord) => void,
+    private readonly uiDir: string | false = false,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -125,8 +129,9 @@ export class ApiHandler {
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
     try {
-      const r = route(url.pathname);
-      const out = await this.dispatch(r, req, res, url.searchParams);
+      const ui = this.uiDir !== false && isUiPath(url.pathname);
+      if (ui) serveUi(req, res, url.pathname, this.uiDir as string);
+      const out = ui ? undefined : await this.dispatch(route(url.pathname), req, res, url.searchParams);
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -341,7 +346,7 @@ const DELETE_COLLECTION_PAGE = 10_000;
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
-  const handler = new ApiHandler(store, log);
+  const handler = new ApiHandler(store, log, opts.ui === undefined ? defaultUiDir() : opts.ui);
   try {
     await handler.start();
   } catch (e) {
