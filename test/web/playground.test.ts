@@ -223,7 +223,7 @@ describe("playground in chromium", { skip }, () => {
     await page.waitForSelector("#server-crds:not([hidden])");
     await page.selectOption("#server-crd", { label: "crontabs.stable.example.com" });
     await settled();
-    const crdText = await page.$eval("#ed-crd .cm-content", (e) => (e as unknown as { innerText: string }).innerText);
+    const crdText = await page.$eval("#ed-crd .cm-content", (e) => e.textContent ?? "");
     assert.match(crdText, /"name": "crontabs\.stable\.example\.com"/);
     assert.doesNotMatch(crdText, /managedFields|"uid"/);
     assert.deepEqual((await messages()).map((m) => m.text), [CRON, REPLICAS]);
