@@ -120,7 +120,7 @@ function compileCrdText(text: string): CompiledCache {
     if (checked.decodeError !== undefined) errors.push(at("crd", doc, "error", checked.decodeError, ""));
     for (const f of checked.unknownFields) errors.push(at("crd", doc, "error", `unknown field "${f}"`, f));
     for (const e of checked.errors) errors.push(at("crd", doc, "error", errorString(e), e.field, documentPath(e.field, apiVersion)));
-    const compiled = errors.length === 0 ? tryCompileCrd(v) : undefined;
+    const compiled = errors.length === 0 ? tryCompileCrd(v, checked) : undefined;
     if (compiled && !compiled.ok) for (const m of compiled.errors) errors.push(at("crd", doc, "error", m, ""));
     out = {
       text,
