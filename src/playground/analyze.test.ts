@@ -27,6 +27,8 @@ describe("analyze", () => {
     const r = analyze({ crd: CRD, object: obj, fieldValidation: "Warn" });
     assert.equal(r.request?.status, 201);
     assert.deepEqual(r.request?.warnings, ['unknown field "spec.extra"']);
+    assert.deepEqual(texts(r), ['object 4:25 unknown field "spec.extra"']);
+    assert.equal(r.diagnostics[0]?.severity, "warning");
     assert.deepEqual(r.request?.stored?.["spec"], { cronSpec: "5 0 * * *", image: "x", replicas: 1, timeZone: "Etc/UTC" });
   });
 

@@ -205,6 +205,12 @@ export function analyze(input: PlaygroundInput): PlaygroundResult {
     } else req.errors.push(at("object", objDoc, "error", res.decodeError, ""));
   }
   for (const e of res.errors) req.errors.push(at("object", objDoc, "error", errorString(e), e.field));
+  if (res.decodeError === undefined && opts.fieldValidation === "Warn") {
+    // the Warning headers of unknown fields, shown at the pruned fields
+    for (const f of res.unknownFields) {
+      if (res.warnings.includes(`unknown field "${f}"`)) result.diagnostics.push(at("object", objDoc, "warning", `unknown field "${f}"`, f));
+    }
+  }
   if (req.status === 0) req.status = req.errors.length > 0 ? 422 : operation === "create" ? 201 : 200;
   result.diagnostics.push(...req.errors);
   const structural = crd.ctx.versions.get(version)?.structural;

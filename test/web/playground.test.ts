@@ -149,6 +149,7 @@ describe("playground in chromium", { skip }, () => {
     await settled();
     assert.equal(await page.textContent("#verdict-status"), "POST (create) → 201 Created");
     assert.deepEqual(await page.$$eval("#object-warnings li .text", (l) => l.map((x) => x.textContent)), ['unknown field "spec.bogus"']);
+    assert.equal(await page.locator("#ed-object .cm-lintRange-warning").count(), 1);
 
     await page.click('[data-tab="stored"]');
     await settled();
@@ -167,6 +168,8 @@ describe("playground in chromium", { skip }, () => {
     await settled();
     assert.equal(await page.textContent("#cel-result .cel-value"), "13");
     assert.match((await page.textContent("#cel-result .cel-meta")) ?? "", /^type int · cost \d+ · estimated max cost \d+$/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "playground-cel.png") });
     await page.fill("#cel-expr", "self.spec.nope");
     await settled();
     assert.equal(await page.textContent("#cel-result .cel-error"), "compilation failed: ERROR: <input>:1:10: undefined field 'nope'\n | self.spec.nope\n | .........^");
@@ -203,6 +206,8 @@ describe("playground in chromium", { skip }, () => {
       ["spec", "self.replicas >= oldSelf.replicas", "fail", "5", "5"],
       ["spec.engine", "self == oldSelf", "fail", "3", "314575"],
     ]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "playground-rules.png") });
   });
 
   it("shows a CRD whose rule exceeds the cost limit with Kubernetes' message at its line", async () => {

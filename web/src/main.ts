@@ -93,6 +93,12 @@ worker.onmessage = (ev: MessageEvent<WorkerReply>) => {
   });
 };
 
+worker.onerror = (ev: ErrorEvent) => {
+  inFlight = false;
+  $("verdict-status").className = "status bad";
+  $("verdict-status").textContent = `the validation worker failed to start or crashed: ${ev.message || "see the browser console"} (serve the page over http, e.g. crdkit serve → /ui/)`;
+};
+
 function selectTab(name: string): void {
   tab = name;
   for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset["tab"] === name));
