@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
@@ -37,6 +37,15 @@ describe("packed tarball installed with --omit=optional", () => {
       assert.ok(r.files.includes(f), `${f} in the tarball`);
     }
     assert.ok(!r.files.some((f) => f.endsWith(".test.js") || f.startsWith("src/") || f.startsWith("web/src/")));
+  });
+
+  it("ships the code and the types of every export", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+    for (const [sub, entry] of Object.entries(pkg.exports)) {
+      const targets = typeof entry === "string" ? [entry] : Object.values(entry);
+      for (const t of targets) assert.ok(r.files.includes(t.replace(/^\.\//, "")), `${sub}: ${t} in the tarball`);
+      if (typeof entry !== "string") assert.ok(entry["types"], `${sub} has types`);
+    }
   });
 
   it("installs nothing native and no better-sqlite3", () => {
