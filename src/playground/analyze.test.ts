@@ -36,8 +36,11 @@ describe("analyze", () => {
 
   it("transition rules on update, with each rule's cost", () => {
     const e = example("transition");
-    const r = analyze({ crd: e.crd, object: e.object, oldObject: e.old });
+    const r = analyze({ crd: e.crd, object: e.object, oldObject: e.old, expression: e.expression });
     assert.equal(r.request?.operation, "update");
+    assert.equal(e.expression, "self.spec.replicas - oldSelf.spec.replicas");
+    assert.ok(r.expression?.ok);
+    assert.equal(r.expression.value, "-1");
     assert.deepEqual(texts(r), [
       "object 7:3 spec: Invalid value: replicas cannot be scaled down",
       'object 7:11 spec.engine: Invalid value: "mysql": engine is immutable',
