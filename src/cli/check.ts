@@ -122,7 +122,6 @@ export interface CheckResult {
   column: number;
 }
 
-
 interface Unit {
   file: string;
   doc: DecodedDocument;
