@@ -81,6 +81,7 @@ describe("analyze", () => {
     assert.deepEqual(texts(other), ['object 1:1 no matches for kind "ConfigMap" in version "v1"']);
     const list = analyze({ crd: CRD, object: "- a\n" });
     assert.deepEqual(texts(list), ["object 1:1 json: cannot unmarshal array into Go value of type map[string]interface {}"]);
+    assert.deepEqual(texts(analyze({ crd: CRD, object: "yes\n" })), ["object 1:1 json: cannot unmarshal bool into Go value of type map[string]interface {}"]);
     const badOld = analyze({ crd: CRD, object: "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n", oldObject: "a: {" });
     assert.equal(badOld.diagnostics[0]?.pane, "old");
   });

@@ -13,6 +13,7 @@ import { type CompiledCrdImpl, tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { evaluateExpression, type ExpressionResult } from "../rules/evaluate-expression.js";
 import { type RuleTrace, validateRules } from "../rules/validate.js";
+import { goJsonTypeWord } from "../value/go-format.js";
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 
 /** Which editor pane a diagnostic belongs to. */
@@ -175,7 +176,7 @@ export function analyze(input: PlaygroundInput): PlaygroundResult {
     result.diagnostics.push(...req.errors);
     return result;
   };
-  if (!isObject(obj)) return fail(400, `json: cannot unmarshal ${Array.isArray(obj) ? "array" : typeof obj} into Go value of type map[string]interface {}`);
+  if (!isObject(obj)) return fail(400, `json: cannot unmarshal ${goJsonTypeWord(obj)} into Go value of type map[string]interface {}`);
   if (old !== undefined && !isObject(old)) return fail(400, "the old object is not an object", "old", oldDoc!);
   const apiVersion = str(obj, "apiVersion");
   const kind = str(obj, "kind");

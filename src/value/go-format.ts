@@ -184,3 +184,9 @@ export function compareGoStrings(a: string, b: string): number {
   }
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
+
+/** encoding/json's word for a JSON value's type in `json: cannot unmarshal X into Go value of type …`. */
+export function goJsonTypeWord(v: JsonValue): string {
+  const k = kindOf(v);
+  return k === "integer" ? "number" : k === "boolean" ? "bool" : k;
+}
