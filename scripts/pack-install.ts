@@ -2,7 +2,7 @@
  * Packs crdkit (`npm pack`) and installs the tarball into an empty project with `--omit=optional`, as a
  * user who only validates would: no better-sqlite3, so nothing is compiled. Measures the install time and
  * the installed size, checks that no package with native code or an install script was installed, and
- * runs `npx crdkit validate` and `npx crdkit serve` (which must explain that better-sqlite3 is missing).
+ * runs `npx crdkit validate` and `npx crdkit serve --data` (which must explain that better-sqlite3 is missing).
  *
  *   node --import tsx scripts/pack-install.ts [--keep]
  * Packs with --ignore-scripts: `dist/` and `web/dist/` must be built (npm run build:web); `npm pack` without
@@ -77,7 +77,7 @@ export function packAndInstall(): PackInstall {
     packages,
     native,
     validate: run("validate", "--crds", `${ex}/crontab-crd.yaml`, `${ex}/crontab-valid.yaml`),
-    serve: run("serve", "--listen", "127.0.0.1:0"),
+    serve: run("serve", "--data", join(dir, "data"), "--listen", "127.0.0.1:0"),
     files: packed[0]!.files.map((f) => f.path),
   };
 }
@@ -89,7 +89,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`npm install --omit=optional: ${(r.installMs / 1000).toFixed(1)} s, node_modules ${kb(r.installedBytes)}, packages: ${r.packages.filter((p) => p !== "").join(", ")}`);
   console.log(`native or install-script packages: ${r.native.length === 0 ? "none" : r.native.join(", ")}`);
   console.log(`npx crdkit validate: exit ${r.validate.status}: ${r.validate.stdout.trim()}`);
-  console.log(`npx crdkit serve: exit ${r.serve.status}: ${r.serve.stderr.trim()}`);
+  console.log(`npx crdkit serve --data: exit ${r.serve.status}: ${r.serve.stderr.trim()}`);
   if (process.argv.includes("--keep")) console.log(`kept in ${r.dir}`);
   else rmSync(r.dir, { recursive: true, force: true });
 }

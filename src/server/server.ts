@@ -5,6 +5,8 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { MemoryStore } from "../storage/memory-store.js";
+import { sqliteAvailable } from "../storage/sqlite-driver.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
@@ -63,9 +65,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store for `dataDir` (a database file) or in memory. */
+/** Opens the store for `dataDir` (a database file) or in memory (without better-sqlite3: a MemoryStore). */
 export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "NORMAL"): Store {
-  if (dataDir === undefined) return new SqliteStore({ path: ":memory:" });
+  if (dataDir === undefined) return sqliteAvailable() ? new SqliteStore({ path: ":memory:" }) : new MemoryStore();
   mkdirSync(dataDir, { recursive: true });
   return new SqliteStore({ path: join(dataDir, "crdkit.db"), ...(synchronous ? { synchronous } : {}) });
 }

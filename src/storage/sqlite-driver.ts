@@ -43,3 +43,14 @@ export function loadSqliteDriver(load?: (id: string) => unknown): SqliteDatabase
   if (load === undefined) cached = ctor;
   return ctor;
 }
+
+/** True when better-sqlite3 can be loaded. */
+export function sqliteAvailable(): boolean {
+  try {
+    loadSqliteDriver();
+    return true;
+  } catch (e) {
+    if (e instanceof SqliteDriverMissingError) return false;
+    throw e;
+  }
+}

@@ -4,7 +4,10 @@
  * that makes it unresolvable, as after `npm install --omit=optional`.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { loadSqliteDriver, SQLITE_MISSING_MESSAGE, SqliteDriverMissingError } from "../../src/storage/sqlite-driver.js";
@@ -42,10 +45,45 @@ describe("optional better-sqlite3", () => {
     assert.match(r.stdout, / 0 invalid/);
   });
 
-  it("crdkit serve without better-sqlite3 exits 1 with the message", () => {
-    const r = crdkitWithoutSqlite("serve", "--listen", "127.0.0.1:0");
-    assert.equal(r.status, 1);
-    assert.equal(r.stdout, "");
-    assert.equal(r.stderr, `crdkit serve: ${SQLITE_MISSING_MESSAGE}: Cannot find module 'better-sqlite3'\n`);
+  it("crdkit serve --data without better-sqlite3 exits 1 with the message", () => {
+    const dir = mkdtempSync(join(tmpdir(), "crdkit-nosqlite-"));
+    try {
+      const r = crdkitWithoutSqlite("serve", "--data", dir, "--listen", "127.0.0.1:0");
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout, "");
+      assert.equal(r.stderr, `crdkit serve: ${SQLITE_MISSING_MESSAGE}: Cannot find module 'better-sqlite3'\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("crdkit serve in memory without better-sqlite3 runs on the memory store", async () => {
+    const child = spawn(process.execPath, ["--require", HOOK, "--import", "tsx", CHILD, "serve", "--listen", "127.0.0.1:0", "--quiet"], { cwd: ROOT });
+    try {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", () => {
+          const m = /listening on (\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on("exit", (code) => reject(new Error(`crdkit serve exited with ${code}: ${out}`)));
+      });
+      const created = await fetch(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/yaml" },
+        body: readFileSync(join(ROOT, "examples/crontab-crd.yaml"), "utf8"),
+      });
+      assert.equal(created.status, 201);
+      const list = (await (await fetch(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`)).json()) as { items: unknown[] };
+      assert.equal(list.items.length, 1);
+      child.kill("SIGTERM");
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
   });
 });

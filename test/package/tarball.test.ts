@@ -60,7 +60,7 @@ describe("packed tarball installed with --omit=optional", () => {
     assert.match(r.validate.stdout, / 0 invalid/);
   });
 
-  it("crdkit serve says that better-sqlite3 is missing", () => {
+  it("crdkit serve --data says that better-sqlite3 is missing", () => {
     assert.equal(r.serve.status, 1);
     assert.equal(r.serve.stderr, `crdkit serve: ${SQLITE_MISSING_MESSAGE}: Cannot find module 'better-sqlite3'\n`);
   });
