@@ -80,11 +80,15 @@ describe("/ui/", () => {
     const ac = new AbortController();
     const done = runServe(["--listen", "127.0.0.1:0", "--quiet", "--no-ui"], { stdout: (t) => void out.push(t), stderr: () => {} }, ac.signal);
     while (!out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
-    const url = /listening on (\S+)/.exec(out.join(""))![1]!;
-    const r = await fetch(`${url}/ui/`);
-    assert.equal(r.status, 404);
-    assert.equal(r.headers.get("content-type"), "application/json");
-    ac.abort();
+    try {
+      const url = /listening on (\S+)/.exec(out.join(""))![1]!;
+      const r = await fetch(`${url}/ui/`);
+      assert.equal(r.status, 404);
+      const other = await fetch(`${url}/nope`);
+      assert.equal(await r.text(), await other.text());
+    } finally {
+      ac.abort();
+    }
     assert.equal(await done, 0);
   });
 });
