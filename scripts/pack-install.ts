@@ -24,8 +24,10 @@ export interface PackInstall {
   /** Bytes under node_modules after the install. */
   installedBytes: number;
   packages: string[];
-  /** Installed packages that ship native build files or have install scripts (must be empty). */
+  /** Installed packages that build native code (binding.gyp, node-gyp or prebuild-install scripts; must be empty). */
   native: string[];
+  /** Installed packages with install scripts of any kind (e.g. protobufjs' plain-JS postinstall). */
+  installScripts: string[];
   validate: { status: number | null; stdout: string; stderr: string };
   serve: { status: number | null; stdout: string; stderr: string };
   /** Files of the tarball (as `npm pack --json` lists them). */
@@ -60,9 +62,16 @@ export function packAndInstall(): PackInstall {
   const installMs = Number(process.hrtime.bigint() - started) / 1e6;
   const lock = JSON.parse(readFileSync(join(project, "node_modules/.package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
   const packages = Object.keys(lock.packages).map((k) => k.replace(/^node_modules\//, ""));
-  const native = Object.entries(lock.packages)
-    .filter(([k, v]) => v.hasInstallScript || existsSync(join(project, k, "binding.gyp")))
-    .map(([k]) => k);
+  const scriptsOf = (k: string): string => {
+    const p = join(project, k, "package.json");
+    if (!existsSync(p)) return "";
+    const s = (JSON.parse(readFileSync(p, "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+    return [s["preinstall"], s["install"], s["postinstall"]].filter(Boolean).join(" ; ");
+  };
+  const native = Object.keys(lock.packages).filter((k) => existsSync(join(project, k, "binding.gyp")) || /node-gyp|prebuild|cmake-js|node-pre-gyp/.test(scriptsOf(k)));
+  const installScripts = Object.entries(lock.packages)
+    .filter(([, v]) => v.hasInstallScript)
+    .map(([k]) => `${k.replace(/^node_modules\//, "")} (${scriptsOf(k)})`);
   const run = (...args: string[]) => {
     const r = spawnSync("npx", ["--no-install", "crdkit", ...args], { cwd: project, encoding: "utf8", timeout: 60_000 });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -76,6 +85,7 @@ export function packAndInstall(): PackInstall {
     installedBytes: du(join(project, "node_modules")),
     packages,
     native,
+    installScripts,
     validate: run("validate", "--crds", `${ex}/crontab-crd.yaml`, `${ex}/crontab-valid.yaml`),
     serve: run("serve", "--data", join(dir, "data"), "--listen", "127.0.0.1:0"),
     files: packed[0]!.files.map((f) => f.path),
@@ -87,7 +97,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
   console.log(`tarball ${kb(r.tarballBytes)} (${r.files.length} files)`);
   console.log(`npm install --omit=optional: ${(r.installMs / 1000).toFixed(1)} s, node_modules ${kb(r.installedBytes)}, packages: ${r.packages.filter((p) => p !== "").join(", ")}`);
-  console.log(`native or install-script packages: ${r.native.length === 0 ? "none" : r.native.join(", ")}`);
+  console.log(`packages building native code: ${r.native.length === 0 ? "none" : r.native.join(", ")}`);
+  console.log(`packages with install scripts: ${r.installScripts.length === 0 ? "none" : r.installScripts.join(", ")}`);
   console.log(`npx crdkit validate: exit ${r.validate.status}: ${r.validate.stdout.trim()}`);
   console.log(`npx crdkit serve --data: exit ${r.serve.status}: ${r.serve.stderr.trim()}`);
   if (process.argv.includes("--keep")) console.log(`kept in ${r.dir}`);

@@ -48,7 +48,7 @@ describe("packed tarball installed with --omit=optional", () => {
     }
   });
 
-  it("installs nothing native and no better-sqlite3", () => {
+  it("installs nothing that builds native code, and no better-sqlite3", () => {
     assert.deepEqual(r.native, []);
     assert.ok(!r.packages.includes("better-sqlite3"));
     assert.ok(r.packages.includes("crdkit"));
