@@ -36,3 +36,11 @@ export { CrdkitError } from "./errors/crdkit-error.js";
 export type { CustomResourceDefinition, JSONSchemaProps } from "./crd/types.js";
 export { Float64, deepEqual, kindOf, type JsonObject, type JsonValue } from "./value/json-value.js";
 export { goJsonMarshal } from "./go/json.js";
+export {
+  validateCrdCreate,
+  validateCrdUpdate,
+  type CrdValidationOptions,
+  type CrdValidationResult,
+} from "./crdvalidation/validate-crd.js";
+export { nonStructuralSchemaCondition, type NonStructuralCondition } from "./crdvalidation/nonstructural.js";
+export { crdValidationOptions } from "./pipeline/crd-hooks.js";

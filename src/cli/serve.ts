@@ -16,13 +16,14 @@ export interface ServeIo {
   stderr: (text: string) => void;
 }
 
-const USAGE = `Usage: crdkit serve [--data DIR] [--listen HOST:PORT] [--quiet]
+const USAGE = `Usage: crdkit serve [--data DIR] [--listen HOST:PORT] [--quiet] [--no-ui]
 
 Runs a kubectl-compatible API server for CRDs and custom resources.
 
   --data DIR           keep the database in DIR/crdkit.db (default: in memory, lost on exit)
   --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --quiet              do not log requests
+  --no-ui              do not serve the playground page at /ui/
 ${ETCD_USAGE}
 ${SECURITY_USAGE}`;
 
@@ -35,6 +36,7 @@ interface ServeArgs {
   etcd: EtcdFlags;
   security: SecurityOptions;
   writeKubeconfig?: string;
+  noUi?: boolean;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
@@ -46,6 +48,7 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
     const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
     if (flag === "--help" || flag === "-h") a.help = true;
     else if (flag === "--quiet") a.quiet = true;
+    else if (flag === "--no-ui") a.noUi = true;
     else if (flag === "--data") {
       const v = value();
       if (!v) return "flag --data needs a directory";
@@ -104,6 +107,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       port: parsed.port,
       log,
       security: parsed.security,
+      ...(parsed.noUi ? { ui: false as const } : {}),
     });
   } catch (e) {
     io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -11,3 +11,4 @@ export * from "./cel-hook.js";
 export * from "./nonstructural.js";
 export type { DefaultsHooks } from "./defaults-validation.js";
 export { validFieldPath } from "./field-path.js";
+export { documentPath } from "./document-path.js";

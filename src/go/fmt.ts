@@ -124,3 +124,9 @@ export function goSprint(v: JsonValue | undefined): string {
     }
   }
 }
+
+/** encoding/json's word for a JSON value's type in `json: cannot unmarshal X into Go value of type …`. */
+export function goJsonTypeWord(v: JsonValue): string {
+  const k = kindOf(v);
+  return k === "integer" ? "number" : k === "boolean" ? "bool" : k;
+}

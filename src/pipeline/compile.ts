@@ -3,7 +3,7 @@
  * defaulting the CRD, the internal form, and per served version the structural schema, subresources and
  * the rules that cannot be evaluated yet.
  */
-import { validateCrdCreate } from "../crdvalidation/validate-crd.js";
+import { type CrdValidationResult, validateCrdCreate } from "../crdvalidation/validate-crd.js";
 import { aggregateMessage, errorString } from "../errors/field-error.js";
 import { crdValidationOptions } from "./crd-hooks.js";
 import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
@@ -89,10 +89,13 @@ export class CompiledCrdImpl implements CompiledCrd {
 
 /**
  * Compiles a CRD given as a decoded YAML/JSON value (v1 or v1beta1). Returns the CRD's decode or
- * schema errors instead of throwing.
+ * schema errors instead of throwing. `checked`: the result of `validateCrdCreate(value, crdValidationOptions)`
+ * when the caller has it already (the checks are most of the work).
  */
-export function tryCompileCrd(value: JsonValue | CustomResourceDefinition): CompileResult {
-  const checked = validateCrdCreate(value as JsonValue, crdValidationOptions);
+export function tryCompileCrd(
+  value: JsonValue | CustomResourceDefinition,
+  checked: CrdValidationResult = validateCrdCreate(value as JsonValue, crdValidationOptions),
+): CompileResult {
   if (checked.decodeError !== undefined) return { ok: false, message: checked.decodeError, errors: [checked.decodeError] };
   const decoded = checked.crd!;
   const { crd, internal } = decoded;

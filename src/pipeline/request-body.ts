@@ -5,8 +5,9 @@
  * "spec.a"`), then the object goes through the ordinary {@link CompiledCrd} pipeline.
  */
 import { decodeJsonStream } from "../io/json-decode.js";
-import type { JsonObject, JsonValue } from "../value/json-value.js";
-import { isObject, kindOf } from "../value/json-value.js";
+import { goJsonTypeWord } from "../go/fmt.js";
+import type { JsonObject } from "../value/json-value.js";
+import { isObject } from "../value/json-value.js";
 import type { CompiledCrd, PipelineResult, RequestOptions } from "./types.js";
 
 /** apimachinery's `summarizeData(data, 30)`: a `{`-body as text, anything else as hex, cut at 30 bytes. */
@@ -20,12 +21,6 @@ function summarize(body: string): string {
 }
 
 const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
-/** encoding/json's word for a value's type in `cannot unmarshal X into ...`. */
-function jsonTypeWord(v: JsonValue): string {
-  const k = kindOf(v);
-  return k === "integer" ? "number" : k === "boolean" ? "bool" : k;
-}
 
 function unrecognized(kind: string, body: string, err: string): PipelineResult {
   return {
@@ -74,7 +69,7 @@ function decodeBody(c: CompiledCrd, body: string): { obj: JsonObject; strict: st
   }
   const v = doc.value;
   if (v === null) return missingKind(kind, body);
-  if (!isObject(v)) return unrecognized(kind, body, `json: cannot unmarshal ${jsonTypeWord(v)} into Go value of type ${TYPE_META_STRUCT}`);
+  if (!isObject(v)) return unrecognized(kind, body, `json: cannot unmarshal ${goJsonTypeWord(v)} into Go value of type ${TYPE_META_STRUCT}`);
   return { obj: v, strict: doc.duplicateFields };
 }
 

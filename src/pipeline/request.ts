@@ -11,8 +11,9 @@ import { CrdkitError } from "../errors/crdkit-error.js";
 import type { FieldError } from "../errors/field-error.js";
 import { validateListSetsAndMaps } from "../listtype/validate.js";
 import { prune } from "../prune/prune.js";
-import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, kindOf, setKey } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, deepClone, deepEqual, getKey, isObject, setKey } from "../value/json-value.js";
 import { rulesNotEvaluatedWarning } from "./rules-bookkeeping.js";
+import { goJsonTypeWord } from "../go/fmt.js";
 import { goJsonMarshal } from "../go/json.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
@@ -81,12 +82,6 @@ function resolveVersion(ctx: CrdContext, obj: JsonObject, opts: RequestOptions):
 function firstServed(ctx: CrdContext): string | undefined {
   for (const v of ctx.versions.values()) if (v.served) return v.name;
   return undefined;
-}
-
-/** encoding/json's word for a JSON value's type in `cannot unmarshal X into ...`. */
-function goJsonTypeWord(v: JsonValue): string {
-  const k = kindOf(v);
-  return k === "integer" ? "number" : k === "boolean" ? "bool" : k;
 }
 
 /** The request body as a client would have sent it: compact JSON in the object's key order. */

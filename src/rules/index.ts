@@ -17,9 +17,11 @@ export {
   ruleErrorString,
   ruleMessageOrDefault,
   type ValidateRulesOptions,
+  type RuleTrace,
   type ValidateRulesResult,
   validateDefaultRules,
   validateRules,
 } from "./validate.js";
 export { Correlation } from "./correlation.js";
 export { kubeCallCost, kubeCostEstimator, declSizeEstimator } from "./costs.js";
+export { evaluateExpression, formatCelValue, type ExpressionResult } from "./evaluate-expression.js";

@@ -32,6 +32,22 @@ export interface ValidateRulesOptions {
   budget?: number;
   /** Enable ratcheting (default: true when an old object is given). */
   ratcheting?: boolean;
+  /** Called after each rule evaluation (for tools that show per-rule results and costs). */
+  onRule?: (trace: RuleTrace) => void;
+}
+
+/** One evaluation of one rule, as reported to {@link ValidateRulesOptions.onRule}. */
+export interface RuleTrace {
+  /** The node's field path (`<root>` for the object itself), e.g. `spec.replicas`. */
+  path: string;
+  rule: string;
+  /** `true` passed, `false` failed, `error` did not evaluate to a bool (message in `error`). */
+  outcome: true | false | "error";
+  error?: string;
+  /** Runtime cost of this evaluation (cel-go cost units). */
+  cost: number;
+  /** The rule's estimated maximum cost from compilation. */
+  estimatedMaxCost: number;
 }
 
 /** Result of {@link validateRules}. */
@@ -90,7 +106,10 @@ class Run {
   errors: FieldError[] = [];
   warnings: string[] = [];
   evaluated = 0;
-  constructor(readonly perCallLimit: number) {}
+  constructor(
+    readonly perCallLimit: number,
+    readonly onRule?: (trace: RuleTrace) => void,
+  ) {}
 
   validate(v: RuleValidator, path: FieldPath | null, obj: JsonValue | undefined, old: JsonValue | undefined, r: Ratchet, budget: number, depth: number): number {
     if (obj === undefined || obj === null) return budget;
@@ -166,6 +185,17 @@ class Run {
       if (c.usesOldSelf && old === undefined && !optional) continue;
       this.evaluated++;
       const res = c.program.eval(optional ? optActivation : activation, { costLimit: this.perCallLimit });
+      if (this.onRule) {
+        const failed = res.value instanceof CelSpecial;
+        this.onRule({
+          path: path?.toString() || "<root>",
+          rule: rule.rule,
+          outcome: failed ? "error" : res.value === true,
+          ...(failed ? { error: res.value instanceof CelError ? res.value.message : "unknown value" } : {}),
+          cost: res.cost,
+          estimatedMaxCost: c.maxCost,
+        });
+      }
       if (res.cost > remaining) {
         this.errors.push(fieldError.invalid(path, sts.type, "validation failed due to running out of cost budget, no further validation rules will be run"));
         return -1;
@@ -284,7 +314,7 @@ export function validateRules(schema: Structural, obj: JsonValue, oldObj?: JsonV
   const v = newRuleValidator(schema, opts.isResourceRoot ?? true);
   const budget = opts.budget ?? RUNTIME_CEL_COST_BUDGET;
   if (!v) return { errors: [], warnings: [], remainingBudget: budget, evaluated: 0 };
-  const run = new Run(opts.perCallLimit ?? PER_CALL_LIMIT);
+  const run = new Run(opts.perCallLimit ?? PER_CALL_LIMIT, opts.onRule);
   const ratcheting = opts.ratcheting ?? oldObj !== undefined;
   const r: Ratchet = { current: ratcheting && oldObj !== undefined ? new Correlation(obj, oldObj, schema) : null, parent: null };
   const remaining = run.validate(v, opts.path ?? null, obj, oldObj, r, budget, 0);

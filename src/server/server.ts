@@ -7,7 +7,9 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { guardStore, storeFault } from "../storage/fault-guard.js";
+import { MemoryStore } from "../storage/memory-store.js";
 import { RequestTooLargeError } from "../storage/request-size.js";
+import { sqliteAvailable } from "../storage/sqlite-driver.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
@@ -36,6 +38,7 @@ import { InFlightLimits } from "./inflight.js";
 import { loopbackRequestGuard } from "./host-check.js";
 import { storageApiError } from "./storage-errors.js";
 import { route, type Route } from "./router.js";
+import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./version.js";
 import { serveWatch } from "./watch.js";
 
@@ -59,6 +62,8 @@ export interface ServerOptions {
   synchronous?: "FULL" | "NORMAL";
   /** TLS, authentication and authorization flags (kube-apiserver's); default: open on loopback. */
   security?: SecurityOptions;
+  /** The playground page's directory served at `/ui/` (default: the package's `web/dist`); false: off. */
+  ui?: string | false;
 }
 
 /** A running server. */
@@ -73,9 +78,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store for `dataDir` (a database file) or in memory. */
+/** Opens the store for `dataDir` (a database file) or in memory (without better-sqlite3: a MemoryStore). */
 export function openStore(dataDir: string | undefined, synchronous?: "FULL" | "NORMAL"): Store {
-  if (dataDir === undefined) return new SqliteStore({ path: ":memory:" });
+  if (dataDir === undefined) return sqliteAvailable() ? new SqliteStore({ path: ":memory:" }) : new MemoryStore();
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "crdkit.db");
   return guardStore(new SqliteStore({ path, ...(synchronous ? { synchronous } : {}) }), path);
@@ -109,6 +114,7 @@ export class ApiHandler {
     security?: Security,
     /** Refuses requests before dispatch (the loopback Host/Origin check). */
     private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
+    private readonly uiDir: string | false = false,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -161,11 +167,17 @@ export class ApiHandler {
     try {
       const denied = this.guard?.(req.headers);
       if (denied) throw denied;
-      const ctx = this.gate.admit(req, url);
-      user = ctx.attrs.user.name;
-      const r = route(url.pathname);
-      const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
-      const out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
+      // The playground's static files are public (its API calls are authenticated like any other request).
+      const ui = this.uiDir !== false && isUiPath(url.pathname);
+      let out: RestResponse | undefined;
+      if (ui) serveUi(req, res, url.pathname, this.uiDir as string);
+      else {
+        const ctx = this.gate.admit(req, url);
+        user = ctx.attrs.user.name;
+        const r = route(url.pathname);
+        const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
+        out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
+      }
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -395,7 +407,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
   for (const w of security.warnings) log({ level: "warn", msg: w });
   const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
-  const handler = new ApiHandler(store, log, security, loopbackRequestGuard(host));
+  const handler = new ApiHandler(store, log, security, loopbackRequestGuard(host), opts.ui === undefined ? defaultUiDir() : opts.ui);
   try {
     await handler.start();
   } catch (e) {

@@ -3,9 +3,10 @@
  * process (a second server on the same directory is refused; the OS drops the lock when a process dies,
  * so a killed server never blocks a restart), and an integrity check before anything is served.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { loadSqliteDriver } from "./sqlite-driver.js";
 import { DataDirInUseError, isDamageCode, StorageCorruptError } from "./store-faults.js";
 
 /** The file naming the process that holds the data directory (informational: the lock is SQLite's). */
@@ -24,6 +25,8 @@ function holder(path: string): string {
 
 /** Opens `path` (or `:memory:`) in WAL mode; file databases are locked and checked. */
 export function openSqlite(path: string, synchronous: "FULL" | "NORMAL"): Database.Database {
+  // better-sqlite3 is optional: loaded here, with a clear error when it is missing.
+  const Database = loadSqliteDriver();
   if (path === ":memory:") {
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
