@@ -12,6 +12,7 @@ import { formatJunit } from "./output/junit.js";
 import { formatText } from "./output/text.js";
 import { summarize } from "./results.js";
 import { runValidate } from "./run-validate.js";
+import { cacheFor } from "./schema-cache.js";
 
 const USAGE = `Usage: crdkit <command> [flags]
 
@@ -59,7 +60,7 @@ export function validateCommand(argv: readonly string[], io: CliIo = defaultIo):
   }
   let results: ReturnType<typeof runValidate>;
   try {
-    results = runValidate(args);
+    results = runValidate({ ...args, cache: cacheFor(args.noCache) });
   } catch (e) {
     if (e instanceof InputError || e instanceof CrdkitError) {
       io.stderr(`crdkit validate: ${e.message}\n`);

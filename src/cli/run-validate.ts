@@ -11,7 +11,8 @@ import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
-import { CrdRegistry } from "./registry.js";
+import { isCrdDoc, LazyCrdRegistry } from "./lazy-registry.js";
+import type { SchemaCache } from "./schema-cache.js";
 import type { Result, ResultError } from "./results.js";
 
 export interface RunOptions {
@@ -20,9 +21,9 @@ export interface RunOptions {
   inputs: readonly string[];
   fieldValidation: FieldValidationMode;
   showObject: boolean;
+  /** The compiled-CRD cache (none: every CRD used is checked and compiled). */
+  cache?: SchemaCache;
 }
-
-const CRD_GROUP = "apiextensions.k8s.io";
 
 function str(o: JsonObject, k: string): string {
   const v = getKey(o, k);
@@ -32,10 +33,6 @@ function str(o: JsonObject, k: string): string {
 function metaStr(o: JsonObject, k: string): string {
   const md = getKey(o, "metadata");
   return isObject(md) ? str(md, k) : "";
-}
-
-function isCrdDoc(v: JsonValue | undefined): boolean {
-  return isObject(v) && v["kind"] === "CustomResourceDefinition" && str(v, "apiVersion").startsWith(`${CRD_GROUP}/`);
 }
 
 function goTypeForUnmarshal(v: JsonValue | undefined): string {
@@ -130,31 +127,51 @@ function oldKey(o: JsonObject): string {
 /** Runs the validation; throws InputError for unreadable paths. */
 export function runValidate(opts: RunOptions): Result[] {
   const results: Result[] = [];
-  const registry = new CrdRegistry();
-  const register = (file: string, doc: DecodedDocument, report: boolean) => {
-    const r = tryCompileCrd(doc.value!);
+  // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then
+  const registry = new LazyCrdRegistry(opts.cache, (origin, value, messages) => {
+    const obj = isObject(value) ? value : undefined;
+    const res: Result = {
+      file: origin.file,
+      index: origin.index,
+      apiVersion: obj ? str(obj, "apiVersion") : "",
+      kind: obj ? str(obj, "kind") : "",
+      namespace: obj ? metaStr(obj, "namespace") : "",
+      name: obj ? metaStr(obj, "name") : "",
+      status: "valid",
+      valid: true,
+      errors: [],
+      warnings: [],
+      line: origin.line,
+      column: origin.column,
+    };
+    results.push(invalid(res, messages.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))));
+  });
+  const register = (file: string, doc: DecodedDocument) => {
+    const r = registry.addDocument(file, doc);
     const res = baseResult(file, doc, doc.value as JsonObject);
     if (r.ok) {
-      registry.add(r.compiled);
       res.warnings.push(...r.warnings.map((message) => ({ message })));
-      if (report) results.push(res);
+      results.push(res);
     } else {
       results.push(
         invalid(res, r.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))),
       );
     }
   };
-  for (const { file, doc } of decodeFiles(opts.crds)) {
-    if (doc.problem) {
+  for (const p of expandPaths(opts.crds)) {
+    const f = readInput(p);
+    for (const problem of registry.addFile(f.name, f.text)) {
+      const { index, message, line, column } = problem;
       results.push(
-        invalid(baseResult(file, doc, undefined), [
-          { type: "DecodeError", field: "", message: doc.problem.message, ...doc.problem.position },
-        ]),
+        invalid(
+          { file: f.name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
+          [{ type: "DecodeError", field: "", message, line, column }],
+        ),
       );
-    } else if (isCrdDoc(doc.value)) register(file, doc, false);
+    }
   }
   const inputs = decodeFiles(opts.inputs);
-  for (const { file, doc } of inputs) if (!doc.problem && isCrdDoc(doc.value)) register(file, doc, true);
+  for (const { file, doc } of inputs) if (!doc.problem && isCrdDoc(doc.value)) register(file, doc);
 
   const olds = new Map<string, JsonObject>();
   for (const { doc } of decodeFiles(opts.old)) {

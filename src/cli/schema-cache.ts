@@ -1,0 +1,237 @@
+/**
+ * The compiled-CRD cache of `crdkit validate` on disk, in the user cache directory
+ * (`$XDG_CACHE_HOME/crdkit`, else `~/.cache/crdkit`): what is expensive and serialisable.
+ *
+ * - `verdict/<sha256>.json`: the CRD create checks' verdict (accepted with its warnings, or Kubernetes'
+ *   errors), keyed by the CRD's content and crdkit's build — repeat runs skip the checks, CEL compilation
+ *   and cost estimation.
+ * - `index/<sha256>.json`: for a CRD file (keyed by its text and crdkit's build), where its CRDs are and
+ *   which group, kind and versions each defines — repeat runs decode only the CRDs a document uses.
+ *
+ * Entries are checked when read (a corrupt or foreign file is ignored and rewritten, never trusted) and
+ * written to a temporary file renamed into place, so concurrent writers never leave a torn file.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CrdVerdict } from "../pipeline/compile.js";
+import { Float64, type JsonValue } from "../value/json-value.js";
+
+const FORMAT = 1;
+
+/** Where a CRD document is in its file and what it defines (see {@link CrdFileIndex}). */
+export interface IndexedCrd {
+  /** Document index in the file. */
+  index: number;
+  /** Document position (1-based). */
+  line: number;
+  column: number;
+  /** The YAML chunk holding the document: [start, end) in the file text; absent for JSON streams. */
+  chunk?: [number, number];
+  /** Lines before the chunk (to decode the chunk alone with the file's line numbers). */
+  chunkLine?: number;
+  group: string;
+  kind: string;
+}
+
+/** A document of a CRD file that could not be decoded (reported as a DecodeError). */
+export interface IndexedProblem {
+  index: number;
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** What a CRD file holds, without its schemas. */
+export interface CrdFileIndex {
+  crds: IndexedCrd[];
+  problems: IndexedProblem[];
+}
+
+/** The user cache directory of crdkit. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env["XDG_CACHE_HOME"];
+  return join(xdg?.startsWith("/") ? xdg : join(homedir(), ".cache"), "crdkit");
+}
+
+let stampMemo: string | undefined;
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** The cache for a `crdkit validate` run: none with --no-cache or `CRDKIT_NO_CACHE=1`. */
+export function cacheFor(noCache: boolean, env: NodeJS.ProcessEnv = process.env): SchemaCache | undefined {
+  if (noCache || (env["CRDKIT_NO_CACHE"] ?? "") !== "") return undefined;
+  return new SchemaCache(defaultCacheDir(env));
+}
+
+/**
+ * crdkit's version and build: the package version plus this compiled module's size and mtime (every
+ * `npm run build` rewrites it), so that a rebuilt crdkit never reads verdicts of another build.
+ */
+export function buildStamp(): string {
+  if (stampMemo === undefined) {
+    const self = fileURLToPath(import.meta.url);
+    let version = "unknown";
+    try {
+      const pkg = JSON.parse(readFileSync(join(dirname(self), "..", "..", "package.json"), "utf8")) as { version?: unknown };
+      if (typeof pkg.version === "string") version = pkg.version;
+    } catch {
+      // not in a package layout: the build stamp alone identifies the code
+    }
+    const st = statSync(self);
+    // run from TypeScript sources (development): any edited source file makes a new build
+    const dev = self.endsWith(".ts") ? ` ${newestMtime(join(dirname(self), ".."))}` : "";
+    stampMemo = `crdkit ${version} ${st.size} ${st.mtimeMs}${dev}`;
+  }
+  return stampMemo;
+}
+
+/**
+ * A deterministic serialisation of a value that keeps what the CRD checks see: key order, int64 vs
+ * float64 (`1` vs `1.0`), big integers.
+ */
+export function serializeValue(v: JsonValue, out: string[] = []): string[] {
+  if (v === null || typeof v === "boolean" || typeof v === "string") out.push(JSON.stringify(v));
+  else if (typeof v === "number") out.push(Number.isInteger(v) ? String(v) : `f${String(v)}`);
+  else if (typeof v === "bigint") out.push(`${v}n`);
+  else if (v instanceof Float64) out.push(`f${Object.is(v.value, -0) ? "-0" : String(v.value)}`);
+  else if (Array.isArray(v)) {
+    out.push("[");
+    for (const x of v) {
+      serializeValue(x, out);
+      out.push(",");
+    }
+    out.push("]");
+  } else {
+    out.push("{");
+    for (const k of Object.keys(v)) {
+      out.push(JSON.stringify(k), ":");
+      serializeValue(v[k]!, out);
+      out.push(",");
+    }
+    out.push("}");
+  }
+  return out;
+}
+
+function sha256(...parts: string[]): string {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\u0000");
+  return h.digest("hex");
+}
+
+const isStringArray = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
+const isInt = (x: unknown): x is number => Number.isSafeInteger(x);
+
+function parseVerdict(x: unknown): CrdVerdict | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  if (o["ok"] === true && isStringArray(o["warnings"])) return { ok: true, warnings: o["warnings"] };
+  if (o["ok"] === false && typeof o["message"] === "string" && isStringArray(o["errors"])) {
+    return { ok: false, message: o["message"], errors: o["errors"] };
+  }
+  return undefined;
+}
+
+function parseIndex(x: unknown): CrdFileIndex | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  const crds = o["crds"];
+  const problems = o["problems"];
+  if (!Array.isArray(crds) || !Array.isArray(problems)) return undefined;
+  for (const c of crds as Record<string, unknown>[]) {
+    if (typeof c !== "object" || c === null) return undefined;
+    if (!isInt(c["index"]) || !isInt(c["line"]) || !isInt(c["column"]) || typeof c["group"] !== "string" || typeof c["kind"] !== "string") return undefined;
+    const ch = c["chunk"];
+    if (ch !== undefined && !(Array.isArray(ch) && ch.length === 2 && isInt(ch[0]) && isInt(ch[1]) && ch[0] >= 0 && ch[0] <= ch[1] && isInt(c["chunkLine"]))) return undefined;
+  }
+  for (const p of problems as Record<string, unknown>[]) {
+    if (typeof p !== "object" || p === null || !isInt(p["index"]) || typeof p["message"] !== "string" || !isInt(p["line"]) || !isInt(p["column"])) return undefined;
+  }
+  return { crds: crds as IndexedCrd[], problems: problems as IndexedProblem[] };
+}
+
+/** The cache; every method swallows I/O problems (a cache that cannot be read or written is a miss). */
+export class SchemaCache {
+  private readonly stamp: string;
+
+  constructor(
+    readonly dir: string = defaultCacheDir(),
+    stamp: string = buildStamp(),
+  ) {
+    this.stamp = stamp;
+  }
+
+  /** The cache key of a CRD value. */
+  crdKey(value: JsonValue): string {
+    return sha256(this.stamp, "crd", serializeValue(value).join(""));
+  }
+
+  /** The cache key of a CRD file's text. */
+  fileKey(text: string): string {
+    return sha256(this.stamp, "file", text);
+  }
+
+  getVerdict(key: string): CrdVerdict | undefined {
+    return this.read("verdict", key, parseVerdict);
+  }
+
+  putVerdict(key: string, v: CrdVerdict): void {
+    const stored: CrdVerdict = v.ok ? { ok: true, warnings: v.warnings } : { ok: false, message: v.message, errors: v.errors };
+    this.write("verdict", key, stored);
+  }
+
+  getIndex(key: string): CrdFileIndex | undefined {
+    return this.read("index", key, parseIndex);
+  }
+
+  putIndex(key: string, idx: CrdFileIndex): void {
+    this.write("index", key, idx);
+  }
+
+  private path(kind: string, key: string): string {
+    return join(this.dir, `v${FORMAT}`, kind, `${key}.json`);
+  }
+
+  private read<T>(kind: string, key: string, parse: (x: unknown) => T | undefined): T | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.path(kind, key), "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const o = JSON.parse(text) as { format?: unknown; key?: unknown; stamp?: unknown; entry?: unknown };
+      if (o.format !== FORMAT || o.key !== key || o.stamp !== this.stamp) return undefined;
+      return parse(o.entry);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private write(kind: string, key: string, entry: unknown): void {
+    const file = this.path(kind, key);
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(tmp, JSON.stringify({ format: FORMAT, key, stamp: this.stamp, entry }));
+      renameSync(tmp, file);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing written
+      }
+    }
+  }
+}
