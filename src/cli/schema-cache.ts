@@ -8,7 +8,8 @@
  * - `index/<sha256>.json`: for a CRD file (keyed by its text and crdkit's build), where its CRDs are and
  *   which group, kind and versions each defines — repeat runs decode only the CRDs a document uses.
  *
- * Entries are checked when read (a corrupt or foreign file is ignored and rewritten, never trusted) and
+ * Entries carry their key, crdkit's build and a checksum, and are checked when read (a corrupt, truncated
+ * or foreign file is ignored and rewritten, never trusted) and
  * written to a temporary file renamed into place, so concurrent writers never leave a torn file.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -211,8 +212,9 @@ export class SchemaCache {
       return undefined;
     }
     try {
-      const o = JSON.parse(text) as { format?: unknown; key?: unknown; stamp?: unknown; entry?: unknown };
+      const o = JSON.parse(text) as { format?: unknown; key?: unknown; stamp?: unknown; sum?: unknown; entry?: unknown };
       if (o.format !== FORMAT || o.key !== key || o.stamp !== this.stamp) return undefined;
+      if (o.sum !== sha256(JSON.stringify(o.entry))) return undefined;
       return parse(o.entry);
     } catch {
       return undefined;
@@ -224,7 +226,8 @@ export class SchemaCache {
     const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, key, stamp: this.stamp, entry }));
+      const json = JSON.stringify(entry);
+      writeFileSync(tmp, `{"format":${FORMAT},"key":${JSON.stringify(key)},"stamp":${JSON.stringify(this.stamp)},"sum":"${sha256(json)}","entry":${json}}`);
       renameSync(tmp, file);
     } catch {
       try {
