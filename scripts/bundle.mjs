@@ -18,7 +18,7 @@ try {
 }
 rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { main: join(root, "dist", "cli", "main.js") },
+  entryPoints: { main: join(root, "dist", "cli", "main.js"), "validate-worker": join(root, "dist", "cli", "validate-worker.js") },
   outdir,
   bundle: true,
   splitting: true,

@@ -19,6 +19,11 @@ export function isCrdDoc(v: JsonValue | undefined): v is JsonObject {
   return typeof av === "string" && av.startsWith(`${CRD_GROUP}/`);
 }
 
+/** False when a file's text cannot hold a CRD document (a backslash may hide an escaped `kind`). */
+export function mayHoldCrds(text: string): boolean {
+  return text.includes("CustomResourceDefinition") || text.includes("\\");
+}
+
 /** Where a CRD came from, for reporting it. */
 export interface CrdOrigin {
   file: string;
@@ -32,6 +37,8 @@ export type InvalidCrdHandler = (origin: CrdOrigin, value: JsonValue | undefined
 
 interface Entry {
   origin: CrdOrigin;
+  /** Not reported when rejected (another thread reports it). */
+  silent?: boolean;
   load: () => JsonValue | undefined;
   result?: CompileResult;
 }
@@ -109,13 +116,13 @@ export class LazyCrdRegistry {
 
   /**
    * Registers the CRDs of a `--crds` file without compiling them. Returns the documents that could not be
-   * decoded (to report as DecodeError).
+   * decoded (to report as DecodeError). `silent`: rejected CRDs of the file are not reported.
    */
-  addFile(file: string, text: string): IndexedProblem[] {
+  addFile(file: string, text: string, silent = false): IndexedProblem[] {
     const key = this.cache?.fileKey(text);
     const cached = key === undefined ? undefined : this.cache!.getIndex(key);
     if (cached) {
-      for (const c of cached.crds) this.register(c, file, () => loadIndexed(text, c));
+      for (const c of cached.crds) this.register(c, file, () => loadIndexed(text, c), silent);
       return cached.problems;
     }
     const docs = decodeDocuments(text);
@@ -125,11 +132,16 @@ export class LazyCrdRegistry {
     for (const c of idx.crds) {
       const d = byIndex.get(c.index)!;
       let value = d.value;
-      this.register(c, file, () => {
-        const v = value;
-        value = undefined; // compiled once; the decoded document can be collected
-        return v ?? loadIndexed(text, c);
-      });
+      this.register(
+        c,
+        file,
+        () => {
+          const v = value;
+          value = undefined; // compiled once; the decoded document can be collected
+          return v ?? loadIndexed(text, c);
+        },
+        silent,
+      );
     }
     return idx.problems;
   }
@@ -159,8 +171,8 @@ export class LazyCrdRegistry {
     return undefined;
   }
 
-  private register(c: IndexedCrd, file: string, load: () => JsonValue | undefined): void {
-    const e: Entry = { origin: { file, index: c.index, line: c.line, column: c.column }, load };
+  private register(c: IndexedCrd, file: string, load: () => JsonValue | undefined, silent: boolean): void {
+    const e: Entry = { origin: { file, index: c.index, line: c.line, column: c.column }, load, silent };
     // a CRD without group or kind cannot be looked up: it is checked (and reported) now
     if (c.group === "" || c.kind === "") this.ensure(e);
     else this.push(`${c.group}/${c.kind}`, e);
@@ -178,7 +190,7 @@ export class LazyCrdRegistry {
     if (value === undefined) {
       e.result = { ok: false, message: "the CRD document could not be read again", errors: ["the CRD document could not be read again"] };
     } else e.result = this.compile(value);
-    if (!e.result.ok) this.onInvalid(e.origin, value, e.result.errors);
+    if (!e.result.ok && !e.silent) this.onInvalid(e.origin, value, e.result.errors);
     return e.result;
   }
 

@@ -5,7 +5,7 @@
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
 import { runCheck } from "./check.js";
-import { InputError } from "./files.js";
+import { InputError, expandPaths } from "./files.js";
 import { formatGithub } from "./output/github.js";
 import { formatJson } from "./output/json.js";
 import { formatJunit } from "./output/junit.js";
@@ -13,6 +13,7 @@ import { formatText } from "./output/text.js";
 import { summarize } from "./results.js";
 import { runValidate } from "./run-validate.js";
 import { cacheFor } from "./schema-cache.js";
+import { runValidateParallel, threadsFor } from "./workers.js";
 
 const USAGE = `Usage: crdkit <command> [flags]
 
@@ -39,7 +40,7 @@ const defaultIo: CliIo = {
 };
 
 /** `crdkit validate`; returns the exit code. */
-export function validateCommand(argv: readonly string[], io: CliIo = defaultIo): number {
+export async function validateCommand(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   let args: ReturnType<typeof parseValidateArgs>;
   try {
     args = parseValidateArgs(argv);
@@ -60,7 +61,9 @@ export function validateCommand(argv: readonly string[], io: CliIo = defaultIo):
   }
   let results: ReturnType<typeof runValidate>;
   try {
-    results = runValidate({ ...args, cache: cacheFor(args.noCache) });
+    const opts = { ...args, cache: cacheFor(args.noCache) };
+    const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs));
+    results = threads > 1 ? await runValidateParallel(opts, threads) : runValidate(opts);
   } catch (e) {
     if (e instanceof InputError || e instanceof CrdkitError) {
       io.stderr(`crdkit validate: ${e.message}\n`);
@@ -92,7 +95,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
   try {
     switch (cmd) {
       case "validate":
-        return validateCommand(rest, io);
+        return await validateCommand(rest, io);
       case "check":
         return await runCheck(rest, io);
       case "serve": {

@@ -11,7 +11,7 @@ import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal } from "../value/go-format.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
-import { isCrdDoc, LazyCrdRegistry } from "./lazy-registry.js";
+import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
 import type { SchemaCache } from "./schema-cache.js";
 import type { Result, ResultError } from "./results.js";
 
@@ -23,6 +23,10 @@ export interface RunOptions {
   showObject: boolean;
   /** The compiled-CRD cache (none: every CRD used is checked and compiled). */
   cache?: SchemaCache;
+  /** Input files whose CRDs to register (default: the input files that may hold CRDs). */
+  inputCrdFiles?: readonly string[];
+  /** Report the input CRDs as results (default true; worker threads other than the first do not). */
+  reportInputCrds?: boolean;
 }
 
 function str(o: JsonObject, k: string): string {
@@ -70,6 +74,14 @@ function utf8Length(s: string): number {
     } else n += 3;
   }
   return n;
+}
+
+/** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
+function* eachDocument(files: readonly string[]): Generator<Doc> {
+  for (const p of files) {
+    const f: InputFile = readInput(p);
+    for (const doc of decodeDocuments(f.text)) yield { file: f.name, doc, size: f.text.length };
+  }
 }
 
 function decodeFiles(paths: readonly string[]): Doc[] {
@@ -170,8 +182,14 @@ export function runValidate(opts: RunOptions): Result[] {
       );
     }
   }
-  const inputs = decodeFiles(opts.inputs);
-  for (const { file, doc } of inputs) if (!doc.problem && isCrdDoc(doc.value)) register(file, doc);
+  // CRDs among the inputs are registered (and reported) before any document is validated; only files that
+  // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
+  const inputFiles = expandPaths(opts.inputs);
+  for (const p of opts.inputCrdFiles ?? inputFiles.filter((f) => mayHoldCrds(readInput(f).text))) {
+    const f = readInput(p);
+    if (opts.reportInputCrds === false) registry.addFile(f.name, f.text, true);
+    else for (const doc of decodeDocuments(f.text)) if (!doc.problem && isCrdDoc(doc.value)) register(f.name, doc);
+  }
 
   const olds = new Map<string, JsonObject>();
   for (const { doc } of decodeFiles(opts.old)) {
@@ -183,7 +201,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
   }
 
-  for (const { file, doc, size } of inputs) {
+  for (const { file, doc, size } of eachDocument(inputFiles)) {
     if (doc.problem) {
       results.push(
         invalid(baseResult(file, doc, undefined), [
