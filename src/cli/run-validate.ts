@@ -4,7 +4,7 @@
  * version) and collects results with source positions.
  */
 import { errorString } from "../errors/field-error.js";
-import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
+import { type DecodedDocument, decodeDocumentStream, decodeDocuments } from "../io/decode.js";
 import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
@@ -80,7 +80,7 @@ function utf8Length(s: string): number {
 function* eachDocument(files: readonly string[]): Generator<Doc> {
   for (const p of files) {
     const f: InputFile = readInput(p);
-    for (const doc of decodeDocuments(f.text)) yield { file: f.name, doc, size: f.text.length };
+    for (const doc of decodeDocumentStream(f.text)) yield { file: f.name, doc, size: f.text.length };
   }
 }
 
@@ -136,9 +136,13 @@ function oldKey(o: JsonObject): string {
   return [str(o, "apiVersion"), str(o, "kind"), metaStr(o, "namespace"), metaStr(o, "name")].join("\u0000");
 }
 
-/** Runs the validation; throws InputError for unreadable paths. */
-export function runValidate(opts: RunOptions): Result[] {
-  const results: Result[] = [];
+/**
+ * Runs the validation; throws InputError for unreadable paths. With `onResult`, each result is handed
+ * over as soon as it is known (and not kept: the returned list is empty).
+ */
+export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
+  const kept: Result[] = [];
+  const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
   // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then
   const registry = new LazyCrdRegistry(opts.cache, (origin, value, messages) => {
     const obj = isObject(value) ? value : undefined;
@@ -236,7 +240,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
     results.push(validateOne(file, doc, v, "", undefined, size));
   }
-  return results;
+  return kept;
 
   function validateOne(
     file: string,
