@@ -37,6 +37,10 @@ export type InvalidCrdHandler = (origin: CrdOrigin, value: JsonValue | undefined
 
 interface Entry {
   origin: CrdOrigin;
+  /** Cache key of the CRD file (CRDs of --crds files, with a cache). */
+  fileKey?: string;
+  /** The verdict key, when read from the cache with the value. */
+  crdKey?: string;
   /** Not reported when rejected (another thread reports it). */
   silent?: boolean;
   load: () => JsonValue | undefined;
@@ -122,7 +126,15 @@ export class LazyCrdRegistry {
     const key = this.cache?.fileKey(text);
     const cached = key === undefined ? undefined : this.cache!.getIndex(key);
     if (cached) {
-      for (const c of cached.crds) this.register(c, file, () => loadIndexed(text, c), silent);
+      for (const c of cached.crds) {
+        const e = this.register(c, file, () => {
+          const hit = this.cache!.getCrdValue(key!, c.index);
+          if (!hit) return loadIndexed(text, c);
+          e.crdKey = hit.crdKey;
+          return hit.value;
+        }, silent);
+        e.fileKey = key;
+      }
       return cached.problems;
     }
     const docs = decodeDocuments(text);
@@ -132,7 +144,7 @@ export class LazyCrdRegistry {
     for (const c of idx.crds) {
       const d = byIndex.get(c.index)!;
       let value = d.value;
-      this.register(
+      const e = this.register(
         c,
         file,
         () => {
@@ -142,6 +154,7 @@ export class LazyCrdRegistry {
         },
         silent,
       );
+      e.fileKey = key;
     }
     return idx.problems;
   }
@@ -151,7 +164,7 @@ export class LazyCrdRegistry {
     const pos = doc.locate("<nil>");
     const value = doc.value!;
     const e: Entry = { origin: { file, index: doc.index, line: pos.line, column: pos.column }, load: () => value };
-    e.result = this.compile(value);
+    e.result = this.compile(value, e);
     const gk = isObject(value) ? groupKind(value) : { group: "", kind: "" };
     this.push(`${gk.group}/${gk.kind}`, e);
     return e.result;
@@ -171,11 +184,11 @@ export class LazyCrdRegistry {
     return undefined;
   }
 
-  private register(c: IndexedCrd, file: string, load: () => JsonValue | undefined, silent: boolean): void {
+  private register(c: IndexedCrd, file: string, load: () => JsonValue | undefined, silent: boolean): Entry {
     const e: Entry = { origin: { file, index: c.index, line: c.line, column: c.column }, load, silent };
-    // a CRD without group or kind cannot be looked up: it is checked (and reported) now
-    if (c.group === "" || c.kind === "") this.ensure(e);
-    else this.push(`${c.group}/${c.kind}`, e);
+    // a CRD without group or kind cannot be looked up: it is checked (and reported) when first needed
+    this.push(`${c.group}/${c.kind}`, e);
+    return e;
   }
 
   private push(key: string, e: Entry): void {
@@ -189,15 +202,21 @@ export class LazyCrdRegistry {
     const value = e.load();
     if (value === undefined) {
       e.result = { ok: false, message: "the CRD document could not be read again", errors: ["the CRD document could not be read again"] };
-    } else e.result = this.compile(value);
+    } else e.result = this.compile(value, e);
     if (!e.result.ok && !e.silent) this.onInvalid(e.origin, value, e.result.errors);
     return e.result;
   }
 
-  private compile(value: JsonValue): CompileResult {
+  private compile(value: JsonValue, e: Entry): CompileResult {
     this.compiledCount++;
     if (!this.cache) return tryCompileCrd(value);
-    const key = this.cache.crdKey(value);
+    let key = e.crdKey;
+    if (key === undefined) {
+      key = this.cache.crdKey(value);
+      // next time, the document is read as JSON instead of being decoded again (written before compiling:
+      // compiling may keep parts of the value)
+      if (e.fileKey !== undefined) this.cache.putCrdValue(e.fileKey, e.origin.index, key, value);
+    }
     const cached = this.cache.getVerdict(key);
     const r = tryCompileCrd(value, cached);
     if (!cached) {

@@ -108,13 +108,20 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
   const cached = files(cacheHome);
   assert.equal(cached.filter((f) => f.includes("/index/")).length, 1);
   assert.equal(cached.filter((f) => f.includes("/verdict/")).length, 2);
+  assert.equal(cached.filter((f) => f.includes("/value/")).length, 2);
   const second = await run();
   assert.equal(second.stdout, first.stdout);
   assert.equal(second.code, first.code);
   // corrupt and truncated entries are ignored (and rewritten), never trusted
   for (const [i, f] of cached.entries()) {
     const text = readFileSync(f, "utf8");
-    writeFileSync(f, i % 2 === 0 ? text.slice(0, text.length >> 1) : text.replace(/"ok":(true|false)/, (_m, b) => `"ok":${b === "true" ? "false" : "true"}`));
+    const altered = f.includes("/value/")
+      ? text.replace("maximum", "minimum")
+      : f.includes("/index/")
+        ? text.replace(/"line":(\d)/, '"line":9$1')
+        : text.replace(/"ok":(true|false)/, (_m, b) => `"ok":${b === "true" ? "false" : "true"}`);
+    assert.notEqual(altered, text);
+    writeFileSync(f, i % 2 === 0 ? text.slice(0, text.length >> 1) : altered);
   }
   const third = await run();
   assert.equal(third.stdout, first.stdout);
@@ -183,8 +190,8 @@ test("cache entries are written whole (temporary file + rename) and concurrent w
   for (const o of outs) assert.equal(o.stdout, outs[0]!.stdout);
   assert.match(outs[0]!.stdout, /Summary: 4 resources: 0 valid, 3 invalid, 1 skipped/);
   const entries = files(cacheHome);
-  assert.ok(entries.length === 3 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
-  for (const f of entries) JSON.parse(readFileSync(f, "utf8"));
+  assert.ok(entries.length === 5 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
+  for (const f of entries) for (const part of readFileSync(f, "utf8").split("\n")) JSON.parse(part);
   const after = await run();
   assert.equal(after.stdout, outs[0]!.stdout);
 });
