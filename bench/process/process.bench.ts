@@ -14,7 +14,9 @@
  * prometheus-operator CRDs (the "compile only what is used" case).
  *
  *   npm run bench:process      CRDKIT_BENCH_ROUNDS (default 3), CRDKIT_BENCH_PROJECTS=a,b (filter),
- *                              CRDKIT_BIN (default bin/crdkit.js), CRDKIT_BENCH_ARGS (extra crdkit flags)
+ *                              CRDKIT_BIN (default bin/crdkit.js), CRDKIT_BENCH_ARGS (extra crdkit flags),
+ *                              CRDKIT_BASELINE_BIN (another crdkit build, e.g. before a change, run alike),
+ *                              CRDKIT_BENCH_SKIP=kubectl-validate (peers to leave out)
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -28,6 +30,8 @@ const rounds = Number(process.env["CRDKIT_BENCH_ROUNDS"] ?? 3);
 const bin = resolve(process.env["CRDKIT_BIN"] ?? join(import.meta.dirname, "../../bin/crdkit.js"));
 const extra = (process.env["CRDKIT_BENCH_ARGS"] ?? "").split(" ").filter((s) => s !== "");
 const only = process.env["CRDKIT_BENCH_PROJECTS"]?.split(",");
+const baseline = process.env["CRDKIT_BASELINE_BIN"];
+const skip = (process.env["CRDKIT_BENCH_SKIP"] ?? "").split(",");
 
 function findTool(name: string): string | undefined {
   const gopath = (() => {
@@ -65,8 +69,8 @@ if (!existsSync(root)) {
   console.log(`corpus not found at ${root} (set CRDKIT_CORPUS)`);
   process.exit(0);
 }
-const kubeconform = findTool("kubeconform") ?? "";
-const kubectlValidate = findTool("kubectl-validate") ?? "";
+const kubeconform = skip.includes("kubeconform") ? "" : (findTool("kubeconform") ?? "");
+const kubectlValidate = skip.includes("kubectl-validate") ? "" : (findTool("kubectl-validate") ?? "");
 const work = mkdtempSync(join(tmpdir(), "crdkit-bench-"));
 const projects = readdirSync(root)
   .filter((p) => existsSync(join(root, p, "crds")) && existsSync(join(root, p, "examples")))
@@ -80,6 +84,7 @@ const tools: Tool[] = [
   { name: "crdkit --no-cache", run: (_p, crds, ex) => ["node", [bin, "validate", "--no-cache", ...extra, "--crds", crds, ex]] },
   { name: "crdkit (warm cache)", run: (_p, crds, ex) => ["node", [bin, "validate", ...extra, "--crds", crds, ex]] },
 ];
+if (baseline) tools.push({ name: "crdkit baseline", run: (_p, crds, ex) => ["node", [resolve(baseline), "validate", "--crds", crds, ex]] });
 if (kubeconform) {
   for (const p of projects) writeKubeconformSchemas(join(work, p), [join(root, p, "crds")]);
   tools.push({
@@ -138,6 +143,15 @@ if (existsSync(prom)) {
     single.push([
       `crdkit, 1 file, prometheus-operator CRDs${cache ? ", warm cache" : ", --no-cache"}`,
       ["node", [bin, "validate", ...(cache ? [] : ["--no-cache"]), ...extra, "--crds", join(prom, "crds"), join(prom, "examples", "admission-webhook__service-monitor.yaml")]],
+    ]);
+  }
+}
+if (baseline) {
+  single.push(["crdkit baseline, 1 resource, 1 CRD", ["node", [resolve(baseline), "validate", "--crds", join(examples, "crontab-crd.yaml"), join(examples, "crontab-valid.yaml")]]]);
+  if (existsSync(prom)) {
+    single.push([
+      "crdkit baseline, 1 file, prometheus-operator CRDs",
+      ["node", [resolve(baseline), "validate", "--crds", join(prom, "crds"), join(prom, "examples", "admission-webhook__service-monitor.yaml")]],
     ]);
   }
 }
