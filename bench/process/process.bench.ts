@@ -94,8 +94,10 @@ if (kubeconform) {
       ["-strict", "-n", "1", "-summary", "-ignore-missing-schemas", "-schema-location", join(work, p, "{{.ResourceKind}}-{{.Group}}-{{.ResourceAPIVersion}}.json"), ex],
     ],
   });
-} else console.log("kubeconform not found (Go: nice go install github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0): crdkit alone");
+} else if (skip.includes("kubeconform")) console.log("kubeconform skipped (CRDKIT_BENCH_SKIP)");
+else console.log("kubeconform not found (Go: nice go install github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0): crdkit alone");
 if (kubectlValidate) tools.push({ name: "kubectl-validate", run: (_p, crds, ex) => [kubectlValidate, [ex, "--local-crds", crds]] });
+else if (skip.includes("kubectl-validate")) console.log("kubectl-validate skipped (CRDKIT_BENCH_SKIP)");
 else console.log("kubectl-validate not found (Go: nice go install sigs.k8s.io/kubectl-validate@latest): skipped");
 
 for (const p of projects) cpuSeconds("node", [bin, "validate", ...extra, "--crds", join(root, p, "crds"), join(root, p, "examples")]);
