@@ -13,6 +13,10 @@ export interface ValidateArgs {
   verbose: boolean;
   color: boolean | undefined;
   help: boolean;
+  /** --no-cache: do not read or write the compiled-CRD cache. */
+  noCache: boolean;
+  /** -j N: worker threads (undefined: as many as cores, for large inputs). */
+  jobs: number | undefined;
 }
 
 /** A usage error (exit code 2). */
@@ -32,6 +36,8 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
     verbose: false,
     color: undefined,
     help: false,
+    noCache: false,
+    jobs: undefined,
   };
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
@@ -92,6 +98,16 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
       case "--help":
         a.help = true;
         break;
+      case "--no-cache":
+        a.noCache = true;
+        break;
+      case "-j":
+      case "--jobs": {
+        const v = value(flag, inline);
+        if (!/^[1-9][0-9]{0,3}$/.test(v)) throw new UsageError(`${flag} needs a positive number of worker threads, got "${v}"`);
+        a.jobs = Number(v);
+        break;
+      }
       default:
         throw new UsageError(`unknown flag ${flag}`);
     }
@@ -100,7 +116,8 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
 }
 
 export const VALIDATE_USAGE = `Usage: crdkit validate [--crds PATH]... [--old PATH]... [-o text|json|junit|github]
-                       [--field-validation Strict|Warn|Ignore] [--show-object] [PATH|-]...
+                       [--field-validation Strict|Warn|Ignore] [--show-object] [--no-cache] [-j N]
+                       [PATH|-]...
 
 Validates custom resources against their CustomResourceDefinitions exactly as a Kubernetes API server
 would on create (or update, with --old): pruning, defaulting, the same errors in the same order.
@@ -116,6 +133,8 @@ would on create (or update, with --old): pruning, defaulting, the same errors in
   --show-object            include the object as the API server would store it (json output)
   -v, --verbose            also list skipped documents (text output)
   --color, --no-color      force colours on or off (default: on when stdout is a terminal)
+  --no-cache               do not use the compiled-CRD cache ($XDG_CACHE_HOME/crdkit or ~/.cache/crdkit)
+  -j, --jobs N             worker threads for large inputs (default: the number of cores)
 
 Exit status: 0 all valid, 1 some resource invalid, 2 usage or I/O error.
 `;

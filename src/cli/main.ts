@@ -5,13 +5,16 @@
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
 import { runCheck } from "./check.js";
-import { InputError } from "./files.js";
+import { InputError, expandPaths } from "./files.js";
 import { formatGithub } from "./output/github.js";
 import { formatJson } from "./output/json.js";
 import { formatJunit } from "./output/junit.js";
+import { type Formatter, StreamingOutput } from "./output/stream.js";
 import { formatText } from "./output/text.js";
-import { summarize } from "./results.js";
+import { type Summary, summarize } from "./results.js";
 import { runValidate } from "./run-validate.js";
+import { cacheFor } from "./schema-cache.js";
+import { runValidateParallel, threadsFor } from "./workers.js";
 
 const USAGE = `Usage: crdkit <command> [flags]
 
@@ -38,7 +41,7 @@ const defaultIo: CliIo = {
 };
 
 /** `crdkit validate`; returns the exit code. */
-export function validateCommand(argv: readonly string[], io: CliIo = defaultIo): number {
+export async function validateCommand(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   let args: ReturnType<typeof parseValidateArgs>;
   try {
     args = parseValidateArgs(argv);
@@ -57,30 +60,35 @@ export function validateCommand(argv: readonly string[], io: CliIo = defaultIo):
     io.stderr(`crdkit validate: no input paths (use "-" for standard input)\n\n${VALIDATE_USAGE}`);
     return 2;
   }
-  let results: ReturnType<typeof runValidate>;
+  const color = args.color ?? (io.isTTY && !process.env["NO_COLOR"]);
+  const format: Formatter =
+    args.output === "json"
+      ? formatJson
+      : args.output === "junit"
+        ? formatJunit
+        : args.output === "github"
+          ? formatGithub
+          : (rs, s) => formatText(rs, s, { color, verbose: args.verbose });
+  let summary: Summary;
   try {
-    results = runValidate(args);
+    const opts = { ...args, cache: cacheFor(args.noCache) };
+    const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs));
+    if (threads > 1) {
+      const results = await runValidateParallel(opts, threads);
+      summary = summarize(results);
+      io.stdout(format(results, summary));
+    } else {
+      // one thread: results are written as they come and not kept
+      const out = new StreamingOutput(format, io.stdout);
+      runValidate(opts, (r) => out.add(r));
+      summary = out.end();
+    }
   } catch (e) {
     if (e instanceof InputError || e instanceof CrdkitError) {
       io.stderr(`crdkit validate: ${e.message}\n`);
       return 2;
     }
     throw e;
-  }
-  const summary = summarize(results);
-  const color = args.color ?? (io.isTTY && !process.env["NO_COLOR"]);
-  switch (args.output) {
-    case "json":
-      io.stdout(formatJson(results, summary));
-      break;
-    case "junit":
-      io.stdout(formatJunit(results, summary));
-      break;
-    case "github":
-      io.stdout(formatGithub(results, summary));
-      break;
-    default:
-      io.stdout(formatText(results, summary, { color, verbose: args.verbose }));
   }
   return summary.invalid > 0 ? 1 : 0;
 }
@@ -91,7 +99,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
   try {
     switch (cmd) {
       case "validate":
-        return validateCommand(rest, io);
+        return await validateCommand(rest, io);
       case "check":
         return await runCheck(rest, io);
       case "serve": {

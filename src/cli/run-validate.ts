@@ -4,14 +4,15 @@
  * version) and collects results with source positions.
  */
 import { errorString } from "../errors/field-error.js";
-import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
+import { type DecodedDocument, decodeDocumentStream, decodeDocuments } from "../io/decode.js";
 import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
-import { CrdRegistry } from "./registry.js";
+import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
+import type { SchemaCache } from "./schema-cache.js";
 import type { Result, ResultError } from "./results.js";
 
 export interface RunOptions {
@@ -20,9 +21,13 @@ export interface RunOptions {
   inputs: readonly string[];
   fieldValidation: FieldValidationMode;
   showObject: boolean;
+  /** The compiled-CRD cache (none: every CRD used is checked and compiled). */
+  cache?: SchemaCache;
+  /** Input files whose CRDs to register (default: the input files that may hold CRDs). */
+  inputCrdFiles?: readonly string[];
+  /** Report the input CRDs as results (default true; worker threads other than the first do not). */
+  reportInputCrds?: boolean;
 }
-
-const CRD_GROUP = "apiextensions.k8s.io";
 
 function str(o: JsonObject, k: string): string {
   const v = getKey(o, k);
@@ -32,10 +37,6 @@ function str(o: JsonObject, k: string): string {
 function metaStr(o: JsonObject, k: string): string {
   const md = getKey(o, "metadata");
   return isObject(md) ? str(md, k) : "";
-}
-
-function isCrdDoc(v: JsonValue | undefined): boolean {
-  return isObject(v) && v["kind"] === "CustomResourceDefinition" && str(v, "apiVersion").startsWith(`${CRD_GROUP}/`);
 }
 
 function goTypeForUnmarshal(v: JsonValue | undefined): string {
@@ -73,6 +74,14 @@ function utf8Length(s: string): number {
     } else n += 3;
   }
   return n;
+}
+
+/** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
+function* eachDocument(files: readonly string[]): Generator<Doc> {
+  for (const p of files) {
+    const f: InputFile = readInput(p);
+    for (const doc of decodeDocumentStream(f.text)) yield { file: f.name, doc, size: f.text.length };
+  }
 }
 
 function decodeFiles(paths: readonly string[]): Doc[] {
@@ -127,34 +136,64 @@ function oldKey(o: JsonObject): string {
   return [str(o, "apiVersion"), str(o, "kind"), metaStr(o, "namespace"), metaStr(o, "name")].join("\u0000");
 }
 
-/** Runs the validation; throws InputError for unreadable paths. */
-export function runValidate(opts: RunOptions): Result[] {
-  const results: Result[] = [];
-  const registry = new CrdRegistry();
-  const register = (file: string, doc: DecodedDocument, report: boolean) => {
-    const r = tryCompileCrd(doc.value!);
+/**
+ * Runs the validation; throws InputError for unreadable paths. With `onResult`, each result is handed
+ * over as soon as it is known (and not kept: the returned list is empty).
+ */
+export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
+  const kept: Result[] = [];
+  const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
+  // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then
+  const registry = new LazyCrdRegistry(opts.cache, (origin, value, messages) => {
+    const obj = isObject(value) ? value : undefined;
+    const res: Result = {
+      file: origin.file,
+      index: origin.index,
+      apiVersion: obj ? str(obj, "apiVersion") : "",
+      kind: obj ? str(obj, "kind") : "",
+      namespace: obj ? metaStr(obj, "namespace") : "",
+      name: obj ? metaStr(obj, "name") : "",
+      status: "valid",
+      valid: true,
+      errors: [],
+      warnings: [],
+      line: origin.line,
+      column: origin.column,
+    };
+    results.push(invalid(res, messages.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))));
+  });
+  const register = (file: string, doc: DecodedDocument) => {
+    const r = registry.addDocument(file, doc);
     const res = baseResult(file, doc, doc.value as JsonObject);
     if (r.ok) {
-      registry.add(r.compiled);
       res.warnings.push(...r.warnings.map((message) => ({ message })));
-      if (report) results.push(res);
+      results.push(res);
     } else {
       results.push(
         invalid(res, r.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))),
       );
     }
   };
-  for (const { file, doc } of decodeFiles(opts.crds)) {
-    if (doc.problem) {
+  for (const p of expandPaths(opts.crds)) {
+    const f = readInput(p);
+    for (const problem of registry.addFile(f.name, f.text)) {
+      const { index, message, line, column } = problem;
       results.push(
-        invalid(baseResult(file, doc, undefined), [
-          { type: "DecodeError", field: "", message: doc.problem.message, ...doc.problem.position },
-        ]),
+        invalid(
+          { file: f.name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
+          [{ type: "DecodeError", field: "", message, line, column }],
+        ),
       );
-    } else if (isCrdDoc(doc.value)) register(file, doc, false);
+    }
   }
-  const inputs = decodeFiles(opts.inputs);
-  for (const { file, doc } of inputs) if (!doc.problem && isCrdDoc(doc.value)) register(file, doc, true);
+  // CRDs among the inputs are registered (and reported) before any document is validated; only files that
+  // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
+  const inputFiles = expandPaths(opts.inputs);
+  for (const p of opts.inputCrdFiles ?? inputFiles.filter((f) => mayHoldCrds(readInput(f).text))) {
+    const f = readInput(p);
+    if (opts.reportInputCrds === false) registry.addFile(f.name, f.text, true);
+    else for (const doc of decodeDocuments(f.text)) if (!doc.problem && isCrdDoc(doc.value)) register(f.name, doc);
+  }
 
   const olds = new Map<string, JsonObject>();
   for (const { doc } of decodeFiles(opts.old)) {
@@ -166,7 +205,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
   }
 
-  for (const { file, doc, size } of inputs) {
+  for (const { file, doc, size } of eachDocument(inputFiles)) {
     if (doc.problem) {
       results.push(
         invalid(baseResult(file, doc, undefined), [
@@ -201,7 +240,7 @@ export function runValidate(opts: RunOptions): Result[] {
     }
     results.push(validateOne(file, doc, v, "", undefined, size));
   }
-  return results;
+  return kept;
 
   function validateOne(
     file: string,

@@ -7,7 +7,11 @@ import { type Float64, type JsonValue, kindOf, toNumber } from "../value/json-va
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** Go `strconv.Quote` (what `%q` prints for a string). */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function goQuote(s: string): string {
+  // printable ASCII without `"` and `\`: quoted as is (one allocation, no per-character rope)
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;

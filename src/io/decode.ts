@@ -10,7 +10,7 @@ import { decodeJsonStream } from "./json-decode.js";
 import { locateOffset } from "./locate.js";
 import { type Position, SourceText } from "./source-text.js";
 import { MAX_DEPTH, decodeYamlDocument } from "./yaml-decode.js";
-import { splitYamlDocuments } from "./yaml-split.js";
+import { yamlChunks } from "./yaml-split.js";
 
 export interface DecodedDocument {
   /** 0-based index of the document in its file (counting documents that failed to decode). */
@@ -40,6 +40,15 @@ export interface DecodeOptions {
 
 /** Decodes every document of a file. Never throws for bad input. */
 export function decodeDocuments(text: string, opts: DecodeOptions = {}): DecodedDocument[] {
+  const docs = decodeDocumentStream(text, opts);
+  return Array.isArray(docs) ? docs : [...docs];
+}
+
+/**
+ * {@link decodeDocuments}, decoding a YAML stream one document at a time as it is iterated (a document
+ * can be let go before the next one is decoded). JSON streams are decoded at once.
+ */
+export function decodeDocumentStream(text: string, opts: DecodeOptions = {}): Iterable<DecodedDocument> {
   const src = new SourceText(text);
   const body = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
   const trimmed = body.trimStart();
@@ -47,7 +56,7 @@ export function decodeDocuments(text: string, opts: DecodeOptions = {}): Decoded
   if (json) {
     const r = decodeJsonStream(body);
     if (!r.problem || r.documents.length > 1 || opts.format === "json") return jsonDocuments(body, src, r);
-    const yamlDocs = yamlDocuments(body, src);
+    const yamlDocs = [...yamlDocuments(body, src)];
     if (yamlDocs.every((d) => !d.problem)) return yamlDocs;
     return jsonDocuments(body, src, r);
   }
@@ -92,14 +101,13 @@ function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decod
   return out;
 }
 
-function yamlDocuments(body: string, src: SourceText): DecodedDocument[] {
-  const out: DecodedDocument[] = [];
+function* yamlDocuments(body: string, src: SourceText): Generator<DecodedDocument> {
   let index = 0;
-  for (const chunk of splitYamlDocuments(body)) {
+  for (const chunk of yamlChunks(body)) {
     const r = decodeYamlDocument(chunk.text);
     if (r.problem) {
       const pos = src.position(chunk.offset + r.problem.offset);
-      out.push({ index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos });
+      yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };
       index++;
     } else if (r.value !== undefined && r.value !== null) {
       const events = r.events ?? [];
@@ -114,20 +122,19 @@ function yamlDocuments(body: string, src: SourceText): DecodedDocument[] {
           src.position(chunk.offset + (root >= 0 ? locateOffset(chunk.text, events, root, path) : 0)),
       };
       if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = src.position(chunk.offset + r.firstDuplicateOffset);
-      out.push(d);
+      yield d;
       index++;
     }
     if (chunk.separatorError) {
       const pos = src.position(chunk.separatorError.offset);
-      out.push({
+      yield {
         index,
         offset: chunk.separatorError.offset,
         strictErrors: [],
         problem: { message: chunk.separatorError.message, position: pos },
         locate: () => pos,
-      });
+      };
       index++;
     }
   }
-  return out;
 }

@@ -316,9 +316,10 @@ function build(text: string, events: Event[], from: number, dups: string[], dupO
   let aliasCount = 0;
   let lastOffset = 0;
 
-  const setEntry = (f: Frame, id: string, key: string, value: JsonValue, valueOffset: number, goKey: string) => {
+  // goKey (the key's `%#v`) is only rendered for a duplicate
+  const setEntry = (f: Frame, id: string, key: string, value: JsonValue, valueOffset: number, goKey: () => string) => {
     if (f.seen!.has(id)) {
-      dups.push(`line ${lineOf(text, valueOffset)}: key ${goKey} already set in map`);
+      dups.push(`line ${lineOf(text, valueOffset)}: key ${goKey()} already set in map`);
       dupOffsets.push(valueOffset);
     }
     else f.seen!.set(id, true);
@@ -332,7 +333,7 @@ function build(text: string, events: Event[], from: number, dups: string[], dupO
     const mergeOne = (m: JsonValue) => {
       if (!isObject(m)) fail();
       const o = m as JsonObject;
-      for (const k of Object.keys(o)) setEntry(f, "s:" + k, k, o[k]!, offset, goQuote(k));
+      for (const k of Object.keys(o)) setEntry(f, "s:" + k, k, o[k]!, offset, () => goQuote(k));
     };
     if (isObject(value)) mergeOne(value);
     else if (Array.isArray(value)) {
@@ -372,7 +373,7 @@ function build(text: string, events: Event[], from: number, dups: string[], dupO
     }
     if (top.keyError !== undefined) throw new Fail(`${top.keyError}, value: ${goSharpValue(value)}`, top.keyOffset);
     if (top.keyMerge) merge(top, value, offset);
-    else setEntry(top, top.keyId!, top.keyJson, value, offset, goSharpV(keyScalarFromId(top.keyId!)));
+    else setEntry(top, top.keyId!, top.keyJson, value, offset, () => goSharpV(keyScalarFromId(top.keyId!)));
     top.keyId = undefined;
     top.keyMerge = false;
   };

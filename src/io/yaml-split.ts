@@ -14,7 +14,11 @@ export interface YamlChunk {
 }
 
 export function splitYamlDocuments(text: string): YamlChunk[] {
-  const chunks: YamlChunk[] = [];
+  return [...yamlChunks(text)];
+}
+
+/** {@link splitYamlDocuments} one chunk at a time. */
+export function* yamlChunks(text: string): Generator<YamlChunk> {
   let chunkStart = 0;
   let pos = 0;
   const n = text.length;
@@ -24,18 +28,17 @@ export function splitYamlDocuments(text: string): YamlChunk[] {
     if (text.startsWith("---", pos)) {
       const rest = text.slice(pos + 3, end).trim();
       if (rest.length > 0 && rest[0] !== "#") {
-        chunks.push({
+        yield {
           offset: chunkStart,
           text: text.slice(chunkStart, pos),
           separatorError: { message: `invalid Yaml document separator: ${rest}`, offset: pos },
-        });
+        };
       } else if (pos > chunkStart) {
-        chunks.push({ offset: chunkStart, text: text.slice(chunkStart, pos) });
+        yield { offset: chunkStart, text: text.slice(chunkStart, pos) };
       }
       chunkStart = end + 1;
     }
     pos = end + 1;
   }
-  if (chunkStart < n) chunks.push({ offset: chunkStart, text: text.slice(chunkStart) });
-  return chunks;
+  if (chunkStart < n) yield { offset: chunkStart, text: text.slice(chunkStart) };
 }

@@ -3,6 +3,7 @@
  * defaulting the CRD, the internal form, and per served version the structural schema, subresources and
  * the rules that cannot be evaluated yet.
  */
+import { type DecodedCrd, decodeCrd } from "../crd/decode-crd.js";
 import { type CrdValidationResult, validateCrdCreate } from "../crdvalidation/validate-crd.js";
 import { aggregateMessage, errorString } from "../errors/field-error.js";
 import { crdValidationOptions } from "./crd-hooks.js";
@@ -88,22 +89,50 @@ export class CompiledCrdImpl implements CompiledCrd {
 }
 
 /**
- * Compiles a CRD given as a decoded YAML/JSON value (v1 or v1beta1). Returns the CRD's decode or
- * schema errors instead of throwing. `checked`: the result of `validateCrdCreate(value, crdValidationOptions)`
- * when the caller has it already (the checks are most of the work).
+ * The outcome of the API server's CRD create checks, in serialisable form (what a compiled-CRD cache
+ * stores): accepted with its warnings, or rejected with Kubernetes' message and error texts.
  */
-export function tryCompileCrd(
-  value: JsonValue | CustomResourceDefinition,
-  checked: CrdValidationResult = validateCrdCreate(value as JsonValue, crdValidationOptions),
-): CompileResult {
+export type CrdVerdict = { ok: true; warnings: string[] } | { ok: false; message: string; errors: string[] };
+
+/** Runs the CRD create checks (decoding, validation, CEL compilation and cost limits) on a CRD value. */
+export function checkCrd(value: JsonValue | CustomResourceDefinition): CrdVerdict & { decoded?: DecodedCrd } {
+  return verdictOf(validateCrdCreate(value as JsonValue, crdValidationOptions));
+}
+
+/** The verdict of a `validateCrdCreate(value, crdValidationOptions)` result a caller already has. */
+export function verdictOf(checked: CrdValidationResult): CrdVerdict & { decoded?: DecodedCrd } {
   if (checked.decodeError !== undefined) return { ok: false, message: checked.decodeError, errors: [checked.decodeError] };
   const decoded = checked.crd!;
-  const { crd, internal } = decoded;
-  const name = crd.metadata.name ?? "";
   if (checked.errors.length > 0) {
+    const name = decoded.crd.metadata.name ?? "";
     const texts = checked.errors.map(errorString);
     return { ok: false, message: `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${aggregateMessage(checked.errors)}`, errors: texts };
   }
+  return { ok: true, warnings: [...decoded.unknownFields.map((f) => `unknown field "${f}"`), ...checked.warnings], decoded };
+}
+
+/**
+ * Compiles a CRD given as a decoded YAML/JSON value (v1 or v1beta1). Returns the CRD's decode or
+ * schema errors instead of throwing.
+ *
+ * `verdict` is the result of an earlier {@link checkCrd} of the same value (e.g. from a cache): the
+ * checks are then not run again.
+ */
+export function tryCompileCrd(value: JsonValue | CustomResourceDefinition, verdict?: CrdVerdict): CompileResult {
+  const checked = verdict ?? checkCrd(value);
+  if (!checked.ok) return checked;
+  let decoded = "decoded" in checked ? (checked as { decoded?: DecodedCrd }).decoded : undefined;
+  if (!decoded) {
+    const d = decodeCrd(value as JsonValue);
+    if (!d.ok) return { ok: false, message: d.message, errors: [d.message] };
+    decoded = d;
+  }
+  return compileDecoded(decoded, checked.warnings);
+}
+
+function compileDecoded(decoded: DecodedCrd, warnings: string[]): CompileResult {
+  const { crd, internal } = decoded;
+  const name = crd.metadata.name ?? "";
   const errors: string[] = [];
   const versions = new Map<string, CompiledVersion>();
   for (const v of internal.spec.versions) {
@@ -144,7 +173,6 @@ export function tryCompileCrd(
     const message = `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`}`;
     return { ok: false, message, errors };
   }
-  const warnings: string[] = [...decoded.unknownFields.map((f) => `unknown field "${f}"`), ...checked.warnings];
   const ctx: CrdContext = {
     crd,
     internal,

@@ -9,7 +9,7 @@ import { documentPath } from "../crdvalidation/document-path.js";
 import { validateCrdCreate } from "../crdvalidation/validate-crd.js";
 import { errorString } from "../errors/field-error.js";
 import { decodeDocuments, type DecodedDocument } from "../io/decode.js";
-import { type CompiledCrdImpl, tryCompileCrd } from "../pipeline/compile.js";
+import { type CompiledCrdImpl, tryCompileCrd, verdictOf } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { evaluateExpression, type ExpressionResult } from "../rules/evaluate-expression.js";
 import { type RuleTrace, validateRules } from "../rules/validate.js";
@@ -121,7 +121,7 @@ function compileCrdText(text: string): CompiledCache {
     if (checked.decodeError !== undefined) errors.push(at("crd", doc, "error", checked.decodeError, ""));
     for (const f of checked.unknownFields) errors.push(at("crd", doc, "error", `unknown field "${f}"`, f));
     for (const e of checked.errors) errors.push(at("crd", doc, "error", errorString(e), e.field, documentPath(e.field, apiVersion)));
-    const compiled = errors.length === 0 ? tryCompileCrd(v, checked) : undefined;
+    const compiled = errors.length === 0 ? tryCompileCrd(v, verdictOf(checked)) : undefined;
     if (compiled && !compiled.ok) for (const m of compiled.errors) errors.push(at("crd", doc, "error", m, ""));
     out = {
       text,

@@ -60,8 +60,23 @@ function hasXValidations(s: Structural | undefined, depth = 0): boolean {
   return false;
 }
 
+const withRules = new WeakMap<VSchema, boolean>();
+
+/** True when `v` or a schema below it (allOf included) has x-kubernetes-validations. */
+function vHasRules(v: VSchema | undefined, depth = 0): boolean {
+  if (!v || depth > 10000) return false;
+  const hit = withRules.get(v);
+  if (hit !== undefined) return hit;
+  let r = (v.xValidations?.length ?? 0) > 0 || vHasRules(v.items, depth + 1) || vHasRules(v.additionalProperties, depth + 1);
+  if (!r) for (const p of v.properties?.values() ?? []) if (vHasRules(p, depth + 1)) r = true;
+  if (!r) for (const a of v.allOf ?? []) if (vHasRules(a, depth + 1)) r = true;
+  withRules.set(v, r);
+  return r;
+}
+
 function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: DeclType | undefined, depth: number): RuleValidator | undefined {
-  if (depth > 10000) return undefined;
+  // a subtree without rules has no validator (skipping it saves its CEL types)
+  if (depth > 10000 || !vHasRules(v, depth)) return undefined;
   const rules = v.xValidations ?? [];
   let compiled: CompiledRule[] = [];
   let compilationErr: string | undefined;

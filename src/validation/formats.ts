@@ -18,9 +18,10 @@ export function normalizeFormatName(name: string): string {
   return name.replaceAll("-", "");
 }
 
+/** A Go-regexp matcher compiled on first use (compiling every format's pattern at load costs ~40 ms). */
 const rx = (p: string) => {
-  const r = mustCompileGoRegexp(p);
-  return (s: string) => r.test(s);
+  let r: ReturnType<typeof mustCompileGoRegexp> | undefined;
+  return (s: string) => (r ??= mustCompileGoRegexp(p)).test(s);
 };
 
 const HOSTNAME = rx(

@@ -1,0 +1,76 @@
+/**
+ * CEL compile speed on the corpus rules: every `x-kubernetes-validations` rule and messageExpression of
+ * the corpus CRDs, compiled (parse + type-check + plan) by crdkit's CEL engine and by
+ * `@marcbachmann/cel-js` (parse + check), `self`/`oldSelf` as `dyn` in both, interleaved rounds, best
+ * round each. Expressions that use Kubernetes library functions cel-js does not have are timed for
+ * crdkit only and counted apart.
+ *
+ *   node --import tsx bench/cel/corpus-vs-cel-js.ts [--rounds N]     (npm run bench:cel-corpus)
+ */
+import { readFileSync } from "node:fs";
+import { Environment } from "@marcbachmann/cel-js";
+import { expandPaths } from "../../src/cli/files.js";
+import { Env, isCompileFailure } from "../../src/cel/env.js";
+import { decodeDocuments } from "../../src/io/decode.js";
+import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "../../src/rules/library/functions.js";
+import { corpusRoot } from "../../test/corpus-root.js";
+
+function collect(node: unknown, out: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const x of node) collect(x, out);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "x-kubernetes-validations" && Array.isArray(v)) {
+      for (const r of v as Record<string, unknown>[]) {
+        if (typeof r?.["rule"] === "string") out.add(r["rule"]);
+        if (typeof r?.["messageExpression"] === "string") out.add(r["messageExpression"]);
+      }
+    } else collect(v, out);
+  }
+}
+
+const ri = process.argv.indexOf("--rounds");
+const rounds = ri >= 0 ? Number(process.argv[ri + 1]) : 5;
+const set = new Set<string>();
+const files = expandPaths([corpusRoot()]).filter((f) => f.includes("/crds/"));
+for (const f of files) for (const d of decodeDocuments(readFileSync(f, "utf8"))) collect(d.value, set);
+const rules = [...set];
+
+const crdkit = new Env({ opaqueTypes: KUBE_OPAQUE_TYPES, functions: kubeLibraryFunctions(), extendedValidations: true, variables: { self: "dyn", oldSelf: "dyn" } });
+const marc = new Environment({ unlistedVariablesAreDyn: true });
+const crdkitCompile = (r: string) => {
+  const c = crdkit.compile(r);
+  if (isCompileFailure(c)) return false;
+  crdkit.program(c);
+  return true;
+};
+const marcCompile = (r: string) => {
+  try {
+    return marc.parse(r).check().valid === true;
+  } catch {
+    return false;
+  }
+};
+// the expressions both engines compile (cel-js lacks the Kubernetes libraries)
+const both = rules.filter((r) => crdkitCompile(r) && marcCompile(r));
+
+function time(fn: (r: string) => boolean, list: readonly string[]): number {
+  const t = performance.now();
+  for (const r of list) fn(r);
+  return performance.now() - t;
+}
+let best = { crdkit: Number.POSITIVE_INFINITY, marc: Number.POSITIVE_INFINITY, crdkitAll: Number.POSITIVE_INFINITY };
+for (let i = 0; i < rounds; i++) {
+  best = {
+    crdkit: Math.min(best.crdkit, time(crdkitCompile, both)),
+    marc: Math.min(best.marc, time(marcCompile, both)),
+    crdkitAll: Math.min(best.crdkitAll, time(crdkitCompile, rules)),
+  };
+}
+const us = (ms: number, n: number) => `${((ms * 1000) / n).toFixed(1)} µs/expression`;
+console.log(`${rules.length} distinct corpus expressions from ${files.length} CRD files; ${both.length} compile in both engines; best of ${rounds} rounds`);
+console.log(`crdkit  ${us(best.crdkit, both.length)}   (all ${rules.length}: ${us(best.crdkitAll, rules.length)})`);
+console.log(`cel-js  ${us(best.marc, both.length)}`);
+console.log(`compile ratio (cel-js time / crdkit time, > 1: crdkit faster): ${(best.marc / best.crdkit).toFixed(2)}x`);

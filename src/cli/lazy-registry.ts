@@ -1,0 +1,228 @@
+/**
+ * The CRDs of a `crdkit validate` run, compiled only when used: a CRD given with `--crds` is indexed by
+ * group and kind, and compiled (its create checks run, its schemas compiled) when a document of its kind
+ * is first looked up. With a {@link SchemaCache}, a CRD file seen before is not even decoded until one of
+ * its CRDs is used, and the CRD checks' verdict is read from the cache instead of being computed.
+ */
+import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
+import { splitYamlDocuments } from "../io/yaml-split.js";
+import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, tryCompileCrd } from "../pipeline/compile.js";
+import { type JsonObject, type JsonValue, getKey, isObject } from "../value/json-value.js";
+import type { CrdFileIndex, IndexedCrd, IndexedProblem, SchemaCache } from "./schema-cache.js";
+
+const CRD_GROUP = "apiextensions.k8s.io";
+
+/** True for a CustomResourceDefinition document (any apiextensions.k8s.io version). */
+export function isCrdDoc(v: JsonValue | undefined): v is JsonObject {
+  if (!isObject(v) || v["kind"] !== "CustomResourceDefinition") return false;
+  const av = getKey(v, "apiVersion");
+  return typeof av === "string" && av.startsWith(`${CRD_GROUP}/`);
+}
+
+/** False when a file's text cannot hold a CRD document (a backslash may hide an escaped `kind`). */
+export function mayHoldCrds(text: string): boolean {
+  return text.includes("CustomResourceDefinition") || text.includes("\\");
+}
+
+/** Where a CRD came from, for reporting it. */
+export interface CrdOrigin {
+  file: string;
+  index: number;
+  line: number;
+  column: number;
+}
+
+/** Called once for a `--crds` CRD that the API server would reject, when it is first needed. */
+export type InvalidCrdHandler = (origin: CrdOrigin, value: JsonValue | undefined, errors: string[]) => void;
+
+interface Entry {
+  origin: CrdOrigin;
+  /** Cache key of the CRD file (CRDs of --crds files, with a cache). */
+  fileKey?: string;
+  /** The verdict key, when read from the cache with the value. */
+  crdKey?: string;
+  /** Not reported when rejected (another thread reports it). */
+  silent?: boolean;
+  load: () => JsonValue | undefined;
+  result?: CompileResult;
+}
+
+function str(o: JsonObject, k: string): string {
+  const v = getKey(o, k);
+  return typeof v === "string" ? v : "";
+}
+
+function groupKind(v: JsonObject): { group: string; kind: string } {
+  const spec = getKey(v, "spec");
+  if (!isObject(spec)) return { group: "", kind: "" };
+  const names = getKey(spec, "names");
+  return { group: str(spec, "group"), kind: isObject(names) ? str(names, "kind") : "" };
+}
+
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** Builds the index of a CRD file from its decoded documents. */
+function indexFile(text: string, docs: DecodedDocument[]): CrdFileIndex {
+  const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+  const yaml = !body.trimStart().startsWith("{");
+  const chunks = yaml ? splitYamlDocuments(body) : [];
+  const crds: IndexedCrd[] = [];
+  const problems: IndexedProblem[] = [];
+  let c = 0;
+  for (const d of docs) {
+    if (d.problem) {
+      problems.push({ index: d.index, message: d.problem.message, ...d.problem.position });
+      continue;
+    }
+    if (!isCrdDoc(d.value)) continue;
+    const pos = d.locate("<nil>");
+    const e: IndexedCrd = { index: d.index, line: pos.line, column: pos.column, ...groupKind(d.value) };
+    while (c < chunks.length && chunks[c]!.offset + chunks[c]!.text.length <= d.offset) c++;
+    const ch = chunks[c];
+    if (ch && ch.offset <= d.offset) {
+      e.chunk = [ch.offset, ch.offset + ch.text.length];
+      e.chunkLine = countLines(text, ch.offset);
+    }
+    crds.push(e);
+  }
+  return { crds, problems };
+}
+
+/** Decodes one indexed CRD document again from its file text. */
+function loadIndexed(text: string, c: IndexedCrd): JsonValue | undefined {
+  if (c.chunk && c.chunkLine !== undefined) {
+    // the chunk alone, after as many newlines as precede it, keeps the file's line numbers
+    const chunk = text.slice(c.chunk[0], c.chunk[1]);
+    const docs = decodeDocuments(c.chunkLine === 0 ? chunk : "\n".repeat(c.chunkLine) + chunk, { format: "yaml" });
+    const v = docs[0]?.value;
+    if (docs.length === 1 && isCrdDoc(v)) return v;
+  }
+  return decodeDocuments(text).find((d) => d.index === c.index)?.value;
+}
+
+export class LazyCrdRegistry {
+  private readonly byGroupKind = new Map<string, Entry[]>();
+  private compiledCount = 0;
+
+  constructor(
+    private readonly cache: SchemaCache | undefined,
+    private readonly onInvalid: InvalidCrdHandler,
+  ) {}
+
+  /** Number of CRDs compiled so far. */
+  get compiled(): number {
+    return this.compiledCount;
+  }
+
+  /**
+   * Registers the CRDs of a `--crds` file without compiling them. Returns the documents that could not be
+   * decoded (to report as DecodeError). `silent`: rejected CRDs of the file are not reported.
+   */
+  addFile(file: string, text: string, silent = false): IndexedProblem[] {
+    const key = this.cache?.fileKey(text);
+    const cached = key === undefined ? undefined : this.cache!.getIndex(key);
+    if (cached) {
+      for (const c of cached.crds) {
+        const e = this.register(c, file, () => {
+          const hit = this.cache!.getCrdValue(key!, c.index);
+          if (!hit) return loadIndexed(text, c);
+          e.crdKey = hit.crdKey;
+          return hit.value;
+        }, silent);
+        e.fileKey = key;
+      }
+      return cached.problems;
+    }
+    const docs = decodeDocuments(text);
+    const idx = indexFile(text, docs);
+    if (key !== undefined) this.cache!.putIndex(key, idx);
+    const byIndex = new Map(docs.map((d) => [d.index, d]));
+    for (const c of idx.crds) {
+      const d = byIndex.get(c.index)!;
+      let value = d.value;
+      const e = this.register(
+        c,
+        file,
+        () => {
+          const v = value;
+          value = undefined; // compiled once; the decoded document can be collected
+          return v ?? loadIndexed(text, c);
+        },
+        silent,
+      );
+      e.fileKey = key;
+    }
+    return idx.problems;
+  }
+
+  /** Registers a CRD found among the inputs: compiled now (it is reported as a result). */
+  addDocument(file: string, doc: DecodedDocument): CompileResult {
+    const pos = doc.locate("<nil>");
+    const value = doc.value!;
+    const e: Entry = { origin: { file, index: doc.index, line: pos.line, column: pos.column }, load: () => value };
+    e.result = this.compile(value, e);
+    const gk = isObject(value) ? groupKind(value) : { group: "", kind: "" };
+    this.push(`${gk.group}/${gk.kind}`, e);
+    return e.result;
+  }
+
+  /** The CRD for an object's apiVersion and kind, compiled on first use; undefined when none is valid. */
+  lookup(apiVersion: string, kind: string): CompiledCrdImpl | undefined {
+    const slash = apiVersion.indexOf("/");
+    if (slash < 0) return undefined;
+    const list = this.byGroupKind.get(`${apiVersion.slice(0, slash)}/${kind}`);
+    if (!list) return undefined;
+    // the last registered valid CRD wins
+    for (let i = list.length - 1; i >= 0; i--) {
+      const r = this.ensure(list[i]!);
+      if (r.ok) return r.compiled;
+    }
+    return undefined;
+  }
+
+  private register(c: IndexedCrd, file: string, load: () => JsonValue | undefined, silent: boolean): Entry {
+    const e: Entry = { origin: { file, index: c.index, line: c.line, column: c.column }, load, silent };
+    // a CRD without group or kind cannot be looked up: it is checked (and reported) when first needed
+    this.push(`${c.group}/${c.kind}`, e);
+    return e;
+  }
+
+  private push(key: string, e: Entry): void {
+    const list = this.byGroupKind.get(key);
+    if (list) list.push(e);
+    else this.byGroupKind.set(key, [e]);
+  }
+
+  private ensure(e: Entry): CompileResult {
+    if (e.result) return e.result;
+    const value = e.load();
+    if (value === undefined) {
+      e.result = { ok: false, message: "the CRD document could not be read again", errors: ["the CRD document could not be read again"] };
+    } else e.result = this.compile(value, e);
+    if (!e.result.ok && !e.silent) this.onInvalid(e.origin, value, e.result.errors);
+    return e.result;
+  }
+
+  private compile(value: JsonValue, e: Entry): CompileResult {
+    this.compiledCount++;
+    if (!this.cache) return tryCompileCrd(value);
+    let key = e.crdKey;
+    if (key === undefined) {
+      key = this.cache.crdKey(value);
+      // next time, the document is read as JSON instead of being decoded again (written before compiling:
+      // compiling may keep parts of the value)
+      if (e.fileKey !== undefined) this.cache.putCrdValue(e.fileKey, e.origin.index, key, value);
+    }
+    const cached = this.cache.getVerdict(key);
+    const r = tryCompileCrd(value, cached);
+    if (!cached) {
+      const v: CrdVerdict = r.ok ? { ok: true, warnings: r.warnings } : { ok: false, message: r.message, errors: r.errors };
+      this.cache.putVerdict(key, v);
+    }
+    return r;
+  }
+}

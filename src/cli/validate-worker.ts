@@ -1,0 +1,15 @@
+/** A worker thread of `crdkit validate -j N` (see ./workers.ts): validates its files, posts the results. */
+import { parentPort, workerData } from "node:worker_threads";
+import { InputError } from "./files.js";
+import { runValidate } from "./run-validate.js";
+import { SchemaCache } from "./schema-cache.js";
+import type { WorkerTask } from "./workers.js";
+
+const task = workerData as WorkerTask;
+try {
+  const results = runValidate({ ...task.opts, cache: task.cacheDir === undefined ? undefined : new SchemaCache(task.cacheDir) });
+  parentPort!.postMessage({ results });
+} catch (e) {
+  if (e instanceof InputError) parentPort!.postMessage({ inputError: e.message });
+  else parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });
+}

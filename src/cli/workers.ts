@@ -1,0 +1,118 @@
+/**
+ * `crdkit validate -j N`: large inputs validated by worker threads. The input files are split into N
+ * contiguous runs of about equal size; each worker registers the same CRDs (the `--crds` files and the
+ * input files that may hold CRDs), validates its run and sends its results back; the results are joined
+ * in file order, so the output is the one of a single-threaded run.
+ */
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { InputError, expandPaths, readInput } from "./files.js";
+import { mayHoldCrds } from "./lazy-registry.js";
+import type { Result } from "./results.js";
+import type { RunOptions } from "./run-validate.js";
+
+/** Below this many input bytes a run stays on one thread (starting a worker costs ~0.1 s of CPU). */
+export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+
+/** What a worker receives. */
+export interface WorkerTask {
+  opts: Omit<RunOptions, "cache">;
+  cacheDir: string | undefined;
+}
+
+/**
+ * The number of threads for a run: `jobs` when given (default: the number of cores), but one thread for
+ * standard input, `--show-object` (stored objects keep int64/float64 boxes that threads cannot pass), a
+ * single file, or (without an explicit `-j`) inputs under {@link PARALLEL_MIN_BYTES}.
+ */
+export function threadsFor(jobs: number | undefined, opts: RunOptions, files: readonly string[]): number {
+  const n = Math.min(jobs ?? availableParallelism(), files.length);
+  if (n <= 1 || opts.showObject || files.includes("-")) return 1;
+  if (jobs === undefined) {
+    let bytes = 0;
+    for (const f of files) bytes += statSync(f).size;
+    if (bytes < PARALLEL_MIN_BYTES) return 1;
+  }
+  return n;
+}
+
+/** Splits files into `n` contiguous runs of about equal total size, in order. */
+export function splitFiles(files: readonly string[], n: number): string[][] {
+  const sizes = files.map((f) => Math.max(1, statSync(f).size));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const runs: string[][] = [];
+  let cur: string[] = [];
+  let acc = 0;
+  files.forEach((f, i) => {
+    // a run ends before the file whose middle crosses the next n-th of the total (or when the files left
+    // are just enough for the runs left)
+    const runsLeft = n - runs.length - 1;
+    const mustCut = cur.length > 0 && runsLeft > 0 && files.length - i === runsLeft;
+    if (mustCut || (cur.length > 0 && runsLeft > 0 && acc + sizes[i]! / 2 >= (total * (runs.length + 1)) / n)) {
+      runs.push(cur);
+      cur = [];
+    }
+    cur.push(f);
+    acc += sizes[i]!;
+  });
+  if (cur.length > 0) runs.push(cur);
+  return runs;
+}
+
+function newWorker(task: WorkerTask): Worker {
+  const js = new URL("./validate-worker.js", import.meta.url);
+  if (existsSync(js)) return new Worker(js, { workerData: task });
+  // run from the TypeScript sources (tests, development): the worker loads them through tsx
+  const ts = JSON.stringify(new URL("./validate-worker.ts", import.meta.url).href);
+  return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: task });
+}
+
+function runWorker(task: WorkerTask): Promise<Result[]> {
+  return new Promise((resolve, reject) => {
+    const w = newWorker(task);
+    let done = false;
+    w.once("message", (m: { results?: Result[]; error?: string; inputError?: string }) => {
+      done = true;
+      if (m.results) resolve(m.results);
+      else if (m.inputError !== undefined) reject(new InputError(m.inputError));
+      else reject(new Error(m.error ?? "worker failed"));
+    });
+    w.once("error", (e) => {
+      done = true;
+      reject(e);
+    });
+    w.once("exit", (code) => {
+      if (!done) reject(new Error(`validation worker exited with code ${code}`));
+    });
+  });
+}
+
+/** Runs the validation on `threads` worker threads; results in the order of a single-threaded run. */
+export async function runValidateParallel(opts: RunOptions, threads: number): Promise<Result[]> {
+  const files = expandPaths(opts.inputs);
+  const crdFiles = files.filter((f) => mayHoldCrds(readInput(f).text));
+  const runs = splitFiles(files, threads);
+  const { cache, ...plain } = opts;
+  const parts = await Promise.all(
+    runs.map((inputs, i) =>
+      runWorker({ opts: { ...plain, inputs, inputCrdFiles: crdFiles, reportInputCrds: i === 0 }, cacheDir: cache?.dir }),
+    ),
+  );
+  // --crds problems (undecodable documents, rejected CRDs) are found by every worker that needs them:
+  // the first report is where a single thread reports it
+  const crdsFiles = new Set(expandPaths(opts.crds).map((p) => readInput(p).name));
+  const seen = new Set<string>();
+  const out: Result[] = [];
+  for (const part of parts) {
+    for (const r of part) {
+      if (crdsFiles.has(r.file) && !files.includes(r.file)) {
+        const k = `${r.file}\u0000${r.index}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+      }
+      out.push(r);
+    }
+  }
+  return out;
+}
