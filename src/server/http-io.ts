@@ -71,6 +71,9 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
     const r = decodeJsonStream(text);
     const doc = r.documents[0];
     if (r.problem || !doc) throw jsonBad(r.problem?.message ?? "unexpected end of JSON input");
+    // The server keeps its request objects within crdkit's 1,000-level limit (the JSON reader itself goes to
+    // Kubernetes' 10,000): answered as the JSON scanner answers its own limit.
+    if (depthExceeds(doc.value, MAX_DEPTH)) throw jsonBad("invalid character '{' exceeded max depth");
     return { value: doc.value, strictErrors: doc.duplicateFields };
   }
   const docs = decodeDocuments(text, { format: "yaml" });

@@ -38,6 +38,9 @@ import { trackApply, trackUpdate } from "./ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 
 
+/** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects that way). */
+const PROTOBUF_DECODED_GROUPS = new Set(["rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
+
 /** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
 async function readObject(r: RestRequest): Promise<JsonObject> {
   // Create negotiates the media type before reading the body, update after (as the API server's handlers).
@@ -45,7 +48,7 @@ async function readObject(r: RestRequest): Promise<JsonObject> {
   const early = r.req.method === "POST" ? negotiate() : undefined;
   const body = await readBody(r.req);
   const type = early ?? negotiate();
-  if (type === "application/vnd.kubernetes.protobuf") {
+  if (type === "application/vnd.kubernetes.protobuf" && !PROTOBUF_DECODED_GROUPS.has(r.rt.group)) {
     // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
     if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
     throw protobufBodyError(body, r.rt.kind, r.rt.version);

@@ -404,9 +404,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await opts.store?.close();
     throw e;
   }
+  const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
+  // The first log line says how the server is protected (once the store opened: a failure is said alone).
   log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
   for (const w of security.warnings) log({ level: "warn", msg: w });
-  const store = opts.store ?? openStore(opts.dataDir, opts.synchronous);
   const handler = new ApiHandler(store, log, security, loopbackRequestGuard(host), opts.ui === undefined ? defaultUiDir() : opts.ui);
   try {
     await handler.start();
