@@ -17,13 +17,24 @@ export interface ValidateArgs {
   noCache: boolean;
   /** -j N: worker threads (undefined: as many as cores, for large inputs). */
   jobs: number | undefined;
+  ignoreMissingSchemas: boolean;
+  /** --skip entries (`Kind` or `apiVersion/Kind`). */
+  skip: string[];
+  exclude: string[];
+  kubeconfig: string | undefined;
+  context: string | undefined;
 }
 
 /** A usage error (exit code 2). */
 export class UsageError extends Error {}
 
-const FORMATS = new Set<OutputFormat>(["text", "json", "junit", "github"]);
-const MODES = new Set<FieldValidationMode>(["Strict", "Warn", "Ignore"]);
+const FORMATS: readonly OutputFormat[] = ["text", "json", "junit", "github"];
+const MODES: readonly FieldValidationMode[] = ["Strict", "Warn", "Ignore"];
+
+/** An enum flag value, in any case (`-o JSON`, `--field-validation warn`); undefined when unknown. */
+export function enumValue<T extends string>(allowed: readonly T[], v: string): T | undefined {
+  return allowed.find((a) => a.toLowerCase() === v.toLowerCase());
+}
 
 export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
   const a: ValidateArgs = {
@@ -38,6 +49,11 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
     help: false,
     noCache: false,
     jobs: undefined,
+    ignoreMissingSchemas: false,
+    skip: [],
+    exclude: [],
+    kubeconfig: undefined,
+    context: undefined,
   };
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
@@ -70,17 +86,34 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
         break;
       case "-o":
       case "--output": {
-        const v = value(flag, inline) as OutputFormat;
-        if (!FORMATS.has(v)) throw new UsageError(`unknown output format "${v}" (want text, json, junit or github)`);
+        const raw = value(flag, inline);
+        const v = enumValue(FORMATS, raw);
+        if (v === undefined) throw new UsageError(`unknown output format "${raw}" (want text, json, junit or github)`);
         a.output = v;
         break;
       }
       case "--field-validation": {
-        const v = value(flag, inline) as FieldValidationMode;
-        if (!MODES.has(v)) throw new UsageError(`unknown --field-validation "${v}" (want Strict, Warn or Ignore)`);
+        const raw = value(flag, inline);
+        const v = enumValue(MODES, raw);
+        if (v === undefined) throw new UsageError(`unknown --field-validation "${raw}" (want Strict, Warn or Ignore)`);
         a.fieldValidation = v;
         break;
       }
+      case "--ignore-missing-schemas":
+        a.ignoreMissingSchemas = true;
+        break;
+      case "--skip":
+        a.skip.push(...value(flag, inline).split(",").map((k) => k.trim()).filter((k) => k !== ""));
+        break;
+      case "--exclude":
+        a.exclude.push(value(flag, inline));
+        break;
+      case "--kubeconfig":
+        a.kubeconfig = value(flag, inline);
+        break;
+      case "--context":
+        a.context = value(flag, inline);
+        break;
       case "--show-object":
         a.showObject = true;
         break;
@@ -112,22 +145,34 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
         throw new UsageError(`unknown flag ${flag}`);
     }
   }
+  if (a.context !== undefined && a.kubeconfig === undefined) throw new UsageError("flag --context needs --kubeconfig");
   return a;
 }
 
-export const VALIDATE_USAGE = `Usage: crdkit validate [--crds PATH]... [--old PATH]... [-o text|json|junit|github]
-                       [--field-validation Strict|Warn|Ignore] [--show-object] [--no-cache] [-j N]
-                       [PATH|-]...
+export const VALIDATE_USAGE = `Usage: crdkit validate [--crds PATH]... [--old PATH]... [--kubeconfig PATH [--context NAME]]
+                       [--ignore-missing-schemas] [--skip KIND[,KIND]]... [--exclude GLOB]...
+                       [-o text|json|junit|github] [--field-validation Strict|Warn|Ignore]
+                       [--show-object] [-v] [--no-cache] [-j N] [PATH|-]...
 
 Validates custom resources against their CustomResourceDefinitions exactly as a Kubernetes API server
 would on create (or update, with --old): pruning, defaulting, the same errors in the same order.
+A document whose kind has no schema is an error (kubectl's "no matches for kind ..."): there are no
+silent passes. Built-in kinds (ConfigMap, Deployment, ...) have no schema yet: skip them with --skip or
+--ignore-missing-schemas.
 
   PATH                     files (multi-document YAML, JSON, kind: List) or directories (recursive,
                            *.yaml, *.yml, *.json); "-" reads standard input
-  --crds PATH              CRD files or directories (repeatable); CRDs among the inputs are used too
-  --old PATH               previous versions of the objects (matched by apiVersion, kind, namespace,
-                           name); matching inputs are validated as updates
-  -o, --output FORMAT      text (default), json, junit or github
+  --crds PATH              CRD files or directories (repeatable); CRDs among the inputs are used too.
+                           Two CRDs with the same name: a warning, and the later one wins
+  --old PATH               previous versions of the objects (matched by apiVersion, kind, namespace
+                           as stored, name); matching inputs are validated as updates
+  --kubeconfig PATH        also use the CRDs of the cluster in this kubeconfig (local files override)
+  --context NAME           the kubeconfig context (default: current-context)
+  --ignore-missing-schemas report kinds without a schema as skipped instead of invalid
+  --skip KIND[,KIND]       leave kinds out: Kind or apiVersion/Kind (apps/v1/Deployment); repeatable
+  --exclude GLOB           leave input files out (*, ?, **, [..], {a,b}; a name without "/" matches
+                           anywhere, a matching directory is not walked); repeatable
+  -o, --output FORMAT      text (default), json, junit or github (any case)
   --field-validation MODE  Strict (default, like kubectl), Warn or Ignore: how unknown and duplicate
                            fields are reported (the stored object is pruned in every mode)
   --show-object            include the object as the API server would store it (json output)
@@ -136,5 +181,6 @@ would on create (or update, with --old): pruning, defaulting, the same errors in
   --no-cache               do not use the compiled-CRD cache ($XDG_CACHE_HOME/crdkit or ~/.cache/crdkit)
   -j, --jobs N             worker threads for large inputs (default: the number of cores)
 
-Exit status: 0 all valid, 1 some resource invalid, 2 usage or I/O error.
+Exit status: 0 all valid, 1 some resource invalid (or without a schema, or no document at all),
+2 usage, I/O or cluster error.
 `;

@@ -14,6 +14,12 @@ import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import type { FieldValidationMode } from "../pipeline/types.js";
 import { type JsonValue, isObject } from "../value/json-value.js";
 import { expandPaths, InputError, readInput } from "./files.js";
+import { asStoredCrd } from "./stored-crd.js";
+import { type OutputFormat, enumValue } from "./args.js";
+import { checkResultsAsResults } from "./output/check-results.js";
+import { formatGithub } from "./output/github.js";
+import { formatJunit } from "./output/junit.js";
+import { counted, oneLine } from "./output/one-line.js";
 
 /** I/O used by the command (injectable for tests). */
 export interface CheckIo {
@@ -24,14 +30,16 @@ export interface CheckIo {
   isTTY: boolean;
 }
 
-export const CHECK_USAGE = `Usage: crdkit check [-o text|json] [--old PATH]... [--field-validation Strict|Warn|Ignore] PATH...
+export const CHECK_USAGE = `Usage: crdkit check [-o text|json|junit|github] [--old PATH]... [--field-validation Strict|Warn|Ignore] PATH...
 
 Checks CustomResourceDefinitions (files, directories, "-" for stdin; multi-document YAML or JSON) the way
 the Kubernetes API server does on create, or on update when a CRD of the same name is given with --old.
 
 Flags:
-  -o, --output text|json     output format (default text)
-      --old PATH             the currently stored CRDs; CRDs found there are checked as updates
+  -o, --output FORMAT        text (default), json, junit or github (GitHub Actions annotations)
+      --old PATH             the currently stored CRDs; CRDs found there are checked as updates. A
+                             file without status (e.g. from git) is taken as the cluster stores it:
+                             Established, names accepted, its storage version stored
       --field-validation M   Strict (default, as kubectl): unknown or duplicate fields are errors;
                              Warn: they are warnings; Ignore: they are dropped silently
   -h, --help                 show this help
@@ -40,7 +48,7 @@ Exit codes: 0 all valid, 1 some CRD is invalid, 2 usage or I/O error.
 `;
 
 interface CheckArgs {
-  output: "text" | "json";
+  output: OutputFormat;
   old: string[];
   inputs: string[];
   fieldValidation: FieldValidationMode;
@@ -74,8 +82,9 @@ function parseArgs(argv: readonly string[]): CheckArgs {
     switch (flag) {
       case "-o":
       case "--output": {
-        const v = value();
-        if (v !== "text" && v !== "json") throw new UsageError(`unsupported output format "${v}" (text or json)`);
+        const raw = value();
+        const v = enumValue(["text", "json", "junit", "github"] as const, raw);
+        if (v === undefined) throw new UsageError(`unsupported output format "${raw}" (text, json, junit or github)`);
         a.output = v;
         break;
       }
@@ -117,7 +126,8 @@ export interface CheckResult {
   operation: "create" | "update";
   valid: boolean;
   errors: CheckError[];
-  warnings: { message: string }[];
+  /** `line`/`column` when the warning is about a field (unknown or duplicate fields in Warn mode). */
+  warnings: { message: string; line?: number; column?: number }[];
   line: number;
   column: number;
 }
@@ -192,9 +202,13 @@ function toResult(u: Unit, r: CrdValidationResult, mode: FieldValidationMode, op
         const p = position(u, f);
         res.errors.push({ type: "UnknownField", field: f, message: strictDecodingMessage(apiVersion, [f]), ...p });
       }
-      for (const s of u.item === undefined ? u.doc.strictErrors : []) res.errors.push({ type: "DuplicateField", field: "", message: s, line: at.line, column: at.column });
+      const dup = u.doc.strictErrorPosition ?? at;
+      for (const s of u.item === undefined ? u.doc.strictErrors : []) res.errors.push({ type: "DuplicateField", field: "", message: s, line: dup.line, column: dup.column });
     } else if (mode === "Warn") {
-      for (const s of strict) res.warnings.push({ message: s });
+      // at the field, as the Strict-mode errors are
+      for (const f of r.unknownFields) res.warnings.push({ message: `unknown field "${f}"`, ...position(u, f) });
+      const dup = u.doc.strictErrorPosition ?? at;
+      for (const s of u.item === undefined ? u.doc.strictErrors : []) res.warnings.push({ message: s, line: dup.line, column: dup.column });
     }
     // In Strict mode the request already fails while decoding (HTTP 400): validation never runs.
     if (res.errors.length === 0) {
@@ -214,12 +228,14 @@ function formatText(results: CheckResult[], skipped: number, color: boolean): st
   const lines: string[] = [];
   for (const r of results) {
     const label = r.name || `document ${r.index}`;
-    for (const e of r.errors) lines.push(`${c("1", `${r.file}:${e.line}:${e.column}`)}: ${c("31", "error")}: ${label}: ${e.message}`);
-    for (const w of r.warnings) lines.push(`${c("1", `${r.file}:${r.line}:${r.column}`)}: ${c("33", "warning")}: ${label}: ${w.message}`);
+    for (const e of r.errors) lines.push(`${c("1", `${r.file}:${e.line}:${e.column}`)}: ${c("31", "error")}: ${label}: ${oneLine(e.message, e.line)}`);
+    for (const w of r.warnings) {
+      lines.push(`${c("1", `${r.file}:${w.line ?? r.line}:${w.column ?? r.column}`)}: ${c("33", "warning")}: ${label}: ${oneLine(w.message, w.line)}`);
+    }
     if (r.valid) lines.push(`${c("1", `${r.file}:${r.line}:${r.column}`)}: ${c("32", "ok")}: ${label}`);
   }
   const invalid = results.filter((r) => !r.valid).length;
-  const text = `Summary: ${results.length} CustomResourceDefinition${results.length === 1 ? "" : "s"}: ${results.length - invalid} valid, ${invalid} invalid, ${skipped} other document${skipped === 1 ? "" : "s"} skipped`;
+  const text = `Summary: ${counted(results.length, "CustomResourceDefinition")}: ${results.length - invalid} valid, ${invalid} invalid, ${counted(skipped, "other document")} skipped`;
   lines.push(invalid > 0 ? c("31", text) : c("32", text));
   return lines.join("\n") + "\n";
 }
@@ -259,7 +275,7 @@ export async function runCheck(argv: string[], io: CheckIo = nodeIo, options: Ch
     if (args.old.length > 0) {
       const o = await loadUnits(args.old, io);
       for (const u of o.units) {
-        const d = decodeCrd(u.value);
+        const d = decodeCrd(asStoredCrd(u.value));
         if (d.ok && crdName(u.value) !== "") olds.set(crdName(u.value), d);
       }
     }
@@ -286,6 +302,9 @@ export async function runCheck(argv: string[], io: CheckIo = nodeIo, options: Ch
   if (args.output === "json") {
     const summary = { crds: results.length, valid: results.length - invalid, invalid, skipped: loaded.skipped };
     io.stdout(`${JSON.stringify({ results, summary })}\n`);
+  } else if (args.output === "junit" || args.output === "github") {
+    const r = checkResultsAsResults(results);
+    io.stdout(args.output === "junit" ? formatJunit(r.results, r.summary, "crdkit check") : formatGithub(r.results, r.summary, "CustomResourceDefinition"));
   } else {
     io.stdout(formatText(results, loaded.skipped, io.isTTY && !process.env["NO_COLOR"]));
   }

@@ -13,7 +13,7 @@ export class InputError extends Error {}
 
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 
-function walk(dir: string, out: string[]): void {
+function walk(dir: string, out: string[], exclude?: (path: string) => boolean): void {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -23,32 +23,34 @@ function walk(dir: string, out: string[]): void {
   for (const name of entries) {
     if (name.startsWith(".") || name === "node_modules") continue;
     const p = join(dir, name);
+    if (exclude?.(p)) continue;
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(p);
     } catch {
       continue;
     }
-    if (st.isDirectory()) walk(p, out);
+    if (st.isDirectory()) walk(p, out, exclude);
     else if (st.isFile() && EXTENSIONS.test(name)) out.push(p);
   }
 }
 
-/** Expands paths into the files to read, in a stable order. */
-export function expandPaths(paths: readonly string[]): string[] {
+/** Expands paths into the files to read, in a stable order, leaving out what `exclude` matches. */
+export function expandPaths(paths: readonly string[], exclude?: (path: string) => boolean): string[] {
   const out: string[] = [];
   for (const p of paths) {
     if (p === "-") {
       out.push("-");
       continue;
     }
+    if (exclude?.(p)) continue;
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(p);
     } catch {
       throw new InputError(`cannot read ${p}: no such file or directory`);
     }
-    if (st.isDirectory()) walk(p, out);
+    if (st.isDirectory()) walk(p, out, exclude);
     else out.push(p);
   }
   return out;

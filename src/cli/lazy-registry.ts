@@ -4,6 +4,7 @@
  * is first looked up. With a {@link SchemaCache}, a CRD file seen before is not even decoded until one of
  * its CRDs is used, and the CRD checks' verdict is read from the cache instead of being computed.
  */
+import { resolve as resolvePath } from "node:path";
 import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import { splitYamlDocuments } from "../io/yaml-split.js";
 import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, tryCompileCrd } from "../pipeline/compile.js";
@@ -32,6 +33,14 @@ export interface CrdOrigin {
   column: number;
 }
 
+/** A CRD registered for a group and kind that already had one (`before`); the later one is used. */
+export type DuplicateCrdHandler = (before: CrdOrigin, after: CrdOrigin, group: string, kind: string) => void;
+
+/** What {@link LazyCrdRegistry.resolve} finds for a group and kind: the last CRD registered for it. */
+export type CrdResolution =
+  | { ok: true; compiled: CompiledCrdImpl; origin: CrdOrigin }
+  | { ok: false; origin: CrdOrigin; name: string };
+
 /** Called once for a `--crds` CRD that the API server would reject, when it is first needed. */
 export type InvalidCrdHandler = (origin: CrdOrigin, value: JsonValue | undefined, errors: string[]) => void;
 
@@ -43,6 +52,10 @@ interface Entry {
   crdKey?: string;
   /** Not reported when rejected (another thread reports it). */
   silent?: boolean;
+  /** From a cluster (`--kubeconfig`): replaced by local files without a duplicate warning. */
+  fromCluster?: boolean;
+  /** `metadata.name`, once the document is loaded. */
+  name?: string;
   load: () => JsonValue | undefined;
   result?: CompileResult;
 }
@@ -107,6 +120,8 @@ function loadIndexed(text: string, c: IndexedCrd): JsonValue | undefined {
 export class LazyCrdRegistry {
   private readonly byGroupKind = new Map<string, Entry[]>();
   private compiledCount = 0;
+  /** Told when a group and kind gets a second CRD (from another place). */
+  onDuplicate: DuplicateCrdHandler | undefined;
 
   constructor(
     private readonly cache: SchemaCache | undefined,
@@ -164,10 +179,39 @@ export class LazyCrdRegistry {
     const pos = doc.locate("<nil>");
     const value = doc.value!;
     const e: Entry = { origin: { file, index: doc.index, line: pos.line, column: pos.column }, load: () => value };
+    const md = isObject(value) ? getKey(value, "metadata") : undefined;
+    if (isObject(md)) e.name = str(md, "name");
     e.result = this.compile(value, e);
     const gk = isObject(value) ? groupKind(value) : { group: "", kind: "" };
     this.push(`${gk.group}/${gk.kind}`, e);
     return e.result;
+  }
+
+  /** Registers a CRD read from a cluster (`--kubeconfig`): compiled when first used, never reported. */
+  addClusterCrd(source: string, value: JsonValue): void {
+    const gk = isObject(value) ? groupKind(value) : { group: "", kind: "" };
+    const e: Entry = { origin: { file: source, index: 0, line: 0, column: 0 }, load: () => value, silent: true, fromCluster: true };
+    this.push(`${gk.group}/${gk.kind}`, e);
+  }
+
+  /** Whether some CRD (valid or not) is registered for the kind of `apiVersion`'s group. */
+  definesKind(apiVersion: string, kind: string): boolean {
+    const slash = apiVersion.indexOf("/");
+    return slash >= 0 && this.byGroupKind.has(`${apiVersion.slice(0, slash)}/${kind}`);
+  }
+
+  /**
+   * The last CRD registered for an object's group and kind (the later argument wins, even when it is
+   * invalid), compiled on first use; undefined when there is none.
+   */
+  resolve(apiVersion: string, kind: string): CrdResolution | undefined {
+    const slash = apiVersion.indexOf("/");
+    if (slash < 0) return undefined;
+    const list = this.byGroupKind.get(`${apiVersion.slice(0, slash)}/${kind}`);
+    const e = list?.[list.length - 1];
+    if (!e) return undefined;
+    const r = this.ensure(e);
+    return r.ok ? { ok: true, compiled: r.compiled, origin: e.origin } : { ok: false, origin: e.origin, name: e.name ?? "" };
   }
 
   /** The CRD for an object's apiVersion and kind, compiled on first use; undefined when none is valid. */
@@ -193,6 +237,12 @@ export class LazyCrdRegistry {
 
   private push(key: string, e: Entry): void {
     const list = this.byGroupKind.get(key);
+    const before = list?.[list.length - 1];
+    // the same file reached twice (as --crds and inside an input directory) is not a second definition
+    if (before && !before.fromCluster && !(resolvePath(before.origin.file) === resolvePath(e.origin.file) && before.origin.index === e.origin.index)) {
+      const slash = key.indexOf("/");
+      this.onDuplicate?.(before.origin, e.origin, key.slice(0, slash), key.slice(slash + 1));
+    }
     if (list) list.push(e);
     else this.byGroupKind.set(key, [e]);
   }
@@ -200,6 +250,10 @@ export class LazyCrdRegistry {
   private ensure(e: Entry): CompileResult {
     if (e.result) return e.result;
     const value = e.load();
+    if (isObject(value)) {
+      const md = getKey(value, "metadata");
+      if (isObject(md)) e.name = str(md, "name");
+    }
     if (value === undefined) {
       e.result = { ok: false, message: "the CRD document could not be read again", errors: ["the CRD document could not be read again"] };
     } else e.result = this.compile(value, e);

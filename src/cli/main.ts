@@ -5,15 +5,20 @@
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
 import { runCheck } from "./check.js";
+import { fetchClusterCrds } from "./cluster-crds.js";
 import { InputError, expandPaths } from "./files.js";
-import { formatGithub } from "./output/github.js";
-import { formatJson } from "./output/json.js";
+import { globMatcher } from "./glob.js";
+import { readKubeconfig } from "./kubeconfig.js";
+import { formatGithub, githubWarning } from "./output/github.js";
+import { type RunWarning, formatJson } from "./output/json.js";
 import { formatJunit } from "./output/junit.js";
 import { type Formatter, StreamingOutput } from "./output/stream.js";
 import { formatText } from "./output/text.js";
+import { progressReporter } from "./progress.js";
 import { type Summary, summarize } from "./results.js";
 import { runValidate } from "./run-validate.js";
 import { cacheFor } from "./schema-cache.js";
+import { versionLine } from "./version.js";
 import { runValidateParallel, threadsFor } from "./workers.js";
 
 const USAGE = `Usage: crdkit <command> [flags]
@@ -22,7 +27,8 @@ Commands:
   validate   validate custom resources against their CRDs as the API server would
   check      check CustomResourceDefinitions as the API server would on create
   serve      run a kubectl-compatible API server for CRDs and custom resources
-  help       show this help
+  version    print the crdkit version
+  help       show this help ("crdkit help <command>" for a command's flags)
 
 Run "crdkit <command> --help" for the flags of a command.
 `;
@@ -32,12 +38,15 @@ export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   isTTY: boolean;
+  /** Whether stderr is a terminal (progress is shown only then). Default false. */
+  stderrIsTTY?: boolean;
 }
 
 const defaultIo: CliIo = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   isTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
 };
 
 /** `crdkit validate`; returns the exit code. */
@@ -61,34 +70,58 @@ export async function validateCommand(argv: readonly string[], io: CliIo = defau
     return 2;
   }
   const color = args.color ?? (io.isTTY && !process.env["NO_COLOR"]);
+  const runWarnings: RunWarning[] = [];
   const format: Formatter =
     args.output === "json"
-      ? formatJson
+      ? (rs, s) => formatJson(rs, s, runWarnings)
       : args.output === "junit"
         ? formatJunit
         : args.output === "github"
           ? formatGithub
           : (rs, s) => formatText(rs, s, { color, verbose: args.verbose });
   let summary: Summary;
+  const progress = progressReporter({ write: io.stderr, isTTY: io.stderrIsTTY === true, env: process.env, now: Date.now });
   try {
-    const opts = { ...args, cache: cacheFor(args.noCache) };
-    const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs));
+    // only --kubeconfig needs the network; the common path stays synchronous
+    const clusterCrds = args.kubeconfig === undefined ? undefined : await fetchClusterCrds(readKubeconfig(args.kubeconfig, args.context));
+    const opts = {
+      ...args,
+      cache: cacheFor(args.noCache),
+      ...(clusterCrds ? { clusterCrds } : {}),
+      onWarning: (w: string, at: { file: string; line: number }) => {
+        io.stderr(`crdkit validate: warning: ${w}\n`);
+        runWarnings.push({ message: w, file: at.file, line: at.line });
+        // a GitHub annotation too, on the CRD that is used
+        if (args.output === "github") io.stdout(`${githubWarning(at.file, at.line, w)}\n`);
+      },
+      onFileDone: progress.update,
+    };
+    const exclude = args.exclude.length > 0 ? globMatcher(args.exclude) : undefined;
+    const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs, exclude));
     if (threads > 1) {
       const results = await runValidateParallel(opts, threads);
       summary = summarize(results);
       io.stdout(format(results, summary));
     } else {
-      // one thread: results are written as they come and not kept
-      const out = new StreamingOutput(format, io.stdout);
-      runValidate(opts, (r) => out.add(r));
-      summary = out.end();
+      // one thread: results are written as they come and not kept; the output starts with the first
+      // result, when the run-level warnings (CRDs defined twice) are known
+      let out: StreamingOutput | undefined;
+      runValidate(opts, (r) => (out ??= new StreamingOutput(format, io.stdout)).add(r));
+      summary = (out ??= new StreamingOutput(format, io.stdout)).end();
     }
+    progress.end();
   } catch (e) {
+    progress.end();
     if (e instanceof InputError || e instanceof CrdkitError) {
       io.stderr(`crdkit validate: ${e.message}\n`);
       return 2;
     }
     throw e;
+  }
+  if (summary.resources === 0) {
+    // no silent pass on an empty input (kubectl apply says "error: no objects passed to apply")
+    io.stderr("crdkit validate: no objects passed to validate\n");
+    return 1;
   }
   return summary.invalid > 0 ? 1 : 0;
 }
@@ -100,6 +133,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     switch (cmd) {
       case "validate":
         return await validateCommand(rest, io);
+      case "version":
+      case "--version":
+        io.stdout(versionLine());
+        return 0;
       case "check":
         return await runCheck(rest, io);
       case "serve": {
@@ -107,8 +144,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         const { runServe } = await import("./serve.js");
         return await runServe(rest, io);
       }
-      case undefined:
       case "help":
+        if (rest.length > 0) return await main([rest[0]!, "--help"], io);
+        io.stdout(USAGE);
+        return 0;
+      case undefined:
       case "-h":
       case "--help":
         io.stdout(USAGE);

@@ -14,6 +14,9 @@ export interface ResultError {
 
 export interface ResultWarning {
   message: string;
+  /** Where the warning points, when it is about a field (unknown or duplicate field in Warn mode). */
+  line?: number;
+  column?: number;
 }
 
 export interface Result {

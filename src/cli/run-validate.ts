@@ -10,10 +10,16 @@ import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
+import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
+import { globMatcher } from "./glob.js";
+import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
 import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
+import { notAnObjectMessage } from "./object-kind.js";
+import { asStored, oldObjectKey } from "./old-objects.js";
 import type { SchemaCache } from "./schema-cache.js";
-import type { Result, ResultError } from "./results.js";
+import type { Result, ResultError, ResultWarning } from "./results.js";
+import { SkipKinds } from "./skip-kinds.js";
 
 export interface RunOptions {
   crds: readonly string[];
@@ -27,6 +33,20 @@ export interface RunOptions {
   inputCrdFiles?: readonly string[];
   /** Report the input CRDs as results (default true; worker threads other than the first do not). */
   reportInputCrds?: boolean;
+  /** Report documents whose kind has no schema as skipped instead of invalid. */
+  ignoreMissingSchemas?: boolean;
+  /** Kinds to leave out: `Kind` or `apiVersion/Kind`. */
+  skip?: readonly string[];
+  /** Globs of input files (and directories) to leave out. */
+  exclude?: readonly string[];
+  /** CRDs read from a cluster (`--kubeconfig`): local CRD files override them. */
+  clusterCrds?: readonly { source: string; value: JsonValue }[];
+  /** Built-in kinds (Deployments, ...); without it only CRDs are known. */
+  builtins?: BuiltinLookup;
+  /** Run-level warnings (a CRD defined twice), with the file and line of the CRD used. */
+  onWarning?: (message: string, at: { file: string; line: number }) => void;
+  /** Called after each input file is validated (progress). */
+  onFileDone?: (done: number, total: number) => void;
 }
 
 function str(o: JsonObject, k: string): string {
@@ -132,8 +152,15 @@ function withResourceVersion(obj: JsonObject, old: JsonObject): [JsonObject, Jso
   return [set(obj, false), set(old, false)];
 }
 
-function oldKey(o: JsonObject): string {
-  return [str(o, "apiVersion"), str(o, "kind"), metaStr(o, "namespace"), metaStr(o, "name")].join("\u0000");
+/**
+ * A pipeline warning with the position of the field it is about: unknown and duplicate fields in Warn mode
+ * point at the field (as errors do in Strict mode), other warnings at the document.
+ */
+function warningAt(message: string, doc: DecodedDocument, at: (p: string) => string, whole: boolean): ResultWarning {
+  const unknown = /^unknown field "(.*)"$/.exec(message) ?? /^duplicate field "(.*)"$/.exec(message);
+  if (unknown) return { message, ...doc.locate(at(unknown[1]!)) };
+  if (whole && doc.strictErrorPosition && doc.strictErrors.includes(message)) return { message, ...doc.strictErrorPosition };
+  return { message };
 }
 
 /**
@@ -160,18 +187,34 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
       line: origin.line,
       column: origin.column,
     };
-    results.push(invalid(res, messages.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))));
+    // the errors at their node: the failure path decodes the CRD's file again for positions
+    const doc = value === undefined ? undefined : decodeDocuments(readInput(origin.file).text).find((d) => d.index === origin.index);
+    const errors = doc
+      ? invalidCrdErrors(value!, messages, doc, "")
+      : messages.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }));
+    results.push(invalid(res, errors));
   });
+  const skip = new SkipKinds();
+  for (const k of opts.skip ?? []) skip.add(k);
+  const exclude = opts.exclude && opts.exclude.length > 0 ? globMatcher(opts.exclude) : undefined;
+  registry.onDuplicate = (before, after, group, kind) => opts.onWarning?.(duplicateCrdWarning(before, after, group, kind), { file: after.file, line: after.line });
+  for (const c of opts.clusterCrds ?? []) registry.addClusterCrd(c.source, c.value);
+  const resolve = (apiVersion: string, kind: string) => resolveKind(registry, opts.builtins, apiVersion, kind);
   const register = (file: string, doc: DecodedDocument) => {
     const r = registry.addDocument(file, doc);
     const res = baseResult(file, doc, doc.value as JsonObject);
-    if (r.ok) {
+    // `--skip CustomResourceDefinition` (as used with kubeconform): the CRD is still used, not reported
+    const skipped = skip.match(res.apiVersion, res.kind);
+    if (skipped !== undefined) {
+      res.status = "skipped";
+      res.valid = false;
+      res.reason = `kind ${skipped} is skipped (--skip)`;
+      results.push(res);
+    } else if (r.ok) {
       res.warnings.push(...r.warnings.map((message) => ({ message })));
       results.push(res);
     } else {
-      results.push(
-        invalid(res, r.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: res.line, column: res.column }))),
-      );
+      results.push(invalid(res, invalidCrdErrors(doc.value!, r.errors, doc, "")));
     }
   };
   for (const p of expandPaths(opts.crds)) {
@@ -188,24 +231,37 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   }
   // CRDs among the inputs are registered (and reported) before any document is validated; only files that
   // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
-  const inputFiles = expandPaths(opts.inputs);
+  const inputFiles = expandPaths(opts.inputs, exclude);
   for (const p of opts.inputCrdFiles ?? inputFiles.filter((f) => mayHoldCrds(readInput(f).text))) {
     const f = readInput(p);
     if (opts.reportInputCrds === false) registry.addFile(f.name, f.text, true);
     else for (const doc of decodeDocuments(f.text)) if (!doc.problem && isCrdDoc(doc.value)) register(f.name, doc);
   }
 
+  const isDefinedKind = (av: string, k: string) => registry.definesKind(av, k) || resolve(av, k).type === "builtin";
+  const namespacedKind = (o: JsonObject): boolean => {
+    const r = resolve(str(o, "apiVersion"), str(o, "kind"));
+    return r.type === "crd" || r.type === "builtin" ? r.validator.namespaced : false;
+  };
   const olds = new Map<string, JsonObject>();
+  const addOld = (o: JsonObject) => olds.set(oldObjectKey(o, namespacedKind(o)), o);
   for (const { doc } of decodeFiles(opts.old)) {
     if (isObject(doc.value)) {
-      const items = listItems(doc.value, (av, k) => registry.lookup(av, k) !== undefined);
+      const items = listItems(doc.value, isDefinedKind);
       if (items) {
-        for (const it of items) if (isObject(it)) olds.set(oldKey(it), it);
-      } else olds.set(oldKey(doc.value), doc.value);
+        for (const it of items) if (isObject(it)) addOld(it);
+      } else addOld(doc.value);
     }
   }
 
+  const totalFiles = inputFiles.length;
+  let filesDone = 0;
+  let lastFile: string | undefined;
   for (const { file, doc, size } of eachDocument(inputFiles)) {
+    if (opts.onFileDone && file !== lastFile) {
+      if (lastFile !== undefined) opts.onFileDone(++filesDone, totalFiles);
+      lastFile = file;
+    }
     if (doc.problem) {
       results.push(
         invalid(baseResult(file, doc, undefined), [
@@ -231,7 +287,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
       );
       continue;
     }
-    const items = listItems(v, (av, k) => registry.lookup(av, k) !== undefined);
+    const items = listItems(v, isDefinedKind);
     if (items) {
       items.forEach((it, i) => {
         results.push(validateOne(file, doc, it, `items[${i}]`, i, size));
@@ -240,6 +296,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     }
     results.push(validateOne(file, doc, v, "", undefined, size));
   }
+  if (opts.onFileDone && lastFile !== undefined) opts.onFileDone(++filesDone, totalFiles);
   return kept;
 
   function validateOne(
@@ -254,27 +311,40 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     const obj = isObject(v) ? v : undefined;
     const r = baseResult(file, doc, obj, prefix);
     if (item !== undefined) r.item = item;
-    const docError = (message: string): Result =>
-      invalid(r, [{ type: "DecodeError", field: "", message, line: r.line, column: r.column }]);
+    const docError = (message: string, type = "DecodeError"): Result =>
+      invalid(r, [{ type, field: "", message, line: r.line, column: r.column }]);
     if (!obj) return docError(`json: cannot unmarshal ${goTypeForUnmarshal(v)} into Go value of type map[string]interface {}`);
+    const notObject = notAnObjectMessage(obj);
+    if (notObject !== undefined) return docError(notObject, "NotKubernetesObject");
     const shown = () => {
       const json = goJsonMarshal(obj);
       return json.length > 200 ? `${json.slice(0, 200)}...` : json;
     };
     if (r.kind === "") return docError(`Object 'Kind' is missing in '${shown()}'`);
-    if (r.apiVersion === "") return docError(`Object 'apiVersion' is missing in '${shown()}'`);
-    if (isCrdDoc(obj)) {
-      const c = tryCompileCrd(obj);
-      return c.ok ? r : invalid(r, c.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: r.line, column: r.column })));
-    }
-    const crd = registry.lookup(r.apiVersion, r.kind);
-    const version = r.apiVersion.slice(r.apiVersion.indexOf("/") + 1);
-    if (!crd?.servedVersions.includes(version)) {
+    const skipped = skip.match(r.apiVersion, r.kind);
+    if (skipped !== undefined) {
       r.status = "skipped";
       r.valid = false;
-      r.reason = `no matches for kind "${r.kind}" in version "${r.apiVersion}"`;
+      r.reason = `kind ${skipped} is skipped (--skip)`;
       return r;
     }
+    if (isCrdDoc(obj)) {
+      const c = tryCompileCrd(obj);
+      return c.ok ? r : invalid(r, invalidCrdErrors(obj, c.errors, doc, prefix));
+    }
+    const found = resolve(r.apiVersion, r.kind);
+    if (found.type === "missing") {
+      if (opts.ignoreMissingSchemas) {
+        r.status = "skipped";
+        r.valid = false;
+        r.reason = found.message;
+        return r;
+      }
+      return docError(found.message, "NoKindMatch");
+    }
+    if (found.type === "crd-invalid") return docError(found.message, "CRDInvalid");
+    const crd = found.validator;
+    const version = found.version;
     if (size > MAX_REQUEST_BODY_BYTES / 4 && utf8Length(goJsonMarshal(obj)) > MAX_REQUEST_BODY_BYTES) {
       return invalid(r, [
         {
@@ -286,14 +356,14 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
         },
       ]);
     }
-    const old = olds.get(oldKey(obj));
+    const old = olds.get(oldObjectKey(obj, crd.namespaced));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
     // a file stands for a client's request: server-managed metadata is wiped on create, as the API server does
     const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true };
     let res: PipelineResult;
     if (old) {
       r.operation = "update";
-      const [n, o] = withResourceVersion(obj, old);
+      const [n, o] = withResourceVersion(obj, asStored(old, crd.namespaced));
       res = crd.update(n, o, ropts);
     } else {
       r.operation = "create";
@@ -315,7 +385,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
       } else errors.push({ type: "DecodeError", field: "", message: res.decodeError, line: r.line, column: r.column });
     }
     for (const e of res.errors) errors.push({ type: e.type, field: e.field, message: errorString(e), ...doc.locate(at(e.field)) });
-    r.warnings.push(...res.warnings.map((message) => ({ message })));
+    r.warnings.push(...res.warnings.map((message) => warningAt(message, doc, at, item === undefined)));
     if (opts.showObject) r.object = res.object;
     return errors.length > 0 ? invalid(r, errors) : r;
   }

@@ -7,8 +7,13 @@ import type { WorkerTask } from "./workers.js";
 
 const task = workerData as WorkerTask;
 try {
-  const results = runValidate({ ...task.opts, cache: task.cacheDir === undefined ? undefined : new SchemaCache(task.cacheDir) });
-  parentPort!.postMessage({ results });
+  const warnings: { message: string; file: string; line: number }[] = [];
+  const results = runValidate({
+    ...task.opts,
+    cache: task.cacheDir === undefined ? undefined : new SchemaCache(task.cacheDir),
+    onWarning: (message, at) => warnings.push({ message, ...at }),
+  });
+  parentPort!.postMessage({ results, warnings });
 } catch (e) {
   if (e instanceof InputError) parentPort!.postMessage({ inputError: e.message });
   else parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });

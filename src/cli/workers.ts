@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { InputError, expandPaths, readInput } from "./files.js";
+import { globMatcher } from "./glob.js";
 import { mayHoldCrds } from "./lazy-registry.js";
 import type { Result } from "./results.js";
 import type { RunOptions } from "./run-validate.js";
@@ -68,13 +69,20 @@ function newWorker(task: WorkerTask): Worker {
   return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: task });
 }
 
-function runWorker(task: WorkerTask): Promise<Result[]> {
+/** A run-level warning sent by a worker. */
+export interface WorkerWarning {
+  message: string;
+  file: string;
+  line: number;
+}
+
+function runWorker(task: WorkerTask): Promise<{ results: Result[]; warnings: WorkerWarning[] }> {
   return new Promise((resolve, reject) => {
     const w = newWorker(task);
     let done = false;
-    w.once("message", (m: { results?: Result[]; error?: string; inputError?: string }) => {
+    w.once("message", (m: { results?: Result[]; warnings?: WorkerWarning[]; error?: string; inputError?: string }) => {
       done = true;
-      if (m.results) resolve(m.results);
+      if (m.results) resolve({ results: m.results, warnings: m.warnings ?? [] });
       else if (m.inputError !== undefined) reject(new InputError(m.inputError));
       else reject(new Error(m.error ?? "worker failed"));
     });
@@ -90,13 +98,17 @@ function runWorker(task: WorkerTask): Promise<Result[]> {
 
 /** Runs the validation on `threads` worker threads; results in the order of a single-threaded run. */
 export async function runValidateParallel(opts: RunOptions, threads: number): Promise<Result[]> {
-  const files = expandPaths(opts.inputs);
+  const files = expandPaths(opts.inputs, opts.exclude && opts.exclude.length > 0 ? globMatcher(opts.exclude) : undefined);
   const crdFiles = files.filter((f) => mayHoldCrds(readInput(f).text));
   const runs = splitFiles(files, threads);
-  const { cache, ...plain } = opts;
+  // callbacks cannot cross to a thread: run-level warnings come from the first worker's messages
+  const { cache, onWarning, onFileDone: _progress, builtins: _builtins, ...plain } = opts;
   const parts = await Promise.all(
     runs.map((inputs, i) =>
-      runWorker({ opts: { ...plain, inputs, inputCrdFiles: crdFiles, reportInputCrds: i === 0 }, cacheDir: cache?.dir }),
+      runWorker({ opts: { ...plain, inputs, inputCrdFiles: crdFiles, reportInputCrds: i === 0 }, cacheDir: cache?.dir }).then((r) => {
+        if (i === 0) for (const w of r.warnings) onWarning?.(w.message, w);
+        return r.results;
+      }),
     ),
   );
   // --crds problems (undecodable documents, rejected CRDs) are found by every worker that needs them:

@@ -49,8 +49,10 @@ export function decodeDocuments(text: string, opts: DecodeOptions = {}): Decoded
  * can be let go before the next one is decoded). JSON streams are decoded at once.
  */
 export function decodeDocumentStream(text: string, opts: DecodeOptions = {}): Iterable<DecodedDocument> {
-  const src = new SourceText(text);
-  const body = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
+  // a UTF-8 byte-order mark is dropped (as go-yaml and Go's JSON decoding in kubectl do); positions are
+  // counted without it, as editors show them
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const src = new SourceText(body);
   const trimmed = body.trimStart();
   const json = opts.format === "json" || (opts.format === undefined && trimmed.startsWith("{"));
   if (json) {

@@ -98,11 +98,12 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
       index: 2,
       status: "invalid",
       errors: [
-        'InvalidCRD 47: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.size \\u003e","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:12: Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', \'(\', \'.\', \'-\', \'!\', \'true\', \'false\', \'null\', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.size >\n | ...........^',
+        'InvalidCRD 68: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.size \\u003e","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:12: Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', \'(\', \'.\', \'-\', \'!\', \'true\', \'false\', \'null\', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.size >\n | ...........^',
       ],
       reason: undefined,
     },
-    { file: "objs.yaml", index: 1, status: "skipped", errors: [], reason: 'no matches for kind "Bad" in version "c.example.com/v1"' },
+    // the objects of an invalid CRD are not validated (issue 14), not skipped as a missing kind
+    { file: "objs.yaml", index: 1, status: "invalid", errors: [`CRDInvalid 6: not validated: CRD bads.c.example.com is invalid (${d}/crds.yaml:47)`], reason: undefined },
   ]);
   // warm cache: the CRD file is not decoded again, the verdicts are read: same output, byte for byte
   const cached = files(cacheHome);
@@ -188,7 +189,7 @@ test("cache entries are written whole (temporary file + rename) and concurrent w
     );
   const outs = await Promise.all([run(), run(), run()]);
   for (const o of outs) assert.equal(o.stdout, outs[0]!.stdout);
-  assert.match(outs[0]!.stdout, /Summary: 4 resources: 0 valid, 3 invalid, 1 skipped/);
+  assert.match(outs[0]!.stdout, /Summary: 4 resources: 0 valid, 4 invalid, 0 skipped/);
   const entries = files(cacheHome);
   assert.ok(entries.length === 5 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
   for (const f of entries) for (const part of readFileSync(f, "utf8").split("\n")) JSON.parse(part);

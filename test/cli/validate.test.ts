@@ -70,20 +70,20 @@ test("json output: errors carry type, field, exact message, line and column", as
 test("--field-validation Warn and Ignore: unknown fields pruned, reported as warnings or not at all", async () => {
   const warn = JSON.parse((await runCli("validate", "--crds", CRD, "-o", "json", "--field-validation", "Warn", "--show-object", "examples/crontab-invalid.yaml")).stdout);
   assert.equal(warn.results[2].valid, true);
-  assert.deepEqual(warn.results[2].warnings, [{ message: 'unknown field "spec.someRandomField"' }]);
+  assert.deepEqual(warn.results[2].warnings, [{ message: 'unknown field "spec.someRandomField"', line: 26, column: 20 }]);
   assert.equal(warn.results[2].object.spec.someRandomField, undefined);
   const ignore = JSON.parse((await runCli("validate", "--crds", CRD, "-o", "json", "--field-validation=Ignore", "examples/crontab-invalid.yaml")).stdout);
   assert.deepEqual(ignore.results[2].warnings, []);
   assert.equal(ignore.results[2].valid, true);
 });
 
-test("objects without a CRD are skipped with kubectl's reason; -v lists them", async () => {
-  const dir = tmpFiles({ "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n" });
-  const r = await runCli("validate", "-v", `${dir}/cm.yaml`);
+test("objects without a schema: with --ignore-missing-schemas skipped with kubectl's reason; -v lists them", async () => {
+  const dir = tmpFiles({ "w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: x\n" });
+  const r = await runCli("validate", "-v", "--ignore-missing-schemas", `${dir}/w.yaml`);
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    `${dir}/cm.yaml:1:1: skipped: no matches for kind "ConfigMap" in version "v1"\nSummary: 1 resource: 0 valid, 0 invalid, 1 skipped\n`,
+    `${dir}/w.yaml:1:1: skipped: no matches for kind "Widget" in version "example.com/v1"\nSummary: 1 resource: 0 valid, 0 invalid, 1 skipped\n`,
   );
 });
 

@@ -12,6 +12,14 @@ function resultJson(r: Result): string {
   return `${base.slice(0, -1)},"object":${object === null ? "null" : goJsonMarshal(object)}}`;
 }
 
-export function formatJson(results: readonly Result[], summary: Summary): string {
-  return `{"results":[${results.map(resultJson).join(",")}],"summary":${JSON.stringify(summary)}}\n`;
+/** `runWarnings`: warnings about the run rather than a document (a CRD defined twice), only when present. */
+export function formatJson(results: readonly Result[], summary: Summary, runWarnings: readonly RunWarning[] = []): string {
+  const extra = runWarnings.length > 0 ? `,"warnings":${JSON.stringify(runWarnings)}` : "";
+  return `{"results":[${results.map(resultJson).join(",")}],"summary":${JSON.stringify(summary)}${extra}}\n`;
+}
+
+export interface RunWarning {
+  message: string;
+  file: string;
+  line: number;
 }

@@ -1,7 +1,8 @@
 /** Text output: `file:line:column: <message>` per error, warnings and a summary line. */
 import type { Result, Summary } from "../results.js";
+import { counted, oneLine } from "./one-line.js";
 
-export function formatText(results: readonly Result[], summary: Summary, opts: { color: boolean; verbose: boolean }): string {
+export function formatText(results: readonly Result[], summary: Summary, opts: { color: boolean; verbose: boolean; noun?: string }): string {
   const c = (code: string, s: string) => (opts.color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const lines: string[] = [];
   for (const r of results) {
@@ -10,10 +11,12 @@ export function formatText(results: readonly Result[], summary: Summary, opts: {
       if (opts.verbose) lines.push(`${c("2", where)}: ${c("2", `skipped: ${r.reason ?? ""}`)}`);
       continue;
     }
-    for (const e of r.errors) lines.push(`${c("1", `${r.file}:${e.line ?? r.line}:${e.column ?? r.column}`)}: ${c("31", e.message)}`);
-    for (const w of r.warnings) lines.push(`${c("1", where)}: ${c("33", `warning: ${w.message}`)}`);
+    for (const e of r.errors) lines.push(`${c("1", `${r.file}:${e.line ?? r.line}:${e.column ?? r.column}`)}: ${c("31", oneLine(e.message, e.line))}`);
+    for (const w of r.warnings) {
+      lines.push(`${c("1", `${r.file}:${w.line ?? r.line}:${w.column ?? r.column}`)}: ${c("33", `warning: ${oneLine(w.message, w.line)}`)}`);
+    }
   }
-  const text = `Summary: ${summary.resources} resource${summary.resources === 1 ? "" : "s"}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.skipped} skipped`;
+  const text = `Summary: ${counted(summary.resources, opts.noun ?? "resource")}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.skipped} skipped`;
   lines.push(summary.invalid > 0 ? c("31", text) : c("32", text));
   return lines.join("\n") + "\n";
 }
