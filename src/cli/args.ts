@@ -17,6 +17,8 @@ export interface ValidateArgs {
   noCache: boolean;
   /** -j N: worker threads (undefined: as many as cores, for large inputs). */
   jobs: number | undefined;
+  /** `--kubernetes-version`: release of the built-in kinds' schemas (default: newest). */
+  kubernetesVersion: string | undefined;
 }
 
 /** A usage error (exit code 2). */
@@ -38,6 +40,7 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
     help: false,
     noCache: false,
     jobs: undefined,
+    kubernetesVersion: undefined,
   };
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
@@ -81,6 +84,9 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
         a.fieldValidation = v;
         break;
       }
+      case "--kubernetes-version":
+        a.kubernetesVersion = value(flag, inline);
+        break;
       case "--show-object":
         a.showObject = true;
         break;
@@ -116,11 +122,19 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
 }
 
 export const VALIDATE_USAGE = `Usage: crdkit validate [--crds PATH]... [--old PATH]... [-o text|json|junit|github]
-                       [--field-validation Strict|Warn|Ignore] [--show-object] [--no-cache] [-j N]
-                       [PATH|-]...
+                       [--field-validation Strict|Warn|Ignore] [--kubernetes-version 1.NN]
+                       [--show-object] [--no-cache] [-j N] [PATH|-]...
 
 Validates custom resources against their CustomResourceDefinitions exactly as a Kubernetes API server
 would on create (or update, with --old): pruning, defaulting, the same errors in the same order.
+
+Built-in kinds (Deployment, Service, ConfigMap, ...) are validated against the Kubernetes release's
+published OpenAPI schemas through the same machinery, as kubectl-validate does: unknown and duplicate
+fields, types, required fields, formats, int-or-string, list-map keys, defaults, metadata (names, labels,
+annotations). NOT checked for built-in kinds: the API server's hand-written Go validation, e.g. that a
+Deployment's selector matches its template labels, port numbers are in range, Service names are DNS-1035
+labels, Pod template labels are well-formed, or that enum-like strings (imagePullPolicy, protocol, ...)
+have a known value: the published schemas carry no enums.
 
   PATH                     files (multi-document YAML, JSON, kind: List) or directories (recursive,
                            *.yaml, *.yml, *.json); "-" reads standard input
@@ -130,6 +144,7 @@ would on create (or update, with --old): pruning, defaulting, the same errors in
   -o, --output FORMAT      text (default), json, junit or github
   --field-validation MODE  Strict (default, like kubectl), Warn or Ignore: how unknown and duplicate
                            fields are reported (the stored object is pruned in every mode)
+  --kubernetes-version V   release whose built-in schemas are used: 1.27 ... 1.37 (default: newest)
   --show-object            include the object as the API server would store it (json output)
   -v, --verbose            also list skipped documents (text output)
   --color, --no-color      force colours on or off (default: on when stdout is a terminal)

@@ -4,6 +4,8 @@
  */
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
+import { loadBuiltinSchemas } from "./builtin-loader.js";
+import { builtinRelease } from "./builtin-release.js";
 import { runCheck } from "./check.js";
 import { InputError, expandPaths } from "./files.js";
 import { formatGithub } from "./output/github.js";
@@ -71,7 +73,9 @@ export async function validateCommand(argv: readonly string[], io: CliIo = defau
           : (rs, s) => formatText(rs, s, { color, verbose: args.verbose });
   let summary: Summary;
   try {
-    const opts = { ...args, cache: cacheFor(args.noCache) };
+    // built-in kinds: the release is resolved (and checked) here, a plain string for worker threads
+    const kubernetesVersion = builtinRelease(loadBuiltinSchemas(), args.kubernetesVersion);
+    const opts = { ...args, kubernetesVersion, cache: cacheFor(args.noCache) };
     const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs));
     if (threads > 1) {
       const results = await runValidateParallel(opts, threads);

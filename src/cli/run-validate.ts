@@ -14,6 +14,7 @@ import { type InputFile, expandPaths, readInput } from "./files.js";
 import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
 import type { SchemaCache } from "./schema-cache.js";
 import type { Result, ResultError } from "./results.js";
+import { type BuiltinKindLookup, builtinKindLookup } from "./builtin-lookup.js";
 
 export interface RunOptions {
   crds: readonly string[];
@@ -27,6 +28,13 @@ export interface RunOptions {
   inputCrdFiles?: readonly string[];
   /** Report the input CRDs as results (default true; worker threads other than the first do not). */
   reportInputCrds?: boolean;
+  /** Built-in kinds (see builtin-lookup.ts); without it they are skipped like unknown kinds. */
+  builtins?: BuiltinKindLookup;
+  /**
+   * Built-in kinds of this Kubernetes release (`1.37`), when `builtins` is not given: a plain string,
+   * so that worker threads receive it.
+   */
+  kubernetesVersion?: string | undefined;
 }
 
 function str(o: JsonObject, k: string): string {
@@ -141,6 +149,7 @@ function oldKey(o: JsonObject): string {
  * over as soon as it is known (and not kept: the returned list is empty).
  */
 export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
+  const builtins = opts.builtins ?? (opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion));
   const kept: Result[] = [];
   const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
   // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then
@@ -198,7 +207,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   const olds = new Map<string, JsonObject>();
   for (const { doc } of decodeFiles(opts.old)) {
     if (isObject(doc.value)) {
-      const items = listItems(doc.value, (av, k) => registry.lookup(av, k) !== undefined);
+      const items = listItems(doc.value, (av, k) => (registry.lookup(av, k) ?? builtins?.(av, k)) !== undefined);
       if (items) {
         for (const it of items) if (isObject(it)) olds.set(oldKey(it), it);
       } else olds.set(oldKey(doc.value), doc.value);
@@ -231,7 +240,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
       );
       continue;
     }
-    const items = listItems(v, (av, k) => registry.lookup(av, k) !== undefined);
+    const items = listItems(v, (av, k) => (registry.lookup(av, k) ?? builtins?.(av, k)) !== undefined);
     if (items) {
       items.forEach((it, i) => {
         results.push(validateOne(file, doc, it, `items[${i}]`, i, size));
@@ -267,7 +276,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
       const c = tryCompileCrd(obj);
       return c.ok ? r : invalid(r, c.errors.map((message) => ({ type: "InvalidCRD", field: "", message, line: r.line, column: r.column })));
     }
-    const crd = registry.lookup(r.apiVersion, r.kind);
+    const crd = registry.lookup(r.apiVersion, r.kind) ?? builtins?.(r.apiVersion, r.kind);
     const version = r.apiVersion.slice(r.apiVersion.indexOf("/") + 1);
     if (!crd?.servedVersions.includes(version)) {
       r.status = "skipped";

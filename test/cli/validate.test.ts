@@ -78,12 +78,12 @@ test("--field-validation Warn and Ignore: unknown fields pruned, reported as war
 });
 
 test("objects without a CRD are skipped with kubectl's reason; -v lists them", async () => {
-  const dir = tmpFiles({ "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n" });
+  const dir = tmpFiles({ "cm.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: x\n" });
   const r = await runCli("validate", "-v", `${dir}/cm.yaml`);
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    `${dir}/cm.yaml:1:1: skipped: no matches for kind "ConfigMap" in version "v1"\nSummary: 1 resource: 0 valid, 0 invalid, 1 skipped\n`,
+    `${dir}/cm.yaml:1:1: skipped: no matches for kind "Widget" in version "example.com/v1"\nSummary: 1 resource: 0 valid, 0 invalid, 1 skipped\n`,
   );
 });
 
