@@ -44,3 +44,12 @@ export {
 } from "./crdvalidation/validate-crd.js";
 export { nonStructuralSchemaCondition, type NonStructuralCondition } from "./crdvalidation/nonstructural.js";
 export { crdValidationOptions } from "./pipeline/crd-hooks.js";
+export {
+  BuiltinKind,
+  BuiltinSchemas,
+  BuiltinUnavailable,
+  asBuiltinBundle,
+  type BuiltinBundle,
+  type BuiltinKindInfo,
+} from "./builtin/index.js";
+export { loadBuiltinSchemas } from "./cli/builtin-loader.js";

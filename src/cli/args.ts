@@ -23,6 +23,8 @@ export interface ValidateArgs {
   exclude: string[];
   kubeconfig: string | undefined;
   context: string | undefined;
+  /** `--kubernetes-version`: release of the built-in kinds' schemas (default: newest). */
+  kubernetesVersion: string | undefined;
 }
 
 /** A usage error (exit code 2). */
@@ -54,6 +56,7 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
     exclude: [],
     kubeconfig: undefined,
     context: undefined,
+    kubernetesVersion: undefined,
   };
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
@@ -111,6 +114,9 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
       case "--kubeconfig":
         a.kubeconfig = value(flag, inline);
         break;
+      case "--kubernetes-version":
+        a.kubernetesVersion = value(flag, inline);
+        break;
       case "--context":
         a.context = value(flag, inline);
         break;
@@ -152,13 +158,20 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
 export const VALIDATE_USAGE = `Usage: crdkit validate [--crds PATH]... [--old PATH]... [--kubeconfig PATH [--context NAME]]
                        [--ignore-missing-schemas] [--skip KIND[,KIND]]... [--exclude GLOB]...
                        [-o text|json|junit|github] [--field-validation Strict|Warn|Ignore]
-                       [--show-object] [-v] [--no-cache] [-j N] [PATH|-]...
+                       [--kubernetes-version 1.NN] [--show-object] [-v] [--no-cache] [-j N] [PATH|-]...
 
 Validates custom resources against their CustomResourceDefinitions exactly as a Kubernetes API server
 would on create (or update, with --old): pruning, defaulting, the same errors in the same order.
 A document whose kind has no schema is an error (kubectl's "no matches for kind ..."): there are no
-silent passes. Built-in kinds (ConfigMap, Deployment, ...) have no schema yet: skip them with --skip or
---ignore-missing-schemas.
+silent passes (--ignore-missing-schemas makes it a skip).
+
+Built-in kinds (Deployment, Service, ConfigMap, ...) are validated against the Kubernetes release's
+published OpenAPI schemas through the same machinery, as kubectl-validate does: unknown and duplicate
+fields, types, required fields, formats, int-or-string, list-map keys, defaults, metadata (names, labels,
+annotations). NOT checked for built-in kinds: the API server's hand-written Go validation, e.g. that a
+Deployment's selector matches its template labels, port numbers are in range, Service names are DNS-1035
+labels, Pod template labels are well-formed, or that enum-like strings (imagePullPolicy, protocol, ...)
+have a known value: the published schemas carry no enums.
 
   PATH                     files (multi-document YAML, JSON, kind: List) or directories (recursive,
                            *.yaml, *.yml, *.json); "-" reads standard input
@@ -175,6 +188,7 @@ silent passes. Built-in kinds (ConfigMap, Deployment, ...) have no schema yet: s
   -o, --output FORMAT      text (default), json, junit or github (any case)
   --field-validation MODE  Strict (default, like kubectl), Warn or Ignore: how unknown and duplicate
                            fields are reported (the stored object is pruned in every mode)
+  --kubernetes-version V   release whose built-in schemas are used: 1.27 ... 1.37 (default: newest)
   --show-object            include the object as the API server would store it (json output)
   -v, --verbose            also list skipped documents (text output)
   --color, --no-color      force colours on or off (default: on when stdout is a terminal)

@@ -4,6 +4,8 @@
  */
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { UsageError, VALIDATE_USAGE, parseValidateArgs } from "./args.js";
+import { loadBuiltinSchemas } from "./builtin-loader.js";
+import { builtinRelease } from "./builtin-release.js";
 import { runCheck } from "./check.js";
 import { fetchClusterCrds } from "./cluster-crds.js";
 import { InputError, expandPaths } from "./files.js";
@@ -84,8 +86,11 @@ export async function validateCommand(argv: readonly string[], io: CliIo = defau
   try {
     // only --kubeconfig needs the network; the common path stays synchronous
     const clusterCrds = args.kubeconfig === undefined ? undefined : await fetchClusterCrds(readKubeconfig(args.kubeconfig, args.context));
+    // built-in kinds: the release is resolved (and checked) here, a plain string for worker threads
+    const kubernetesVersion = builtinRelease(loadBuiltinSchemas(), args.kubernetesVersion);
     const opts = {
       ...args,
+      kubernetesVersion,
       cache: cacheFor(args.noCache),
       ...(clusterCrds ? { clusterCrds } : {}),
       onWarning: (w: string, at: { file: string; line: number }) => {

@@ -13,6 +13,7 @@ import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../va
 import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
 import { globMatcher } from "./glob.js";
+import { builtinKindLookup } from "./builtin-lookup.js";
 import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
 import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
 import { notAnObjectMessage } from "./object-kind.js";
@@ -43,6 +44,11 @@ export interface RunOptions {
   clusterCrds?: readonly { source: string; value: JsonValue }[];
   /** Built-in kinds (Deployments, ...); without it only CRDs are known. */
   builtins?: BuiltinLookup;
+  /**
+   * Built-in kinds of this Kubernetes release (`1.37`), when `builtins` is not given: a plain string, so
+   * that worker threads receive it (`main.ts` resolves and checks it).
+   */
+  kubernetesVersion?: string | undefined;
   /** Run-level warnings (a CRD defined twice), with the file and line of the CRD used. */
   onWarning?: (message: string, at: { file: string; line: number }) => void;
   /** Called after each input file is validated (progress). */
@@ -168,6 +174,7 @@ function warningAt(message: string, doc: DecodedDocument, at: (p: string) => str
  * over as soon as it is known (and not kept: the returned list is empty).
  */
 export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
+  const builtins = opts.builtins ?? (opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion));
   const kept: Result[] = [];
   const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
   // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then
@@ -199,7 +206,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   const exclude = opts.exclude && opts.exclude.length > 0 ? globMatcher(opts.exclude) : undefined;
   registry.onDuplicate = (before, after, group, kind) => opts.onWarning?.(duplicateCrdWarning(before, after, group, kind), { file: after.file, line: after.line });
   for (const c of opts.clusterCrds ?? []) registry.addClusterCrd(c.source, c.value);
-  const resolve = (apiVersion: string, kind: string) => resolveKind(registry, opts.builtins, apiVersion, kind);
+  const resolve = (apiVersion: string, kind: string) => resolveKind(registry, builtins, apiVersion, kind);
   const register = (file: string, doc: DecodedDocument) => {
     const r = registry.addDocument(file, doc);
     const res = baseResult(file, doc, doc.value as JsonObject);
