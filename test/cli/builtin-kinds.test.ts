@@ -40,9 +40,10 @@ test("built-in kinds: unknown fields fail in Strict mode with the API server's t
 
 test("--kubernetes-version picks the release: ServiceCIDR is networking.k8s.io/v1 from 1.33", async () => {
   const dir = tmpFiles({ "s.yaml": "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: s}\nspec: {cidrs: [10.0.0.0/24]}\n" });
+  // Before 1.33 the kind does not exist: no schema is an error (no silent passes).
   const old = await runCli("validate", "--kubernetes-version", "1.32", "-v", `${dir}/s.yaml`);
-  assert.equal(old.code, 0);
-  assert.match(old.stdout, /skipped: no matches for kind "ServiceCIDR" in version "networking.k8s.io\/v1"/);
+  assert.equal(old.code, 1);
+  assert.match(old.stdout, /no matches for kind "ServiceCIDR" in version "networking.k8s.io\/v1"/);
   for (const v of ["1.33", "v1.33", "1.33.4"]) {
     const r = await runCli("validate", `--kubernetes-version=${v}`, `${dir}/s.yaml`);
     assert.equal(r.stdout, "Summary: 1 resource: 1 valid, 0 invalid, 0 skipped\n", v);
