@@ -52,4 +52,3 @@ export {
   type BuiltinBundle,
   type BuiltinKindInfo,
 } from "./builtin/index.js";
-export { loadBuiltinSchemas } from "./cli/builtin-loader.js";

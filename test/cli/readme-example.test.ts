@@ -18,7 +18,7 @@ test("README library example runs and prints what README shows", () => {
   const readme = readFileSync("README.md", "utf8");
   const code = block(readme, "example:library").replace(
     'from "crdkit"',
-    `from ${JSON.stringify(pathToFileURL(resolve("src/index.ts")).href)}`,
+    `from ${JSON.stringify(pathToFileURL(resolve("src/node.ts")).href)}`,
   );
   const dir = mkdtempSync(join(tmpdir(), "crdkit-readme-"));
   const file = join(dir, "example.ts");

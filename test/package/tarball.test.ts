@@ -33,7 +33,7 @@ describe("packed tarball installed with --omit=optional", () => {
   });
 
   it("ships the compiled library with types and the built playground", () => {
-    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/browser.js", "dist/browser.d.ts", "dist/cel/index.d.ts", "dist/cli/main.js", "bin/crdkit.js", "web/dist/index.html", "web/dist/worker.js", "web/dist/main.js"]) {
+    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/browser.js", "dist/browser.d.ts", "dist/cel/index.d.ts", "dist/cli/main.js", "bin/crdkit.js", "web/dist/index.html", "web/dist/worker.js", "web/dist/main.js"]) {
       assert.ok(r.files.includes(f), `${f} in the tarball`);
     }
     assert.ok(!r.files.some((f) => f.endsWith(".test.js") || f.startsWith("src/") || f.startsWith("web/src/")));
