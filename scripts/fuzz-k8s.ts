@@ -19,25 +19,15 @@ import { type FuzzCase, genCase } from "../test/fuzz/generate.js";
 import { jsonText } from "../test/fuzz/json-text.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { isObject } from "../src/value/json-value.js";
+import { intFlag, stringFlag } from "./fuzz-flags.js";
 // @ts-expect-error plain ESM helper without type declarations
 import { buildOracle } from "./golden-oracle.mjs";
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} needs a non-negative integer`);
-  return v;
-}
-function sarg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
 
-const seed = arg("seed", 1);
-const count = arg("count", 100);
-const batch = Math.max(1, arg("batch", 500));
-const outDir = sarg("out");
+const seed = intFlag("seed", 1);
+const count = intFlag("count", 100);
+const batch = Math.max(1, intFlag("batch", 500));
+const outDir = stringFlag("out");
 const quiet = process.argv.includes("--quiet");
 
 const bin = (buildOracle as () => string)();

@@ -18,22 +18,15 @@ import { parseTaggedJson } from "../test/golden/lib/tagged-json.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { genYamlDocument } from "../test/fuzz/yaml-gen.js";
 import { isObject } from "../src/value/json-value.js";
+import { intFlag, stringFlag } from "./fuzz-flags.js";
 // @ts-expect-error plain ESM helper without type declarations
 import { buildOracle } from "./golden-oracle.mjs";
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} needs a non-negative integer`);
-  return v;
-}
-const seed = arg("seed", 1);
-const count = arg("count", 1000);
-const batch = Math.max(1, arg("batch", 1000));
-const show = arg("show", 5);
-const outIdx = process.argv.indexOf("--out");
-const outDir = outIdx >= 0 ? process.argv[outIdx + 1] : undefined;
+const seed = intFlag("seed", 1);
+const count = intFlag("count", 1000);
+const batch = Math.max(1, intFlag("batch", 1000));
+const show = intFlag("show", 5);
+const outDir = stringFlag("out");
 
 const bin = (buildOracle as () => string)();
 const rng = new Rng(seed);
