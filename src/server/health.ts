@@ -7,7 +7,7 @@
  */
 import { EtcdStore } from "../storage/etcd/etcd-store.js";
 import type { Store } from "../storage/types.js";
-import type { RestResponse } from "./rest-common.js";
+import type { RestResponse } from "./endpoints/rest-common.js";
 
 const ETCD_HEALTHCHECK_TIMEOUT_MS = 2000;
 

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { negotiateDiscovery } from "../../src/server/discovery.js";
-import { humanDuration } from "../../src/server/human-duration.js";
-import { compileJsonPath, evalJsonPath } from "../../src/server/jsonpath.js";
-import { modelName } from "../../src/server/openapi.js";
-import { jsonPatch, JsonPatchDecodeError, JsonPatchError, mergePatch } from "../../src/server/patch.js";
-import { compareKubeVersions } from "../../src/server/registry.js";
-import { parseFieldSelector, parseLabelSelector } from "../../src/server/selectors.js";
-import { TableConvertor } from "../../src/server/table.js";
+import { negotiateDiscovery } from "../../src/server/discovery/discovery.js";
+import { humanDuration } from "../../src/server/tableconvertor/human-duration.js";
+import { compileJsonPath, evalJsonPath } from "../../src/server/tableconvertor/jsonpath.js";
+import { modelName } from "../../src/server/openapi/openapi.js";
+import { jsonPatch, JsonPatchDecodeError, JsonPatchError, mergePatch } from "../../src/server/endpoints/patch.js";
+import { compareKubeVersions } from "../../src/server/registry/registry.js";
+import { parseFieldSelector, parseLabelSelector } from "../../src/server/endpoints/selectors.js";
+import { TableConvertor } from "../../src/server/tableconvertor/table.js";
 import type { JsonValue } from "../../src/value/json-value.js";
 
 const S = 1000;

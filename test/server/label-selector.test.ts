@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { matchesRequirement, parseLabelSelectorText } from "../../src/server/label-selector.js";
+import { matchesRequirement, parseLabelSelectorText } from "../../src/server/endpoints/label-selector.js";
 
 function matches(sel: string, labels: Record<string, string>): boolean {
   const r = parseLabelSelectorText(sel);

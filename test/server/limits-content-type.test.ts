@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { parseMediaType } from "../../src/server/content-type.js";
+import { parseMediaType } from "../../src/server/endpoints/content-type.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
 

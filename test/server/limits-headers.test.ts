@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
-import { warningHeaders } from "../../src/server/warning-headers.js";
+import { warningHeaders } from "../../src/server/endpoints/warning-headers.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
 
 /** A header value as the client's bytes, decoded as UTF-8 (fetch hands header bytes over as Latin-1). */

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { isLoopbackName, loopbackRequestGuard } from "../../src/server/host-check.js";
+import { isLoopbackName, loopbackRequestGuard } from "../../src/server/filters/host-check.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { widget, widgetCrd, WIDGETS } from "./client.js";
 

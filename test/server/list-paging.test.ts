@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { after, before, describe, it } from "node:test";
-import { decodeContinue, encodeContinue } from "../../src/server/list-paging.js";
+import { decodeContinue, encodeContinue } from "../../src/server/endpoints/list-paging.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
 import { FutureRevisionError, RevisionCompactedError } from "../../src/storage/types.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { toOpenApiV2Schema } from "../../src/server/openapi-v2.js";
+import { toOpenApiV2Schema } from "../../src/server/openapi/openapi-v2.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api, widgetCrd } from "./client.js";
 

@@ -1,6 +1,6 @@
 /** The built-in (non-CRD) resources the server serves: RBAC, and the self reviews (discovery only). */
-import type { DiscoveredResource } from "../discovery.js";
-import type { ResourceType } from "../resource-type.js";
+import type { DiscoveredResource } from "../discovery/discovery.js";
+import type { ResourceType } from "../registry/resource-type.js";
 import { rbacResourceTypes } from "./rbac-types.js";
 import { REVIEW_RESOURCES } from "./self-reviews.js";
 

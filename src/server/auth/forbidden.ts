@@ -4,7 +4,7 @@
  */
 import { failureStatus } from "../../errors/index.js";
 import { goQuote } from "../../go/fmt.js";
-import { ApiError, groupResource } from "../errors.js";
+import { ApiError, groupResource } from "../endpoints/errors.js";
 import type { RequestAttributes } from "./request-attributes.js";
 
 /** `forbiddenMessage(attributes)`. */

@@ -5,7 +5,7 @@
  * as the impersonated user (kubectl `--as`, `--as-group`).
  */
 import type { IncomingMessage } from "node:http";
-import { apiErrors } from "../errors.js";
+import { apiErrors } from "../endpoints/errors.js";
 import type { Authorizer } from "./authorizer.js";
 import { forbiddenError } from "./forbidden.js";
 import type { RequestAttributes } from "./request-attributes.js";

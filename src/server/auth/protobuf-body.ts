@@ -6,7 +6,7 @@
  */
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
-import { apiErrors } from "../errors.js";
+import { apiErrors } from "../endpoints/errors.js";
 
 export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
 

@@ -9,7 +9,7 @@ import { objectMetaOf, validateObjectMeta, validateObjectMetaUpdate, validatePat
 import { goJsonMarshal } from "../../go/json.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import type { Admission } from "../resource-type.js";
+import type { Admission } from "../registry/resource-type.js";
 
 export const RBAC_GROUP = "rbac.authorization.k8s.io";
 

@@ -6,9 +6,9 @@
  */
 import { KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { labelsOf, metaString } from "../object-meta.js";
-import { PrefixInformer } from "../prefix-informer.js";
-import { encodeObject, parseStored } from "../rest-common.js";
+import { labelsOf, metaString } from "../registry/object-meta.js";
+import { PrefixInformer } from "../registry/prefix-informer.js";
+import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 import { CLUSTER_ROLES_PREFIX } from "./rbac-policy.js";
 
 /** `metav1.LabelSelectorAsSelector(sel).Matches(labels)`; an empty selector matches everything. */

@@ -7,8 +7,8 @@
  */
 import { KeyExistsError, type Store } from "../../storage/types.js";
 import type { JsonObject } from "../../value/json-value.js";
-import { newUid, nowTimestamp } from "../object-meta.js";
-import { encodeObject } from "../rest-common.js";
+import { newUid, nowTimestamp } from "../registry/object-meta.js";
+import { encodeObject } from "../endpoints/rest-common.js";
 import { RBAC_GROUP } from "./rbac-admission.js";
 import { CLUSTER_ROLE_BINDINGS_PREFIX, CLUSTER_ROLES_PREFIX, type PolicyRuleJson } from "./rbac-policy.js";
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, SYSTEM_MASTERS } from "./user-info.js";

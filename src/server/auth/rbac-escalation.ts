@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { failureStatus } from "../../errors/index.js";
 import { goQuote } from "../../go/fmt.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../endpoints/errors.js";
 import { dedupe } from "./dedupe.js";
 import type { Authorizer } from "./authorizer.js";
 import { RBAC_GROUP, type RbacKind } from "./rbac-admission.js";

@@ -7,8 +7,8 @@
 import type { Store, StoreEvent } from "../../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { goQuote } from "../../go/fmt.js";
-import { PrefixInformer } from "../prefix-informer.js";
-import { parseStored } from "../rest-common.js";
+import { PrefixInformer } from "../registry/prefix-informer.js";
+import { parseStored } from "../endpoints/rest-common.js";
 import type { PolicyRule } from "./rbac-rules.js";
 import type { UserInfo } from "./user-info.js";
 

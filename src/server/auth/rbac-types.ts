@@ -6,9 +6,9 @@
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { createHash } from "node:crypto";
 import type { PipelineResult } from "../../pipeline/types.js";
-import { type Admission, type ResourceType, storageVersionHash } from "../resource-type.js";
+import { type Admission, type ResourceType, storageVersionHash } from "../registry/resource-type.js";
 import { rootType, type TypeNode } from "../ssa/type-schema.js";
-import { TableConvertor, type PrinterColumn } from "../table.js";
+import { TableConvertor, type PrinterColumn } from "../tableconvertor/table.js";
 import { RBAC_GROUP, rbacAdmission, type RbacKind } from "./rbac-admission.js";
 import { checkEscalation } from "./rbac-escalation.js";
 import { strategicMergePatch } from "./strategic-merge.js";

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Store } from "../../storage/types.js";
-import type { RestResponse } from "../rest-common.js";
+import type { RestResponse } from "../endpoints/rest-common.js";
 import { Authorizer } from "./authorizer.js";
 import { forbiddenError, unauthorizedError } from "./forbidden.js";
 import { impersonatedUser } from "./impersonation.js";

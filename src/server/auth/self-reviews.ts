@@ -6,9 +6,9 @@
 import type { IncomingMessage } from "node:http";
 import { fieldError, FieldPath } from "../../errors/index.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { apiErrors } from "../errors.js";
-import { decodeBody, mediaType, readBody } from "../http-io.js";
-import type { RestResponse } from "../rest-common.js";
+import { apiErrors } from "../endpoints/errors.js";
+import { decodeBody, mediaType, readBody } from "../endpoints/http-io.js";
+import type { RestResponse } from "../endpoints/rest-common.js";
 import type { Authorizer } from "./authorizer.js";
 import type { PolicyRule } from "./rbac-rules.js";
 import type { RequestAttributes } from "./request-attributes.js";

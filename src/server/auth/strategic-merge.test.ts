@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../endpoints/errors.js";
 import { strategicMergePatch } from "./strategic-merge.js";
 
 describe("strategic merge patch of RBAC kinds", () => {

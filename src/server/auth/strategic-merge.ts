@@ -7,7 +7,7 @@
  * is accepted (order hints only); other directives are refused with 400.
  */
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { apiErrors } from "../errors.js";
+import { apiErrors } from "../endpoints/errors.js";
 
 export const STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
 

@@ -12,8 +12,8 @@
  */
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { ApiError, apiErrors } from "../errors.js";
-import { nowTimestamp } from "../object-meta.js";
+import { ApiError, apiErrors } from "../endpoints/errors.js";
+import { nowTimestamp } from "../registry/object-meta.js";
 import { failureStatus } from "../../errors/index.js";
 import { FieldSet, pathString, type PathElement } from "./fieldset.js";
 import type { TypeNode } from "./type-schema.js";

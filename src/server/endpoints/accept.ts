@@ -1,0 +1,96 @@
+/**
+ * Response media-type negotiation of resource requests, reduced to the API server's accept/refuse decision
+ * (apiserver `NegotiateMediaTypeOptions`, `acceptMediaTypeOptions`, `RequestScope.AllowsMediaTypeTransform`
+ * with the custom resource handler's standard serializers; goautoneg's Accept parsing): the handler serves
+ * JSON and YAML (and Table / PartialObjectMetadata conversions); an `Accept` header none of whose clauses it
+ * can answer gets 406 with the API server's text. Custom resources are never sent as protobuf.
+ */
+import { failureStatus } from "../../errors/index.js";
+import { ApiError } from "./errors.js";
+
+/** A custom resource serializer's media types, in order ([type, subtype, has a stream serializer]). */
+const SUPPORTED: readonly [string, string, boolean][] = [
+  ["application", "json", true],
+  ["application", "yaml", false],
+  ["application", "vnd.kubernetes.protobuf", true],
+];
+/** Without a conversion, only these may be sent for custom resources (`StandardSerializers`). */
+const STANDARD = new Set(["application/json", "application/yaml"]);
+
+interface Clause {
+  type: string;
+  subType: string;
+  params: Map<string, string>;
+}
+
+/** goautoneg's `ParseAccept` (without q ordering, which does not change whether any clause fits). */
+function parseAccept(header: string): Clause[] {
+  const out: Clause[] = [];
+  for (const raw of header.split(",")) {
+    const [range = "", ...paramParts] = raw.trim().split(";");
+    const slash = range.split("/");
+    const type = slash[0]!.trim();
+    let subType: string;
+    if (slash.length === 1) {
+      if (type !== "*") continue;
+      subType = "*";
+    } else if (slash.length === 2) subType = slash[1]!.trim();
+    else continue;
+    const params = new Map<string, string>();
+    for (const p of paramParts) {
+      const eq = p.indexOf("=");
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim();
+      if (k === "q") continue;
+      params.set(k, p.slice(eq + 1).trim());
+    }
+    out.push({ type, subType, params });
+  }
+  return out;
+}
+
+/** `acceptMediaTypeOptions` + `AllowsMediaTypeTransform` for one supported media type. */
+function allows(params: Map<string, string>, [type, subType, streams]: readonly [string, string, boolean]): boolean {
+  let convert: { kind: string; group: string; version: string } | undefined;
+  for (const [k, v] of params) {
+    if (k === "as" || k === "g" || k === "v") {
+      convert ??= { kind: "", group: "", version: "" };
+      if (k === "as") convert.kind = v;
+      else if (k === "g") convert.group = v;
+      else convert.version = v;
+    } else if (k === "stream") {
+      if (v.length > 0 && (!streams || v !== "watch")) return false;
+    } else if (k === "sv") {
+      if (v.length > 0 && v !== "v1") return false;
+    }
+  }
+  if (!convert) return STANDARD.has(`${type}/${subType}`);
+  if (convert.group === "meta.k8s.io" && (convert.version === "v1" || convert.version === "v1beta1")) {
+    if (convert.kind === "Table") return type === "application" && (subType === "json" || subType === "yaml");
+    return convert.kind === "PartialObjectMetadata" || convert.kind === "PartialObjectMetadataList";
+  }
+  return false;
+}
+
+/** Whether `accept` (an HTTP Accept header) allows a media type crdkit can answer with. */
+export function acceptable(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  for (const c of parseAccept(accept)) {
+    for (const s of SUPPORTED) {
+      const matches = (c.type === s[0] && (c.subType === s[1] || c.subType === "*")) || (c.type === "*" && c.subType === "*");
+      if (matches && allows(c.params, s)) return true;
+    }
+  }
+  return false;
+}
+
+/** `NewNotAcceptableError` as the serializer negotiation reports it. */
+export function notAcceptableError(): ApiError {
+  return new ApiError(
+    failureStatus(
+      406,
+      "NotAcceptable",
+      `only the following media types are accepted: ${SUPPORTED.map(([t, s]) => `${t}/${s}`).join(", ")}`,
+    ),
+  );
+}

@@ -1,0 +1,37 @@
+/** The `fieldManager` option checks of Create/Update/PatchOptions (apimachinery `ValidateFieldManager`). */
+import { fieldError, FieldPath, type FieldError } from "../../errors/index.js";
+import { apiErrors } from "./errors.js";
+
+/** `FieldManagerMaxLength`. */
+const MAX_LENGTH = 128;
+
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+function isPrint(ch: string): boolean {
+  return ch === " " || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+/** `ValidateFieldManager`: more than 128 bytes, and each non-printable character with its byte position. */
+export function fieldManagerErrors(query: URLSearchParams): FieldError[] {
+  const m = query.get("fieldManager") ?? "";
+  const path = FieldPath.of("fieldManager");
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(m) > MAX_LENGTH) errs.push(fieldError.tooLong(path, MAX_LENGTH));
+  let pos = 0;
+  for (const ch of m) {
+    if (!isPrint(ch)) {
+      const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      errs.push(fieldError.invalid(path, m, `invalid character U+${hex} (at position ${pos})`));
+    }
+    pos += Buffer.byteLength(ch);
+  }
+  return errs;
+}
+
+/**
+ * Throws the API server's 422 (`<kind>.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more
+ * than 128 bytes`, `… Invalid value: "…": invalid character U+0007 (at position 3)`) for a bad fieldManager.
+ */
+export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOptions" | "UpdateOptions"): void {
+  const errs = fieldManagerErrors(query);
+  if (errs.length > 0) throw apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
+}

@@ -1,0 +1,151 @@
+/** Shared pieces of the REST handlers: request context, storage encoding, selectors. */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { decodeJsonStream } from "../../io/json-decode.js";
+import type { Store, StoredValue } from "../../storage/types.js";
+import { goJsonMarshal } from "../../go/json.js";
+import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { apiErrors } from "./errors.js";
+import { StoredVersionError } from "../conversion/conversion.js";
+import { evalJsonPath } from "../tableconvertor/jsonpath.js";
+import { labelsOf, metaString, withoutResourceVersion } from "../registry/object-meta.js";
+import { groupVersion, type ResourceType } from "../registry/resource-type.js";
+import { parseFieldSelector, parseLabelSelector, type Selector } from "./selectors.js";
+import { wantsTable, type IncludeObject } from "../tableconvertor/table.js";
+
+/** One request to a resource endpoint. */
+export interface RestRequest {
+  store: Store;
+  rt: ResourceType;
+  /** The namespace in the path ("" for cluster-scoped resources and all-namespaces lists). */
+  namespace: string;
+  name: string;
+  subresource: string;
+  query: URLSearchParams;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Strict-decoding errors of the body (duplicate fields), set when the body is read. */
+  strictErrors?: string[];
+}
+
+/** A non-streaming result. */
+export interface RestResponse {
+  code: number;
+  body: JsonValue;
+  warnings?: string[];
+  contentType?: string;
+  /** `Cache-Control` (default `no-cache, private`). */
+  cacheControl?: string;
+}
+
+/** Storage key of one object. */
+export function objectKey(rt: ResourceType, namespace: string, name: string): string {
+  return rt.storagePrefix + (rt.namespaced ? `${namespace}/` : "") + name;
+}
+
+/** Storage prefix of a collection (a namespace, or every namespace when `namespace` is ""). */
+export function collectionPrefix(rt: ResourceType, namespace: string): string {
+  return rt.storagePrefix + (rt.namespaced && namespace !== "" ? `${namespace}/` : "");
+}
+
+/** The stored JSON of an object (without resourceVersion). */
+export function encodeObject(obj: JsonObject): string {
+  return goJsonMarshal(withoutResourceVersion(obj));
+}
+
+/** The JSON text to store for an object admitted in `rt`'s version: converted to the storage version. */
+export function encodeForStorage(rt: ResourceType, obj: JsonObject): string {
+  return encodeObject(rt.converter ? rt.converter().toStorage(deepClone(obj)) : obj);
+}
+
+/**
+ * Parses stored JSON. `JSON.parse` is exact unless an integer has more than 15 digits; those texts go
+ * through the int64-preserving decoder (as the API server decodes storage: int64 stays int64).
+ */
+export function parseStored(text: string): JsonObject {
+  if (!/\d{16}/.test(text)) return JSON.parse(text) as JsonObject;
+  const doc = decodeJsonStream(text).documents[0];
+  return (doc && isObject(doc.value) ? doc.value : JSON.parse(text)) as JsonObject;
+}
+
+/** An object read from the store, in the request's version, with its resourceVersion. */
+export function decodeObject(rt: ResourceType, text: string, revision: number): JsonObject {
+  const obj = parseStored(text);
+  if (rt.converter) {
+    try {
+      rt.converter().fromStorage(obj, rt.version);
+    } catch (e) {
+      if (!(e instanceof StoredVersionError)) throw e;
+      const m = isObject(obj["metadata"]) ? obj["metadata"] : {};
+      const key = `/${rt.group}/${rt.plural}/${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
+      throw apiErrors.internal(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${e.message}`);
+    }
+  } else obj["apiVersion"] = groupVersion(rt.group, rt.version);
+  if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
+  return obj;
+}
+
+export function decodeStored(rt: ResourceType, sv: StoredValue): JsonObject {
+  return decodeObject(rt, sv.value, sv.modRevision);
+}
+
+/** The field set of an object for field selectors (`GetAttrs`). */
+export function fieldSet(rt: ResourceType, obj: JsonObject): Record<string, string> {
+  const out: Record<string, string> = { "metadata.name": metaString(obj, "name") };
+  if (rt.namespaced) out["metadata.namespace"] = metaString(obj, "namespace");
+  for (const [label, path] of rt.selectableFields) {
+    const got = evalJsonPath(path, obj);
+    const v = got[0];
+    out[label] = v === undefined || v === null ? "" : typeof v === "string" ? v : goJsonMarshal(v);
+  }
+  return out;
+}
+
+/** Parsed list/watch filters. */
+export interface Filters {
+  labels: Selector;
+  fields: Selector;
+  matches(obj: JsonObject): boolean;
+}
+
+/** Parses `labelSelector` / `fieldSelector`, rejecting unsupported field labels with 400. */
+export function parseFilters(rt: ResourceType, query: URLSearchParams): Filters {
+  const labels = parseLabelSelector(query.get("labelSelector"));
+  const fields = parseFieldSelector(query.get("fieldSelector"));
+  for (const k of fields.keys()) {
+    const ok = k === "metadata.name" || (k === "metadata.namespace" && rt.namespaced) || rt.selectableFields.has(k);
+    if (!ok) throw apiErrors.badRequest(`field label not supported: ${k}`);
+  }
+  return {
+    labels,
+    fields,
+    matches: (obj) =>
+      (labels.empty || labels.matches(labelsOf(obj))) && (fields.empty || fields.matches(fieldSet(rt, obj))),
+  };
+}
+
+/** How the client wants objects rendered. */
+export interface OutputMode {
+  table: boolean;
+  include: IncludeObject;
+}
+
+export function outputMode(req: IncomingMessage, query: URLSearchParams): OutputMode {
+  const inc = query.get("includeObject");
+  const include: IncludeObject = inc === "None" || inc === "Object" ? inc : "Metadata";
+  return { table: wantsTable(req.headers.accept), include };
+}
+
+/** The `fieldValidation` query parameter (default Warn, as the API server). */
+export function fieldValidationOf(query: URLSearchParams): "Strict" | "Warn" | "Ignore" {
+  const v = query.get("fieldValidation");
+  if (v === null || v === "" || v === "Warn") return "Warn";
+  if (v === "Strict" || v === "Ignore") return v;
+  throw apiErrors.badRequest(`fieldValidation parameter unsupported: ${v}`);
+}
+
+/** `dryRun=All`. */
+export function isDryRun(query: URLSearchParams): boolean {
+  const v = query.getAll("dryRun");
+  for (const x of v) if (x !== "All") throw apiErrors.badRequest(`Invalid dry run value: ${x}`);
+  return v.length > 0;
+}

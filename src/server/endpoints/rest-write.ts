@@ -1,0 +1,447 @@
+/** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
+import { type FieldError, fieldError, FieldPath } from "../../errors/index.js";
+import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
+import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
+import { MAX_DEPTH } from "../../io/yaml-decode.js";
+import { depthExceeds } from "../../value/json-depth.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
+import { apiErrors } from "./errors.js";
+import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
+import {
+  finalizersOf,
+  generateName,
+  metaOf,
+  metaString,
+  newUid,
+  nowTimestamp,
+  withoutResourceVersion,
+} from "../registry/object-meta.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { checkFieldManager, fieldManagerErrors } from "./field-manager-option.js";
+import { patchTooDeep } from "./patch-depth.js";
+import { protobufBodyError } from "./protobuf-body.js";
+import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
+import { groupVersion } from "../registry/resource-type.js";
+import {
+  decodeObject,
+  encodeForStorage,
+  fieldValidationOf,
+  isDryRun,
+  objectKey,
+  type RestRequest,
+  type RestResponse,
+} from "./rest-common.js";
+import { loadObject } from "./rest-read.js";
+import { applyScale, toScale } from "../registry/scale.js";
+import { trackApply, trackUpdate } from "../ssa/field-manager.js";
+import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
+
+
+/** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects that way). */
+const PROTOBUF_DECODED_GROUPS = new Set(["rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
+
+/** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
+async function readObject(r: RestRequest): Promise<JsonObject> {
+  // Create negotiates the media type before reading the body, update after (as the API server's handlers).
+  const negotiate = () => negotiateBodyType(r.req.headers["content-type"]);
+  const early = r.req.method === "POST" ? negotiate() : undefined;
+  const body = await readBody(r.req);
+  const type = early ?? negotiate();
+  if (type === "application/vnd.kubernetes.protobuf" && !PROTOBUF_DECODED_GROUPS.has(r.rt.group)) {
+    // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
+    if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+    throw protobufBodyError(body, r.rt.kind, r.rt.version);
+  }
+  const { value, strictErrors } = decodeBody(body, type, r.rt.kind);
+  if (!isObject(value)) {
+    if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
+    const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
+    throw unrecognizedBody(
+      r.rt.kind,
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+      body,
+    );
+  }
+  r.strictErrors = strictErrors;
+  return value;
+}
+
+/** `managerOrUserAgent`: the fieldManager parameter, else the User-Agent up to its first `/` (printable, ≤ 128 bytes). */
+export function managerOf(r: RestRequest): string {
+  const m = r.query.get("fieldManager");
+  if (m !== null && m !== "") return m;
+  const ua = (r.req.headers["user-agent"] ?? "").split("/")[0] ?? "";
+  let out = "";
+  for (const ch of ua) {
+    if (/\p{C}/u.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > 128) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** Top-level fields whose changes the strategy resets, so no manager owns them (`GetResetFields`). */
+function resetFields(r: RestRequest): string[] {
+  if (r.subresource === "status") return ["spec", "metadata"];
+  return r.subresource === "" && r.rt.status ? ["status"] : [];
+}
+
+/** Pipeline options of a write. */
+function requestOptions(r: RestRequest): RequestOptions {
+  const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
+  if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
+  return o;
+}
+
+/** TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). */
+function checkEnvelope(r: RestRequest, obj: JsonObject): void {
+  const gv = groupVersion(r.rt.group, r.rt.version);
+  const av = obj["apiVersion"];
+  if (typeof av === "string" && av !== "" && av !== gv) {
+    throw apiErrors.badRequest(`the API version in the data (${av}) does not match the expected API version (${gv})`);
+  }
+  if (obj["metadata"] !== undefined && !isObject(obj["metadata"])) {
+    throw apiErrors.badRequest(
+      `${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: metadata must be an object`,
+    );
+  }
+  const meta = metaOf(obj);
+  const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
+  if (r.rt.namespaced) {
+    if (ns === "") meta["namespace"] = r.namespace;
+    else if (ns !== r.namespace) {
+      throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+  } else delete meta["namespace"];
+  delete meta["selfLink"];
+}
+
+/** Turns a pipeline verdict into an error, or returns the object to store. */
+function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject {
+  if (res.decodeError !== undefined) {
+    const msg = res.decodeError.includes("cannot be handled as a")
+      ? res.decodeError
+      : `${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: ${res.decodeError}`;
+    throw apiErrors.badRequest(msg);
+  }
+  // `NewInvalid` names the object's own kind (`CronJob.stable.example.com "x" is invalid: kind: …`).
+  const kind = res.object === null || res.object === undefined ? undefined : res.object["kind"];
+  if (res.errors.length > 0) throw apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, r.rt.group, name, res.errors);
+  if (!res.object) throw apiErrors.internal("admission returned no object");
+  return res.object;
+}
+
+/** `POST` to a collection. */
+export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
+  const obj = body ?? (await readObject(r));
+  if (body === undefined) checkFieldManager(r.query, "CreateOptions");
+  if (r.rt.terminating) {
+    throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
+  }
+  checkEnvelope(r, obj);
+  const meta = metaOf(obj);
+  if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
+    meta["name"] = generateName(meta["generateName"]);
+  }
+  delete meta["resourceVersion"];
+  delete meta["deletionTimestamp"];
+  delete meta["deletionGracePeriodSeconds"];
+  meta["uid"] = newUid();
+  meta["creationTimestamp"] = nowTimestamp();
+  const opts = requestOptions(r);
+  const result = r.rt.admission().create(obj, opts);
+  const name = metaString(obj, "name");
+  const warnings = collectWarnings(r, result);
+  let toStore = admitted(r, result, name);
+  // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
+  if (!applied) toStore = tracked(r, undefined, toStore);
+  if (isDryRun(r.query)) {
+    // A dry run answers what the real write would: a name that exists is a conflict.
+    if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    return { code: 201, body: toStore, warnings };
+  }
+  try {
+    const key = objectKey(r.rt, r.namespace, name);
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, () => r.store.create(key, encodeForStorage(r.rt, toStore)));
+    return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
+  } catch (e) {
+    if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    throw e;
+  }
+}
+
+/**
+ * `next` with the managedFields of an Update by the request's manager. A create records the fields of the
+ * request version's object; an update compares the objects as stored (in the storage version), so that a
+ * change to a field the storage version does not have is no change — both as the real server answers
+ * (test/server-diff/sequences/06-versions).
+ */
+function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): JsonObject {
+  const conv = old === undefined ? undefined : r.rt.converter?.();
+  const view = (o: JsonObject): JsonObject => (conv ? conv.toStorage(deepClone(o)) : o);
+  const t = trackUpdate(old && view(old), view(next), r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
+  if (!conv) return t;
+  const managed = metaOf(t)["managedFields"];
+  if (managed === undefined) delete metaOf(next)["managedFields"];
+  else metaOf(next)["managedFields"] = managed;
+  return next;
+}
+
+function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
+  return r.rt.deprecationWarning ? [r.rt.deprecationWarning, ...res.warnings] : [...res.warnings];
+}
+
+/**
+ * The common tail of PUT and PATCH: admission (update or status), no-op detection, finalizer-driven
+ * deletion and the compare-and-swap write on the revision the request was based on.
+ */
+async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
+  // Patches share unchanged subtrees with `old`: work on a copy.
+  const newObj = deepClone(input);
+  checkEnvelope(r, newObj);
+  const meta = metaOf(newObj);
+  const oldMeta = metaOf(old);
+  if (metaString(newObj, "name") === "") meta["name"] = r.name;
+  if (meta["name"] !== r.name) {
+    throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
+  }
+  for (const k of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
+    if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
+    else delete meta[k];
+  }
+  const managedFields = metaOf(newObj)["managedFields"];
+  const opts = requestOptions(r);
+  const adm = r.rt.admission();
+  const result = r.subresource === "status" ? adm.updateStatus(newObj, old, opts) : adm.update(newObj, old, opts);
+  const warnings = collectWarnings(r, result);
+  let next = admitted(r, result, r.name);
+  if (managedFields === undefined) delete metaOf(next)["managedFields"];
+  else metaOf(next)["managedFields"] = managedFields;
+  // The field manager sees the object as decoded: pruned and defaulted.
+  if (!applied) next = tracked(r, old, next);
+  const key = objectKey(r.rt, r.namespace, r.name);
+  const respond = (o: JsonObject, code = 200): RestResponse =>
+    r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
+  if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(old))) return respond(old);
+  const dry = isDryRun(r.query);
+  try {
+    if (typeof metaOf(next)["deletionTimestamp"] === "string" && finalizersOf(next).length === 0) {
+      if (!dry) {
+        await r.rt.beforeDelete?.(next);
+        await r.store.delete(key, revision);
+      }
+      return respond(next);
+    }
+    if (dry) return respond(next);
+    const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
+    const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, () => r.store.update(key, encodeForStorage(r.rt, next), revision));
+    return respond(decodeObject(r.rt, sv.value, sv.modRevision));
+  } catch (e) {
+    if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
+    if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
+    throw e;
+  }
+}
+
+/** The revision a request is based on: the object's resourceVersion, checked against the store's. */
+function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boolean): number {
+  const rv = metaOf(obj)["resourceVersion"];
+  if (rv === undefined || rv === "" || rv === null) {
+    if (required) {
+      // The registry store reports it for the resource (`crontabs.stable.example.com "a" is invalid`), value 0.
+      throw apiErrors.invalid(r.rt.plural, r.rt.group, r.name, [
+        fieldError.invalid(FieldPath.of("metadata", "resourceVersion"), 0, "must be specified for an update"),
+      ]);
+    }
+    return current;
+  }
+  if (typeof rv !== "string" || !/^\d+$/.test(rv)) {
+    throw apiErrors.badRequest(`invalid resource version: ${String(rv)}`);
+  }
+  if (Number(rv) !== current) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
+  return current;
+}
+
+/** `PUT …/NAME[/status|/scale]`. */
+export async function updateObject(r: RestRequest): Promise<RestResponse> {
+  const body = await readObject(r);
+  checkFieldManager(r.query, "UpdateOptions");
+  const bodyName = metaString(body, "name");
+  if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
+    throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+  }
+  const { obj: old, revision } = await loadObject(r);
+  if (r.subresource === "scale") {
+    const next = applyScale(r.rt, old, body);
+    const rev = basedOn(r, next, revision, false);
+    return commitUpdate(r, next, old, rev);
+  }
+  const rev = basedOn(r, body, revision, true);
+  return commitUpdate(r, body, old, rev);
+}
+
+function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
+  if (type === "application/merge-patch+json") return mergePatch(base, patch);
+  if (type === STRATEGIC_MERGE_PATCH && r.rt.strategicMergePatch) return r.rt.strategicMergePatch(base, patch);
+  if (type === "application/json-patch+json") return jsonPatch(base, patch);
+  if ((r.subresource !== "" && r.subresource !== "status") || !isObject(patch)) return applyMerge(base, patch);
+  return applyConfig(r, base, patch);
+}
+
+/** Server-side apply of `config` over `live` (undefined: create) with field ownership and conflicts. */
+function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonObject): JsonObject {
+  const gv = groupVersion(r.rt.group, r.rt.version);
+  const av = config["apiVersion"];
+  const kind = config["kind"];
+  if (typeof av === "string" && (av !== gv || (typeof kind === "string" && kind !== r.rt.kind))) {
+    // The field manager's version check (`schema.GroupVersionKind.String()`).
+    throw apiErrors.badRequest(`invalid object type: ${av}, Kind=${typeof kind === "string" ? kind : ""}`);
+  }
+  return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
+}
+
+/** The `force` parameter (apply only). */
+function forceOf(r: RestRequest): boolean {
+  const f = r.query.get("force");
+  return f === "true" || f === "1";
+}
+
+/** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
+export async function patchObject(r: RestRequest): Promise<RestResponse> {
+  // Built-in kinds with a strategic-merge strategy (RBAC) accept it between merge and apply patches.
+  const accepted = r.rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
+  const type = negotiatePatchType(r.req.headers["content-type"], accepted);
+  const raw = await readBody(r.req);
+  const isApply = type === "application/apply-patch+yaml";
+  // `ValidatePatchOptions`, before the patch is decoded: one 422 with every problem.
+  const optionErrors: FieldError[] = [];
+  if (isApply) {
+    if ((r.query.get("fieldManager") ?? "") === "") optionErrors.push(fieldError.required(FieldPath.of("fieldManager"), "is required for apply patch"));
+  } else if (r.query.has("force")) {
+    optionErrors.push(fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch"));
+  }
+  optionErrors.push(...fieldManagerErrors(r.query));
+  if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
+  const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
+  const patch = decoded.value;
+  if (isApply) r.strictErrors = decoded.strictErrors;
+  if (isApply && !isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
+  const key = objectKey(r.rt, r.namespace, r.name);
+  if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
+    const obj = deepClone(patch);
+    const bodyName = metaString(obj, "name");
+    if (bodyName === "") metaOf(obj)["name"] = r.name;
+    else if (bodyName !== r.name) {
+      throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+    }
+    return createObject(r, applyConfig(r, undefined, obj), true);
+  }
+  const { obj: old, revision } = await loadObject(r);
+  const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
+  if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+  }
+  let patched: JsonValue;
+  try {
+    patched = applyPatchBody(r, type, base, patch);
+  } catch (e) {
+    if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
+    if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
+    if (e instanceof JsonPatchDepthError) throw patchTooDeep(e.document);
+    throw e;
+  }
+  // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
+  if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
+  if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
+  const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
+  const rev = basedOn(r, next, revision, false);
+  return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
+}
+
+/**
+ * Deletes one object: marks it (deletionTimestamp) when finalizers remain or the resource marks objects
+ * first (CRDs), removes it otherwise. 200 with the object, or 202 when it stays and the client asked for
+ * `orphanDependents: false` (the API server's rule).
+ */
+export async function deleteOne(
+  r: RestRequest,
+  old: JsonObject,
+  revision: number,
+  dry: boolean,
+  opts: JsonObject = {},
+): Promise<RestResponse> {
+  const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
+  const pending = opts["orphanDependents"] === false ? 202 : 200;
+  try {
+    const meta = metaOf(old);
+    if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
+      r.rt.markForDeletion(old);
+      if (dry) return { code: pending, body: old };
+      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
+      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+    }
+    if (finalizersOf(old).length > 0) {
+      if (typeof meta["deletionTimestamp"] === "string") return { code: pending, body: old };
+      meta["deletionTimestamp"] = nowTimestamp();
+      meta["deletionGracePeriodSeconds"] = 0;
+      // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
+      if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
+      if (dry) return { code: pending, body: old };
+      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
+      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+    }
+    if (!dry) {
+      await r.rt.beforeDelete?.(old);
+      await r.store.delete(key, revision);
+    }
+    return { code: 200, body: r.rt.returnDeletedObject ? old : deletedStatus(r, old) };
+  } catch (e) {
+    if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, metaString(old, "name"));
+    if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, metaString(old, "name"));
+    throw e;
+  }
+}
+
+/** The `Status` a registry without `ReturnDeletedObject` answers for a deleted object. */
+function deletedStatus(r: RestRequest, old: JsonObject): JsonObject {
+  const details: JsonObject = { name: metaString(old, "name"), group: r.rt.group, kind: r.rt.plural, uid: metaString(old, "uid") };
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
+}
+
+/** Reads optional DeleteOptions from the body. */
+export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
+  const raw = await readBody(r.req);
+  if (raw.length === 0) return {};
+  const type = negotiateBodyType(r.req.headers["content-type"]);
+  // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
+  if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+  const { value } = decodeBody(raw, type, "DeleteOptions");
+  return isObject(value) ? value : {};
+}
+
+/** `DELETE …/NAME`. */
+export async function deleteObject(r: RestRequest): Promise<RestResponse> {
+  const opts = await readDeleteOptions(r);
+  const { obj: old, revision } = await loadObject(r);
+  const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
+  const meta = metaOf(old);
+  if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {
+    throw apiErrors.conflict(
+      r.rt.kind,
+      r.rt.group,
+      r.name,
+      `the UID in the precondition (${pre["uid"]}) does not match the UID in record (${String(meta["uid"] ?? "")}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (typeof pre["resourceVersion"] === "string" && pre["resourceVersion"] !== meta["resourceVersion"]) {
+    throw apiErrors.conflict(
+      r.rt.kind,
+      r.rt.group,
+      r.name,
+      `the ResourceVersion in the precondition (${pre["resourceVersion"]}) does not match the ResourceVersion in record (${String(meta["resourceVersion"] ?? "")}). The object might have been modified`,
+    );
+  }
+  const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
+  return deleteOne(r, old, revision, dry, opts);
+}

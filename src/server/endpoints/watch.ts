@@ -1,0 +1,163 @@
+/**
+ * `?watch=true` on collections: newline-delimited JSON events, headers flushed at once, Kubernetes'
+ * resourceVersion semantics (absent or "0": synthetic ADDED for the current state, then changes; N:
+ * changes after N, replayed from the store's history; 410 Expired when N was compacted away).
+ */
+import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../../storage/types.js";
+import { goJsonMarshal } from "../../go/json.js";
+import type { JsonObject, JsonValue } from "../../value/json-value.js";
+import { apiErrors } from "./errors.js";
+import { validateWatchParams } from "./list-paging.js";
+import { groupVersion } from "../registry/resource-type.js";
+
+/** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK event. */
+const BOOKMARK_INTERVAL_MS = 60_000;
+/** Events a watch client has not read yet, past which its watch is ended. */
+export const MAX_UNREAD_WATCH_BYTES = 16 * 1024 * 1024;
+import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
+import { listObjects } from "./rest-read.js";
+
+/** Starts a watch; resolves when the stream ends. */
+export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
+  validateWatchParams(r.query);
+  const filters = parseFilters(r.rt, r.query);
+  const mode = outputMode(r.req, r.query);
+  const rvParam = r.query.get("resourceVersion") ?? "";
+  if (rvParam !== "" && !/^\d+$/.test(rvParam)) {
+    // The watch cache parses it with strconv.ParseUint and reports a plain 500.
+    throw apiErrors.internalPlain(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: invalid syntax`);
+  }
+  const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
+  const bookmarks = r.query.get("allowWatchBookmarks") === "true";
+  let lastSent = 0;
+  const res = r.res;
+  let first = true;
+  const render = (obj: JsonObject): JsonValue => {
+    if (!mode.table) return obj;
+    const meta = obj["metadata"] as JsonObject | undefined;
+    const rv = typeof meta?.["resourceVersion"] === "string" ? (meta["resourceVersion"] as string) : undefined;
+    const t = r.rt.table.table([obj], rv, mode.include, !first);
+    first = false;
+    return t;
+  };
+  const send = (type: string, obj: JsonValue) => {
+    if (res.writableEnded) return;
+    res.write(goJsonMarshal({ type, object: obj }) + "\n");
+    // A client that does not read would make the server buffer every event: end its watch, as the API
+    // server closes unresponsive watchers (the client re-watches from its last resourceVersion).
+    if (res.writableLength > MAX_UNREAD_WATCH_BYTES) stop();
+  };
+  const deliver = (e: StoreEvent) => {
+    lastSent = e.revision;
+    const cur = decodeObject(r.rt, e.value, e.revision);
+    const curMatch = filters.matches(cur);
+    if (e.type === "ADDED") {
+      if (curMatch) send("ADDED", render(cur));
+      return;
+    }
+    const prev = e.prevValue === undefined ? undefined : decodeObject(r.rt, e.prevValue, e.revision);
+    const prevMatch = prev !== undefined && filters.matches(prev);
+    if (e.type === "DELETED") {
+      if (curMatch) send("DELETED", render(cur));
+    } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
+    else if (curMatch) send("ADDED", render(cur));
+    else if (prevMatch) send("DELETED", render(cur));
+  };
+
+  // The initial state and the store watch come before the headers, so that a store failure is an
+  // ordinary error answer. Events arriving before the stream is open wait in `early`.
+  let initial: JsonObject[] = [];
+  let from: number;
+  if (rvParam === "" || rvParam === "0") {
+    const l = await listObjects(r);
+    initial = l.items;
+    from = l.revision;
+  } else from = Number(rvParam);
+  let early: StoreEvent[] | undefined = [];
+  let broken: Error | undefined;
+  let stop: () => void = () => {};
+  const onEvent = (e: StoreEvent) => {
+    if (early) early.push(e);
+    else deliver(e);
+  };
+  const onError = (e: Error) => {
+    broken = e;
+    if (!early) endBroken();
+  };
+  const endBroken = () => {
+    // A watch broken under us (history compacted, store restarted) ends the stream; clients re-list.
+    if (broken instanceof RevisionCompactedError) send("ERROR", apiErrors.expired(broken.message).status as unknown as JsonValue);
+    stop();
+  };
+  let watch: StoreWatch | undefined;
+  let compacted: RevisionCompactedError | undefined;
+  const cacheStart = r.rt.watchCacheStart;
+  if (from > 0 && cacheStart !== undefined && from < cacheStart) {
+    // Older than the watch cache: the API server answers an ERROR event, not a replay from etcd.
+    compacted = new RevisionCompactedError(from, cacheStart);
+  } else {
+    try {
+      watch = await r.store.watch(collectionPrefix(r.rt, r.namespace), from, onEvent, onError);
+    } catch (e) {
+      if (!(e instanceof RevisionCompactedError)) throw e;
+      compacted = e;
+    }
+  }
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+  if (compacted) {
+    send("ERROR", apiErrors.expired(compacted.message).status as unknown as JsonValue);
+    res.end();
+    return;
+  }
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let bookmarkTimer: NodeJS.Timeout | undefined;
+    let done = false;
+    stop = () => {
+      if (done) return;
+      done = true;
+      watch?.cancel();
+      if (timer) clearTimeout(timer);
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    r.req.on("close", stop);
+    res.on("close", stop);
+    onClose(stop);
+    if (r.req.destroyed || res.destroyed) {
+      stop();
+      return;
+    }
+    for (const o of initial) send("ADDED", render(o));
+    const queued = early ?? [];
+    early = undefined;
+    for (const e of queued) deliver(e);
+    if (broken) {
+      endBroken();
+      return;
+    }
+    // The initial state alone may have been more than the client read.
+    if (done) return;
+    if (timeoutParam > 0) timer = setTimeout(stop, timeoutParam * 1000);
+    if (bookmarks) {
+      // Periodic BOOKMARK events carry a revision through which this watch has delivered every event
+      // (the store's progress, e.g. etcd's progress notification), so clients can resume without a re-list.
+      bookmarkTimer = setInterval(() => {
+        void watch?.progress().then((progress) =>
+          send("BOOKMARK", {
+            kind: r.rt.kind,
+            apiVersion: groupVersion(r.rt.group, r.rt.version),
+            metadata: { resourceVersion: String(Math.max(lastSent, from, progress)) },
+          }),
+        );
+      }, BOOKMARK_INTERVAL_MS);
+      bookmarkTimer.unref();
+    }
+  });
+}

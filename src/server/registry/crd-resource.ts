@@ -1,0 +1,139 @@
+/**
+ * `apiextensions.k8s.io/v1 customresourcedefinitions`: the resource type and its admission — the
+ * engine's CRD checks (`validateCrdCreate/Update`: decoding, v1 defaulting, validation, warnings), the
+ * registry strategy (status reset, generation, storedVersions) and the naming/establishing status the
+ * CRD controllers would write.
+ */
+import { CRD_COLUMNS } from "../tableconvertor/crd-table.js";
+import { strictDecodingMessage } from "../../crd/decode-crd.js";
+import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../../crdvalidation/index.js";
+import { fieldError, FieldPath, type FieldError } from "../../errors/index.js";
+import { crdValidationOptions } from "../../pipeline/crd-hooks.js";
+import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { computeCrdStatus } from "../controllers/crd-status.js";
+import { CRD_PREFIX, storageVersionOf, type Registry } from "./registry.js";
+import type { Admission, ResourceType } from "./resource-type.js";
+import { rootType, type TypeNode } from "../ssa/type-schema.js";
+import { TableConvertor } from "../tableconvertor/table.js";
+
+export const CRD_GROUP = "apiextensions.k8s.io";
+export const CRD_VERSION = "v1";
+
+/** A JSON copy of a typed value without `undefined` members. */
+function plain(v: unknown): JsonValue {
+  if (Array.isArray(v)) return v.map(plain);
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = plain(x);
+    return out;
+  }
+  return v as JsonValue;
+}
+
+function specOf(o: JsonObject): JsonObject {
+  return isObject(o["spec"]) ? o["spec"] : {};
+}
+
+function failure(decodeError: string, warnings: string[] = []): PipelineResult {
+  return { object: null, decodeError, errors: [], warnings, unknownFields: [] };
+}
+
+/**
+ * Turns a CRD check result into a pipeline verdict: decode errors, strict-decoding handling of unknown
+ * and duplicate fields per `fieldValidation`, validation errors; on success the object to store, built
+ * from the request's metadata and the decoded (defaulted, unknown-free) spec.
+ */
+function verdict(v: CrdValidationResult, input: JsonObject, opts: RequestOptions): PipelineResult {
+  if (v.decodeError !== undefined) return failure(v.decodeError);
+  const strict = [...(opts.strictDecodingErrors ?? []), ...v.unknownFields.map((f) => `unknown field "${f}"`)];
+  const warnings: string[] = [];
+  const mode = opts.fieldValidation ?? "Warn";
+  if (strict.length > 0 && mode === "Strict") {
+    return failure(`${strictDecodingMessage(`${CRD_GROUP}/${CRD_VERSION}`, [])}${strict.join(", ")}`);
+  }
+  if (strict.length > 0 && mode === "Warn") warnings.push(...strict);
+  if (v.errors.length > 0) return { object: null, errors: v.errors, warnings, unknownFields: v.unknownFields };
+  const decoded = v.crd ? (plain(v.crd.crd) as JsonObject) : deepClone(input);
+  const out: JsonObject = { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: "CustomResourceDefinition", metadata: input["metadata"] ?? {} };
+  out["spec"] = isObject(decoded["spec"]) ? decoded["spec"] : specOf(input);
+  warnings.push(...v.warnings);
+  return { object: out, errors: [], warnings, unknownFields: v.unknownFields };
+}
+
+function typeMetaErrors(obj: JsonObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (obj["kind"] !== "CustomResourceDefinition") {
+    errs.push(fieldError.invalid(FieldPath.of("kind"), obj["kind"] ?? "", "must be CustomResourceDefinition"));
+  }
+  return errs;
+}
+
+function crdAdmission(registry: Registry): Admission {
+  const finish = (res: PipelineResult): PipelineResult => {
+    const out = res.object;
+    if (!out || res.errors.length > 0 || res.decodeError !== undefined) return res;
+    const meta = isObject(out["metadata"]) ? out["metadata"] : {};
+    const name = typeof meta["name"] === "string" ? meta["name"] : "";
+    const group = typeof specOf(out)["group"] === "string" ? (specOf(out)["group"] as string) : "";
+    computeCrdStatus(out, registry.takenNames(group, name), storageVersionOf(out));
+    return res;
+  };
+  return {
+    create(obj, opts) {
+      const input = deepClone(obj);
+      delete input["status"];
+      const res = verdict(validateCrdCreate(input, crdValidationOptions), input, opts);
+      if (res.object) {
+        delete res.object["status"];
+        if (isObject(res.object["metadata"])) res.object["metadata"]["generation"] = 1;
+        const tm = typeMetaErrors(res.object);
+        if (tm.length > 0) return { ...res, object: null, errors: tm };
+      }
+      return finish(res);
+    },
+    update(newObj, oldObj, opts) {
+      const input = deepClone(newObj);
+      const v = verdict(validateCrdUpdate(input, oldObj, crdValidationOptions), input, opts);
+      if (v.object) {
+        if (Object.hasOwn(oldObj, "status")) v.object["status"] = deepClone(oldObj["status"]!);
+        const oldMeta = isObject(oldObj["metadata"]) ? oldObj["metadata"] : {};
+        const gen = typeof oldMeta["generation"] === "number" ? oldMeta["generation"] : 1;
+        if (isObject(v.object["metadata"])) {
+          v.object["metadata"]["generation"] = deepEqual(specOf(v.object), specOf(oldObj)) ? gen : gen + 1;
+        }
+      }
+      return finish(v);
+    },
+    updateStatus(newObj, oldObj) {
+      const out = deepClone(oldObj);
+      if (Object.hasOwn(newObj, "status")) out["status"] = deepClone(newObj["status"]!);
+      return { object: out, errors: typeMetaErrors(out), warnings: [], unknownFields: [] };
+    },
+  };
+}
+
+/** The CRD resource type served at `/apis/apiextensions.k8s.io/v1/customresourcedefinitions`. */
+export function crdResourceType(registry: Registry): ResourceType {
+  const admission = crdAdmission(registry);
+  let smd: TypeNode | undefined;
+  return {
+    group: CRD_GROUP,
+    version: CRD_VERSION,
+    plural: "customresourcedefinitions",
+    singular: "customresourcedefinition",
+    kind: "CustomResourceDefinition",
+    listKind: "CustomResourceDefinitionList",
+    namespaced: false,
+    shortNames: ["crd", "crds"],
+    categories: ["api-extensions"],
+    status: true,
+    returnDeletedObject: true,
+    table: new TableConvertor(CRD_COLUMNS),
+    selectableFields: new Map(),
+    storagePrefix: CRD_PREFIX,
+    terminating: false,
+    admission: () => admission,
+    smdType: () => (smd ??= rootType(undefined)),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The store as CRD requests see it: every write resolves only once the registry has seen it (its
+ * watch delivered the write's revision), so a CRD created or changed through this server is served by
+ * the next request. A store that delivers watch events synchronously (SQLite) never waits; on etcd the
+ * wait is one watch round trip, bounded by a timeout (the write itself has succeeded either way).
+ * The RBAC kinds use it with the RBAC policy as the cache (a role binding created through this server
+ * authorizes the next request).
+ */
+import type { Store } from "../../storage/types.js";
+
+/** A cache fed by store watches (the CRD registry, the RBAC policy). */
+export interface WatchCache {
+  /** Resolves once the cache reflects the write of `key` at `revision` (false after `timeoutMs`). */
+  caughtUp(revision: number, timeoutMs: number, key: string): Promise<boolean>;
+}
+
+/** How long a CRD write waits for the registry before answering anyway. */
+const CATCH_UP_TIMEOUT_MS = 5000;
+
+export function registrySynced(store: Store, registry: WatchCache): Store {
+  const caughtUp = async <T>(key: string, p: Promise<T>, revision: (v: T) => number): Promise<T> => {
+    const v = await p;
+    await registry.caughtUp(revision(v), CATCH_UP_TIMEOUT_MS, key);
+    return v;
+  };
+  return {
+    currentRevision: () => store.currentRevision(),
+    get: (key) => store.get(key),
+    list: (prefix) => store.list(prefix),
+    listRange: (prefix, range) => store.listRange(prefix, range),
+    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
+    create: (key, value) => caughtUp(key, store.create(key, value), (v) => v.modRevision),
+    update: (key, value, expected) => caughtUp(key, store.update(key, value, expected), (v) => v.modRevision),
+    delete: (key, expected) => caughtUp(key, store.delete(key, expected), (v) => v.revision),
+    deletePrefix: (prefix) => store.deletePrefix(prefix),
+    close: () => store.close(),
+  };
+}

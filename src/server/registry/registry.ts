@@ -1,0 +1,360 @@
+/**
+ * The live set of CRDs, kept in step with the store by a watch on the CRD prefix, and the
+ * {@link ResourceType}s they serve (built lazily per CRD version and dropped when the CRD changes, so
+ * installing CRD n+1 does not rebuild the other n).
+ */
+import { createHash } from "node:crypto";
+import type { Store, StoreEvent } from "../../storage/types.js";
+import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { createCrAdmission } from "./cr-admission.js";
+import { type VersionConverter, versionConverter } from "../conversion/conversion.js";
+import { rootType, type TypeNode } from "../ssa/type-schema.js";
+import { conditionTrue, readNames, type CrdNames, type TakenNames } from "../controllers/crd-status.js";
+import { compileJsonPath, type CompiledPath } from "../tableconvertor/jsonpath.js";
+import { type ResourceType, type ScaleSpec, storageVersionHash } from "./resource-type.js";
+import { PrefixInformer } from "./prefix-informer.js";
+import { parseStored } from "../endpoints/rest-common.js";
+import { DEFAULT_COLUMNS, TableConvertor, type PrinterColumn } from "../tableconvertor/table.js";
+
+/** Storage prefix of CRD objects. */
+export const CRD_PREFIX = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
+
+/** One served or unserved version of a CRD. */
+export interface CrdVersionInfo {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated: boolean;
+  deprecationWarning?: string;
+  raw: JsonObject;
+}
+
+/** A CRD as the registry holds it. */
+export interface CrdEntry {
+  name: string;
+  obj: JsonObject;
+  /** The store revision of the CRD (its resourceVersion). */
+  revision: number;
+  group: string;
+  names: CrdNames;
+  namespaced: boolean;
+  versions: CrdVersionInfo[];
+  established: boolean;
+  terminating: boolean;
+  types: Map<string, ResourceType>;
+  /** Built on first use: converts objects between the versions (storage version on write). */
+  converter?: VersionConverter;
+}
+
+function str(o: JsonObject, k: string): string {
+  return typeof o[k] === "string" ? (o[k] as string) : "";
+}
+
+function toEntry(name: string, obj: JsonObject, revision: number): CrdEntry {
+  const spec = isObject(obj["spec"]) ? obj["spec"] : {};
+  const status = isObject(obj["status"]) ? obj["status"] : {};
+  const versions: CrdVersionInfo[] = (Array.isArray(spec["versions"]) ? spec["versions"] : []).filter(isObject).map((v) => {
+    const info: CrdVersionInfo = {
+      name: str(v, "name"),
+      served: v["served"] === true,
+      storage: v["storage"] === true,
+      deprecated: v["deprecated"] === true,
+      raw: v,
+    };
+    if (typeof v["deprecationWarning"] === "string") info.deprecationWarning = v["deprecationWarning"];
+    return info;
+  });
+  const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
+  return {
+    name,
+    obj,
+    revision,
+    group: str(spec, "group"),
+    names: readNames(status["acceptedNames"]),
+    namespaced: spec["scope"] === "Namespaced",
+    versions,
+    established: conditionTrue(obj, "Established"),
+    terminating: typeof meta["deletionTimestamp"] === "string" || conditionTrue(obj, "Terminating"),
+    types: new Map(),
+  };
+}
+
+function columnsOf(v: JsonObject): PrinterColumn[] {
+  const cols = Array.isArray(v["additionalPrinterColumns"]) ? v["additionalPrinterColumns"].filter(isObject) : [];
+  if (cols.length === 0) return DEFAULT_COLUMNS;
+  return cols.map((c) => {
+    const jsonPath = str(c, "jsonPath");
+    return {
+      name: str(c, "name"),
+      type: str(c, "type"),
+      format: str(c, "format"),
+      description: str(c, "description") || `Custom resource definition column (in JSONPath format): ${jsonPath}`,
+      priority: typeof c["priority"] === "number" ? c["priority"] : 0,
+      jsonPath,
+    };
+  });
+}
+
+function scaleOf(v: JsonObject): ScaleSpec | undefined {
+  const sub = isObject(v["subresources"]) ? v["subresources"] : {};
+  const sc = sub["scale"];
+  if (!isObject(sc)) return undefined;
+  const out: ScaleSpec = { specReplicasPath: str(sc, "specReplicasPath"), statusReplicasPath: str(sc, "statusReplicasPath") };
+  if (typeof sc["labelSelectorPath"] === "string") out.labelSelectorPath = sc["labelSelectorPath"];
+  return out;
+}
+
+/** Kube-aware version order (`v1` > `v1beta2` > `v1beta1` > `v1alpha1` > others alphabetically). */
+export function compareKubeVersions(a: string, b: string): number {
+  const parse = (s: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(s);
+    if (!m) return undefined;
+    return { major: Number(m[1]), stage: m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0, minor: Number(m[3] ?? 0) };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  if (x && y) {
+    if (x.stage !== y.stage) return y.stage - x.stage;
+    if (x.major !== y.major) return y.major - x.major;
+    return y.minor - x.minor;
+  }
+  if (x) return -1;
+  if (y) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The CRD registry. */
+export class Registry {
+  private readonly crds = new Map<string, CrdEntry>();
+  /** `group` → `plural` → CRD name. */
+  private readonly byResource = new Map<string, Map<string, string>>();
+  private changeCounter = 0;
+  private readonly informer: PrefixInformer;
+
+  /**
+   * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
+   * `knownRevision` is the newest store revision the server has seen (a resource's watch cache start).
+   */
+  constructor(
+    store: Store,
+    private readonly knownRevision?: () => number,
+  ) {
+    this.informer = new PrefixInformer(store, CRD_PREFIX, {
+      replace: (items) => {
+        const names = new Set(items.map((it) => it.key.slice(CRD_PREFIX.length)));
+        for (const name of [...this.crds.keys()]) if (!names.has(name)) this.remove(name);
+        for (const it of items) {
+          const name = it.key.slice(CRD_PREFIX.length);
+          if (this.crds.get(name)?.revision !== it.modRevision) this.put(name, parseStored(it.value), it.modRevision);
+        }
+      },
+      event: (e) => this.onEvent(e),
+    });
+  }
+
+  /** Loads the CRDs and watches them (other replicas' writes arrive through the watch). */
+  start(): Promise<void> {
+    return this.informer.start();
+  }
+
+  stop(): void {
+    this.informer.stop();
+  }
+
+  /** The newest store revision the registry reflects. */
+  get revision(): number {
+    return this.informer.revision;
+  }
+
+  /** Resolves once the registry reflects the store at `revision` (false after `timeoutMs`). */
+  caughtUp(revision: number, timeoutMs = 5000): Promise<boolean> {
+    return this.informer.waitFor(revision, timeoutMs);
+  }
+
+  /** Increases on every CRD change (cache key for discovery documents). */
+  get generation(): number {
+    return this.changeCounter;
+  }
+
+  private onEvent(e: StoreEvent): void {
+    const name = e.key.slice(CRD_PREFIX.length);
+    if (e.type === "DELETED") this.remove(name);
+    else this.put(name, parseStored(e.value), e.revision);
+  }
+
+  private remove(name: string): void {
+    const old = this.crds.get(name);
+    if (!old) return;
+    this.crds.delete(name);
+    const m = this.byResource.get(old.group);
+    if (m && m.get(old.names.plural) === name) m.delete(old.names.plural);
+    if (m && m.size === 0) this.byResource.delete(old.group);
+    this.changeCounter++;
+  }
+
+  private put(name: string, obj: JsonObject, revision: number): void {
+    this.remove(name);
+    const e = toEntry(name, obj, revision);
+    this.crds.set(name, e);
+    if (e.names.plural !== "") {
+      let m = this.byResource.get(e.group);
+      if (!m) this.byResource.set(e.group, (m = new Map()));
+      m.set(e.names.plural, name);
+    }
+    this.changeCounter++;
+  }
+
+  /** Every CRD. */
+  entries(): IterableIterator<CrdEntry> {
+    return this.crds.values();
+  }
+
+  get(name: string): CrdEntry | undefined {
+    return this.crds.get(name);
+  }
+
+  /** Names used in `group` by CRDs other than `exceptName` (for the naming conditions). */
+  takenNames(group: string, exceptName: string): TakenNames {
+    const taken: TakenNames = { resources: new Set(), kinds: new Set() };
+    const m = this.byResource.get(group);
+    if (!m) return taken;
+    for (const crdName of m.values()) {
+      if (crdName === exceptName) continue;
+      const e = this.crds.get(crdName);
+      if (!e) continue;
+      const n = e.names;
+      for (const r of [n.plural, n.singular, ...n.shortNames]) if (r) taken.resources.add(r);
+      for (const k of [n.kind, n.listKind]) if (k) taken.kinds.add(k);
+    }
+    return taken;
+  }
+
+  /** The CRD serving `plural` in `group` (any version), if established. */
+  entryFor(group: string, plural: string): CrdEntry | undefined {
+    const name = this.byResource.get(group)?.get(plural);
+    const e = name === undefined ? undefined : this.crds.get(name);
+    return e?.established ? e : undefined;
+  }
+
+  /** The resource for `group/version/plural`, when the CRD is established and serves the version. */
+  lookup(group: string, version: string, plural: string): ResourceType | undefined {
+    const e = this.entryFor(group, plural);
+    if (!e) return undefined;
+    const v = e.versions.find((x) => x.name === version);
+    if (!v?.served) return undefined;
+    let rt = e.types.get(version);
+    if (!rt) {
+      rt = this.buildType(e, v);
+      e.types.set(version, rt);
+    }
+    return rt;
+  }
+
+  /** Served group versions: group → versions (kube-aware order, preferred first). */
+  groupVersions(): Map<string, string[]> {
+    const out = new Map<string, Set<string>>();
+    for (const e of this.crds.values()) {
+      if (!e.established) continue;
+      for (const v of e.versions) {
+        if (!v.served) continue;
+        let s = out.get(e.group);
+        if (!s) out.set(e.group, (s = new Set()));
+        s.add(v.name);
+      }
+    }
+    const sorted = new Map<string, string[]>();
+    for (const g of [...out.keys()].sort()) sorted.set(g, [...out.get(g)!].sort(compareKubeVersions));
+    return sorted;
+  }
+
+  /** Every served resource of `group/version`. */
+  resourcesOf(group: string, version: string): ResourceType[] {
+    const m = this.byResource.get(group);
+    if (!m) return [];
+    const out: ResourceType[] = [];
+    for (const plural of [...m.keys()].sort()) {
+      const rt = this.lookup(group, version, plural);
+      if (rt) out.push(rt);
+    }
+    return out;
+  }
+
+  private buildType(e: CrdEntry, v: CrdVersionInfo): ResourceType {
+    const sub = isObject(v.raw["subresources"]) ? v.raw["subresources"] : {};
+    const selectable = new Map<string, CompiledPath>();
+    for (const f of Array.isArray(v.raw["selectableFields"]) ? v.raw["selectableFields"] : []) {
+      if (!isObject(f) || typeof f["jsonPath"] !== "string") continue;
+      const p = compileJsonPath(f["jsonPath"]);
+      if (p) selectable.set(f["jsonPath"].replace(/^\./, ""), p);
+    }
+    const rt: ResourceType = {
+      group: e.group,
+      version: v.name,
+      plural: e.names.plural,
+      singular: e.names.singular,
+      kind: e.names.kind,
+      listKind: e.names.listKind,
+      namespaced: e.namespaced,
+      shortNames: e.names.shortNames,
+      categories: e.names.categories,
+      status: isObject(sub["status"]),
+      watchCacheStart: this.knownRevision?.() ?? this.informer.revision,
+      storageVersionHash: storageVersionHash(e.group, storageVersionOf(e.obj) ?? "", e.names.kind, sha256),
+      table: new TableConvertor(columnsOf(v.raw)),
+      selectableFields: selectable,
+      storagePrefix: `/registry/${e.group}/${e.names.plural}/`,
+      terminating: e.terminating,
+      admission: () => admission,
+      smdType: () => (smd ??= rootType(this.versionSchema(e, v))),
+      converter: () => (e.converter ??= versionConverter(e.obj, e.group, e.names.kind, storageVersionOf(e.obj) ?? v.name)),
+    };
+    let smd: TypeNode | undefined;
+    const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
+    const conversion = isObject(spec["conversion"]) ? spec["conversion"] : {};
+    const storage = e.versions.find((x) => x.storage)?.name;
+    if (conversion["strategy"] === "Webhook" && storage !== undefined && storage !== v.name) {
+      rt.unservable = `conversion webhook for ${e.group}/${v.name}, Kind=${e.names.kind} is not supported by crdkit serve: only the storage version ${e.group}/${storage} can be served`;
+    }
+    const scale = scaleOf(v.raw);
+    if (scale) rt.scale = scale;
+    if (v.deprecated) rt.deprecationWarning = v.deprecationWarning ?? this.defaultDeprecation(e, v);
+    let cached: ReturnType<typeof createCrAdmission> | undefined;
+    const admission = {
+      create: (o: JsonObject, opts: object) => (cached ??= createCrAdmission(e.obj, v.name, rt)).create(o, opts),
+      update: (n: JsonObject, o: JsonObject, opts: object) => (cached ??= createCrAdmission(e.obj, v.name, rt)).update(n, o, opts),
+      updateStatus: (n: JsonObject, o: JsonObject, opts: object) =>
+        (cached ??= createCrAdmission(e.obj, v.name, rt)).updateStatus(n, o, opts),
+    };
+    return rt;
+  }
+
+  /** The openAPIV3Schema of a version (per-version or the CRD-wide legacy `spec.validation`). */
+  private versionSchema(e: CrdEntry, v: CrdVersionInfo): JsonObject | undefined {
+    const own = isObject(v.raw["schema"]) ? v.raw["schema"]["openAPIV3Schema"] : undefined;
+    if (isObject(own)) return own;
+    const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
+    const val = isObject(spec["validation"]) ? spec["validation"]["openAPIV3Schema"] : undefined;
+    return isObject(val) ? val : undefined;
+  }
+
+  private defaultDeprecation(e: CrdEntry, v: CrdVersionInfo): string {
+    let msg = `${e.group}/${v.name} ${e.names.kind} is deprecated`;
+    const better = e.versions
+      .filter((x) => x.served && !x.deprecated && compareKubeVersions(x.name, v.name) < 0)
+      .map((x) => x.name)
+      .sort(compareKubeVersions)[0];
+    if (better) msg += `; use ${e.group}/${better} ${e.names.kind}`;
+    return msg;
+  }
+}
+
+/** The storage version of a CRD object (the version with `storage: true`). */
+export function storageVersionOf(crd: JsonValue | undefined): string | undefined {
+  if (!isObject(crd) || !isObject(crd["spec"]) || !Array.isArray(crd["spec"]["versions"])) return undefined;
+  const v = crd["spec"]["versions"].find((x) => isObject(x) && x["storage"] === true);
+  return isObject(v) && typeof v["name"] === "string" ? v["name"] : undefined;
+}
+
+function sha256(text: string): Uint8Array {
+  return createHash("sha256").update(text).digest();
+}

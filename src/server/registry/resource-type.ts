@@ -1,0 +1,81 @@
+/** What the REST layer needs to know about one served resource (a CRD version, or CRDs themselves). */
+import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
+import type { JsonObject, JsonValue } from "../../value/json-value.js";
+import type { VersionConverter } from "../conversion/conversion.js";
+import type { CompiledPath } from "../tableconvertor/jsonpath.js";
+import type { TypeNode } from "../ssa/type-schema.js";
+import type { TableConvertor } from "../tableconvertor/table.js";
+
+/** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
+export interface Admission {
+  create(obj: JsonObject, opts: RequestOptions): PipelineResult;
+  update(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
+  updateStatus(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
+}
+
+/** `subresources.scale` of a version. */
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** Discovery's `storageVersionHash` (of the storage version's group/version/kind). */
+  storageVersionHash?: string;
+  /**
+   * The revision at which this resource's storage was set up (the API server's watch cache starts there):
+   * a watch from an older resourceVersion is answered with 410 `too old resource version`.
+   */
+  watchCacheStart?: number;
+  /** The status subresource is enabled. */
+  status: boolean;
+  scale?: ScaleSpec;
+  table: TableConvertor;
+  /** selectableFields: field label (jsonPath without the leading dot) → compiled path. */
+  selectableFields: Map<string, CompiledPath>;
+  /** Storage key prefix of every object of this resource (all versions share it). */
+  storagePrefix: string;
+  /** The CRD is being deleted: only reads and deletes are allowed. */
+  terminating: boolean;
+  /** Set when this version cannot be served (webhook conversion from the storage version). */
+  unservable?: string;
+  /** A deprecation warning for this version, if deprecated. */
+  deprecationWarning?: string;
+  /** Set for resources whose first DELETE only marks the object (CRDs: finalizer + Terminating condition). */
+  markForDeletion?: (obj: JsonObject) => void;
+  /** Called before an object is deleted for good (CRDs delete their custom resources). */
+  beforeDelete?: (obj: JsonObject) => Promise<void>;
+  /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
+  returnDeletedObject?: boolean;
+  /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */
+  strategicMergePatch?: (base: JsonObject, patch: JsonValue) => JsonValue;
+  /** The structured-merge-diff type of the objects (field ownership), built lazily. */
+  smdType(): TypeNode;
+  /** Conversion between the CRD's versions (custom resources only; built lazily). */
+  converter?: () => VersionConverter;
+  /** Compiled lazily: the first write pays for it. */
+  admission(): Admission;
+}
+
+/** `group/version`, or `version` for the core group. */
+export function groupVersion(group: string, version: string): string {
+  return group === "" ? version : `${group}/${version}`;
+}
+
+/** `discovery.StorageVersionHash`: base64 of the first 8 bytes of sha256("group/version/kind"). */
+export function storageVersionHash(group: string, version: string, kind: string, sha256: (text: string) => Uint8Array): string {
+  const bytes = sha256(`${group}/${version}/${kind}`).subarray(0, 8);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
