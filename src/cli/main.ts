@@ -94,6 +94,7 @@ export async function validateCommand(argv: readonly string[], io: CliIo = defau
       cache: cacheFor(args.noCache),
       ...(clusterCrds ? { clusterCrds } : {}),
       onWarning: (w: string, at: { file: string; line: number }) => {
+        progress.clear();
         io.stderr(`crdkit validate: warning: ${w}\n`);
         runWarnings.push({ message: w, file: at.file, line: at.line });
         // a GitHub annotation too, on the CRD that is used

@@ -22,12 +22,20 @@ export function progressLine(done: number, total: number, ms: number): string {
   return `${done}/${total} files, ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} files/s`;
 }
 
-/** A reporter: `update` after each file, `end` clears the line. Silent until `delayMs` have passed. */
-export function progressReporter(io: ProgressIo, delayMs = 1000): { update: (done: number, total: number) => void; end: () => void } {
-  if (!progressEnabled(io)) return { update: () => {}, end: () => {} };
+/**
+ * A reporter: `update` after each file, `clear` before other stderr output (a warning) so that it does not
+ * land on the progress line (the next `update` redraws it), `end` clears the line. Silent until `delayMs`
+ * have passed.
+ */
+export function progressReporter(io: ProgressIo, delayMs = 1000): { update: (done: number, total: number) => void; clear: () => void; end: () => void } {
+  if (!progressEnabled(io)) return { update: () => {}, clear: () => {}, end: () => {} };
   const start = io.now();
   let last = -Infinity;
   let shown = false;
+  const clear = () => {
+    if (shown) io.write("\r\u001b[K");
+    shown = false;
+  };
   return {
     update(done, total) {
       const t = io.now();
@@ -36,8 +44,7 @@ export function progressReporter(io: ProgressIo, delayMs = 1000): { update: (don
       shown = true;
       io.write(`\r\u001b[K${progressLine(done, total, t - start)}`);
     },
-    end() {
-      if (shown) io.write("\r\u001b[K");
-    },
+    clear,
+    end: clear,
   };
 }

@@ -12,6 +12,8 @@ try {
     ...task.opts,
     cache: task.cacheDir === undefined ? undefined : new SchemaCache(task.cacheDir),
     onWarning: (message, at) => warnings.push({ message, ...at }),
+    // progress: files done in this worker's run (the parent adds the runs up)
+    onFileDone: task.progress ? (done) => parentPort!.postMessage({ progress: done }) : undefined,
   });
   parentPort!.postMessage({ results, warnings });
 } catch (e) {

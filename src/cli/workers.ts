@@ -20,6 +20,8 @@ export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 export interface WorkerTask {
   opts: Omit<RunOptions, "cache">;
   cacheDir: string | undefined;
+  /** Post `{ progress: filesDone }` after each file (when the parent shows progress). */
+  progress?: boolean;
 }
 
 /**
@@ -76,11 +78,15 @@ export interface WorkerWarning {
   line: number;
 }
 
-function runWorker(task: WorkerTask): Promise<{ results: Result[]; warnings: WorkerWarning[] }> {
+function runWorker(task: WorkerTask, onProgress?: (filesDone: number) => void): Promise<{ results: Result[]; warnings: WorkerWarning[] }> {
   return new Promise((resolve, reject) => {
     const w = newWorker(task);
     let done = false;
-    w.once("message", (m: { results?: Result[]; warnings?: WorkerWarning[]; error?: string; inputError?: string }) => {
+    w.on("message", (m: { progress?: number; results?: Result[]; warnings?: WorkerWarning[]; error?: string; inputError?: string }) => {
+      if (m.progress !== undefined) {
+        onProgress?.(m.progress);
+        return;
+      }
       done = true;
       if (m.results) resolve({ results: m.results, warnings: m.warnings ?? [] });
       else if (m.inputError !== undefined) reject(new InputError(m.inputError));
@@ -101,11 +107,19 @@ export async function runValidateParallel(opts: RunOptions, threads: number): Pr
   const files = expandPaths(opts.inputs, opts.exclude && opts.exclude.length > 0 ? globMatcher(opts.exclude) : undefined);
   const crdFiles = files.filter((f) => mayHoldCrds(readInput(f).text));
   const runs = splitFiles(files, threads);
-  // callbacks cannot cross to a thread: run-level warnings come from the first worker's messages
-  const { cache, onWarning, onFileDone: _progress, builtins: _builtins, ...plain } = opts;
+  // callbacks cannot cross to a thread: run-level warnings (the same in every worker, as every worker
+  // registers the same CRDs) come from the first worker's messages only, so each is printed once;
+  // progress is the sum of the workers' files done
+  const { cache, onWarning, onFileDone, builtins: _builtins, ...plain } = opts;
+  const doneByRun = runs.map(() => 0);
+  let doneTotal = 0;
   const parts = await Promise.all(
     runs.map((inputs, i) =>
-      runWorker({ opts: { ...plain, inputs, inputCrdFiles: crdFiles, reportInputCrds: i === 0 }, cacheDir: cache?.dir }).then((r) => {
+      runWorker({ opts: { ...plain, inputs, inputCrdFiles: crdFiles, reportInputCrds: i === 0 }, cacheDir: cache?.dir, progress: onFileDone !== undefined }, (n) => {
+        doneTotal += n - doneByRun[i]!;
+        doneByRun[i] = n;
+        onFileDone?.(doneTotal, files.length);
+      }).then((r) => {
         if (i === 0) for (const w of r.warnings) onWarning?.(w.message, w);
         return r.results;
       }),

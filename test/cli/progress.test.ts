@@ -60,3 +60,18 @@ test("globs: *, ?, **, classes, alternatives; basename patterns match anywhere",
   assert.equal(m(["./a/*.yaml"], "a/x.yaml"), true);
   assert.equal(m(["a.b"], "axb"), false);
 });
+
+test("progress: clear() before a warning erases the line once; the next update redraws it", () => {
+  let t = 2000;
+  let out = "";
+  const p = progressReporter({ write: (s) => { out += s; }, isTTY: true, env: {}, now: () => t }, 1000);
+  t = 3000;
+  p.update(1, 3);
+  p.clear();
+  p.clear();
+  assert.equal(out, "\r\u001b[K1/3 files, 1.0 files/s\r\u001b[K");
+  t = 4000;
+  p.update(2, 3);
+  p.end();
+  assert.equal(out, "\r\u001b[K1/3 files, 1.0 files/s\r\u001b[K\r\u001b[K2/3 files, 1.0 files/s\r\u001b[K");
+});
