@@ -84,3 +84,21 @@ test("check --old: a plain old file records its storage version, which must stay
     'status.storedVersions[0]: Invalid value: "v1": missing from spec.versions; v1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1 and removes v1 from status.storedVersions',
   ]);
 });
+
+test("--old matches the full apiVersion: the same kind and name in another group is not the old object", async () => {
+  const other = CRD.replaceAll("stable.example.com", "other.example.com");
+  const dir = tmpFiles({
+    "crd.yaml": CRD,
+    "other-crd.yaml": other,
+    "old.yaml": cron("", 20).replace("stable.example.com", "other.example.com"),
+    "new.yaml": cron("", 20),
+  });
+  const r = await runCli("validate", "--crds", `${dir}/crd.yaml`, "--crds", `${dir}/other-crd.yaml`, "--old", `${dir}/old.yaml`, "-o", "json", `${dir}/new.yaml`);
+  const res = JSON.parse(r.stdout).results[0];
+  assert.equal(res.operation, "create");
+  assert.equal(res.errors[0].message, "spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10");
+  // and with the old object in the same group it is an update (ratcheting keeps replicas 20)
+  const same = await runCli("validate", "--crds", `${dir}/crd.yaml`, "--crds", `${dir}/other-crd.yaml`, "--old", `${dir}/new.yaml`, "-o", "json", `${dir}/new.yaml`);
+  assert.equal(JSON.parse(same.stdout).results[0].operation, "update");
+  assert.deepEqual(JSON.parse(same.stdout).results[0].errors, []);
+});
