@@ -9,45 +9,10 @@ import { FieldPath } from "../errors/field-path.js";
 import { validateGenericUpdate } from "../objectmeta/custom-resource.js";
 import type { ObjectMeta } from "../objectmeta/types.js";
 import { getObjectMeta } from "../objectmeta/get-set.js";
-import { nameIsDNSSubdomain } from "../objectmeta/names.js";
+import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain } from "../objectmeta/names.js";
 import { isZeroTime } from "../go/time.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../objectmeta/validate-meta.js";
 import type { JsonObject } from "../value/json-value.js";
-import { isDNS1123Subdomain, maxLenError, regexError } from "./names.js";
-
-const QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
-const QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT = `(${QNAME_FMT})?`;
-const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-
-/** `IsQualifiedName`. */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split("/");
-  let name: string;
-  if (parts.length === 1) name = parts[0]!;
-  else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) errs.push("prefix part must be non-empty");
-    else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
-  } else {
-    return [`a qualified name ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push("name part must be non-empty");
-  else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!QNAME_RE.test(name)) errs.push(`name part ${regexError(QNAME_MSG, QNAME_FMT, "MyName", "my.name", "123-abc")}`);
-  return errs;
-}
-
-function isValidLabelValue(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push(maxLenError(63));
-  if (!LABEL_VALUE_RE.test(v)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
-  return errs;
-}
 
 function labelsAndAnnotations(meta: ObjectMetaLike, p: FieldPath, out: FieldError[]): void {
   const labels = meta.labels ?? {};

@@ -15,7 +15,7 @@ import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import { validFieldPath } from "./field-path.js";
 import { goJsonValue, goVersions } from "./go-marshal.js";
-import { isDNS1035Label, isDNS1123Subdomain } from "./names.js";
+import { isDNS1035Label, isDNS1123Subdomain } from "../objectmeta/names.js";
 import type { CrdSchemaOptions } from "./schema-validation.js";
 import { validateCustomResourceValidation } from "./schema-validation.js";
 import { validateCABundle, validateWebhookService, validateWebhookURL } from "./webhook.js";

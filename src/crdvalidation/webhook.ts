@@ -3,7 +3,7 @@
  */
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
-import { isDNS1123Subdomain } from "./names.js";
+import { isDNS1123Subdomain } from "../objectmeta/names.js";
 
 interface ParsedUrl {
   scheme: string;
