@@ -10,6 +10,7 @@
  * - `value/<sha256>-<n>.json`: document n of such a file as JSON (with its verdict key): reading it is
  *   ~10x cheaper than decoding the YAML again.
  *
+ * Entries live in a directory per build (`v1/<build>/`), pruned by ./cache-prune.ts.
  * Entries carry their key, crdkit's build and a checksum, and are checked when read (a corrupt, truncated
  * or foreign file is ignored and rewritten, never trusted) and
  * written to a temporary file renamed into place, so concurrent writers never leave a torn file.
@@ -20,6 +21,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CrdVerdict } from "../pipeline/compile.js";
+import { buildDir, pruneCacheIfDue, touchBuild } from "./cache-prune.js";
 import { Float64, type JsonValue } from "../value/json-value.js";
 
 const FORMAT = 1;
@@ -74,7 +76,11 @@ function newestMtime(dir: string): number {
 /** The cache for a `crdkit validate` run: none with --no-cache or `CRDKIT_NO_CACHE=1`. */
 export function cacheFor(noCache: boolean, env: NodeJS.ProcessEnv = process.env): SchemaCache | undefined {
   if (noCache || (env["CRDKIT_NO_CACHE"] ?? "") !== "") return undefined;
-  return new SchemaCache(defaultCacheDir(env));
+  const cache = new SchemaCache(defaultCacheDir(env));
+  // entries of other builds are never read again: pruned by age and size about once a day (./cache-prune.ts)
+  touchBuild(cache.buildPath);
+  pruneCacheIfDue(cache.dir, cache.buildName);
+  return cache;
 }
 
 /**
@@ -211,12 +217,18 @@ function untag(v: unknown): JsonValue {
 /** The cache; every method swallows I/O problems (a cache that cannot be read or written is a miss). */
 export class SchemaCache {
   private readonly stamp: string;
+  /** This build's directory under {@link dir}: `v<format>/<hash of the build stamp>`. */
+  readonly buildName: string;
+  readonly buildPath: string;
 
   constructor(
     readonly dir: string = defaultCacheDir(),
     stamp: string = buildStamp(),
   ) {
     this.stamp = stamp;
+    const build = sha256(stamp).slice(0, 16);
+    this.buildName = `v${FORMAT}/${build}`;
+    this.buildPath = buildDir(dir, FORMAT, build);
   }
 
   /** The cache key of a CRD value. */
@@ -283,7 +295,7 @@ export class SchemaCache {
   }
 
   private path(kind: string, key: string): string {
-    return join(this.dir, `v${FORMAT}`, kind, `${key}.json`);
+    return join(this.buildPath, kind, `${key}.json`);
   }
 
   private read<T>(kind: string, key: string, parse: (x: unknown) => T | undefined): T | undefined {
