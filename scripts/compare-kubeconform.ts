@@ -138,6 +138,19 @@ for (const g of readdirSync(goldenDir).filter((f) => f.endsWith(".json")).sort()
   if (!keep) rmSync(dir, { recursive: true, force: true });
 }
 
+// built-in kinds: can kubeconform reach its default schema location (the network) from here?
+const probeDir = join(work, "probe");
+mkdirSync(probeDir, { recursive: true });
+writeFileSync(join(probeDir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n");
+let probe: KubeconformAnswer | undefined;
+try {
+  probe = (JSON.parse(execFileSync(kc, ["-strict", "-output", "json", "-verbose", join(probeDir, "cm.yaml")], { encoding: "utf8", timeout: 120_000 })) as { resources?: KubeconformAnswer[] }).resources?.[0];
+} catch (e) {
+  const out = (e as { stdout?: string }).stdout ?? "";
+  probe = out.startsWith("{") ? (JSON.parse(out) as { resources?: KubeconformAnswer[] }).resources?.[0] : undefined;
+}
+console.log(`kubeconform on a built-in ConfigMap (default schema location): ${probe ? `${probe.status}${probe.msg ? `: ${probe.msg.slice(0, 200)}` : ""}` : "no answer"}`);
+
 const agree = rows.filter((r) => r.crdkit === r.kubeconform);
 const crdkitRight = rows.filter((r) => r.crdkit === r.kubernetes).length;
 const kcRight = rows.filter((r) => r.kubeconform === r.kubernetes).length;
