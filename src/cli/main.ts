@@ -100,7 +100,8 @@ export async function validateCommand(argv: readonly string[], io: CliIo = defau
         // a GitHub annotation too, on the CRD that is used
         if (args.output === "github") io.stdout(`${githubWarning(at.file, at.line, w)}\n`);
       },
-      onFileDone: progress.update,
+      // without progress, worker threads need not report each file
+      ...(progress.enabled ? { onFileDone: progress.update } : {}),
     };
     const exclude = args.exclude.length > 0 ? globMatcher(args.exclude) : undefined;
     const threads = threadsFor(args.jobs, opts, expandPaths(args.inputs, exclude));

@@ -27,8 +27,11 @@ export function progressLine(done: number, total: number, ms: number): string {
  * land on the progress line (the next `update` redraws it), `end` clears the line. Silent until `delayMs`
  * have passed.
  */
-export function progressReporter(io: ProgressIo, delayMs = 1000): { update: (done: number, total: number) => void; clear: () => void; end: () => void } {
-  if (!progressEnabled(io)) return { update: () => {}, clear: () => {}, end: () => {} };
+export function progressReporter(
+  io: ProgressIo,
+  delayMs = 1000,
+): { enabled: boolean; update: (done: number, total: number) => void; clear: () => void; end: () => void } {
+  if (!progressEnabled(io)) return { enabled: false, update: () => {}, clear: () => {}, end: () => {} };
   const start = io.now();
   let last = -Infinity;
   let shown = false;
@@ -37,6 +40,7 @@ export function progressReporter(io: ProgressIo, delayMs = 1000): { update: (don
     shown = false;
   };
   return {
+    enabled: true,
     update(done, total) {
       const t = io.now();
       if (t - start < delayMs || (t - last < 100 && done < total)) return;

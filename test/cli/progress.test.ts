@@ -73,5 +73,6 @@ test("progress: clear() before a warning erases the line once; the next update r
   t = 4000;
   p.update(2, 3);
   p.end();
-  assert.equal(out, "\r\u001b[K1/3 files, 1.0 files/s\r\u001b[K\r\u001b[K2/3 files, 1.0 files/s\r\u001b[K");
+  assert.equal(out, "\r\u001b[K1/3 files, 1.0 files/s\r\u001b[K\r\u001b[K2/3 files, 1.0 files/s\r\u001b[K");  assert.equal(p.enabled, true);
+  assert.equal(progressReporter({ write: () => assert.fail("off"), isTTY: false, env: {}, now: () => t }).enabled, false);
 });
