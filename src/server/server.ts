@@ -41,6 +41,11 @@ import { route, type Route } from "./endpoints/router.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
+import { NamespaceDeleter } from "./controllers/namespace-deleter.js";
+import { admitNamespaceDelete, admitNamespacedCreate } from "./registry/namespace/namespace-lifecycle.js";
+import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
+import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
+import { storageVersionOf } from "./registry/registry.js";
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -64,6 +69,11 @@ export interface ServerOptions {
   security?: SecurityOptions;
   /** The playground page's directory served at `/ui/` (default: the package's `web/dist`); false: off. */
   ui?: string | false;
+  /**
+   * The NamespaceLifecycle admission (default true, as kube-apiserver): creates of namespaced objects need
+   * an existing, non-terminating Namespace; `default`, `kube-system`, `kube-public` cannot be deleted.
+   */
+  namespaceLifecycle?: boolean;
 }
 
 /** A running server. */
@@ -104,6 +114,8 @@ export class ApiHandler {
   private readonly rbacStore: Store;
   private readonly gate: RequestGate;
   private readonly builtins: Map<string, ResourceType>;
+  readonly namespaceType: ResourceType;
+  private readonly namespaceDeleter: NamespaceDeleter;
 
   readonly store: TrackedStore;
 
@@ -115,6 +127,7 @@ export class ApiHandler {
     /** Refuses requests before dispatch (the loopback Host/Origin check). */
     private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
     private readonly uiDir: string | false = false,
+    private readonly namespaceLifecycle = true,
   ) {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
@@ -129,6 +142,11 @@ export class ApiHandler {
     );
     this.rbacStore = registrySynced(this.store, this.gate);
     this.builtins = builtinTypes();
+    this.namespaceType = namespaceResourceType();
+    this.builtins.set("/v1/namespaces", this.namespaceType);
+    this.namespaceDeleter = new NamespaceDeleter(this.store, () => this.namespacedTypes(), (e) =>
+      log({ level: "warn", msg: "namespace deletion failed", error: e instanceof Error ? e.message : String(e) }),
+    );
     this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
@@ -136,6 +154,19 @@ export class ApiHandler {
   private async deleteCustomResources(crd: JsonObject): Promise<void> {
     const e = this.registry.get(metaString(crd, "name"));
     if (e && e.names.plural !== "") await this.store.deletePrefix(`/registry/${e.group}/${e.names.plural}/`);
+  }
+
+  /** Every namespaced resource (one version each, the storage version when served): a namespace's content. */
+  private namespacedTypes(): ResourceType[] {
+    const out = [...this.builtins.values()].filter((rt) => rt.namespaced);
+    for (const e of this.registry.entries()) {
+      if (!e.namespaced) continue;
+      const storage = storageVersionOf(e.obj);
+      const versions = [storage, ...e.versions.map((v) => v.name)].filter((v): v is string => v !== undefined);
+      const rt = versions.map((v) => this.registry.lookup(e.group, v, e.names.plural)).find((x) => x && !x.unservable);
+      if (rt) out.push(rt);
+    }
+    return out;
   }
 
   /** The address discovery documents advertise. */
@@ -148,11 +179,14 @@ export class ApiHandler {
     await this.registry.start();
     await this.finalizer.start();
     await this.gate.start();
+    await ensureSystemNamespaces(this.store, this.namespaceType);
+    await this.namespaceDeleter.start();
   }
 
   /** Ends every open watch and the controllers (shutdown). */
   stopWatches(): void {
     this.finalizer.stop();
+    this.namespaceDeleter.stop();
     this.registry.stop();
     this.gate.stop();
     for (const s of [...this.watchStops]) s();
@@ -295,7 +329,11 @@ export class ApiHandler {
     if (rt.unservable) throw apiErrors.internal(rt.unservable);
     const isCollection = r.name === "";
     if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
-    if (r.subresource !== "" && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {
+    const extra = rt.extraSubresources?.find((s) => s.name === r.subresource);
+    if (extra && !extra.verbs.includes(method === "PUT" ? "update" : method === "PATCH" ? "patch" : method === "GET" ? "get" : "")) {
+      throw apiErrors.methodNotAllowed();
+    }
+    if (r.subresource !== "" && !extra && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
@@ -303,8 +341,13 @@ export class ApiHandler {
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise
     // wait for this replica's RBAC policy.
-    const store = rt === this.crdType ? this.crdStore : this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
+    const store =
+      rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
     const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
+    if (this.namespaceLifecycle) {
+      if (rt.namespaced) rr.admitCreate = (obj) => admitNamespacedCreate(this.store, rt, r.namespace, obj);
+      if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
+    }
     const out = await this.serveResource(rr, r, method);
     // A deprecated version warns on every verb (writes add it with their own warnings).
     if (out && rt.deprecationWarning && (method === "GET" || method === "HEAD" || method === "DELETE") && !(out.warnings ?? []).includes(rt.deprecationWarning)) {
@@ -331,7 +374,10 @@ export class ApiHandler {
         return listCollection(rr);
       }
       if (method === "POST") return createObject(rr);
-      if (method === "DELETE") return this.deleteCollection(rr);
+      if (method === "DELETE") {
+        if (rr.rt.verbs && !rr.rt.verbs.includes("deletecollection")) throw apiErrors.methodNotAllowed();
+        return this.deleteCollection(rr);
+      }
       if (method === "PUT" || method === "PATCH") throw apiErrors.badRequest("name must be provided");
       throw apiErrors.methodNotAllowed();
     }
@@ -373,7 +419,7 @@ export class ApiHandler {
         const sv = await r.store.get(key);
         if (!sv) continue;
         const cur = decodeStored(r.rt, sv);
-        await deleteOne({ ...r, namespace: metaString(cur, "namespace"), name: metaString(cur, "name") }, cur, sv.modRevision, dry, opts);
+        await deleteOne({ ...r, namespace: metaString(cur, "namespace") }, cur, sv.modRevision, dry, opts);
       }
       if (hasLimit || page.continueToken === "") break;
       p.continueToken = page.continueToken;
@@ -408,7 +454,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // The first log line says how the server is protected (once the store opened: a failure is said alone).
   log({ level: security.authenticator ? "info" : "warn", msg: "security", summary: security.summary });
   for (const w of security.warnings) log({ level: "warn", msg: w });
-  const handler = new ApiHandler(store, log, security, loopbackRequestGuard(host), opts.ui === undefined ? defaultUiDir() : opts.ui);
+  const handler = new ApiHandler(
+    store,
+    log,
+    security,
+    loopbackRequestGuard(host),
+    opts.ui === undefined ? defaultUiDir() : opts.ui,
+    opts.namespaceLifecycle ?? true,
+  );
   try {
     await handler.start();
   } catch (e) {

@@ -24,6 +24,6 @@ export function builtinDiscovery(types: Map<string, ResourceType>): DiscoveredRe
       verbs: ["create"],
     });
   }
-  for (const rt of [...types.values()].sort((a, b) => (a.plural < b.plural ? -1 : 1))) out.push({ rt, verbs: ALL_VERBS });
+  for (const rt of [...types.values()].sort((a, b) => (a.plural < b.plural ? -1 : 1))) out.push({ rt, verbs: rt.verbs ?? ALL_VERBS });
   return out;
 }

@@ -68,8 +68,25 @@ const ROLE_REF: Schema = {
 const META = { name: "metadata", type: "message", schema: OBJECT_META } as const;
 const BINDING: Schema = { 1: META, 2: { name: "subjects", type: "messages", schema: SUBJECT }, 3: { name: "roleRef", type: "message", schema: ROLE_REF } };
 
+const NAMESPACE_CONDITION: Schema = {
+  1: { name: "type", type: "string", keepEmpty: true },
+  2: { name: "status", type: "string", keepEmpty: true },
+  4: { name: "lastTransitionTime", type: "time" },
+  5: { name: "reason", type: "string" },
+  6: { name: "message", type: "string" },
+};
+
 /** The kinds crdkit decodes from protobuf, by `apiVersion/kind`. */
 const KINDS: Record<string, Schema> = {
+  "v1/Namespace": {
+    1: META,
+    2: { name: "spec", type: "message", schema: { 1: { name: "finalizers", type: "strings" } } },
+    3: {
+      name: "status",
+      type: "message",
+      schema: { 1: { name: "phase", type: "string" }, 2: { name: "conditions", type: "messages", schema: NAMESPACE_CONDITION } },
+    },
+  },
   "rbac.authorization.k8s.io/v1/Role": { 1: META, 2: { name: "rules", type: "messages", schema: POLICY_RULE } },
   "rbac.authorization.k8s.io/v1/ClusterRole": {
     1: META,

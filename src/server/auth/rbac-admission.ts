@@ -16,7 +16,7 @@ export const RBAC_GROUP = "rbac.authorization.k8s.io";
 export type RbacKind = "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding";
 
 /** Field shapes: "string", "strings" ([]string), or nested objects / lists of objects. */
-type Shape = "string" | "strings" | { object: Record<string, Shape> } | { list: Record<string, Shape> };
+export type Shape = "string" | "strings" | { object: Record<string, Shape> } | { list: Record<string, Shape> };
 
 const RULE: Record<string, Shape> = {
   verbs: "strings",
@@ -50,7 +50,7 @@ function goType(v: JsonValue): string {
 }
 
 /** Drops unknown fields (collecting their paths) and reports values of the wrong JSON type. */
-function decodeFields(obj: JsonObject, fields: Record<string, Shape>, path: string, unknown: string[]): string | undefined {
+export function decodeFields(obj: JsonObject, fields: Record<string, Shape>, path: string, unknown: string[]): string | undefined {
   for (const k of Object.keys(obj)) {
     const shape = fields[k];
     const p = path === "" ? k : `${path}.${k}`;

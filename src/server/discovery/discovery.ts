@@ -37,8 +37,11 @@ export function discoveryContentType(f: DiscoveryFormat): string {
 /** What discovery needs to know about a resource. */
 export type DiscoveryInfo = Pick<
   ResourceType,
-  "group" | "version" | "plural" | "singular" | "kind" | "namespaced" | "shortNames" | "categories" | "status" | "scale" | "storageVersionHash"
+  "group" | "version" | "plural" | "singular" | "kind" | "namespaced" | "shortNames" | "categories" | "status" | "scale" | "storageVersionHash" | "extraSubresources"
 >;
+
+/** The legacy core group's name (served under `/api`). */
+const CORE_GROUP = "";
 
 /** Everything discovery publishes about one resource. */
 export interface DiscoveredResource {
@@ -87,15 +90,33 @@ export class Discovery {
     return groups;
   }
 
-  /** `GET /api`. */
+  /** `GET /api`: the legacy core group (`v1`, when a core resource such as namespaces is served). */
   coreVersions(format: DiscoveryFormat): JsonObject {
-    if (format !== "legacy") return { kind: "APIGroupDiscoveryList", apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items: [] };
-    return { kind: "APIVersions", versions: [], serverAddressByClientCIDRs: [] };
+    const core = this.groups().get(CORE_GROUP);
+    if (format !== "legacy") {
+      const items = core ? [{ metadata: { creationTimestamp: null }, versions: this.aggregatedVersions(core) }] : [];
+      return { kind: "APIGroupDiscoveryList", apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items };
+    }
+    if (!core) return { kind: "APIVersions", versions: [], serverAddressByClientCIDRs: [] };
+    return {
+      kind: "APIVersions",
+      versions: [...core.keys()],
+      serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: this.serverAddress }],
+    };
+  }
+
+  private aggregatedVersions(versions: Map<string, DiscoveredResource[]>): JsonObject[] {
+    return [...versions.entries()].map(([v, resources]) => ({
+      version: v,
+      resources: resources.map((r) => aggregatedResource(r, r.rt === this.crdType || r.rt.group === CORE_GROUP)),
+      freshness: "Current",
+    }));
   }
 
   /** `GET /apis`. */
   apis(format: DiscoveryFormat): JsonObject {
-    const groups = this.groups();
+    // The core group is served under /api, not /apis.
+    const groups = new Map([...this.groups()].filter(([g]) => g !== CORE_GROUP));
     if (format === "legacy") {
       // The aggregator-less server answers the list without apiVersion; its own (apiextensions) group carries
       // the server address, the groups of CRDs do not.
@@ -108,20 +129,13 @@ export class Discovery {
         }),
       };
     }
-    const items = [...groups.entries()].map(([g, versions]) => ({
-      metadata: { name: g },
-      versions: [...versions.entries()].map(([v, resources]) => ({
-        version: v,
-        resources: resources.map((r) => aggregatedResource(r, r.rt === this.crdType)),
-        freshness: "Current",
-      })),
-    }));
+    const items = [...groups.entries()].map(([g, versions]) => ({ metadata: { name: g }, versions: this.aggregatedVersions(versions) }));
     return { kind: "APIGroupDiscoveryList", apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items };
   }
 
   /** `GET /apis/<group>`, or undefined when the group is not served. */
   group(group: string): JsonObject | undefined {
-    const versions = this.groups().get(group);
+    const versions = group === CORE_GROUP ? undefined : this.groups().get(group);
     return versions ? { ...this.groupJson(group, [...versions.keys()]), kind: "APIGroup", apiVersion: "v1" } : undefined;
   }
 
@@ -141,7 +155,11 @@ export class Discovery {
       if (rt.categories.length > 0) main["categories"] = rt.categories;
       if (rt.storageVersionHash) main["storageVersionHash"] = rt.storageVersionHash;
       list.push(main);
-      if (rt.status) list.push({ name: `${rt.plural}/status`, singularName: "", namespaced: rt.namespaced, kind: rt.kind, verbs: SUB_VERBS });
+      // status and the extra subresources in name order (`namespaces/finalize` before `namespaces/status`).
+      const subs = [...(rt.extraSubresources ?? []), ...(rt.status ? [{ name: "status", verbs: SUB_VERBS }] : [])];
+      for (const sub of subs.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        list.push({ name: `${rt.plural}/${sub.name}`, singularName: "", namespaced: rt.namespaced, kind: rt.kind, verbs: sub.verbs });
+      }
       if (rt.scale) {
         list.push({
           name: `${rt.plural}/scale`,
@@ -154,7 +172,7 @@ export class Discovery {
         });
       }
     }
-    return { kind: "APIResourceList", apiVersion: "v1", groupVersion: `${group}/${version}`, resources: list };
+    return { kind: "APIResourceList", apiVersion: "v1", groupVersion: group === CORE_GROUP ? version : `${group}/${version}`, resources: list };
   }
 }
 
@@ -170,7 +188,8 @@ function aggregatedResource({ rt, verbs }: DiscoveredResource, builtin: boolean)
   };
   if (rt.shortNames.length > 0) out["shortNames"] = rt.shortNames;
   if (rt.categories.length > 0) out["categories"] = rt.categories;
-  const subs: JsonObject[] = [];
+  // Subresources in name order, as the aggregated discovery lists them.
+  const subs: JsonObject[] = (rt.extraSubresources ?? []).map((s) => ({ subresource: s.name, responseKind: kindOf, verbs: s.verbs }));
   if (rt.status) subs.push({ subresource: "status", responseKind: kindOf, verbs: SUB_VERBS });
   if (rt.scale) subs.push({ subresource: "scale", responseKind: { group: "autoscaling", version: "v1", kind: "Scale" }, verbs: SUB_VERBS });
   if (subs.length > 0) out["subresources"] = subs;

@@ -38,8 +38,8 @@ import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 
 
-/** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects that way). */
-const PROTOBUF_DECODED_GROUPS = new Set(["rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
+/** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
+const PROTOBUF_DECODED_GROUPS = new Set(["", "rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
 
 /** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
 async function readObject(r: RestRequest): Promise<JsonObject> {
@@ -151,6 +151,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   meta["creationTimestamp"] = nowTimestamp();
   const opts = requestOptions(r);
   const result = r.rt.admission().create(obj, opts);
+  // Admission plugins (NamespaceLifecycle) see the decoded object, before the strategy's validation.
+  if (r.admitCreate && result.decodeError === undefined) await r.admitCreate(obj);
   const name = metaString(obj, "name");
   const warnings = collectWarnings(r, result);
   let toStore = admitted(r, result, name);
@@ -213,7 +215,12 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   const managedFields = metaOf(newObj)["managedFields"];
   const opts = requestOptions(r);
   const adm = r.rt.admission();
-  const result = r.subresource === "status" ? adm.updateStatus(newObj, old, opts) : adm.update(newObj, old, opts);
+  const result =
+    r.subresource === "status"
+      ? adm.updateStatus(newObj, old, opts)
+      : r.subresource === "finalize" && adm.finalize
+        ? adm.finalize(newObj, old, opts)
+        : adm.update(newObj, old, opts);
   const warnings = collectWarnings(r, result);
   let next = admitted(r, result, r.name);
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
@@ -226,7 +233,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(old))) return respond(old);
   const dry = isDryRun(r.query);
   try {
-    if (typeof metaOf(next)["deletionTimestamp"] === "string" && finalizersOf(next).length === 0) {
+    if (typeof metaOf(next)["deletionTimestamp"] === "string" && finalizersOf(next).length === 0 && r.rt.deletionHeld?.(next) === undefined) {
       if (!dry) {
         await r.rt.beforeDelete?.(next);
         await r.store.delete(key, revision);
@@ -365,7 +372,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
  * `orphanDependents: false` (the API server's rule).
  */
 export async function deleteOne(
-  r: RestRequest,
+  r: Pick<RestRequest, "rt" | "namespace" | "store">,
   old: JsonObject,
   revision: number,
   dry: boolean,
@@ -381,6 +388,8 @@ export async function deleteOne(
       const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
       return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
     }
+    const held = typeof meta["deletionTimestamp"] === "string" ? r.rt.deletionHeld?.(old) : undefined;
+    if (held !== undefined) throw apiErrors.conflict(r.rt.plural, r.rt.group, metaString(old, "name"), held);
     if (finalizersOf(old).length > 0) {
       if (typeof meta["deletionTimestamp"] === "string") return { code: pending, body: old };
       meta["deletionTimestamp"] = nowTimestamp();
@@ -404,7 +413,7 @@ export async function deleteOne(
 }
 
 /** The `Status` a registry without `ReturnDeletedObject` answers for a deleted object. */
-function deletedStatus(r: RestRequest, old: JsonObject): JsonObject {
+function deletedStatus(r: Pick<RestRequest, "rt">, old: JsonObject): JsonObject {
   const details: JsonObject = { name: metaString(old, "name"), group: r.rt.group, kind: r.rt.plural, uid: metaString(old, "uid") };
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }

@@ -43,11 +43,29 @@ export function route(pathname: string): Route {
     return { kind: "notFound" };
   }
   if (a === "swagger-2.0.0.pb-v1" && decoded.length === 1) return { kind: "openapiV2" };
+  if (a === "api") return coreRoute(decoded.slice(1));
   if (a !== "apis") return { kind: "notFound" };
   if (decoded.length === 1) return { kind: "apis" };
   if (decoded.length === 2) return { kind: "group", group: b! };
   if (decoded.length === 3) return { kind: "groupVersion", group: b!, version: c! };
-  const rest = decoded.slice(3);
+  return resourceRoute(b!, c!, decoded.slice(3));
+}
+
+/** `/api/v1[/…]`: the legacy core group (served: `v1` only; other versions are unknown paths). */
+function coreRoute(parts: string[]): Route {
+  const [version] = parts;
+  if (version !== "v1") return { kind: "notFound" };
+  if (parts.length === 1) return { kind: "groupVersion", group: "", version };
+  const rest = parts.slice(1);
+  // RequestInfo: `namespaces/<name>/status|finalize` are subresources of the Namespace, not a namespace.
+  if (rest[0] === "namespaces" && rest.length === 3 && (rest[2] === "status" || rest[2] === "finalize")) {
+    return { kind: "resource", group: "", version, namespace: "", namespaced: false, plural: "namespaces", name: rest[1]!, subresource: rest[2] };
+  }
+  return resourceRoute("", version, rest);
+}
+
+/** The resource part of a path (`[namespaces/NS/]plural[/name[/subresource]]`). */
+function resourceRoute(group: string, version: string, rest: string[]): Route {
   let namespace = "";
   let namespaced = false;
   if (rest[0] === "namespaces" && rest.length >= 3) {
@@ -58,8 +76,8 @@ export function route(pathname: string): Route {
   if (rest.length > 3) return { kind: "notFound" };
   return {
     kind: "resource",
-    group: b!,
-    version: c!,
+    group,
+    version,
     namespace,
     namespaced,
     plural: rest[0]!,

@@ -11,6 +11,8 @@ export interface Admission {
   create(obj: JsonObject, opts: RequestOptions): PipelineResult;
   update(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
   updateStatus(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
+  /** The `/finalize` subresource (Namespaces): PUT only. */
+  finalize?(newObj: JsonObject, oldObj: JsonObject, opts: RequestOptions): PipelineResult;
 }
 
 /** `subresources.scale` of a version. */
@@ -53,6 +55,16 @@ export interface ResourceType {
   deprecationWarning?: string;
   /** Set for resources whose first DELETE only marks the object (CRDs: finalizer + Terminating condition). */
   markForDeletion?: (obj: JsonObject) => void;
+  /**
+   * Set for resources whose marked objects stay until a controller finishes (Namespaces: `spec.finalizers`):
+   * the 409 text a DELETE answers meanwhile, or undefined once the object may go; an update that empties
+   * `metadata.finalizers` deletes the object only when this is undefined (`ShouldDeleteDuringUpdate`).
+   */
+  deletionHeld?: (obj: JsonObject) => string | undefined;
+  /** Subresources besides status and scale (Namespaces: `finalize`, PUT only), with their discovery verbs. */
+  extraSubresources?: { name: string; verbs: string[] }[];
+  /** Discovery verbs of a built-in resource (default: every verb); a DELETE of the collection needs `deletecollection`. */
+  verbs?: string[];
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
   beforeDelete?: (obj: JsonObject) => Promise<void>;
   /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */

@@ -1,0 +1,51 @@
+/**
+ * The NamespaceLifecycle admission plugin (`plugin/pkg/admission/namespace/lifecycle`): a create of a
+ * namespaced object in a namespace that does not exist is 404 `namespaces "x" not found`, in a Terminating
+ * namespace 403 `… is forbidden: unable to create new content in namespace x because it is being
+ * terminated` (cause `NamespaceTerminating`); the immortal namespaces (`default`, `kube-system`,
+ * `kube-public`) cannot be deleted. crdkit reads the namespace from the store on each create (the plugin's
+ * live lookup), so a namespace created through any replica is seen at once.
+ */
+import type { Store } from "../../../storage/types.js";
+import { isObject, type JsonObject } from "../../../value/json-value.js";
+import { apiErrors, type ApiError } from "../../endpoints/errors.js";
+import { parseStored } from "../../endpoints/rest-common.js";
+import type { ResourceType } from "../resource-type.js";
+import { PHASE_TERMINATING } from "./namespace-admission.js";
+import { NAMESPACES_PREFIX } from "./namespace-type.js";
+
+/** kube-apiserver's immortal namespaces (`--admission-control` default set). */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(["default", "kube-system", "kube-public"]);
+
+/** `admission.NewForbidden`'s name: the object's name, else its generateName, else `Unknown`. */
+function admissionName(obj: JsonObject): string {
+  const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
+  if (typeof meta["name"] === "string" && meta["name"] !== "") return meta["name"];
+  if (typeof meta["generateName"] === "string" && meta["generateName"] !== "") return meta["generateName"];
+  return "Unknown";
+}
+
+/** Admits (or refuses with the plugin's ApiError) a create of `obj` of `rt` in `namespace`. */
+export async function admitNamespacedCreate(store: Store, rt: ResourceType, namespace: string, obj: JsonObject): Promise<void> {
+  if (!rt.namespaced || namespace === "") return;
+  const sv = await store.get(NAMESPACES_PREFIX + namespace);
+  if (!sv) throw apiErrors.notFound("namespaces", "", namespace);
+  const ns = parseStored(sv.value);
+  const phase = isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
+  if (phase !== PHASE_TERMINATING) return;
+  const err: ApiError = apiErrors.forbiddenResource(
+    rt.plural,
+    rt.group,
+    admissionName(obj),
+    `unable to create new content in namespace ${namespace} because it is being terminated`,
+  );
+  (err.status.details ??= {}).causes = [
+    { reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated`, field: "metadata.namespace" },
+  ];
+  throw err;
+}
+
+/** The plugin's delete rule for Namespaces: 403 for an immortal one. */
+export function admitNamespaceDelete(name: string): void {
+  if (IMMORTAL_NAMESPACES.has(name)) throw apiErrors.forbiddenResource("namespaces", "", name, "this namespace may not be deleted");
+}
