@@ -72,6 +72,7 @@ describe(`kubectl against crdkit serve (${backend})`, { skip: kubectl ? false : 
       squeeze(await expectRun(["api-resources"], {})),
       [
         "NAME  SHORTNAMES  APIVERSION  NAMESPACED  KIND",
+        "namespaces  ns  v1  false  Namespace",
         "customresourcedefinitions  crd,crds  apiextensions.k8s.io/v1  false  CustomResourceDefinition",
         "selfsubjectreviews  authentication.k8s.io/v1  false  SelfSubjectReview",
         "selfsubjectaccessreviews  authorization.k8s.io/v1  false  SelfSubjectAccessReview",
@@ -85,7 +86,7 @@ describe(`kubectl against crdkit serve (${backend})`, { skip: kubectl ? false : 
       ].join("\n"),
     );
     await expectRun(["api-versions"], {
-      stdout: "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\nauthorization.k8s.io/v1\nrbac.authorization.k8s.io/v1\nstable.example.com/v1\n",
+      stdout: "apiextensions.k8s.io/v1\nauthentication.k8s.io/v1\nauthorization.k8s.io/v1\nrbac.authorization.k8s.io/v1\nstable.example.com/v1\nv1\n",
     });
     await expectRun(["apply", "-f", "cr.yaml", "--dry-run=server"], { stdout: "crontab.stable.example.com/my-cron configured (server dry run)\n" });
     await expectRun(["get", "ct", "my-cron", "-o", "jsonpath={.spec.image}"], { stdout: "my-cron-image:v2" });
