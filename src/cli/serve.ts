@@ -24,6 +24,9 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
   --listen HOST:PORT   address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --quiet              do not log requests
   --no-ui              do not serve the playground page at /ui/
+  --namespace-lifecycle=false
+                       accept namespaced objects in namespaces that do not exist (default true:
+                       NamespaceLifecycle admission, as kube-apiserver; create namespaces first)
 ${ETCD_USAGE}
 ${SECURITY_USAGE}`;
 
@@ -37,6 +40,7 @@ interface ServeArgs {
   security: SecurityOptions;
   writeKubeconfig?: string;
   noUi?: boolean;
+  namespaceLifecycle?: boolean;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
@@ -49,6 +53,11 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
     if (flag === "--help" || flag === "-h") a.help = true;
     else if (flag === "--quiet") a.quiet = true;
     else if (flag === "--no-ui") a.noUi = true;
+    else if (flag === "--namespace-lifecycle") {
+      const v = eq > 0 ? arg.slice(eq + 1) : "true";
+      if (v !== "true" && v !== "false") return `invalid --namespace-lifecycle value ${JSON.stringify(v)}: want true or false`;
+      a.namespaceLifecycle = v === "true";
+    }
     else if (flag === "--data") {
       const v = value();
       if (!v) return "flag --data needs a directory";
@@ -108,6 +117,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       log,
       security: parsed.security,
       ...(parsed.noUi ? { ui: false as const } : {}),
+      ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),
     });
   } catch (e) {
     io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -51,6 +51,8 @@ describe(`kubectl namespaces against crdkit serve (${backend})`, { skip: kubectl
     await expectRun(["get", "namespace", "team-a", "-o", "jsonpath={.spec.finalizers} {.status.phase} {.metadata.labels}"], {
       stdout: '["kubernetes"] Active {"kubernetes.io/metadata.name":"team-a"}',
     });
+    // kubectl sends the Namespace as protobuf: its zero generation is Go's omitted zero value.
+    await expectRun(["get", "ns", "team-a", "-o", "jsonpath={.metadata.generation}"], { stdout: "" });
     await expectRun(["create", "ns", "team-a"], { code: 1, stderr: 'Error from server (AlreadyExists): namespaces "team-a" already exists\n' });
     await expectRun(["create", "ns", "Team_A"], {
       code: 1,

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { runServe } from "../../src/cli/serve.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api, widget, widgetCrd } from "./client.js";
 
@@ -138,6 +139,8 @@ describe("Namespaces", () => {
   it("deletes a namespace: Terminating, content removed (finalizers waited for), then gone", async () => {
     assert.equal((await api(s.url, "POST", NS, namespace("doomed"))).status, 201);
     assert.equal((await api(s.url, "POST", widgets("doomed"), widget("plain"))).status, 201);
+    const role = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "reader" }, rules: [] };
+    assert.equal((await api(s.url, "POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/doomed/roles", role)).status, 201);
     assert.equal((await api(s.url, "POST", widgets("doomed"), widget("held", {}, { finalizers: ["example.com/hold"] }))).status, 201);
     const d = await api(s.url, "DELETE", `${NS}/doomed`);
     assert.equal(d.status, 200, d.text);
@@ -163,6 +166,7 @@ describe("Namespaces", () => {
     );
     const plain = await until(() => api(s.url, "GET", `${widgets("doomed")}/plain`), (r) => r.status === 404);
     assert.equal(plain.status, 404);
+    assert.equal((await api(s.url, "GET", "/apis/rbac.authorization.k8s.io/v1/namespaces/doomed/roles/reader")).status, 404);
     const ns = await until(
       async () => (await api(s.url, "GET", `${NS}/doomed`)).json,
       (n) => (n.status.conditions ?? []).some((c: Cond) => c.type === "NamespaceFinalizersRemaining" && c.status === "True"),
@@ -214,5 +218,35 @@ describe("Namespaces without the lifecycle admission", () => {
   it("accepts custom resources in any namespace name", async () => {
     assert.equal((await api(s.url, "POST", widgets("anywhere"), widget("w"))).status, 201);
     assert.equal((await api(s.url, "GET", `${NS}/anywhere`)).status, 404);
+  });
+});
+
+describe("crdkit serve --namespace-lifecycle", () => {
+  function capture() {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) }, out, err };
+  }
+
+  it("rejects a value other than true or false", async () => {
+    const c = capture();
+    assert.equal(await runServe(["--namespace-lifecycle=no"], c.io), 2);
+    assert.equal(c.err.join("").split("\n")[0], 'crdkit serve: invalid --namespace-lifecycle value "no": want true or false');
+  });
+
+  it("=false accepts namespaced objects in any namespace", async () => {
+    const c = capture();
+    const ac = new AbortController();
+    const done = runServe(["--listen", "127.0.0.1:0", "--quiet", "--namespace-lifecycle=false"], c.io, ac.signal);
+    while (!c.out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
+    const url = /listening on (\S+)/.exec(c.out.join(""))![1]!;
+    try {
+      assert.equal((await api(url, "POST", CRDS, widgetCrd())).status, 201);
+      const w = await api(url, "POST", widgets("elsewhere"), widget("w"));
+      assert.equal(w.status, 201, w.text);
+    } finally {
+      ac.abort();
+      assert.equal(await done, 0);
+    }
   });
 });

@@ -12,7 +12,8 @@ export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
 
 type Field =
   | { name: string; type: "string"; keepEmpty?: boolean }
-  | { name: string; type: "strings" | "map" | "int64" | "bool" | "time" }
+  | { name: string; type: "int64"; omitZero?: boolean }
+  | { name: string; type: "strings" | "map" | "bool" | "time" }
   | { name: string; type: "message" | "messages"; schema: Schema };
 type Schema = Record<number, Field>;
 
@@ -30,7 +31,8 @@ const OBJECT_META: Schema = {
   3: { name: "namespace", type: "string" },
   5: { name: "uid", type: "string" },
   6: { name: "resourceVersion", type: "string" },
-  7: { name: "generation", type: "int64" },
+  // A plain int64 (always on the wire): 0 is Go's zero value, which JSON omits.
+  7: { name: "generation", type: "int64", omitZero: true },
   8: { name: "creationTimestamp", type: "time" },
   9: { name: "deletionTimestamp", type: "time" },
   10: { name: "deletionGracePeriodSeconds", type: "int64" },
@@ -158,9 +160,11 @@ function decodeMessage(bytes: Uint8Array, schema: Schema, depth: number): JsonOb
       case "strings":
         ((out[f.name] ??= []) as JsonValue[]).push(r.string());
         break;
-      case "int64":
-        out[f.name] = Number(r.int64());
+      case "int64": {
+        const n = Number(r.int64());
+        if (n !== 0 || !f.omitZero) out[f.name] = n;
         break;
+      }
       case "bool":
         out[f.name] = r.bool();
         break;
