@@ -4,6 +4,8 @@
  * deleting a namespace's custom resources (waiting for finalizers).
  */
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Backend, type Cluster, findKubectl, normalizeAges, squeeze, startCluster } from "./harness.js";
 
@@ -126,5 +128,19 @@ describe(`kubectl namespaces against crdkit serve (${backend})`, { skip: kubectl
     });
     await expectRun(["wait", "--for=delete", "ns/held", "--timeout=30s"], { stdout: /^(namespace\/held condition met\n)?$/ });
     await expectRun(["get", "ns", "held", "--ignore-not-found"], { stdout: "" });
+  });
+
+  it("replace --raw …/finalize with no finalizers purges a stuck namespace", async () => {
+    await expectRun(["create", "ns", "stuck"], { stdout: "namespace/stuck created\n" });
+    await expectRun(["create", "-f", "cr-finalizer.yaml", "-n", "stuck"], { stdout: "crontab.stable.example.com/held-cron created\n" });
+    await expectRun(["delete", "ns", "stuck", "--wait=false"], { stdout: 'namespace "stuck" deleted\n' });
+    const ns = JSON.parse(await expectRun(["get", "ns", "stuck", "-o", "json"], {}));
+    assert.deepEqual(ns.spec, { finalizers: ["kubernetes"] });
+    const file = join(c.dir, "stuck.json");
+    writeFileSync(file, JSON.stringify({ ...ns, spec: { finalizers: [] } }));
+    const out = JSON.parse(await expectRun(["replace", "--raw", "/api/v1/namespaces/stuck/finalize", "-f", file], {}));
+    assert.equal(out.kind, "Namespace");
+    assert.equal(out.status.phase, "Terminating");
+    await expectRun(["get", "ns", "stuck"], { code: 1, stderr: 'Error from server (NotFound): namespaces "stuck" not found\n' });
   });
 });

@@ -84,6 +84,8 @@ describe("Namespaces", () => {
     assert.deepEqual(c.json.status, { phase: "Active" });
     assert.equal(c.json.metadata.labels["kubernetes.io/metadata.name"], "team-a");
     assert.equal(c.json.metadata.generation, undefined);
+    // The field manager records the request as decoded (the name label), not the finalizer the strategy adds.
+    assert.deepEqual(c.json.metadata.managedFields[0].fieldsV1, { "f:metadata": { "f:labels": { ".": {}, "f:kubernetes.io/metadata.name": {} } } });
     const dots = await api(s.url, "POST", NS, namespace("a.b"));
     assert.equal(dots.status, 422);
     assert.equal(dots.json.message, `Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": must not contain dots`);
@@ -114,6 +116,10 @@ describe("Namespaces", () => {
     assert.equal(st.status, 422);
     assert.equal(st.json.message, `Namespace "team-a" is invalid: status.Phase: Invalid value: "Terminating": may only be 'Active' if \`deletionTimestamp\` is empty`);
     assert.equal((await api(s.url, "GET", `${NS}/team-a/finalize`)).status, 405);
+    // Namespaces allow unconditional updates (no resourceVersion in the body).
+    const put = await api(s.url, "PUT", `${NS}/team-a`, namespace("team-a", { metadata: { name: "team-a", labels: { tier: "y" } } }));
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.json.metadata.labels, { tier: "y", "kubernetes.io/metadata.name": "team-a" });
     assert.equal((await api(s.url, "DELETE", NS)).status, 405);
   });
 
@@ -189,6 +195,22 @@ describe("Namespaces", () => {
     assert.equal(gone.json.message, `namespaces "doomed" not found`);
     // Objects of other namespaces are untouched.
     assert.equal((await api(s.url, "GET", `${widgets("team-a")}/w`)).status, 200);
+  });
+
+  it("PUT /finalize with no finalizers purges a terminating namespace at once (its content stays in storage)", async () => {
+    assert.equal((await api(s.url, "POST", NS, namespace("stuck"))).status, 201);
+    assert.equal((await api(s.url, "POST", widgets("stuck"), widget("held", {}, { finalizers: ["example.com/hold"] }))).status, 201);
+    assert.equal((await api(s.url, "DELETE", `${NS}/stuck`)).status, 200);
+    await until(() => api(s.url, "GET", `${widgets("stuck")}/held`), (r) => r.json.metadata.deletionTimestamp !== undefined);
+    const cur = (await api(s.url, "GET", `${NS}/stuck`)).json;
+    const bad = await api(s.url, "PUT", `${NS}/stuck/finalize`, { ...cur, spec: { finalizers: ["nope"] } });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.json.message, `Namespace "stuck" is invalid: spec.finalizers[0]: Invalid value: "nope": name is neither a standard finalizer name nor is it fully qualified`);
+    const fin = await api(s.url, "PUT", `${NS}/stuck/finalize`, { ...cur, spec: { finalizers: [] } });
+    assert.equal(fin.status, 200, fin.text);
+    assert.equal((await api(s.url, "GET", `${NS}/stuck`)).status, 404);
+    // As in Kubernetes, the object left behind is not removed (it is still readable by name).
+    assert.equal((await api(s.url, "GET", `${widgets("stuck")}/held`)).status, 200);
   });
 
   it("lists namespaces as a Table with kubectl's columns and filters on status.phase", async () => {

@@ -158,6 +158,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   let toStore = admitted(r, result, name);
   // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
   if (!applied) toStore = tracked(r, undefined, toStore);
+  r.rt.prepareCreate?.(toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
     if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
@@ -284,7 +285,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
     const rev = basedOn(r, next, revision, false);
     return commitUpdate(r, next, old, rev);
   }
-  const rev = basedOn(r, body, revision, true);
+  const rev = basedOn(r, body, revision, r.rt.unconditionalUpdate !== true);
   return commitUpdate(r, body, old, rev);
 }
 

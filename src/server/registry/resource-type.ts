@@ -63,6 +63,13 @@ export interface ResourceType {
   deletionHeld?: (obj: JsonObject) => string | undefined;
   /** Subresources besides status and scale (Namespaces: `finalize`, PUT only), with their discovery verbs. */
   extraSubresources?: { name: string; verbs: string[] }[];
+  /** `AllowUnconditionalUpdate`: a PUT without `metadata.resourceVersion` updates the current object. */
+  unconditionalUpdate?: boolean;
+  /**
+   * The create strategy's additions made after field tracking (`PrepareForCreate` runs after the field
+   * manager has recorded the request object; Namespaces: the `kubernetes` finalizer).
+   */
+  prepareCreate?: (obj: JsonObject) => void;
   /** Discovery verbs of a built-in resource (default: every verb); a DELETE of the collection needs `deletecollection`. */
   verbs?: string[];
   /** Called before an object is deleted for good (CRDs delete their custom resources). */

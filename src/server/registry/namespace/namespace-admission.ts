@@ -130,17 +130,21 @@ function result(d: Exclude<Decoded, { error: PipelineResult }>, errors: FieldErr
   return { object: d.obj, errors, warnings: d.warnings, unknownFields: d.unknown };
 }
 
+/** PrepareForCreate's finalizer: `kubernetes` appended to `spec.finalizers` when missing. */
+export function addKubernetesFinalizer(obj: JsonObject): void {
+  const spec = objectAt(obj, "spec");
+  const fins = strings(spec["finalizers"]);
+  if (!fins.includes(FINALIZER_KUBERNETES)) spec["finalizers"] = [...fins, FINALIZER_KUBERNETES];
+}
+
 /** The Namespace strategies: create, update, `/status` and `/finalize`. */
 export function namespaceAdmission(): Admission & { finalize: Admission["update"] } {
   return {
     create(input, opts) {
       const d = decode(input, opts);
       if ("error" in d) return d.error;
-      // PrepareForCreate: phase Active, the kubernetes finalizer appended when missing.
+      // PrepareForCreate: phase Active (the finalizer is added by `addKubernetesFinalizer`, after field tracking).
       d.obj["status"] = { phase: PHASE_ACTIVE };
-      const spec = objectAt(d.obj, "spec");
-      const fins = strings(spec["finalizers"]);
-      if (!fins.includes(FINALIZER_KUBERNETES)) spec["finalizers"] = [...fins, FINALIZER_KUBERNETES];
       return result(d, validateNamespace(d.obj));
     },
     update(input, old, opts) {

@@ -14,7 +14,7 @@ import { humanAge } from "../../tableconvertor/human-duration.js";
 import { CREATION_TIMESTAMP_DESCRIPTION, TableConvertor, type PrinterColumn } from "../../tableconvertor/table.js";
 import { metaOf, nowTimestamp } from "../object-meta.js";
 import { type ResourceType, storageVersionHash } from "../resource-type.js";
-import { namespaceAdmission, PHASE_TERMINATING } from "./namespace-admission.js";
+import { addKubernetesFinalizer, namespaceAdmission, PHASE_TERMINATING } from "./namespace-admission.js";
 
 /** Storage prefix of Namespace objects (kube-apiserver's key). */
 export const NAMESPACES_PREFIX = "/registry/namespaces/";
@@ -89,6 +89,8 @@ export function namespaceResourceType(): ResourceType {
     storageVersionHash: storageVersionHash("", "v1", "Namespace", (t) => createHash("sha256").update(t).digest()),
     terminating: false,
     returnDeletedObject: true,
+    unconditionalUpdate: true,
+    prepareCreate: addKubernetesFinalizer,
     markForDeletion: markNamespaceDeleting,
     deletionHeld: (obj) => (specFinalizers(obj).length > 0 ? NAMESPACE_PURGE_PENDING : undefined),
     admission: () => admission,

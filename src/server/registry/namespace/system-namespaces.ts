@@ -22,7 +22,8 @@ export async function ensureSystemNamespaces(store: Store, rt: ResourceType): Pr
     const res = rt.admission().create(input, { fieldValidation: "Ignore" });
     if (!res.object || res.errors.length > 0) throw new Error(`system namespace ${name} was not admitted`);
     // The field manager sees the object as decoded (the name label), before the strategy adds the finalizer.
-    const obj = trackUpdate(undefined, res.object, rt.smdType(), "kube-apiserver", "v1", "", ["spec", "status"]);
+    const obj = trackUpdate(undefined, res.object, rt.smdType(), "kube-apiserver", "v1", "", ["status"]);
+    rt.prepareCreate?.(obj);
     try {
       await store.create(NAMESPACES_PREFIX + name, encodeObject(obj));
     } catch (e) {
