@@ -19,8 +19,12 @@ import type { ResourceType } from "../registry/resource-type.js";
 import { FINALIZER_KUBERNETES, PHASE_TERMINATING } from "../registry/namespace/namespace-admission.js";
 import { NAMESPACES_PREFIX, specFinalizers } from "../registry/namespace/namespace-type.js";
 
-/** How often a terminating namespace re-checks for remaining content (objects with finalizers). */
+/**
+ * Re-checks of a namespace whose content remains (objects with finalizers): after 250 ms, doubling up to 5 s
+ * (the namespace controller requeues with an estimate of at least 5 s); a change of the namespace restarts it.
+ */
 const RECHECK_MS = 250;
+const RECHECK_MAX_MS = 5000;
 
 /** The conditions the controller maintains, in its order, with their "ok" reason and message. */
 const CONDITIONS: [type: string, reason: string, message: string][] = [
@@ -107,6 +111,8 @@ export class NamespaceDeleter {
   private readonly pending = new Set<string>();
   private readonly again = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The next re-check delay per namespace (backoff while content remains). */
+  private readonly backoff = new Map<string, number>();
   private readonly informer: PrefixInformer;
   private stopped = false;
 
@@ -141,7 +147,15 @@ export class NamespaceDeleter {
   private consider(name: string, value: string): void {
     const ns = parseStored(value);
     if (typeof metaOf(ns)["deletionTimestamp"] !== "string" || !specFinalizers(ns).includes(FINALIZER_KUBERNETES)) return;
+    this.backoff.delete(name);
     this.schedule(name, 0);
+  }
+
+  /** The delay before the next re-check of `name`, doubling each time. */
+  private nextRecheck(name: string): number {
+    const d = this.backoff.get(name) ?? RECHECK_MS;
+    this.backoff.set(name, Math.min(d * 2, RECHECK_MAX_MS));
+    return d;
   }
 
   private schedule(name: string, delay: number): void {
@@ -160,10 +174,14 @@ export class NamespaceDeleter {
         else if (delayNext !== undefined) this.schedule(name, delayNext);
       };
       this.sync(name).then(
-        (done) => finish(done ? undefined : RECHECK_MS),
+        (done) => {
+          if (done) this.backoff.delete(name);
+          finish(done ? undefined : this.nextRecheck(name));
+        },
         (e: unknown) => {
           if (!(e instanceof RevisionConflictError || e instanceof KeyNotFoundError)) this.onError(e);
-          finish(e instanceof KeyNotFoundError ? undefined : RECHECK_MS);
+          if (e instanceof KeyNotFoundError) this.backoff.delete(name);
+          finish(e instanceof KeyNotFoundError ? undefined : this.nextRecheck(name));
         },
       );
     }, delay);
