@@ -56,6 +56,7 @@ describe("Namespaces", () => {
     assert.deepEqual(v1.json.resources[0].shortNames, ["ns"]);
     const agg = await api(s.url, "GET", "/api", undefined, AGGREGATED);
     assert.equal(agg.json.items.length, 1);
+    assert.deepEqual(agg.json.items[0].metadata, {});
     const ns = agg.json.items[0].versions[0].resources[0];
     assert.deepEqual([ns.resource, ns.scope, ns.responseKind], ["namespaces", "Cluster", { group: "", version: "", kind: "Namespace" }]);
     assert.deepEqual(

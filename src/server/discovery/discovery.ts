@@ -94,7 +94,8 @@ export class Discovery {
   coreVersions(format: DiscoveryFormat): JsonObject {
     const core = this.groups().get(CORE_GROUP);
     if (format !== "legacy") {
-      const items = core ? [{ metadata: { creationTimestamp: null }, versions: this.aggregatedVersions(core) }] : [];
+      // The core group has no name: its metadata is empty (creationTimestamp is omitted when zero, as in /apis).
+      const items = core ? [{ metadata: {}, versions: this.aggregatedVersions(core) }] : [];
       return { kind: "APIGroupDiscoveryList", apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items };
     }
     if (!core) return { kind: "APIVersions", versions: [], serverAddressByClientCIDRs: [] };
