@@ -44,6 +44,7 @@ describe("Namespaces", () => {
     assert.equal(core.json.kind, "APIVersions");
     const v1 = await api(s.url, "GET", "/api/v1");
     assert.equal(v1.json.groupVersion, "v1");
+    assert.equal(v1.json.apiVersion, undefined);
     assert.deepEqual(
       v1.json.resources.map((r: { name: string; verbs: string[] }) => [r.name, r.verbs.join(",")]),
       [

@@ -173,7 +173,9 @@ export class Discovery {
         });
       }
     }
-    return { kind: "APIResourceList", apiVersion: "v1", groupVersion: group === CORE_GROUP ? version : `${group}/${version}`, resources: list };
+    // The legacy core group's list carries no apiVersion (kube-apiserver answers `{"kind":"APIResourceList","groupVersion":"v1",…}`).
+    if (group === CORE_GROUP) return { kind: "APIResourceList", groupVersion: version, resources: list };
+    return { kind: "APIResourceList", apiVersion: "v1", groupVersion: `${group}/${version}`, resources: list };
   }
 }
 
