@@ -51,6 +51,27 @@ describe("Namespaces in etcd", { timeout: 60_000 }, () => {
     }
   });
 
+  it("two replicas: a namespace created through one admits content through the other; both run the controller", async () => {
+    const s2 = await startServer({ ui: false, store: new EtcdStore({ servers: [etcd.url], prefix: PREFIX, compactionIntervalMs: 0 }) });
+    try {
+      assert.equal((await api(s2.url, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "shared" } })).status, 201);
+      await until(() => api(s.url, "GET", "/apis/test.example.com/v1"), (r) => r.status === 200);
+      for (let i = 0; i < 5; i++) {
+        const w = await api(i % 2 === 0 ? s.url : s2.url, "POST", "/apis/test.example.com/v1/namespaces/shared/widgets", widget(`w${i}`));
+        assert.equal(w.status, 201, w.text);
+      }
+      const inShared = () =>
+        raw.range({ key: Buffer.from(`${PREFIX}/test.example.com/widgets/shared/`), range_end: Buffer.from(`${PREFIX}/test.example.com/widgets/shared0`) });
+      assert.equal((await inShared()).kvs.length, 5);
+      assert.equal((await api(s.url, "DELETE", "/api/v1/namespaces/shared")).status, 200);
+      const gone = await until(() => api(s2.url, "GET", "/api/v1/namespaces/shared"), (r) => r.status === 404);
+      assert.equal(gone.status, 404);
+      assert.equal((await inShared()).kvs.length, 0);
+    } finally {
+      await s2.close();
+    }
+  });
+
   it("serves a Namespace another API server wrote (Go struct order) and deletes its content", async () => {
     const text =
       '{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"from-kube","uid":"6f1d3c1e-0000-4000-8000-000000000001","creationTimestamp":"2026-01-02T03:04:05Z","labels":{"kubernetes.io/metadata.name":"from-kube"}},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}\n';
