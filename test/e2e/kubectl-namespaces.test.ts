@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type Backend, type Cluster, findKubectl, normalizeAges, squeeze, startCluster } from "./harness.js";
+import { type Backend, type Cluster, findKubectl, normalizeAges, squeeze, startCluster, versionedKubectl } from "./harness.js";
 
 const kubectl = findKubectl();
 
@@ -144,3 +144,32 @@ describe(`kubectl namespaces against crdkit serve (${backend})`, { skip: kubectl
     await expectRun(["get", "ns", "stuck"], { code: 1, stderr: 'Error from server (NotFound): namespaces "stuck" not found\n' });
   });
 });
+
+// Each versioned kubectl (1.27/1.28 use v2beta1 aggregated discovery and OpenAPI v2) with the namespace basics.
+for (const minor of [27, 28, 29, 30, 31, 32, 33]) {
+  const bin = versionedKubectl(minor);
+  describe(`kubectl 1.${minor} namespaces`, { skip: bin ? false : `kubectl.1.${minor} not installed`, timeout: 120_000 }, () => {
+    it("create ns, get ns, apply a mixed file, delete ns", async () => {
+      const c = await startCluster({});
+      try {
+        const steps: [string[], string][] = [
+          [["apply", "-f", "crd.yaml"], "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created\n"],
+          [["wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=30s"], "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com condition met\n"],
+          [["create", "ns", "x"], "namespace/x created\n"],
+          [["get", "ns", "x", "--no-headers", "-o", "custom-columns=NAME:.metadata.name,PHASE:.status.phase"], "x  Active\n"],
+          [["apply", "-f", "ns-mixed.yaml"], "namespace/shop created\ncrontab.stable.example.com/nightly created\ncrontab.stable.example.com/hourly created\n"],
+          [["delete", "ns", "shop"], 'namespace "shop" deleted\n'],
+          [["get", "ct", "-A", "-o", "name"], ""],
+        ];
+        for (const [args, stdout] of steps) {
+          const r = await c.kubectl(args, { bin: bin! });
+          const ctx = `kubectl.1.${minor} ${args.join(" ")}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+          assert.equal(r.code, 0, ctx);
+          assert.equal(squeeze(r.stdout), stdout, ctx);
+        }
+      } finally {
+        await c.close();
+      }
+    });
+  });
+}
