@@ -42,7 +42,7 @@ import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
 import { NamespaceDeleter } from "./controllers/namespace-deleter.js";
-import { admitNamespaceDelete, admitNamespacedCreate } from "./registry/namespace/namespace-lifecycle.js";
+import { admitNamespaceDelete, admitNamespaced } from "./registry/namespace/namespace-lifecycle.js";
 import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
 import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
 import { storageVersionOf } from "./registry/registry.js";
@@ -345,7 +345,7 @@ export class ApiHandler {
       rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
     const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
     if (this.namespaceLifecycle) {
-      if (rt.namespaced) rr.admitCreate = (obj) => admitNamespacedCreate(this.store, rt, r.namespace, obj);
+      if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
       if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
     }
     const out = await this.serveResource(rr, r, method);

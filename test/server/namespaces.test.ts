@@ -211,8 +211,15 @@ describe("Namespaces", () => {
     const fin = await api(s.url, "PUT", `${NS}/stuck/finalize`, { ...cur, spec: { finalizers: [] } });
     assert.equal(fin.status, 200, fin.text);
     assert.equal((await api(s.url, "GET", `${NS}/stuck`)).status, 404);
-    // As in Kubernetes, the object left behind is not removed (it is still readable by name).
+    // As in Kubernetes, the object left behind is not removed (it is still readable by name), and cannot be
+    // updated until its namespace exists again.
     assert.equal((await api(s.url, "GET", `${widgets("stuck")}/held`)).status, 200);
+    const orphan = await api(s.url, "PATCH", `${widgets("stuck")}/held`, { metadata: { finalizers: null } }, MERGE);
+    assert.equal(orphan.status, 404);
+    assert.equal(orphan.json.message, `namespaces "stuck" not found`);
+    assert.equal((await api(s.url, "POST", NS, namespace("stuck"))).status, 201);
+    assert.equal((await api(s.url, "PATCH", `${widgets("stuck")}/held`, { metadata: { finalizers: null } }, MERGE)).status, 200);
+    assert.equal((await api(s.url, "GET", `${widgets("stuck")}/held`)).status, 404);
   });
 
   it("lists namespaces as a Table with kubectl's columns and filters on status.phase", async () => {

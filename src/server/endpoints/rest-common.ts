@@ -23,8 +23,8 @@ export interface RestRequest {
   query: URLSearchParams;
   req: IncomingMessage;
   res: ServerResponse;
-  /** Admission of a create after decoding (NamespaceLifecycle): throws the ApiError that refuses it. */
-  admitCreate?: (obj: JsonObject) => Promise<void>;
+  /** Admission plugins after decoding (NamespaceLifecycle): throws the ApiError that refuses the write. */
+  admit?: (operation: "create" | "update", obj: JsonObject) => Promise<void>;
   /** Strict-decoding errors of the body (duplicate fields), set when the body is read. */
   strictErrors?: string[];
 }

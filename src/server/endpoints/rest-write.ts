@@ -152,7 +152,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const opts = requestOptions(r);
   const result = r.rt.admission().create(obj, opts);
   // Admission plugins (NamespaceLifecycle) see the decoded object, before the strategy's validation.
-  if (r.admitCreate && result.decodeError === undefined) await r.admitCreate(obj);
+  if (r.admit && result.decodeError === undefined) await r.admit("create", obj);
   const name = metaString(obj, "name");
   const warnings = collectWarnings(r, result);
   let toStore = admitted(r, result, name);
@@ -222,6 +222,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
       : r.subresource === "finalize" && adm.finalize
         ? adm.finalize(newObj, old, opts)
         : adm.update(newObj, old, opts);
+  if (r.admit && result.decodeError === undefined) await r.admit("update", newObj);
   const warnings = collectWarnings(r, result);
   let next = admitted(r, result, r.name);
   if (managedFields === undefined) delete metaOf(next)["managedFields"];

@@ -1,6 +1,6 @@
 /**
- * The NamespaceLifecycle admission plugin (`plugin/pkg/admission/namespace/lifecycle`): a create of a
- * namespaced object in a namespace that does not exist is 404 `namespaces "x" not found`, in a Terminating
+ * The NamespaceLifecycle admission plugin (`plugin/pkg/admission/namespace/lifecycle`): a create or update of
+ * a namespaced object in a namespace that does not exist is 404 `namespaces "x" not found`; a create in a Terminating
  * namespace 403 `… is forbidden: unable to create new content in namespace x because it is being
  * terminated` (cause `NamespaceTerminating`); the immortal namespaces (`default`, `kube-system`,
  * `kube-public`) cannot be deleted. crdkit reads the namespace from the store on each create (the plugin's
@@ -25,14 +25,14 @@ function admissionName(obj: JsonObject): string {
   return "Unknown";
 }
 
-/** Admits (or refuses with the plugin's ApiError) a create of `obj` of `rt` in `namespace`. */
-export async function admitNamespacedCreate(store: Store, rt: ResourceType, namespace: string, obj: JsonObject): Promise<void> {
+/** Admits (or refuses with the plugin's ApiError) a create or update of `obj` of `rt` in `namespace`. */
+export async function admitNamespaced(store: Store, rt: ResourceType, namespace: string, operation: "create" | "update", obj: JsonObject): Promise<void> {
   if (!rt.namespaced || namespace === "") return;
   const sv = await store.get(NAMESPACES_PREFIX + namespace);
   if (!sv) throw apiErrors.notFound("namespaces", "", namespace);
   const ns = parseStored(sv.value);
   const phase = isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
-  if (phase !== PHASE_TERMINATING) return;
+  if (operation !== "create" || phase !== PHASE_TERMINATING) return;
   const err: ApiError = apiErrors.forbiddenResource(
     rt.plural,
     rt.group,
