@@ -74,6 +74,11 @@ export interface ServerOptions {
    * an existing, non-terminating Namespace; `default`, `kube-system`, `kube-public` cannot be deleted.
    */
   namespaceLifecycle?: boolean;
+  /**
+   * How long the namespace controller waits before deleting the content of a namespace marked for deletion
+   * (default 5000 ms, Kubernetes' `namespaceDeletionGracePeriod`).
+   */
+  namespaceDeletionDelayMs?: number;
 }
 
 /** A running server. */
@@ -116,6 +121,7 @@ export class ApiHandler {
   private readonly builtins: Map<string, ResourceType>;
   readonly namespaceType: ResourceType;
   private readonly namespaceDeleter: NamespaceDeleter;
+  private readonly namespaceLifecycle: boolean;
 
   readonly store: TrackedStore;
 
@@ -127,8 +133,9 @@ export class ApiHandler {
     /** Refuses requests before dispatch (the loopback Host/Origin check). */
     private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
     private readonly uiDir: string | false = false,
-    private readonly namespaceLifecycle = true,
+    namespaces: { lifecycle?: boolean; deletionDelayMs?: number } = {},
   ) {
+    this.namespaceLifecycle = namespaces.lifecycle ?? true;
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
     this.registry = new Registry(this.store, () => this.store.knownRevision);
@@ -144,8 +151,11 @@ export class ApiHandler {
     this.builtins = builtinTypes();
     this.namespaceType = namespaceResourceType();
     this.builtins.set("/v1/namespaces", this.namespaceType);
-    this.namespaceDeleter = new NamespaceDeleter(this.store, () => this.namespacedTypes(), (e) =>
-      log({ level: "warn", msg: "namespace deletion failed", error: e instanceof Error ? e.message : String(e) }),
+    this.namespaceDeleter = new NamespaceDeleter(
+      this.store,
+      () => this.namespacedTypes(),
+      (e) => log({ level: "warn", msg: "namespace deletion failed", error: e instanceof Error ? e.message : String(e) }),
+      namespaces.deletionDelayMs,
     );
     this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
@@ -460,7 +470,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     security,
     loopbackRequestGuard(host),
     opts.ui === undefined ? defaultUiDir() : opts.ui,
-    opts.namespaceLifecycle ?? true,
+    {
+      ...(opts.namespaceLifecycle !== undefined ? { lifecycle: opts.namespaceLifecycle } : {}),
+      ...(opts.namespaceDeletionDelayMs !== undefined ? { deletionDelayMs: opts.namespaceDeletionDelayMs } : {}),
+    },
   );
   try {
     await handler.start();

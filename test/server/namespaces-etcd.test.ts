@@ -28,7 +28,7 @@ describe("Namespaces in etcd", { timeout: 60_000 }, () => {
   let raw: EtcdClient;
   before(async () => {
     etcd = await EtcdProcess.start();
-    s = await startServer({ ui: false, store: new EtcdStore({ servers: [etcd.url], prefix: PREFIX, compactionIntervalMs: 0 }) });
+    s = await startServer({ ui: false, namespaceDeletionDelayMs: 0, store: new EtcdStore({ servers: [etcd.url], prefix: PREFIX, compactionIntervalMs: 0 }) });
     raw = new EtcdClient({ servers: [etcd.url] });
     assert.equal((await api(s.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCrd())).status, 201);
   });
@@ -52,7 +52,7 @@ describe("Namespaces in etcd", { timeout: 60_000 }, () => {
   });
 
   it("two replicas: a namespace created through one admits content through the other; both run the controller", async () => {
-    const s2 = await startServer({ ui: false, store: new EtcdStore({ servers: [etcd.url], prefix: PREFIX, compactionIntervalMs: 0 }) });
+    const s2 = await startServer({ ui: false, namespaceDeletionDelayMs: 0, store: new EtcdStore({ servers: [etcd.url], prefix: PREFIX, compactionIntervalMs: 0 }) });
     try {
       assert.equal((await api(s2.url, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "shared" } })).status, 201);
       await until(() => api(s.url, "GET", "/apis/test.example.com/v1"), (r) => r.status === 200);

@@ -31,7 +31,8 @@ type Cond = { type: string; status: string; reason: string; message: string };
 describe("Namespaces", () => {
   let s: RunningServer;
   before(async () => {
-    s = await startServer({ ui: false });
+    // The controller starts at once here (Kubernetes waits 5 s first; tested below).
+    s = await startServer({ ui: false, namespaceDeletionDelayMs: 0 });
     assert.equal((await api(s.url, "POST", CRDS, widgetCrd())).status, 201);
   });
   after(async () => {
@@ -233,6 +234,33 @@ describe("Namespaces", () => {
     assert.ok(active.json.items.length >= 5);
     const term = await api(s.url, "GET", `${NS}?fieldSelector=status.phase%3DTerminating`);
     assert.deepEqual(term.json.items, []);
+  });
+});
+
+describe("Namespace deletion grace period", () => {
+  let s: RunningServer;
+  before(async () => {
+    // A grace period far longer than the test: what the API answers before the controller starts.
+    s = await startServer({ ui: false, namespaceDeletionDelayMs: 600_000 });
+    assert.equal((await api(s.url, "POST", CRDS, widgetCrd())).status, 201);
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  it("leaves the content of a Terminating namespace alone until the grace period ends", async () => {
+    assert.equal((await api(s.url, "POST", NS, namespace("shop"))).status, 201);
+    assert.equal((await api(s.url, "POST", widgets("shop"), widget("a"))).status, 201);
+    assert.equal((await api(s.url, "POST", widgets("shop"), widget("b"))).status, 201);
+    assert.equal((await api(s.url, "DELETE", `${NS}/shop`)).status, 200);
+    // As `kubectl delete -f` of a file with the Namespace and its objects: the objects are still there.
+    const a = await api(s.url, "DELETE", `${widgets("shop")}/a`);
+    assert.equal(a.status, 200, a.text);
+    assert.equal(a.json.status, "Success");
+    const ns = await api(s.url, "GET", `${NS}/shop`);
+    assert.equal(ns.json.status.phase, "Terminating");
+    assert.equal(ns.json.status.conditions, undefined);
+    assert.equal((await api(s.url, "GET", `${widgets("shop")}/b`)).status, 200);
   });
 });
 

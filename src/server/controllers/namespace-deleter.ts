@@ -20,6 +20,14 @@ import { FINALIZER_KUBERNETES, PHASE_TERMINATING } from "../registry/namespace/n
 import { NAMESPACES_PREFIX, specFinalizers } from "../registry/namespace/namespace-type.js";
 
 /**
+ * `namespaceDeletionGracePeriod`: the controller starts on a namespace marked for deletion only after 5 s
+ * ("to allow HA api servers to observe namespace deletion, and HA etcd servers to observe last minute object
+ * creations inside the namespace"); so `kubectl delete -f` of a file with a Namespace and its objects finds
+ * the objects still there, as on a cluster.
+ */
+export const NAMESPACE_DELETION_GRACE_MS = 5000;
+
+/**
  * Re-checks of a namespace whose content remains (objects with finalizers): after 250 ms, doubling up to 5 s
  * (the namespace controller requeues with an estimate of at least 5 s); a change of the namespace restarts it.
  */
@@ -113,6 +121,8 @@ export class NamespaceDeleter {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** The next re-check delay per namespace (backoff while content remains). */
   private readonly backoff = new Map<string, number>();
+  /** Namespaces whose grace period has been waited (later changes are handled at once). */
+  private readonly graced = new Set<string>();
   private readonly informer: PrefixInformer;
   private stopped = false;
 
@@ -121,6 +131,7 @@ export class NamespaceDeleter {
     /** Every namespaced resource whose objects a namespace holds (one served version each). */
     private readonly contentTypes: () => ResourceType[],
     private readonly onError: (e: unknown) => void = () => {},
+    private readonly graceMs = NAMESPACE_DELETION_GRACE_MS,
   ) {
     this.informer = new PrefixInformer(store, NAMESPACES_PREFIX, {
       replace: (items) => {
@@ -148,7 +159,9 @@ export class NamespaceDeleter {
     const ns = parseStored(value);
     if (typeof metaOf(ns)["deletionTimestamp"] !== "string" || !specFinalizers(ns).includes(FINALIZER_KUBERNETES)) return;
     this.backoff.delete(name);
-    this.schedule(name, 0);
+    const first = !this.graced.has(name);
+    this.graced.add(name);
+    this.schedule(name, first ? this.graceMs : 0);
   }
 
   /** The delay before the next re-check of `name`, doubling each time. */
@@ -175,12 +188,18 @@ export class NamespaceDeleter {
       };
       this.sync(name).then(
         (done) => {
-          if (done) this.backoff.delete(name);
+          if (done) {
+            this.backoff.delete(name);
+            this.graced.delete(name);
+          }
           finish(done ? undefined : this.nextRecheck(name));
         },
         (e: unknown) => {
           if (!(e instanceof RevisionConflictError || e instanceof KeyNotFoundError)) this.onError(e);
-          if (e instanceof KeyNotFoundError) this.backoff.delete(name);
+          if (e instanceof KeyNotFoundError) {
+            this.backoff.delete(name);
+            this.graced.delete(name);
+          }
           finish(e instanceof KeyNotFoundError ? undefined : this.nextRecheck(name));
         },
       );
