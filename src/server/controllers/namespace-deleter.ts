@@ -21,9 +21,8 @@ import { NAMESPACES_PREFIX, specFinalizers } from "../registry/namespace/namespa
 
 /**
  * `namespaceDeletionGracePeriod`: the controller starts on a namespace marked for deletion only after 5 s
- * ("to allow HA api servers to observe namespace deletion, and HA etcd servers to observe last minute object
- * creations inside the namespace"); so `kubectl delete -f` of a file with a Namespace and its objects finds
- * the objects still there, as on a cluster.
+ * (time for every API server replica to refuse new content and for late writes to settle); so
+ * `kubectl delete -f` of a file with a Namespace and its objects finds the objects still there, as on a cluster.
  */
 export const NAMESPACE_DELETION_GRACE_MS = 5000;
 
