@@ -26,6 +26,7 @@ export function validateHomogeneousAggregateLiterals(
   ctx: ValidationContext,
   exemptFunctions: readonly string[],
 ): void {
+  if (!ctx.hasAggregateLiterals()) return;
   const mismatch = (id: number, expected: CelType, actual: CelType) =>
     ctx.report(id, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
   const lists: Expr[] = [];

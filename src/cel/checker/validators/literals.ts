@@ -14,14 +14,11 @@ import type { ValidationContext } from "./validator.js";
 type ArgCheck = (call: CallExpr, arg: Expr) => boolean;
 
 function validateCalls(ctx: ValidationContext, fnName: string, check: ArgCheck): void {
-  ctx.visit((e) => {
-    if (e.kind !== "call") return;
-    const name = ctx.checked.references.get(e.id)?.name ?? e.function;
-    if (name !== fnName) return;
+  for (const e of ctx.callsNamed(fnName)) {
     const arg = e.args[0];
-    if (arg === undefined || arg.kind !== "const") return;
+    if (arg === undefined || arg.kind !== "const") continue;
     if (!check(e, arg)) ctx.report(arg.id, `invalid ${fnName} argument`);
-  });
+  }
 }
 
 /** Evaluates the call on its own (cel-go `evalCall`); false when it yields an error. */

@@ -79,6 +79,9 @@ export interface StringFormatOptions {
 
 /** Validates all `format` calls with a literal format string and a list-literal argument. */
 export function validateStringFormat(ctx: ValidationContext, opts: StringFormatOptions): void {
+  // candidates are calls of `format` (pre-order); none: nothing to validate
+  const calls = ctx.callsNamed("format");
+  if (calls.length === 0) return;
   let any = false;
   for (const r of ctx.checked.references.values()) {
     if (r.overloadIds?.includes("string_format") === true) {
@@ -87,8 +90,8 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
     }
   }
   if (!any) return;
-  ctx.visit((e) => {
-    if (e.kind !== "call" || !isCandidate(ctx, e)) return;
+  for (const e of calls) {
+    if (!isCandidate(ctx, e)) continue;
     const target = e.target as Expr & { kind: "const"; value: { kind: "string"; value: string } };
     const list = e.args[0] as ListExpr;
     const state = { requested: 0 };
@@ -97,7 +100,7 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
     } catch (p) {
       if (!(p instanceof FormatProblem)) throw p;
       ctx.report(p.exprId ?? e.id, p.message);
-      return;
+      continue;
     }
     if (list.elements.length > state.requested) {
       ctx.report(
@@ -105,7 +108,7 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
         `too many arguments supplied to string.format (expected ${state.requested}, got ${list.elements.length})`,
       );
     }
-  });
+  }
 }
 
 function isCandidate(ctx: ValidationContext, e: CallExpr): boolean {
