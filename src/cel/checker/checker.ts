@@ -148,7 +148,7 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): void {
-    const qualifiers = computeQualifiers(e);
+    const qualifiers = this.env.mayResolveQualified(e) ? computeQualifiers(e) : undefined;
     if (qualifiers !== undefined) {
       const ident = this.env.resolveQualifiedIdent(qualifiers);
       if (ident !== undefined) {
@@ -227,7 +227,8 @@ class Checker {
       this.resolveOverloadOrError(e, fn, undefined);
       return;
     }
-    const prefix = toQualifiedName(e.target);
+    // a namespaced function (`sets.contains(a, b)`) needs a declared dotted name ending in `.fn`
+    const prefix = this.env.hasNamespacedFunction(fnName) ? toQualifiedName(e.target) : undefined;
     if (prefix !== undefined) {
       const fn = this.env.lookupFunction(`${prefix}.${fnName}`);
       if (fn !== undefined) {
@@ -256,7 +257,7 @@ class Checker {
       if (hit !== undefined) {
         this.freeTypeVarCounter += hit.typeVarsConsumed;
         this.setType(e, hit.result);
-        this.references.set(e.id, { name: fn.name, overloadIds: hit.overloadIds });
+        this.references.set(e.id, hit.reference);
         return;
       }
     }
@@ -269,7 +270,7 @@ class Checker {
     if (result === undefined || ref?.overloadIds === undefined || hasTypeParam(result)) return;
     this.cache.set(fn.name, isMember, argTypes, {
       result,
-      overloadIds: ref.overloadIds,
+      reference: { name: fn.name, overloadIds: ref.overloadIds },
       typeVarsConsumed: this.freeTypeVarCounter - counterBefore,
     });
   }

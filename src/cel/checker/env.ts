@@ -3,6 +3,7 @@
  * functions, type provider, and a stack of local scopes for comprehension variables.
  * @module
  */
+import type { Expr } from "../ast.js";
 import type { FunctionDecl } from "../decls/decl.js";
 import type { TypeProvider } from "../types/provider.js";
 import { type CelType, typeTypeWithParam } from "../types/types.js";
@@ -52,6 +53,23 @@ function prefixesOf(vars: ReadonlyMap<string, CelType>): ReadonlySet<string> {
     }
     s = out;
     variablePrefixes.set(vars, s);
+  }
+  return s;
+}
+
+const namespacedSuffixes = new WeakMap<ReadonlyMap<string, unknown>, ReadonlySet<string>>();
+
+/** Last segments of dotted function names (`contains` for `sets.contains`), cached per function map. */
+function suffixesOf(functions: ReadonlyMap<string, unknown>): ReadonlySet<string> {
+  let s = namespacedSuffixes.get(functions);
+  if (s === undefined) {
+    const out = new Set<string>();
+    for (const n of functions.keys()) {
+      const dot = n.lastIndexOf(".");
+      if (dot >= 0) out.add(n.slice(dot + 1));
+    }
+    s = out;
+    namespacedSuffixes.set(functions, s);
   }
   return s;
 }
@@ -106,6 +124,38 @@ export class CheckerEnv {
       if (t !== undefined) return { name: c, type: t, requiresDisambiguation: local !== undefined };
     }
     return undefined;
+  }
+
+  /**
+   * Whether {@link resolveQualifiedIdent} may find a name for the select chain `e` (false when its
+   * root is not an identifier, or when the root segment rules out every declared name), so the
+   * checker can skip building the qualifier list.
+   */
+  mayResolveQualified(e: Expr): boolean {
+    let cur: Expr = e;
+    while (cur.kind === "select") {
+      if (cur.testOnly) return false;
+      cur = cur.operand;
+    }
+    if (cur.kind !== "ident") return false;
+    const first = cur.name;
+    if (first.startsWith(".")) return true;
+    if (this.lookupLocal(first) !== undefined) return false;
+    const provider = this.decls.provider;
+    return !(
+      this.decls.container === "" &&
+      provider.hasQualifiedPrefix !== undefined &&
+      !provider.hasQualifiedPrefix(first) &&
+      !prefixesOf(this.decls.variables).has(first)
+    );
+  }
+
+  /**
+   * Whether some declared function has a dotted name ending in `.name` (only then can a receiver
+   * call `a.b.name(...)` be a namespaced global call).
+   */
+  hasNamespacedFunction(name: string): boolean {
+    return suffixesOf(this.decls.functions).has(name);
   }
 
   /** cel-go `resolveQualifiedIdent`. */

@@ -12,7 +12,8 @@ import type { CelType } from "../types/types.js";
 /** A replayable resolution. */
 export interface CachedResolution {
   readonly result: CelType;
-  readonly overloadIds: readonly string[];
+  /** The call's reference (function name and overload ids), shared by every replay. */
+  readonly reference: { readonly name: string; readonly overloadIds: readonly string[] };
   readonly typeVarsConsumed: number;
 }
 
