@@ -13,9 +13,10 @@ import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
 import type { CelIssue } from "./issues.js";
 import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
-import { hasSurrogates, lex, lexSource, toCodePoints } from "./lexer.js";
+import { lex, lexSource, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
+import { OffsetMap } from "./offset-map.js";
 import { unescapeLiteral } from "./unescape.js";
 
 /** Parser options (cel-go `parser.Option`s). */
@@ -243,7 +244,7 @@ class Helper implements MacroExprHelper {
 class Parser {
   private pos = 0;
   private nextId = 1;
-  readonly positions = new Map<number, number>();
+  readonly positions: Map<number, number> = new OffsetMap();
   readonly macroCalls = new Map<number, Expr>();
   readonly issues: CelIssue[] = [];
   private readonly macros: MacroTable;
@@ -879,9 +880,13 @@ class Parser {
 export function parse(source: string, opts: ParseOptions = {}): ParseResult {
   const description = opts.description ?? "<input>";
   // without surrogates, code points are UTF-16 units: lex the string directly
-  const cps = hasSurrogates(source) ? toCodePoints(source) : undefined;
+  let lineOffsets = lineOffsetsWithoutSurrogates(source);
+  let cps: number[] | undefined;
+  if (lineOffsets === undefined) {
+    cps = toCodePoints(source);
+    lineOffsets = computeLineOffsets(source);
+  }
   const cpCount = cps === undefined ? source.length : cps.length;
-  const lineOffsets = computeLineOffsets(source);
   const limit = opts.expressionSizeCodePointLimit ?? 100_000;
   if (cpCount > limit) {
     const sourceInfo0: SourceInfo = {
@@ -926,4 +931,20 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     return { issues, sourceInfo, errorText: formatIssues(sourceInfo, issues) };
   }
   return { ast: { expr, sourceInfo }, issues, sourceInfo, errorText: "" };
+}
+
+/**
+ * {@link computeLineOffsets} in one pass for a source without UTF-16 surrogates (code points are
+ * then UTF-16 units); `undefined` when the source has a surrogate.
+ */
+function lineOffsetsWithoutSurrogates(source: string): number[] | undefined {
+  const out: number[] = [];
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 10) out.push(i + 1);
+    else if (c >= 0xd800 && c <= 0xdfff) return undefined;
+  }
+  out.push(n + 1);
+  return out;
 }
