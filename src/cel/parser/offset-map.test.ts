@@ -21,7 +21,9 @@ function sameAsMap(ops: readonly (readonly ["set", number, number] | readonly ["
     }
   }
   const seen: [number, number][] = [];
-  a.forEach((v, k) => seen.push([k, v]));
+  a.forEach((v, k) => {
+    seen.push([k, v]);
+  });
   assert.deepEqual(seen, [...b.entries()]);
   assert.ok(a instanceof Map);
 }
