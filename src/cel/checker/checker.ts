@@ -64,6 +64,8 @@ export interface CheckResult {
   readonly issues: readonly CelIssue[];
   /** Total number of issues reported (may exceed `issues.length`). */
   readonly issueCount: number;
+  /** Number of list and map literal nodes checked (lets validators skip their walk when 0). */
+  readonly aggregateLiterals?: number;
 }
 
 /** Checker options. */
@@ -81,7 +83,13 @@ export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions
     const u = substitute(c.mappings, t, true);
     if (u !== t) c.types.set(id, u);
   }
-  return { types: c.types, references: c.references, issues: c.errors.issues, issueCount: c.errors.count };
+  return {
+    types: c.types,
+    references: c.references,
+    issues: c.errors.issues,
+    issueCount: c.errors.count,
+    aggregateLiterals: c.aggregateLiterals,
+  };
 }
 
 class Checker {
@@ -91,6 +99,8 @@ class Checker {
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
   private freeTypeVarCounter = 0;
+  /** List and map literals seen. */
+  aggregateLiterals = 0;
   private readonly env: CheckerEnv;
   private readonly dynAggregates: boolean;
 
@@ -120,9 +130,11 @@ class Checker {
         this.checkCall(e);
         return;
       case "list":
+        this.aggregateLiterals++;
         this.checkCreateList(e);
         return;
       case "map":
+        this.aggregateLiterals++;
         this.checkCreateMap(e);
         return;
       case "struct":

@@ -20,10 +20,10 @@ export interface ValidationContext {
   visit(fn: (e: Expr) => void): void;
   /**
    * The call nodes whose resolved function name (the checker's reference name, else the call's
-   * function) is `name`, in pre-order. All lookups share one walk of the AST.
+   * function) is `name`, in pre-order (no walk when no reference has that name).
    */
   callsNamed(name: string): readonly CallExpr[];
-  /** Whether the AST contains a list or map literal (shares the walk of {@link callsNamed}). */
+  /** Whether the AST contains a list or map literal (the checker counts them; no walk then). */
   hasAggregateLiterals(): boolean;
 }
 
@@ -45,70 +45,81 @@ class Context implements ValidationContext {
   visit(fn: (e: Expr) => void): void {
     visitExpr(this.ast.expr, fn);
   }
-  private index: AstIndex | undefined;
-  private indexed(): AstIndex {
-    if (this.index === undefined) {
-      this.index = { calls: new Map(), aggregates: false };
-      indexNode(this.ast.expr, this.checked, this.index);
-    }
-    return this.index;
-  }
+  /** Calls by resolved name, filled on demand (one walk per name that occurs). */
+  private readonly calls = new Map<string, readonly CallExpr[]>();
   callsNamed(name: string): readonly CallExpr[] {
-    return this.indexed().calls.get(name) ?? NO_CALLS;
+    let list = this.calls.get(name);
+    if (list === undefined) {
+      // after a successful check every call has a reference naming its function: no reference
+      // with this name, no such call (skips the walk in the common case)
+      let present = false;
+      for (const r of this.checked.references.values()) {
+        if (r.name === name) {
+          present = true;
+          break;
+        }
+      }
+      if (!present && this.checked.issueCount === 0) list = NO_CALLS;
+      else {
+        const out: CallExpr[] = [];
+        collectCalls(this.ast.expr, this.checked, name, out);
+        list = out;
+      }
+      this.calls.set(name, list);
+    }
+    return list;
   }
   hasAggregateLiterals(): boolean {
-    return this.indexed().aggregates;
+    const n = this.checked.aggregateLiterals;
+    return n === undefined ? hasAggregate(this.ast.expr) : n > 0;
   }
 }
 
 const NO_CALLS: readonly CallExpr[] = [];
 
-/** Calls by resolved name (pre-order) and whether list/map literals occur. */
-interface AstIndex {
-  readonly calls: Map<string, CallExpr[]>;
-  aggregates: boolean;
-}
-
-/** Pre-order walk filling `out` (recursive: parsed ASTs are depth-limited). */
-function indexNode(e: Expr, checked: CheckResult, out: AstIndex): void {
+/** Appends the calls resolved to `name` under `e`, in pre-order (recursive: parsed ASTs are depth-limited). */
+function collectCalls(e: Expr, checked: CheckResult, name: string, out: CallExpr[]): void {
   switch (e.kind) {
     case "const":
     case "ident":
       return;
     case "select":
-      indexNode(e.operand, checked, out);
+      collectCalls(e.operand, checked, name, out);
       return;
-    case "call": {
-      const name = checked.references.get(e.id)?.name ?? e.function;
-      const list = out.calls.get(name);
-      if (list === undefined) out.calls.set(name, [e]);
-      else list.push(e);
-      if (e.target !== undefined) indexNode(e.target, checked, out);
-      for (const a of e.args) indexNode(a, checked, out);
+    case "call":
+      if ((checked.references.get(e.id)?.name ?? e.function) === name) out.push(e);
+      if (e.target !== undefined) collectCalls(e.target, checked, name, out);
+      for (const a of e.args) collectCalls(a, checked, name, out);
       return;
-    }
     case "list":
-      out.aggregates = true;
-      for (const x of e.elements) indexNode(x, checked, out);
+      for (const x of e.elements) collectCalls(x, checked, name, out);
       return;
     case "map":
-      out.aggregates = true;
       for (const en of e.entries) {
-        indexNode(en.key, checked, out);
-        indexNode(en.value, checked, out);
+        collectCalls(en.key, checked, name, out);
+        collectCalls(en.value, checked, name, out);
       }
       return;
     case "struct":
-      for (const f of e.fields) indexNode(f.value, checked, out);
+      for (const f of e.fields) collectCalls(f.value, checked, name, out);
       return;
     case "comprehension":
-      indexNode(e.iterRange, checked, out);
-      indexNode(e.accuInit, checked, out);
-      indexNode(e.loopCondition, checked, out);
-      indexNode(e.loopStep, checked, out);
-      indexNode(e.result, checked, out);
+      collectCalls(e.iterRange, checked, name, out);
+      collectCalls(e.accuInit, checked, name, out);
+      collectCalls(e.loopCondition, checked, name, out);
+      collectCalls(e.loopStep, checked, name, out);
+      collectCalls(e.result, checked, name, out);
       return;
   }
+}
+
+/** Whether a list or map literal occurs under `e`. */
+function hasAggregate(e: Expr): boolean {
+  let found = false;
+  visitExpr(e, (x) => {
+    if (x.kind === "list" || x.kind === "map") found = true;
+  });
+  return found;
 }
 
 /** Builds a validation context collecting into `issues`. */
