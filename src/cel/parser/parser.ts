@@ -16,7 +16,7 @@ import type { Token, TokenKind } from "./lexer.js";
 import { lex, lexSource, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
-import { OffsetMap } from "./offset-map.js";
+import { IdMap } from "../id-map.js";
 import { unescapeLiteral } from "./unescape.js";
 
 /** Parser options (cel-go `parser.Option`s). */
@@ -244,7 +244,7 @@ class Helper implements MacroExprHelper {
 class Parser {
   private pos = 0;
   private nextId = 1;
-  readonly positions: Map<number, number> = new OffsetMap();
+  readonly positions: Map<number, number> = new IdMap<number>();
   readonly macroCalls = new Map<number, Expr>();
   readonly issues: CelIssue[] = [];
   private readonly macros: MacroTable;
