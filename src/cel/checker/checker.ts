@@ -29,7 +29,6 @@ import {
   optionalType,
   typeParamType,
 } from "../types/types.js";
-import { IdMap } from "../id-map.js";
 import { type CheckerDecls, CheckerEnv } from "./env.js";
 import type { CelIssue } from "../parser/issues.js";
 import { computeQualifiers, constType, debugExpr, instantiate, toQualifiedName } from "./helpers.js";
@@ -94,8 +93,8 @@ export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions
 }
 
 class Checker {
-  readonly types: Map<number, CelType> = new IdMap<CelType>();
-  readonly references: Map<number, Reference> = new IdMap<Reference>();
+  readonly types = new Map<number, CelType>();
+  readonly references = new Map<number, Reference>();
   readonly errors: IssueCollector;
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
