@@ -666,15 +666,16 @@ class Planner {
   private planStrictCallInner(e: CallExpr): Interp {
     if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
       return this.planAppend(e);
-    const resolved = this.o.checked?.references?.get(e.id)?.name;
+    const ref = this.o.checked?.references?.get(e.id);
+    const resolved = ref?.name;
     if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
       // the target was a namespace (sets.contains, optional.of, strings.quote)
       return this.planStrictCall({ kind: "call", id: e.id, function: resolved, args: e.args });
     }
     const fn = e.function;
     const receiver = e.target !== undefined;
-    const argExprs = receiver ? [e.target as Expr, ...e.args] : [...e.args];
-    const ids = this.o.checked?.references?.get(e.id)?.overloadIds;
+    const argExprs = receiver ? [e.target as Expr, ...e.args] : e.args;
+    const ids = ref?.overloadIds;
     const dispatch = dispatchFor(this.o.functions, fn, argExprs.length, receiver, ids);
     const cands = dispatch.cands;
     // unchecked receiver call whose target is a qualified name: namespaced function (e.g. sets.contains)

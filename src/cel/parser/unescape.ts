@@ -31,7 +31,7 @@ const SIMPLE: Record<string, number> = {
  * Returns a string (`isBytes` false), a `Uint8Array` (`isBytes` true) or an error.
  */
 export function unescapeLiteral(token: string, isBytes: boolean): string | Uint8Array | { error: string } {
-  let value = token.replace(/\r\n?/g, "\n");
+  let value = token.includes("\r") ? token.replace(/\r\n?/g, "\n") : token;
   let raw = false;
   if (value[0] === "r" || value[0] === "R") {
     value = value.slice(1);

@@ -3,7 +3,7 @@
  * (keys, values) of one type; literals inside exempt functions (e.g. `format`) are skipped.
  * @module
  */
-import type { Expr } from "../../ast.js";
+import type { Expr, ListExpr, MapExpr } from "../../ast.js";
 import { type CelType, formatType, isOptionalType } from "../../types/types.js";
 import type { ValidationContext } from "./validator.js";
 
@@ -21,77 +21,86 @@ function unwrapOptional(t: CelType): CelType {
   return isOptionalType(t) ? (t.params[0] as CelType) : t;
 }
 
+/** Collects list and map literals (pre-order) outside calls to exempt functions. */
+class LiteralCollector {
+  readonly lists: ListExpr[] = [];
+  readonly maps: MapExpr[] = [];
+  constructor(
+    private readonly ctx: ValidationContext,
+    private readonly exemptFunctions: readonly string[],
+  ) {}
+
+  // recursion is fine: parser depth is bounded
+  walk(e: Expr, exempt: boolean): void {
+    let childExempt = exempt;
+    switch (e.kind) {
+      case "select":
+        this.walk(e.operand, childExempt);
+        break;
+      case "call": {
+        const name = this.ctx.checked.references.get(e.id)?.name ?? e.function;
+        if (this.exemptFunctions.includes(name)) childExempt = true;
+        if (e.target !== undefined) this.walk(e.target, childExempt);
+        for (const a of e.args) this.walk(a, childExempt);
+        break;
+      }
+      case "list":
+        if (!exempt) this.lists.push(e);
+        for (const x of e.elements) this.walk(x, childExempt);
+        break;
+      case "map":
+        if (!exempt) this.maps.push(e);
+        for (const en of e.entries) {
+          this.walk(en.key, childExempt);
+          this.walk(en.value, childExempt);
+        }
+        break;
+      case "struct":
+        for (const f of e.fields) this.walk(f.value, childExempt);
+        break;
+      case "comprehension":
+        this.walk(e.iterRange, childExempt);
+        this.walk(e.accuInit, childExempt);
+        this.walk(e.loopCondition, childExempt);
+        this.walk(e.loopStep, childExempt);
+        this.walk(e.result, childExempt);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function mismatch(ctx: ValidationContext, id: number, expected: CelType, actual: CelType): void {
+  ctx.report(id, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
+}
+
 /** Validates list and map literals outside calls to `exemptFunctions`. */
 export function validateHomogeneousAggregateLiterals(
   ctx: ValidationContext,
   exemptFunctions: readonly string[],
 ): void {
   if (!ctx.hasAggregateLiterals()) return;
-  const mismatch = (id: number, expected: CelType, actual: CelType) =>
-    ctx.report(id, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
-  const lists: Expr[] = [];
-  const maps: Expr[] = [];
-  const walk = (e: Expr, exempt: boolean) => {
-    // iterative over wide trees is unnecessary: parser depth is bounded
-    if (e.kind === "list" && !exempt) lists.push(e);
-    if (e.kind === "map" && !exempt) maps.push(e);
-    let childExempt = exempt;
-    if (e.kind === "call") {
-      const name = ctx.checked.references.get(e.id)?.name ?? e.function;
-      if (exemptFunctions.includes(name)) childExempt = true;
-    }
-    switch (e.kind) {
-      case "select":
-        walk(e.operand, childExempt);
-        break;
-      case "call":
-        if (e.target !== undefined) walk(e.target, childExempt);
-        for (const a of e.args) walk(a, childExempt);
-        break;
-      case "list":
-        for (const x of e.elements) walk(x, childExempt);
-        break;
-      case "map":
-        for (const en of e.entries) {
-          walk(en.key, childExempt);
-          walk(en.value, childExempt);
-        }
-        break;
-      case "struct":
-        for (const f of e.fields) walk(f.value, childExempt);
-        break;
-      case "comprehension":
-        walk(e.iterRange, childExempt);
-        walk(e.accuInit, childExempt);
-        walk(e.loopCondition, childExempt);
-        walk(e.loopStep, childExempt);
-        walk(e.result, childExempt);
-        break;
-      default:
-        break;
-    }
-  };
-  walk(ctx.ast.expr, false);
-  for (const l of lists) {
-    if (l.kind !== "list") continue;
-    const opt = new Set(l.optionalIndices);
+  const collector = new LiteralCollector(ctx, exemptFunctions);
+  collector.walk(ctx.ast.expr, false);
+  for (const l of collector.lists) {
+    const opt = l.optionalIndices.length > 0 ? new Set(l.optionalIndices) : undefined;
     let elemType: CelType | undefined;
     for (let i = 0; i < l.elements.length; i++) {
       const el = l.elements[i] as Expr;
       let et = ctx.typeOf(el.id);
-      if (opt.has(i)) et = unwrapOptional(et);
+      if (opt?.has(i) === true) et = unwrapOptional(et);
       if (elemType === undefined) {
         elemType = et;
         continue;
       }
       if (!isEquivalent(elemType, et)) {
-        mismatch(el.id, elemType, et);
+        mismatch(ctx, el.id, elemType, et);
         break;
       }
     }
   }
-  for (const m of maps) {
-    if (m.kind !== "map") continue;
+  for (const m of collector.maps) {
     let keyType: CelType | undefined;
     let valType: CelType | undefined;
     for (const en of m.entries) {
@@ -103,8 +112,8 @@ export function validateHomogeneousAggregateLiterals(
         valType = vt;
         continue;
       }
-      if (!isEquivalent(keyType, kt)) mismatch(en.key.id, keyType, kt);
-      if (!isEquivalent(valType, vt)) mismatch(en.value.id, valType, vt);
+      if (!isEquivalent(keyType, kt)) mismatch(ctx, en.key.id, keyType, kt);
+      if (!isEquivalent(valType, vt)) mismatch(ctx, en.value.id, valType, vt);
     }
   }
 }
