@@ -79,10 +79,12 @@ export interface CheckOptions {
 export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
   const c = new Checker(ast, decls, options);
   c.check(ast.expr);
-  for (const [id, t] of c.types) {
-    const u = substitute(c.mappings, t, true);
-    if (u !== t) c.types.set(id, u);
-  }
+  const { types, mappings } = c;
+  // forEach: no entry arrays (replacing a value keeps the key's place)
+  types.forEach((t, id) => {
+    const u = substitute(mappings, t, true);
+    if (u !== t) types.set(id, u);
+  });
   return {
     types: c.types,
     references: c.references,

@@ -76,27 +76,33 @@ function suffixesOf(functions: ReadonlyMap<string, unknown>): ReadonlySet<string
 
 /** Per-check scoped environment. */
 export class CheckerEnv {
-  private readonly scopes: Map<string, CelType>[] = [];
+  /** Local variables, innermost last (a later one shadows an earlier one of the same name). */
+  private readonly localNames: string[] = [];
+  private readonly localTypes: CelType[] = [];
+  /** Where each open scope's locals start. */
+  private readonly scopeStarts: number[] = [];
   constructor(readonly decls: CheckerDecls) {}
 
   enterScope(): void {
-    this.scopes.push(new Map());
+    this.scopeStarts.push(this.localNames.length);
   }
 
   exitScope(): void {
-    this.scopes.pop();
+    const start = this.scopeStarts.pop();
+    if (start === undefined) return;
+    this.localNames.length = start;
+    this.localTypes.length = start;
   }
 
   addLocal(name: string, type: CelType): void {
-    const top = this.scopes[this.scopes.length - 1];
-    if (top !== undefined) top.set(name, type);
+    if (this.scopeStarts.length === 0) return;
+    this.localNames.push(name);
+    this.localTypes.push(type);
   }
 
   private lookupLocal(name: string): CelType | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = (this.scopes[i] as Map<string, CelType>).get(name);
-      if (t !== undefined) return t;
-    }
+    const names = this.localNames;
+    for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
     return undefined;
   }
 

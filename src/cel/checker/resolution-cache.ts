@@ -24,7 +24,8 @@ const END: CelType = { kind: "unspecified", name: "", params: [] };
 /** Whether `t` mentions a type parameter anywhere. */
 export function hasTypeParam(t: CelType): boolean {
   if (t.kind === "type_param") return true;
-  for (const p of t.params) if (hasTypeParam(p)) return true;
+  const ps = t.params;
+  for (let i = 0; i < ps.length; i++) if (hasTypeParam(ps[i] as CelType)) return true;
   return false;
 }
 

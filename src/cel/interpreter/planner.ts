@@ -149,21 +149,21 @@ function isFoldedConstant(e: Expr): boolean {
 }
 
 class Planner {
-  private readonly scopes: Map<string, number>[] = [];
+  /** Comprehension variables in scope, innermost last: names and their slots (no Map per scope). */
+  private readonly localNames: string[] = [];
+  private readonly localSlots: number[] = [];
   /** Accumulator slots holding a fresh list/map owned by the running comprehension (appended in place). */
-  private readonly mutableAccu = new Map<number, "list" | "map">();
+  private readonly mutableAccu: ("list" | "map" | undefined)[] = [];
   /** Accumulator slots initialized lazily on first read (cel-go folder.ResolveName), with their init. */
-  private readonly lazyAccu = new Map<number, Interp>();
+  private readonly lazyAccu: (Interp | undefined)[] = [];
   nSlots = 0;
   private nextSlot = 0;
 
   constructor(private readonly o: PlanOptions) {}
 
   private local(name: string): number | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = (this.scopes[i] as Map<string, number>).get(name);
-      if (s !== undefined) return s;
-    }
+    const names = this.localNames;
+    for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localSlots[i];
     return undefined;
   }
 
@@ -226,7 +226,7 @@ class Planner {
     const global = refName.startsWith(".");
     if (global) refName = refName.slice(1);
     const slot = global ? undefined : this.local(refName);
-    const lazyInit = slot === undefined ? undefined : this.lazyAccu.get(slot);
+    const lazyInit = slot === undefined ? undefined : this.lazyAccu[slot];
     if (slot !== undefined && lazyInit !== undefined)
       return (s) => {
         s.add(cost);
@@ -397,22 +397,30 @@ class Planner {
     const iter2Slot = e.iterVar2 !== undefined ? this.nextSlot++ : -1;
     this.nSlots = Math.max(this.nSlots, this.nextSlot);
     // accumulator is visible in loop condition/step/result; iteration vars in condition/step
-    const accuScope = new Map([[e.accuVar, accuSlot]]);
-    const iterScope = new Map([[e.iterVar, iterSlot]]);
-    if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, iter2Slot);
-    this.scopes.push(accuScope, iterScope);
-    this.lazyAccu.set(accuSlot, init);
+    const names = this.localNames;
+    const slots = this.localSlots;
+    names.push(e.accuVar, e.iterVar);
+    slots.push(accuSlot, iterSlot);
+    if (e.iterVar2 !== undefined) {
+      names.push(e.iterVar2);
+      slots.push(iter2Slot);
+    }
+    this.lazyAccu[accuSlot] = init;
     const cond = this.plan(e.loopCondition);
     const ai = e.accuInit;
     const kind =
       ai.kind === "list" && ai.elements.length === 0 ? "list" : ai.kind === "map" && ai.entries.length === 0 ? "map" : undefined;
-    if (kind) this.mutableAccu.set(accuSlot, kind);
+    if (kind) this.mutableAccu[accuSlot] = kind;
     const step = this.plan(e.loopStep);
-    this.mutableAccu.delete(accuSlot);
-    this.scopes.pop();
+    this.mutableAccu[accuSlot] = undefined;
+    // the iteration variables go out of scope; the accumulator stays for the result
+    const keep = names.length - (e.iterVar2 !== undefined ? 2 : 1);
+    names.length = keep;
+    slots.length = keep;
     const result = this.plan(e.result);
-    this.lazyAccu.delete(accuSlot);
-    this.scopes.pop();
+    this.lazyAccu[accuSlot] = undefined;
+    names.length = keep - 1;
+    slots.length = keep - 1;
     this.nextSlot -= e.iterVar2 !== undefined ? 3 : 2;
     const two = e.iterVar2 !== undefined;
     return (s) => {
@@ -626,7 +634,7 @@ class Planner {
   private mutableSlot(e: Expr | undefined, kind: "list" | "map"): number | undefined {
     if (e?.kind !== "ident") return undefined;
     const slot = this.local(e.name);
-    return slot !== undefined && this.mutableAccu.get(slot) === kind ? slot : undefined;
+    return slot !== undefined && this.mutableAccu[slot] === kind ? slot : undefined;
   }
 
   /** `@result + [...]` inside a comprehension whose accumulator started as `[]`: append in place (O(n) overall). */

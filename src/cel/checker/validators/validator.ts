@@ -46,9 +46,9 @@ class Context implements ValidationContext {
     visitExpr(this.ast.expr, fn);
   }
   /** Calls by resolved name, filled on demand (one walk per name that occurs). */
-  private readonly calls = new Map<string, readonly CallExpr[]>();
+  private calls: Map<string, readonly CallExpr[]> | undefined;
   callsNamed(name: string): readonly CallExpr[] {
-    let list = this.calls.get(name);
+    let list = this.calls?.get(name);
     if (list === undefined) {
       // after a successful check every call has a reference naming its function: no reference
       // with this name, no such call (skips the walk in the common case)
@@ -65,7 +65,7 @@ class Context implements ValidationContext {
         collectCalls(this.ast.expr, this.checked, name, out);
         list = out;
       }
-      this.calls.set(name, list);
+      (this.calls ??= new Map()).set(name, list);
     }
     return list;
   }
