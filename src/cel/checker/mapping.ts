@@ -9,17 +9,19 @@ import type { CelType } from "../types/types.js";
 
 /** A substitution map from type parameters to types, with rollback. */
 export class Mapping {
-  private readonly map = new Map<string, CelType>();
+  /** Created on the first substitution (most checks record none). */
+  private map: Map<string, CelType> | undefined;
   private readonly journal: [string, CelType | undefined][] = [];
 
   add(from: CelType, to: CelType): void {
     if (from.kind !== "type_param") return;
-    this.journal.push([from.name, this.map.get(from.name)]);
-    this.map.set(from.name, to);
+    const map = (this.map ??= new Map());
+    this.journal.push([from.name, map.get(from.name)]);
+    map.set(from.name, to);
   }
 
   find(from: CelType): CelType | undefined {
-    return from.kind === "type_param" ? this.map.get(from.name) : undefined;
+    return from.kind === "type_param" ? this.map?.get(from.name) : undefined;
   }
 
   /** A checkpoint for {@link rollback}. */
@@ -31,8 +33,10 @@ export class Mapping {
   rollback(mark: number): void {
     while (this.journal.length > mark) {
       const [k, prev] = this.journal.pop() as [string, CelType | undefined];
-      if (prev === undefined) this.map.delete(k);
-      else this.map.set(k, prev);
+      // entries were journaled by add(), so the map exists
+      const map = this.map as Map<string, CelType>;
+      if (prev === undefined) map.delete(k);
+      else map.set(k, prev);
     }
   }
 }
