@@ -4,12 +4,13 @@
  * when the first value is not valid JSON), anything else as YAML documents separated by `---` lines.
  * Empty and `null` documents are skipped, as kubectl does.
  */
-import { type Event, parseEvents } from "js-yaml";
 import type { JsonValue } from "../value/json-value.js";
 import { decodeJsonStream } from "./json-decode.js";
 import { locateOffset } from "./locate.js";
 import { type Position, SourceText } from "./source-text.js";
-import { MAX_DEPTH, decodeYamlDocument } from "./yaml-decode.js";
+import { documentEvents } from "./goyaml/decode-document.js";
+import type { YamlEvent } from "./goyaml/parser.js";
+import { decodeYamlDocument } from "./yaml-decode.js";
 import { yamlChunks } from "./yaml-split.js";
 
 export interface DecodedDocument {
@@ -70,7 +71,7 @@ function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decod
   r.documents.forEach((d, i) => {
     if (d.value === null) return;
     const end = r.documents[i + 1]?.offset ?? r.problem?.offset ?? body.length;
-    let events: Event[] | undefined;
+    let events: YamlEvent[] | undefined;
     out.push({
       index: i,
       offset: d.offset,
@@ -79,14 +80,13 @@ function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decod
       locate(path: string): Position {
         if (events === undefined) {
           try {
-            events = parseEvents(body.slice(d.offset, end), { maxDepth: MAX_DEPTH });
+            events = documentEvents(body.slice(d.offset, end)) ?? [];
           } catch {
             events = [];
           }
         }
-        const root = events.findIndex((e) => e.type !== 1);
-        if (root < 0) return src.position(d.offset);
-        return src.position(d.offset + locateOffset(body.slice(d.offset, end), events, root, path));
+        if (events.length === 0) return src.position(d.offset);
+        return src.position(d.offset + locateOffset(body.slice(d.offset, end), events, 0, path));
       },
     });
   });
@@ -113,7 +113,7 @@ function* yamlDocuments(body: string, src: SourceText): Generator<DecodedDocumen
       index++;
     } else if (r.value !== undefined && r.value !== null) {
       const events = r.events ?? [];
-      const root = events.findIndex((e) => e.type !== 1);
+      const root = events.length > 0 ? 0 : -1;
       const firstNode = root >= 0 ? locateOffset(chunk.text, events, root, "") : 0;
       const d: DecodedDocument = {
         index,

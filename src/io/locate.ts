@@ -2,13 +2,9 @@
  * Maps a Kubernetes field path (`spec.containers[0].image`, `metadata.labels[app]`, `.spec.replicas`) to a
  * source offset by walking the parser events of a document. Used lazily, only for documents with errors.
  */
-import { type Event, getScalarValue } from "js-yaml";
+import { EV, type YamlEvent } from "./goyaml/parser.js";
 
-const EV_SEQUENCE = 2;
-const EV_MAPPING = 3;
-const EV_SCALAR = 4;
-const EV_ALIAS = 5;
-const EV_POP = 6;
+type Event = YamlEvent;
 
 interface Segment {
   name: string;
@@ -49,34 +45,31 @@ export function parseFieldPath(path: string): Segment[] {
   return out;
 }
 
+function isEnd(e: Event): boolean {
+  return e.type === EV.MappingEnd || e.type === EV.SequenceEnd;
+}
+
 function skip(events: Event[], i: number): number {
   let depth = 0;
   for (;;) {
     const t = events[i]!.type;
-    if (t === EV_MAPPING || t === EV_SEQUENCE) depth++;
-    else if (t === EV_POP) depth--;
+    if (t === EV.MappingStart || t === EV.SequenceStart) depth++;
+    else if (t === EV.MappingEnd || t === EV.SequenceEnd) depth--;
     i++;
     if (depth <= 0 || i >= events.length) return i;
   }
 }
 
 function startOf(ev: Event | undefined, fallback: number): number {
-  if (!ev) return fallback;
-  if (ev.type === EV_SCALAR) {
-    if (ev.valueStart < 0) return fallback;
-    // quoted scalars: point at the opening quote
-    return ev.style === 2 || ev.style === 3 ? ev.valueStart - 1 : ev.valueStart;
-  }
-  if (ev.type === EV_MAPPING || ev.type === EV_SEQUENCE) return ev.start;
-  if (ev.type === EV_ALIAS) return Math.max(0, ev.anchorStart - 1);
-  return fallback;
+  if (!ev || isEnd(ev)) return fallback;
+  return ev.start.index;
 }
 
 /**
  * Offset of the node at `path` in the document whose root node is `events[rootIndex]`; when the path
  * does not exist entirely, the offset of the deepest existing part (the key of the last matched entry).
  */
-export function locateOffset(text: string, events: Event[], rootIndex: number, path: string): number {
+export function locateOffset(_text: string, events: Event[], rootIndex: number, path: string): number {
   const segs = parseFieldPath(path);
   let node = rootIndex;
   let best = startOf(events[node], 0);
@@ -84,30 +77,30 @@ export function locateOffset(text: string, events: Event[], rootIndex: number, p
   while (s < segs.length) {
     const ev = events[node];
     if (!ev) break;
-    if (ev.type === EV_SEQUENCE) {
+    if (ev.type === EV.SequenceStart) {
       const idx = Number(segs[s]!.name);
       if (!segs[s]!.bracket || !Number.isInteger(idx)) break;
       let j = node + 1;
       let k = 0;
-      while (j < events.length && events[j]!.type !== EV_POP && k < idx) {
+      while (j < events.length && !isEnd(events[j]!) && k < idx) {
         j = skip(events, j);
         k++;
       }
-      if (j >= events.length || events[j]!.type === EV_POP) break;
+      if (j >= events.length || isEnd(events[j]!)) break;
       node = j;
       best = startOf(events[node], best);
       s++;
       continue;
     }
-    if (ev.type !== EV_MAPPING) break;
+    if (ev.type !== EV.MappingStart) break;
     let found = -1;
     let consumed = 0;
     let j = node + 1;
-    while (j < events.length && events[j]!.type !== EV_POP && found === -1) {
+    while (j < events.length && !isEnd(events[j]!) && found === -1) {
       const keyEv = events[j]!;
       const valIdx = skip(events, j);
-      if (keyEv.type === EV_SCALAR) {
-        const key = getScalarValue(text, keyEv);
+      if (keyEv.type === EV.Scalar) {
+        const key = keyEv.value ?? "";
         // Keys may themselves contain dots: try the longest run of dotted segments first.
         let name = segs[s]!.name;
         if (key === name) {

@@ -1,0 +1,208 @@
+/**
+ * go-yaml v2's decoding of one document into `interface{}` over the parser's events: scalar resolution
+ * (YAML 1.1), anchors and aliases (an alias is decoded again wherever it is used, so its duplicate keys are
+ * reported again; `anchor 'x' value contains itself`; the excessive-aliasing guard), merge keys `<<`
+ * (a map, an alias of a map, or a sequence of those, earlier ones winning), invalid map keys, and the
+ * strict decoder's `line N: key "x" already set in map`. Iterative over an explicit stack.
+ */
+import { type GoScalar, YamlValueError, resolvePlain, resolveTagged } from "../go-yaml-resolve.js";
+import { GoMap, type GoVal, goKeyId, goSharp, goSharpScalar } from "./go-value.js";
+import { EV, type YamlEvent } from "./parser.js";
+import type { Mark } from "./tokens.js";
+
+/** A decoding failure (go-yaml `failf`): the message without the `yaml: ` head, and the node's mark. */
+export class ComposeError extends Error {
+  constructor(
+    message: string,
+    readonly mark: Mark,
+  ) {
+    super(message);
+  }
+}
+
+/** One `key: value` of a mapping, kept so that the mapping can be decoded again (alias, merge). */
+interface Op {
+  id: string;
+  key: GoScalar;
+  val: GoVal;
+  /** Strict errors of decoding the value. */
+  valErrs: string[];
+  /** 1-based line of the value node. */
+  line: number;
+  mark: Mark;
+}
+
+interface Done {
+  kind: "scalar" | "map" | "seq";
+  val: GoVal;
+  /** Strict errors of decoding this node once. */
+  errs: string[];
+  ops?: Op[];
+  items?: Done[];
+  /** Nodes go-yaml visits decoding it once. */
+  size: number;
+  merge?: boolean;
+  alias?: boolean;
+  mark: Mark;
+}
+
+interface Frame {
+  map: boolean;
+  anchor: string | undefined;
+  mark: Mark;
+  size: number;
+  ops: Op[];
+  items: Done[];
+  key: Done | undefined;
+  firstDup?: Mark;
+}
+
+export interface Composed {
+  value: GoVal;
+  /** Strict errors (`line N: key "x" already set in map`), in go-yaml's order. */
+  strictErrors: string[];
+  /** The value mark of the first duplicate key. */
+  firstDuplicate?: Mark;
+}
+
+const MERGE_TAG = "tag:yaml.org,2002:merge";
+
+function allowedAliasRatio(decodeCount: number): number {
+  if (decodeCount <= 400000) return 0.99;
+  if (decodeCount >= 4000000) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - 400000) / 3600000);
+}
+
+function resolveScalar(e: YamlEvent): GoScalar {
+  const s = e.value ?? "";
+  try {
+    let r: GoScalar;
+    if (e.tag === undefined) r = e.implicit ? resolvePlain(s) : { t: "str", v: s };
+    else r = resolveTagged(e.tag, s);
+    return r.t === "merge" ? { t: "str", v: "<<" } : r;
+  } catch (err) {
+    if (err instanceof YamlValueError) throw new ComposeError(err.message.replace(/^yaml: /, ""), e.start);
+    throw err;
+  }
+}
+
+/** Decodes the events of one document's root node (`events` hold exactly that node). */
+export function compose(events: readonly YamlEvent[]): Composed {
+  const anchors = new Map<string, Done | "open">();
+  const stack: Frame[] = [];
+  let root: Done | undefined;
+  let decodeCount = 1; // the document node
+  let aliasCount = 0;
+  let firstDup: Mark | undefined;
+
+  const applyOps = (target: GoMap, ops: readonly Op[], errs: string[]) => {
+    for (const op of ops) {
+      for (const x of op.valErrs) errs.push(x);
+      if (target.has(op.id)) {
+        errs.push(`line ${op.line}: key ${goSharpScalar(op.key)} already set in map`);
+        if (firstDup === undefined) firstDup = op.mark;
+      }
+      target.set(op.id, op.key, op.val);
+    }
+  };
+
+  const wantMap = (mark: Mark): never => {
+    throw new ComposeError("map merge requires map or sequence of maps as the value", mark);
+  };
+
+  const place = (d: Done) => {
+    const top = stack[stack.length - 1];
+    if (!top) {
+      root = d;
+      return;
+    }
+    top.size += d.size;
+    if (!top.map) {
+      top.items.push(d);
+      return;
+    }
+    if (top.key === undefined) {
+      if (!d.merge && d.kind !== "scalar") throw new ComposeError(`invalid map key: ${goSharp(d.val)}`, d.mark);
+      top.key = d;
+      return;
+    }
+    const key = top.key;
+    top.key = undefined;
+    if (key.merge) {
+      if (d.kind === "map") top.ops.push(...d.ops!);
+      else if (d.kind === "seq" && !d.alias) {
+        const items = d.items!;
+        for (let i = items.length - 1; i >= 0; i--) {
+          if (items[i]!.kind !== "map") wantMap(d.mark);
+        }
+        for (let i = items.length - 1; i >= 0; i--) top.ops.push(...items[i]!.ops!);
+      } else wantMap(d.mark);
+      return;
+    }
+    const k = key.val as GoScalar;
+    top.ops.push({ id: goKeyId(k), key: k, val: d.val, valErrs: d.errs, line: d.mark.line + 1, mark: d.mark });
+  };
+
+  for (const e of events) {
+    switch (e.type) {
+      case EV.Scalar: {
+        decodeCount++;
+        const s = resolveScalar(e);
+        const d: Done = { kind: "scalar", val: s, errs: [], size: 1, mark: e.start };
+        if (e.value === "<<" && (e.implicit || e.tag === MERGE_TAG)) d.merge = true;
+        if (e.anchor !== undefined) anchors.set(e.anchor, d);
+        place(d);
+        break;
+      }
+      case EV.SequenceStart:
+      case EV.MappingStart:
+        decodeCount++;
+        if (e.anchor !== undefined) anchors.set(e.anchor, "open");
+        stack.push({ map: e.type === EV.MappingStart, anchor: e.anchor, mark: e.start, size: 1, ops: [], items: [], key: undefined });
+        break;
+      case EV.SequenceEnd:
+      case EV.MappingEnd: {
+        const f = stack.pop()!;
+        let d: Done;
+        if (f.map) {
+          const m = new GoMap();
+          const errs: string[] = [];
+          applyOps(m, f.ops, errs);
+          d = { kind: "map", val: m, errs, ops: f.ops, size: f.size, mark: f.mark };
+        } else {
+          const errs: string[] = [];
+          for (const it of f.items) for (const x of it.errs) errs.push(x);
+          d = { kind: "seq", val: f.items.map((it) => it.val), errs, items: f.items, size: f.size, mark: f.mark };
+        }
+        if (f.anchor !== undefined) anchors.set(f.anchor, d);
+        place(d);
+        break;
+      }
+      case EV.Alias: {
+        const name = e.anchor!;
+        const a = anchors.get(name);
+        if (a === undefined) throw new ComposeError(`unknown anchor '${name}' referenced`, e.start);
+        if (a === "open") throw new ComposeError(`anchor '${name}' value contains itself`, e.start);
+        decodeCount += 1 + a.size;
+        aliasCount += a.size;
+        if (aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount)) {
+          throw new ComposeError("document contains excessive aliasing", e.start);
+        }
+        const d: Done = { ...a, size: a.size + 1, mark: e.start, alias: true };
+        delete d.merge;
+        if (a.kind === "map") {
+          // decoded again: its duplicate keys are reported again
+          const m = new GoMap();
+          const errs: string[] = [];
+          applyOps(m, a.ops!, errs);
+          d.errs = errs;
+        }
+        place(d);
+        break;
+      }
+    }
+  }
+  const r: Composed = { value: root ? root.val : { t: "null" }, strictErrors: root ? root.errs : [] };
+  if (firstDup !== undefined) r.firstDuplicate = firstDup;
+  return r;
+}

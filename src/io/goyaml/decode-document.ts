@@ -1,0 +1,73 @@
+/**
+ * One YAML document → JSON exactly as sigs.k8s.io/yaml `YAMLToJSON` (go-yaml v2 `Unmarshal`, then the
+ * JSON conversion) does it, with `YAMLToJSONStrict`'s duplicate-key errors alongside. Only the first
+ * document of the text is read (as go-yaml's Unmarshal does); its events are returned for positions.
+ */
+import type { JsonValue } from "../../value/json-value.js";
+import { firstControlCharacter } from "./chars.js";
+import { ComposeError, compose } from "./compose.js";
+import { EV, Parser, type YamlEvent } from "./parser.js";
+import { ToJsonError, goToJson } from "./to-json.js";
+import { YamlSyntaxError } from "./tokens.js";
+
+export interface GoYamlDocument {
+  /** The JSON value; `undefined` when the text holds no document (only comments / whitespace). */
+  value?: JsonValue;
+  /** Strict-decoding errors without the `yaml: unmarshal errors:` head. */
+  strictErrors: string[];
+  /** Offset of the value of the first duplicate key. */
+  firstDuplicateOffset?: number;
+  /** The fatal problem (syntax, decoding or JSON conversion) in go-yaml's / sigs.k8s.io/yaml's words. */
+  problem?: { message: string; offset: number };
+  /** Events of the document's root node (empty when there is none or it failed to parse). */
+  events: YamlEvent[];
+}
+
+/** Events of the first document's root node; throws {@link YamlSyntaxError} / {@link ComposeError}. */
+export function documentEvents(text: string): YamlEvent[] | undefined {
+  const p = new Parser(text);
+  p.next(); // stream start
+  const start = p.next();
+  if (start.type !== EV.DocumentStart) return undefined;
+  const events: YamlEvent[] = [];
+  const anchors = new Set<string>();
+  let depth = 0;
+  do {
+    const e = p.next();
+    events.push(e);
+    if (e.anchor !== undefined) {
+      if (e.type === EV.Alias) {
+        if (!anchors.has(e.anchor)) throw new ComposeError(`unknown anchor '${e.anchor}' referenced`, e.start);
+      } else anchors.add(e.anchor);
+    }
+    if (e.type === EV.SequenceStart || e.type === EV.MappingStart) depth++;
+    else if (e.type === EV.SequenceEnd || e.type === EV.MappingEnd) depth--;
+  } while (depth > 0);
+  p.next(); // document end: go-yaml reads it, which may still find a syntax error
+  return events;
+}
+
+export function decodeGoYamlDocument(text: string): GoYamlDocument {
+  const bad = firstControlCharacter(text);
+  if (bad >= 0) return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, events: [] };
+  let events: YamlEvent[] | undefined;
+  try {
+    events = documentEvents(text);
+  } catch (e) {
+    if (e instanceof YamlSyntaxError) return { strictErrors: [], problem: { message: e.goMessage(), offset: e.problemMark.index }, events: [] };
+    if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events: [] };
+    throw e;
+  }
+  if (events === undefined) return { strictErrors: [], events: [] };
+  try {
+    const c = compose(events);
+    const value = goToJson(c.value);
+    const r: GoYamlDocument = { value, strictErrors: c.strictErrors, events };
+    if (c.firstDuplicate) r.firstDuplicateOffset = c.firstDuplicate.index;
+    return r;
+  } catch (e) {
+    if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events };
+    if (e instanceof ToJsonError) return { strictErrors: [], problem: { message: e.message, offset: events[0]?.start.index ?? 0 }, events };
+    throw e;
+  }
+}

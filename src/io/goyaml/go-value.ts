@@ -1,0 +1,81 @@
+/**
+ * Values as go-yaml v2 decodes them into `interface{}` (before sigs.k8s.io/yaml converts them to JSON):
+ * resolved scalars, `[]interface{}` and `map[interface{}]interface{}` whose keys keep their Go types
+ * (`1` and `"1"` are different keys), with Go's `%#v` rendering used in error texts.
+ */
+import { formatGoFloat, goQuote } from "../../go/fmt.js";
+import type { GoScalar } from "../go-yaml-resolve.js";
+
+export type GoVal = GoScalar | GoMap | GoVal[];
+
+/** `map[interface{}]interface{}` in insertion order. */
+export class GoMap {
+  readonly keys: GoScalar[] = [];
+  readonly vals: GoVal[] = [];
+  private readonly index = new Map<string, number>();
+
+  has(id: string): boolean {
+    return this.index.has(id);
+  }
+
+  set(id: string, key: GoScalar, val: GoVal): void {
+    const i = this.index.get(id);
+    if (i !== undefined) this.vals[i] = val;
+    else {
+      this.index.set(id, this.keys.length);
+      this.keys.push(key);
+      this.vals.push(val);
+    }
+  }
+}
+
+/** Go identity of a map key (type and value). */
+export function goKeyId(s: GoScalar): string {
+  switch (s.t) {
+    case "str":
+      return "s:" + s.v;
+    case "int":
+      return "i:" + s.v;
+    case "uint":
+      return "u:" + s.v;
+    case "float":
+      return "f:" + s.v;
+    case "bool":
+      return "b:" + s.v;
+    case "merge":
+      return "s:<<";
+    default:
+      return "n:";
+  }
+}
+
+/** `%#v` of a scalar (`"x"`, `1`, `0x10`, `<nil>`); `inside` a composite, nil is `interface {}(nil)`. */
+export function goSharpScalar(s: GoScalar, inside = false): string {
+  switch (s.t) {
+    case "str":
+      return goQuote(s.v);
+    case "merge":
+      return goQuote("<<");
+    case "int":
+      return s.v.toString();
+    case "uint":
+      return "0x" + s.v.toString(16);
+    case "float":
+      return formatGoFloat(s.v);
+    case "bool":
+      return String(s.v);
+    default:
+      return inside ? "interface {}(nil)" : "<nil>";
+  }
+}
+
+/** `%#v` (= `%+#v`) of a decoded value, as fmt prints it (map keys sorted). */
+export function goSharp(v: GoVal, inside = false): string {
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharp(x, true)).join(", ")}}`;
+  if (v instanceof GoMap) {
+    const parts = v.keys.map((k, i) => [goSharpScalar(k, true), goSharp(v.vals[i]!, true)] as const);
+    parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return `map[interface {}]interface {}{${parts.map(([k, x]) => `${k}:${x}`).join(", ")}}`;
+  }
+  return goSharpScalar(v, inside);
+}

@@ -1,0 +1,851 @@
+/**
+ * The YAML scanner (text → tokens) with go-yaml v2's behaviour: simple keys (a key is recognised when its
+ * `:` arrives, on the same line and within 1024 characters), indentation tokens, flow levels, plain /
+ * quoted / block scalars, anchors, tags, directives, the 10000 nesting limits and go-yaml's error texts.
+ * Written after libyaml's design (as go-yaml ports it), iterative throughout.
+ */
+import { hexValue, isAlpha, isBlank, isBlankZ, isBreak, isBreakZ, isDigit, isHex } from "./chars.js";
+import { type Mark, STYLE, TK, type Token, type TokenType, YamlSyntaxError } from "./tokens.js";
+
+const MAX_LEVEL = 10000;
+
+interface SimpleKey {
+  possible: boolean;
+  required: boolean;
+  tokenNumber: number;
+  mark: Mark;
+}
+
+const CH = (s: string) => s.charCodeAt(0);
+const C_HASH = CH("#");
+const C_SQ = CH("'");
+const C_DQ = CH('"');
+const C_BSL = CH("\\");
+
+export class Scanner {
+  private pos = 0;
+  private line = 0;
+  private column = 0;
+  private tokens: Token[] = [];
+  private head = 0;
+  /** Tokens handed out so far (libyaml's tokens_parsed). */
+  private parsed = 0;
+  private available = false;
+  private streamStartProduced = false;
+  private flowLevel = 0;
+  private indent = -1;
+  private indents: number[] = [];
+  private simpleKeyAllowed = false;
+  private simpleKeys: SimpleKey[] = [];
+  private keysByToken = new Map<number, number>();
+
+  constructor(private readonly s: string) {}
+
+  /** The next token without consuming it. */
+  peek(): Token {
+    if (!this.available) this.fetchMoreTokens();
+    return this.tokens[this.head]!;
+  }
+
+  /** Consumes the token {@link peek} returned. */
+  skipToken(): void {
+    this.available = false;
+    this.parsed++;
+    this.head++;
+    if (this.head > 256 && this.head * 2 > this.tokens.length) {
+      this.tokens = this.tokens.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  // ---- characters ----
+
+  private ch(k = 0): number {
+    const i = this.pos + k;
+    return i < this.s.length ? this.s.charCodeAt(i) : 0;
+  }
+
+  private mark(): Mark {
+    return { index: this.pos, line: this.line, column: this.column };
+  }
+
+  private skip(): void {
+    const c = this.s.charCodeAt(this.pos);
+    this.pos += c >= 0xd800 && c <= 0xdbff && this.pos + 1 < this.s.length ? 2 : 1;
+    this.column++;
+  }
+
+  private skipLine(): void {
+    const c = this.ch();
+    if (c === 0x0d && this.ch(1) === 0x0a) {
+      this.pos += 2;
+      this.column = 0;
+      this.line++;
+    } else if (isBreak(c)) {
+      this.pos++;
+      this.column = 0;
+      this.line++;
+    }
+  }
+
+  /** Reads one line break (normalised as go-yaml does) and returns it, or "" when none is here. */
+  private readLine(): string {
+    const c = this.ch();
+    let out: string;
+    if (c === 0x0d && this.ch(1) === 0x0a) {
+      this.pos += 2;
+      out = "\n";
+    } else if (c === 0x0d || c === 0x0a || c === 0x85) {
+      this.pos++;
+      out = "\n";
+    } else if (c === 0x2028 || c === 0x2029) {
+      this.pos++;
+      out = String.fromCharCode(c);
+    } else return "";
+    this.column = 0;
+    this.line++;
+    return out;
+  }
+
+  /** Reads one character and returns it. */
+  private read(): string {
+    const start = this.pos;
+    this.skip();
+    return this.s.slice(start, this.pos);
+  }
+
+  private fail(context: Mark | undefined, problem: string): never {
+    throw new YamlSyntaxError("scanner", problem, this.mark(), context);
+  }
+
+  // ---- token queue ----
+
+  private insert(at: number, t: Token): void {
+    if (at < 0) this.tokens.push(t);
+    else this.tokens.splice(this.head + at, 0, t);
+  }
+
+  private fetchMoreTokens(): void {
+    for (;;) {
+      if (this.head !== this.tokens.length) {
+        const k = this.keysByToken.get(this.parsed);
+        if (k === undefined || !this.simpleKeyValid(this.simpleKeys[k]!)) break;
+      }
+      this.fetchNextToken();
+    }
+    this.available = true;
+  }
+
+  private simpleKeyValid(k: SimpleKey): boolean {
+    if (!k.possible) return false;
+    if (k.mark.line < this.line || k.mark.index + 1024 < this.pos) {
+      if (k.required) throw new YamlSyntaxError("scanner", "could not find expected ':'", this.mark(), k.mark);
+      k.possible = false;
+      return false;
+    }
+    return true;
+  }
+
+  private saveSimpleKey(): void {
+    const required = this.flowLevel === 0 && this.indent === this.column;
+    if (this.simpleKeyAllowed) {
+      const key: SimpleKey = { possible: true, required, tokenNumber: this.parsed + (this.tokens.length - this.head), mark: this.mark() };
+      this.removeSimpleKey();
+      this.simpleKeys[this.simpleKeys.length - 1] = key;
+      this.keysByToken.set(key.tokenNumber, this.simpleKeys.length - 1);
+    }
+  }
+
+  private removeSimpleKey(): void {
+    const k = this.simpleKeys[this.simpleKeys.length - 1]!;
+    if (k.possible) {
+      if (k.required) throw new YamlSyntaxError("scanner", "could not find expected ':'", this.mark(), k.mark);
+      k.possible = false;
+      this.keysByToken.delete(k.tokenNumber);
+    }
+  }
+
+  private increaseFlowLevel(): void {
+    const m = this.mark();
+    this.simpleKeys.push({ possible: false, required: false, tokenNumber: this.parsed + (this.tokens.length - this.head), mark: m });
+    this.flowLevel++;
+    if (this.flowLevel > MAX_LEVEL) throw new YamlSyntaxError("scanner", `exceeded max depth of ${MAX_LEVEL}`, m, m);
+  }
+
+  private decreaseFlowLevel(): void {
+    if (this.flowLevel > 0) {
+      this.flowLevel--;
+      const k = this.simpleKeys.pop()!;
+      this.keysByToken.delete(k.tokenNumber);
+    }
+  }
+
+  private rollIndent(column: number, number: number, type: TokenType, mark: Mark): void {
+    if (this.flowLevel > 0) return;
+    if (this.indent < column) {
+      this.indents.push(this.indent);
+      this.indent = column;
+      if (this.indents.length > MAX_LEVEL) {
+        const m = this.simpleKeys[this.simpleKeys.length - 1]!.mark;
+        throw new YamlSyntaxError("scanner", `exceeded max depth of ${MAX_LEVEL}`, this.mark(), m);
+      }
+      this.insert(number > -1 ? number - this.parsed : -1, { type, start: mark, end: mark });
+    }
+  }
+
+  private unrollIndent(column: number): void {
+    if (this.flowLevel > 0) return;
+    while (this.indent > column) {
+      const m = this.mark();
+      this.insert(-1, { type: TK.BlockEnd, start: m, end: m });
+      this.indent = this.indents.pop()!;
+    }
+  }
+
+  private simpleToken(type: TokenType): void {
+    const start = this.mark();
+    this.skip();
+    this.insert(-1, { type, start, end: this.mark() });
+  }
+
+  // ---- fetching ----
+
+  private fetchNextToken(): void {
+    if (!this.streamStartProduced) {
+      this.indent = -1;
+      this.simpleKeys.push({ possible: false, required: false, tokenNumber: 0, mark: this.mark() });
+      this.simpleKeyAllowed = true;
+      this.streamStartProduced = true;
+      const m = this.mark();
+      this.insert(-1, { type: TK.StreamStart, start: m, end: m });
+      return;
+    }
+    this.scanToNextToken();
+    this.unrollIndent(this.column);
+    const c = this.ch();
+    if (c === 0) return this.fetchStreamEnd();
+    if (this.column === 0) {
+      if (c === 0x25 /* % */) return this.fetchDirective();
+      if (c === 0x2d && this.ch(1) === 0x2d && this.ch(2) === 0x2d && isBlankZ(this.ch(3))) return this.fetchDocumentIndicator(TK.DocumentStart);
+      if (c === 0x2e && this.ch(1) === 0x2e && this.ch(2) === 0x2e && isBlankZ(this.ch(3))) return this.fetchDocumentIndicator(TK.DocumentEnd);
+    }
+    const n = this.ch(1);
+    switch (c) {
+      case 0x5b /* [ */:
+        return this.fetchFlowCollectionStart(TK.FlowSequenceStart);
+      case 0x7b /* { */:
+        return this.fetchFlowCollectionStart(TK.FlowMappingStart);
+      case 0x5d /* ] */:
+        return this.fetchFlowCollectionEnd(TK.FlowSequenceEnd);
+      case 0x7d /* } */:
+        return this.fetchFlowCollectionEnd(TK.FlowMappingEnd);
+      case 0x2c /* , */:
+        return this.fetchFlowEntry();
+      case 0x2d /* - */:
+        if (isBlankZ(n)) return this.fetchBlockEntry();
+        break;
+      case 0x3f /* ? */:
+        if (this.flowLevel > 0 || isBlankZ(n)) return this.fetchKey();
+        break;
+      case 0x3a /* : */:
+        if (this.flowLevel > 0 || isBlankZ(n)) return this.fetchValue();
+        break;
+      case 0x2a /* * */:
+        return this.fetchAnchor(TK.Alias);
+      case 0x26 /* & */:
+        return this.fetchAnchor(TK.Anchor);
+      case 0x21 /* ! */:
+        return this.fetchTag();
+      case 0x7c /* | */:
+        if (this.flowLevel === 0) return this.fetchBlockScalar(true);
+        break;
+      case 0x3e /* > */:
+        if (this.flowLevel === 0) return this.fetchBlockScalar(false);
+        break;
+      case C_SQ:
+        return this.fetchFlowScalar(true);
+      case C_DQ:
+        return this.fetchFlowScalar(false);
+    }
+    const indicator = "-?:,[]{}#&*!|>'\"%@`".includes(String.fromCharCode(c));
+    if (
+      !(isBlankZ(c) || indicator) ||
+      (c === 0x2d && !isBlank(n)) ||
+      (this.flowLevel === 0 && (c === 0x3f || c === 0x3a) && !isBlankZ(n))
+    ) {
+      return this.fetchPlainScalar();
+    }
+    this.fail(this.mark(), "found character that cannot start any token");
+  }
+
+  private scanToNextToken(): void {
+    for (;;) {
+      if (this.column === 0 && this.ch() === 0xfeff) this.skip();
+      for (;;) {
+        const c = this.ch();
+        if (c === 0x20 || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && c === 0x09)) this.skip();
+        else break;
+      }
+      if (this.ch() === C_HASH) while (!isBreakZ(this.ch())) this.skip();
+      if (isBreak(this.ch())) {
+        this.skipLine();
+        if (this.flowLevel === 0) this.simpleKeyAllowed = true;
+      } else break;
+    }
+  }
+
+  private fetchStreamEnd(): void {
+    if (this.column !== 0) {
+      this.column = 0;
+      this.line++;
+    }
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    const m = this.mark();
+    this.insert(-1, { type: TK.StreamEnd, start: m, end: m });
+  }
+
+  private fetchDirective(): void {
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insert(-1, this.scanDirective());
+  }
+
+  private fetchDocumentIndicator(type: TokenType): void {
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    const start = this.mark();
+    this.skip();
+    this.skip();
+    this.skip();
+    this.insert(-1, { type, start, end: this.mark() });
+  }
+
+  private fetchFlowCollectionStart(type: TokenType): void {
+    this.saveSimpleKey();
+    this.increaseFlowLevel();
+    this.simpleKeyAllowed = true;
+    this.simpleToken(type);
+  }
+
+  private fetchFlowCollectionEnd(type: TokenType): void {
+    this.removeSimpleKey();
+    this.decreaseFlowLevel();
+    this.simpleKeyAllowed = false;
+    this.simpleToken(type);
+  }
+
+  private fetchFlowEntry(): void {
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    this.simpleToken(TK.FlowEntry);
+  }
+
+  private fetchBlockEntry(): void {
+    if (this.flowLevel === 0) {
+      if (!this.simpleKeyAllowed) this.fail(this.mark(), "block sequence entries are not allowed in this context");
+      this.rollIndent(this.column, -1, TK.BlockSequenceStart, this.mark());
+    }
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    this.simpleToken(TK.BlockEntry);
+  }
+
+  private fetchKey(): void {
+    if (this.flowLevel === 0) {
+      if (!this.simpleKeyAllowed) this.fail(this.mark(), "mapping keys are not allowed in this context");
+      this.rollIndent(this.column, -1, TK.BlockMappingStart, this.mark());
+    }
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = this.flowLevel === 0;
+    this.simpleToken(TK.Key);
+  }
+
+  private fetchValue(): void {
+    const key = this.simpleKeys[this.simpleKeys.length - 1]!;
+    if (this.simpleKeyValid(key)) {
+      this.insert(key.tokenNumber - this.parsed, { type: TK.Key, start: key.mark, end: key.mark });
+      this.rollIndent(key.mark.column, key.tokenNumber, TK.BlockMappingStart, key.mark);
+      key.possible = false;
+      this.keysByToken.delete(key.tokenNumber);
+      this.simpleKeyAllowed = false;
+    } else {
+      if (this.flowLevel === 0) {
+        if (!this.simpleKeyAllowed) this.fail(this.mark(), "mapping values are not allowed in this context");
+        this.rollIndent(this.column, -1, TK.BlockMappingStart, this.mark());
+      }
+      this.simpleKeyAllowed = this.flowLevel === 0;
+    }
+    this.simpleToken(TK.Value);
+  }
+
+  private fetchAnchor(type: TokenType): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insert(-1, this.scanAnchor(type));
+  }
+
+  private fetchTag(): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insert(-1, this.scanTag());
+  }
+
+  private fetchBlockScalar(literal: boolean): void {
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    this.insert(-1, this.scanBlockScalar(literal));
+  }
+
+  private fetchFlowScalar(single: boolean): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insert(-1, this.scanFlowScalar(single));
+  }
+
+  private fetchPlainScalar(): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insert(-1, this.scanPlainScalar());
+  }
+
+  // ---- scanning ----
+
+  private skipBlanksAndComment(): void {
+    while (isBlank(this.ch())) this.skip();
+    if (this.ch() === C_HASH) while (!isBreakZ(this.ch())) this.skip();
+  }
+
+  private scanDirective(): Token {
+    const start = this.mark();
+    this.skip();
+    let name = "";
+    while (isAlpha(this.ch())) name += this.read();
+    if (name === "") this.fail(start, "could not find expected directive name");
+    if (!isBlankZ(this.ch())) this.fail(start, "found unexpected non-alphabetical character");
+    let token: Token;
+    if (name === "YAML") {
+      while (isBlank(this.ch())) this.skip();
+      const major = this.scanVersionNumber(start);
+      if (this.ch() !== 0x2e) this.fail(start, "did not find expected digit or '.' character");
+      this.skip();
+      const minor = this.scanVersionNumber(start);
+      token = { type: TK.VersionDirective, start, end: this.mark(), major, minor };
+    } else if (name === "TAG") {
+      while (isBlank(this.ch())) this.skip();
+      const handle = this.scanTagHandle(true, start);
+      if (!isBlank(this.ch())) this.fail(start, "did not find expected whitespace");
+      while (isBlank(this.ch())) this.skip();
+      const prefix = this.scanTagUri(true, "", start);
+      if (!isBlankZ(this.ch())) this.fail(start, "did not find expected whitespace or line break");
+      token = { type: TK.TagDirective, start, end: this.mark(), value: handle, suffix: prefix };
+    } else {
+      this.fail(start, "found unknown directive name");
+    }
+    this.skipBlanksAndComment();
+    if (!isBreakZ(this.ch())) this.fail(start, "did not find expected comment or line break");
+    if (isBreak(this.ch())) this.skipLine();
+    return token;
+  }
+
+  private scanVersionNumber(start: Mark): number {
+    let value = 0;
+    let length = 0;
+    while (isDigit(this.ch())) {
+      if (++length > 2) this.fail(start, "found extremely long version number");
+      value = value * 10 + (this.ch() - 0x30);
+      this.skip();
+    }
+    if (length === 0) this.fail(start, "did not find expected version number");
+    return value;
+  }
+
+  private scanAnchor(type: TokenType): Token {
+    const start = this.mark();
+    this.skip();
+    const from = this.pos;
+    while (isAlpha(this.ch())) this.skip();
+    const value = this.s.slice(from, this.pos);
+    const end = this.mark();
+    const c = this.ch();
+    if (value === "" || !(isBlankZ(c) || "?:,]}%@`".includes(String.fromCharCode(c)))) {
+      this.fail(start, "did not find expected alphabetic or numeric character");
+    }
+    return { type, start, end, value };
+  }
+
+  private scanTag(): Token {
+    const start = this.mark();
+    let handle: string;
+    let suffix: string;
+    if (this.ch(1) === 0x3c /* < */) {
+      this.skip();
+      this.skip();
+      handle = "";
+      suffix = this.scanTagUri(false, "", start);
+      if (this.ch() !== 0x3e) this.fail(start, "did not find the expected '>'");
+      this.skip();
+    } else {
+      handle = this.scanTagHandle(false, start);
+      if (handle.length > 1 && handle.endsWith("!")) {
+        suffix = this.scanTagUri(false, "", start);
+      } else {
+        suffix = this.scanTagUri(false, handle, start);
+        handle = "!";
+        if (suffix === "") {
+          suffix = handle;
+          handle = "";
+        }
+      }
+    }
+    if (!isBlankZ(this.ch())) this.fail(start, "did not find expected whitespace or line break");
+    return { type: TK.Tag, start, end: this.mark(), value: handle, suffix };
+  }
+
+  private scanTagHandle(directive: boolean, start: Mark): string {
+    if (this.ch() !== 0x21) this.fail(start, "did not find expected '!'");
+    let s = this.read();
+    while (isAlpha(this.ch())) s += this.read();
+    if (this.ch() === 0x21) s += this.read();
+    else if (directive && s !== "!") this.fail(start, "did not find expected '!'");
+    return s;
+  }
+
+  private scanTagUri(_directive: boolean, head: string, start: Mark): string {
+    let s = head.length > 1 ? head.slice(1) : "";
+    let hasTag = head.length > 0;
+    for (;;) {
+      const c = this.ch();
+      if (!(isAlpha(c) || ";/?:@&=+$,.!~*'()[]%".includes(String.fromCharCode(c)) && c !== 0)) break;
+      if (c === 0x25) s += this.scanUriEscapes(start);
+      else s += this.read();
+      hasTag = true;
+    }
+    if (!hasTag) this.fail(start, "did not find expected tag URI");
+    return s;
+  }
+
+  private scanUriEscapes(start: Mark): string {
+    const bytes: number[] = [];
+    let w = 1024;
+    while (w > 0) {
+      if (!(this.ch() === 0x25 && isHex(this.ch(1)) && isHex(this.ch(2)))) this.fail(start, "did not find URI escaped octet");
+      const octet = (hexValue(this.ch(1)) << 4) + hexValue(this.ch(2));
+      if (w === 1024) {
+        w = (octet & 0x80) === 0 ? 1 : (octet & 0xe0) === 0xc0 ? 2 : (octet & 0xf0) === 0xe0 ? 3 : (octet & 0xf8) === 0xf0 ? 4 : 0;
+        if (w === 0) this.fail(start, "found an incorrect leading UTF-8 octet");
+      } else if ((octet & 0xc0) !== 0x80) this.fail(start, "found an incorrect trailing UTF-8 octet");
+      bytes.push(octet);
+      this.skip();
+      this.skip();
+      this.skip();
+      w--;
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
+  }
+
+  private scanBlockScalar(literal: boolean): Token {
+    const start = this.mark();
+    this.skip();
+    let chomping = 0;
+    let increment = 0;
+    const chomp = () => {
+      const c = this.ch();
+      if (c === 0x2b || c === 0x2d) {
+        chomping = c === 0x2b ? 1 : -1;
+        this.skip();
+        return true;
+      }
+      return false;
+    };
+    const digit = () => {
+      if (isDigit(this.ch())) {
+        if (this.ch() === 0x30) this.fail(start, "found an indentation indicator equal to 0");
+        increment = this.ch() - 0x30;
+        this.skip();
+      }
+    };
+    if (chomp()) digit();
+    else if (isDigit(this.ch())) {
+      digit();
+      chomp();
+    }
+    this.skipBlanksAndComment();
+    if (!isBreakZ(this.ch())) this.fail(start, "did not find expected comment or line break");
+    if (isBreak(this.ch())) this.skipLine();
+    let end = this.mark();
+    let indent = 0;
+    if (increment > 0) indent = this.indent >= 0 ? this.indent + increment : increment;
+    let s = "";
+    let leadingBreak = "";
+    let trailingBreaks = "";
+    const breaks = (): void => {
+      end = this.mark();
+      let maxIndent = 0;
+      for (;;) {
+        while ((indent === 0 || this.column < indent) && this.ch() === 0x20) this.skip();
+        if (this.column > maxIndent) maxIndent = this.column;
+        if ((indent === 0 || this.column < indent) && this.ch() === 0x09) {
+          this.fail(start, "found a tab character where an indentation space is expected");
+        }
+        if (!isBreak(this.ch())) break;
+        trailingBreaks += this.readLine();
+        end = this.mark();
+      }
+      if (indent === 0) {
+        indent = maxIndent;
+        if (indent < this.indent + 1) indent = this.indent + 1;
+        if (indent < 1) indent = 1;
+      }
+    };
+    breaks();
+    let leadingBlank = false;
+    while (this.column === indent && this.ch() !== 0) {
+      const trailingBlank = isBlank(this.ch());
+      if (!literal && !leadingBlank && !trailingBlank && leadingBreak.startsWith("\n")) {
+        if (trailingBreaks === "") s += " ";
+      } else s += leadingBreak;
+      leadingBreak = "";
+      s += trailingBreaks;
+      trailingBreaks = "";
+      leadingBlank = isBlank(this.ch());
+      const from = this.pos;
+      while (!isBreakZ(this.ch())) this.skip();
+      s += this.s.slice(from, this.pos);
+      leadingBreak = this.readLine();
+      breaks();
+    }
+    if (chomping !== -1) s += leadingBreak;
+    if (chomping === 1) s += trailingBreaks;
+    return { type: TK.Scalar, start, end, value: s, style: literal ? STYLE.Literal : STYLE.Folded };
+  }
+
+  private documentIndicatorHere(): boolean {
+    if (this.column !== 0) return false;
+    const c = this.ch();
+    return (
+      ((c === 0x2d && this.ch(1) === 0x2d && this.ch(2) === 0x2d) || (c === 0x2e && this.ch(1) === 0x2e && this.ch(2) === 0x2e)) &&
+      isBlankZ(this.ch(3))
+    );
+  }
+
+  private scanFlowScalar(single: boolean): Token {
+    const start = this.mark();
+    this.skip();
+    let s = "";
+    let leadingBreak = "";
+    let trailingBreaks = "";
+    let whitespaces = "";
+    for (;;) {
+      if (this.documentIndicatorHere()) this.fail(start, "found unexpected document indicator");
+      if (this.ch() === 0) this.fail(start, "found unexpected end of stream");
+      let leadingBlanks = false;
+      while (!isBlankZ(this.ch())) {
+        const c = this.ch();
+        if (single && c === C_SQ && this.ch(1) === C_SQ) {
+          s += "'";
+          this.skip();
+          this.skip();
+        } else if (single && c === C_SQ) break;
+        else if (!single && c === C_DQ) break;
+        else if (!single && c === C_BSL && isBreak(this.ch(1))) {
+          this.skip();
+          this.skipLine();
+          leadingBlanks = true;
+          break;
+        } else if (!single && c === C_BSL) {
+          s += this.scanEscape(start);
+        } else {
+          const from = this.pos;
+          this.skip();
+          for (;;) {
+            const d = this.ch();
+            if (isBlankZ(d) || d === C_SQ || d === C_DQ || d === C_BSL) break;
+            this.skip();
+          }
+          s += this.s.slice(from, this.pos);
+        }
+      }
+      const c = this.ch();
+      if (single ? c === C_SQ : c === C_DQ) break;
+      for (;;) {
+        const d = this.ch();
+        if (isBlank(d)) {
+          if (!leadingBlanks) whitespaces += this.read();
+          else this.skip();
+        } else if (isBreak(d)) {
+          if (!leadingBlanks) {
+            whitespaces = "";
+            leadingBreak = this.readLine();
+            leadingBlanks = true;
+          } else trailingBreaks += this.readLine();
+        } else break;
+      }
+      if (leadingBlanks) {
+        if (leadingBreak.startsWith("\n")) {
+          s += trailingBreaks === "" ? " " : trailingBreaks;
+        } else s += leadingBreak + trailingBreaks;
+        trailingBreaks = "";
+        leadingBreak = "";
+      } else {
+        s += whitespaces;
+        whitespaces = "";
+      }
+    }
+    this.skip();
+    return { type: TK.Scalar, start, end: this.mark(), value: s, style: single ? STYLE.Single : STYLE.Double };
+  }
+
+  private scanEscape(start: Mark): string {
+    let out: string;
+    let codeLength = 0;
+    switch (String.fromCharCode(this.ch(1))) {
+      case "0":
+        out = "\0";
+        break;
+      case "a":
+        out = "\x07";
+        break;
+      case "b":
+        out = "\b";
+        break;
+      case "t":
+      case "\t":
+        out = "\t";
+        break;
+      case "n":
+        out = "\n";
+        break;
+      case "v":
+        out = "\v";
+        break;
+      case "f":
+        out = "\f";
+        break;
+      case "r":
+        out = "\r";
+        break;
+      case "e":
+        out = "\x1b";
+        break;
+      case " ":
+        out = " ";
+        break;
+      case '"':
+        out = '"';
+        break;
+      case "'":
+        out = "'";
+        break;
+      case "\\":
+        out = "\\";
+        break;
+      case "N":
+        out = "\x85";
+        break;
+      case "_":
+        out = "\xa0";
+        break;
+      case "L":
+        out = "\u2028";
+        break;
+      case "P":
+        out = "\u2029";
+        break;
+      case "x":
+        codeLength = 2;
+        out = "";
+        break;
+      case "u":
+        codeLength = 4;
+        out = "";
+        break;
+      case "U":
+        codeLength = 8;
+        out = "";
+        break;
+      default:
+        this.fail(start, "found unknown escape character");
+    }
+    this.skip();
+    this.skip();
+    if (codeLength > 0) {
+      let value = 0;
+      for (let k = 0; k < codeLength; k++) {
+        if (!isHex(this.ch(k))) this.fail(start, "did not find expected hexdecimal number");
+        value = value * 16 + hexValue(this.ch(k));
+      }
+      if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) this.fail(start, "found invalid Unicode character escape code");
+      out = String.fromCodePoint(value);
+      for (let k = 0; k < codeLength; k++) this.skip();
+    }
+    return out;
+  }
+
+  private scanPlainScalar(): Token {
+    let s = "";
+    let leadingBreak = "";
+    let trailingBreaks = "";
+    let whitespaces = "";
+    let leadingBlanks = false;
+    const indent = this.indent + 1;
+    const start = this.mark();
+    let end = this.mark();
+    const flow = this.flowLevel > 0;
+    for (;;) {
+      if (this.documentIndicatorHere()) break;
+      if (this.ch() === C_HASH) break;
+      while (!isBlankZ(this.ch())) {
+        const c = this.ch();
+        if (c === 0x3a && isBlankZ(this.ch(1))) break;
+        if (flow && (c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d)) break;
+        if (leadingBlanks || whitespaces !== "") {
+          if (leadingBlanks) {
+            if (leadingBreak.startsWith("\n")) s += trailingBreaks === "" ? " " : trailingBreaks;
+            else s += leadingBreak + trailingBreaks;
+            trailingBreaks = "";
+            leadingBreak = "";
+            leadingBlanks = false;
+          } else {
+            s += whitespaces;
+            whitespaces = "";
+          }
+        }
+        const from = this.pos;
+        this.skip();
+        for (;;) {
+          const d = this.ch();
+          if (isBlankZ(d) || (d === 0x3a && isBlankZ(this.ch(1)))) break;
+          if (flow && (d === 0x2c || d === 0x3f || d === 0x5b || d === 0x5d || d === 0x7b || d === 0x7d)) break;
+          this.skip();
+        }
+        s += this.s.slice(from, this.pos);
+        end = this.mark();
+      }
+      const c = this.ch();
+      if (!(isBlank(c) || isBreak(c))) break;
+      for (;;) {
+        const d = this.ch();
+        if (isBlank(d)) {
+          if (leadingBlanks && this.column < indent && d === 0x09) {
+            this.fail(start, "found a tab character that violates indentation");
+          }
+          if (!leadingBlanks) whitespaces += this.read();
+          else this.skip();
+        } else if (isBreak(d)) {
+          if (!leadingBlanks) {
+            whitespaces = "";
+            leadingBreak = this.readLine();
+            leadingBlanks = true;
+          } else trailingBreaks += this.readLine();
+        } else break;
+      }
+      if (!flow && this.column < indent) break;
+    }
+    if (leadingBlanks) this.simpleKeyAllowed = true;
+    return { type: TK.Scalar, start, end, value: s, style: STYLE.Plain };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * sigs.k8s.io/yaml's YAML→JSON step (`convertToJSONableObject`, then `json.Marshal` and the API server's
+ * int64/float64 decoding) over a go-yaml value: map keys become strings (ints in decimal, floats as
+ * `FormatFloat(f, 'g', -1, 32)`, bools), `uint64` and `nil` keys are refused. Keys that collide after
+ * conversion (`1` and `"1"`): the one iterated last wins in Go, in random map order; crdkit takes the one
+ * written last, Go's most likely outcome. Iterative, for nesting to 10000 levels.
+ */
+import { JsonConversionError, floatAfterJsonRoundTrip, uintAfterJsonRoundTrip } from "../../go/json.js";
+import { formatGoFloat32 } from "../../go/strconv.js";
+import { type JsonObject, type JsonValue, int64, setKey } from "../../value/json-value.js";
+import type { GoScalar } from "../go-yaml-resolve.js";
+import { GoMap, type GoVal, goSharp, goSharpScalar } from "./go-value.js";
+
+/** A conversion failure, with sigs.k8s.io/yaml's (or encoding/json's) text. */
+export class ToJsonError extends Error {}
+
+function scalarJson(s: GoScalar): JsonValue {
+  switch (s.t) {
+    case "null":
+      return null;
+    case "bool":
+      return s.v;
+    case "int":
+      return int64(s.v);
+    case "uint":
+      return uintAfterJsonRoundTrip(s.v);
+    case "float":
+      try {
+        return floatAfterJsonRoundTrip(s.v);
+      } catch (e) {
+        if (e instanceof JsonConversionError) throw new ToJsonError(e.message);
+        throw e;
+      }
+    case "merge":
+      return "<<";
+    default:
+      return s.v;
+  }
+}
+
+function keyString(k: GoScalar, v: GoVal): string {
+  switch (k.t) {
+    case "str":
+      return k.v;
+    case "merge":
+      return "<<";
+    case "int":
+      return k.v.toString();
+    case "bool":
+      return k.v ? "true" : "false";
+    case "float": {
+      const f = formatGoFloat32(k.v);
+      return f === "+Inf" ? ".inf" : f === "-Inf" ? "-.inf" : f === "NaN" ? ".nan" : f;
+    }
+    case "uint":
+      throw new ToJsonError(`unsupported map key of type: uint64, key: ${goSharpScalar(k)}, value: ${goSharp(v)}`);
+    default:
+      throw new ToJsonError(`unsupported map key of type: %!s(<nil>), key: <nil>, value: ${goSharp(v)}`);
+  }
+}
+
+/** The JSON value of `root`; throws {@link ToJsonError}. */
+export function goToJson(root: GoVal): JsonValue {
+  const box: JsonValue[] = [null];
+  const work: [GoVal, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
+  while (work.length > 0) {
+    const [v, put] = work.pop()!;
+    if (Array.isArray(v)) {
+      const arr: JsonValue[] = new Array(v.length).fill(null);
+      put(arr);
+      for (let i = v.length - 1; i >= 0; i--) work.push([v[i]!, (x) => (arr[i] = x)]);
+    } else if (v instanceof GoMap) {
+      const obj: JsonObject = {};
+      put(obj);
+      const tasks: [GoVal, (x: JsonValue) => void][] = [];
+      for (let i = 0; i < v.keys.length; i++) {
+        const key = keyString(v.keys[i]!, v.vals[i]!);
+        setKey(obj, key, null);
+        tasks.push([v.vals[i]!, (x) => setKey(obj, key, x)]);
+      }
+      for (let i = tasks.length - 1; i >= 0; i--) work.push(tasks[i]!);
+    } else put(scalarJson(v));
+  }
+  return box[0]!;
+}
