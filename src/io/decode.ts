@@ -37,6 +37,12 @@ export interface DecodedDocument {
 export interface DecodeOptions {
   /** Force a format instead of sniffing it. */
   format?: "yaml" | "json";
+  /**
+   * Read a YAML text whole, as the API server reads a request body (sigs.k8s.io/yaml over the whole text:
+   * its first document, line numbers counted from the start), instead of splitting it at `---` lines as
+   * kubectl does with files.
+   */
+  whole?: boolean;
 }
 
 /** Decodes every document of a file. Never throws for bad input. */
@@ -59,11 +65,11 @@ export function decodeDocumentStream(text: string, opts: DecodeOptions = {}): It
   if (json) {
     const r = decodeJsonStream(body);
     if (!r.problem || r.documents.length > 1 || opts.format === "json") return jsonDocuments(body, src, r);
-    const yamlDocs = [...yamlDocuments(body, src)];
+    const yamlDocs = [...yamlDocuments(body, src, opts.whole)];
     if (yamlDocs.every((d) => !d.problem)) return yamlDocs;
     return jsonDocuments(body, src, r);
   }
-  return yamlDocuments(body, src);
+  return yamlDocuments(body, src, opts.whole);
 }
 
 function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decodeJsonStream>): DecodedDocument[] {
@@ -103,9 +109,10 @@ function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decod
   return out;
 }
 
-function* yamlDocuments(body: string, src: SourceText): Generator<DecodedDocument> {
+function* yamlDocuments(body: string, src: SourceText, whole = false): Generator<DecodedDocument> {
   let index = 0;
-  for (const chunk of yamlChunks(body)) {
+  const chunks = whole ? [{ offset: 0, text: body, separatorError: undefined }] : yamlChunks(body);
+  for (const chunk of chunks) {
     const r = decodeYamlDocument(chunk.text);
     if (r.problem) {
       const pos = src.position(chunk.offset + r.problem.offset);

@@ -39,7 +39,14 @@ export class Scanner {
   private simpleKeys: SimpleKey[] = [];
   private keysByToken = new Map<number, number>();
 
-  constructor(private readonly s: string) {}
+  /** go-yaml skips a BOM at column 0 only when the text (after its leading BOM) starts with one too. */
+  private readonly bomAtStart: boolean;
+
+  constructor(private readonly s: string) {
+    // the reader drops a leading byte-order mark
+    if (s.charCodeAt(0) === 0xfeff) this.pos = 1;
+    this.bomAtStart = s.charCodeAt(this.pos) === 0xfeff;
+  }
 
   /** The next token without consuming it. */
   peek(): Token {
@@ -280,7 +287,7 @@ export class Scanner {
 
   private scanToNextToken(): void {
     for (;;) {
-      if (this.column === 0 && this.ch() === 0xfeff) this.skip();
+      if (this.column === 0 && this.bomAtStart) this.skip();
       for (;;) {
         const c = this.ch();
         if (c === 0x20 || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && c === 0x09)) this.skip();

@@ -76,7 +76,7 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
     if (depthExceeds(doc.value, MAX_DEPTH)) throw jsonBad("invalid character '{' exceeded max depth");
     return { value: doc.value, strictErrors: doc.duplicateFields };
   }
-  const docs = decodeDocuments(text, { format: "yaml" });
+  const docs = decodeDocuments(text, { format: "yaml", whole: true });
   const doc = docs[0];
   if (!doc) throw bad("empty body");
   if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");

@@ -16,9 +16,12 @@ export interface DecodeOutcome {
   strictError?: string;
 }
 
-/** crdkit's reading of `text` as one YAML document (an empty or null document is JSON `null`). */
+/**
+ * crdkit's reading of `text` as one YAML document (an empty or null document is JSON `null`), whole as the
+ * oracle's `YAMLToJSON` reads it (and the API server a request body), not split at `---` lines.
+ */
 export function crdkitDecodeYaml(text: string): DecodeOutcome {
-  const docs = decodeDocuments(text, { format: "yaml" });
+  const docs = decodeDocuments(text, { format: "yaml", whole: true });
   const d = docs[0];
   if (!d) return { json: "null" };
   if (d.problem) return { error: d.problem.message };
