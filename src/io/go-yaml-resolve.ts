@@ -137,12 +137,12 @@ export function resolveTagged(tag: string, s: string): GoScalar {
     case STR:
       return { t: "str", v: s };
     case TAG_PREFIX + "binary": {
-      let decoded: string;
-      try {
-        decoded = atob(s.replace(/\s+/g, ""));
-      } catch {
+      // Go's base64.StdEncoding: padding required, only \r and \n ignored
+      const b64 = s.replace(/[\r\n]/g, "");
+      if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) {
         throw new YamlValueError("yaml: !!binary value contains invalid base64 data");
       }
+      const decoded = atob(b64);
       const bytes = Uint8Array.from(decoded, (ch) => ch.charCodeAt(0));
       return { t: "str", v: new TextDecoder().decode(bytes) };
     }

@@ -43,7 +43,18 @@ interface Done {
   size: number;
   merge?: boolean;
   alias?: boolean;
+  /** An alias of an anchor still open (inside its own node) somewhere in this node: decoding it fails. */
+  selfRef?: SelfRef;
   mark: Mark;
+}
+
+interface SelfRef {
+  name: string;
+  mark: Mark;
+}
+
+function containsItself(r: SelfRef): never {
+  throw new ComposeError(`anchor '${r.name}' value contains itself`, r.mark);
 }
 
 interface Frame {
@@ -54,7 +65,7 @@ interface Frame {
   ops: Op[];
   items: Done[];
   key: Done | undefined;
-  firstDup?: Mark;
+  selfRef?: SelfRef;
 }
 
 export interface Composed {
@@ -88,7 +99,7 @@ function resolveScalar(e: YamlEvent): GoScalar {
 
 /** Decodes the events of one document's root node (`events` hold exactly that node). */
 export function compose(events: readonly YamlEvent[]): Composed {
-  const anchors = new Map<string, Done | "open">();
+  const anchors = new Map<string, Done | "map" | "seq">();
   const stack: Frame[] = [];
   let root: Done | undefined;
   let decodeCount = 1; // the document node
@@ -119,9 +130,11 @@ export function compose(events: readonly YamlEvent[]): Composed {
     top.size += d.size;
     if (!top.map) {
       top.items.push(d);
+      top.selfRef ??= d.selfRef;
       return;
     }
     if (top.key === undefined) {
+      if (d.selfRef) containsItself(d.selfRef);
       if (!d.merge && d.kind !== "scalar") throw new ComposeError(`invalid map key: ${goSharp(d.val)}`, d.mark);
       top.key = d;
       return;
@@ -129,16 +142,22 @@ export function compose(events: readonly YamlEvent[]): Composed {
     const key = top.key;
     top.key = undefined;
     if (key.merge) {
-      if (d.kind === "map") top.ops.push(...d.ops!);
-      else if (d.kind === "seq" && !d.alias) {
+      // go-yaml checks the kind of an alias's node before decoding it
+      if (d.kind === "map") {
+        if (d.selfRef) containsItself(d.selfRef);
+        top.ops.push(...d.ops!);
+      } else if (d.kind === "seq" && !d.alias) {
         const items = d.items!;
         for (let i = items.length - 1; i >= 0; i--) {
-          if (items[i]!.kind !== "map") wantMap(d.mark);
+          const it = items[i]!;
+          if (it.kind !== "map") wantMap(d.mark);
+          if (it.selfRef) containsItself(it.selfRef);
+          top.ops.push(...it.ops!);
         }
-        for (let i = items.length - 1; i >= 0; i--) top.ops.push(...items[i]!.ops!);
       } else wantMap(d.mark);
       return;
     }
+    top.selfRef ??= d.selfRef;
     const k = key.val as GoScalar;
     top.ops.push({ id: goKeyId(k), key: k, val: d.val, valErrs: d.errs, line: d.mark.line + 1, mark: d.mark });
   };
@@ -157,7 +176,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
       case EV.SequenceStart:
       case EV.MappingStart:
         decodeCount++;
-        if (e.anchor !== undefined) anchors.set(e.anchor, "open");
+        if (e.anchor !== undefined) anchors.set(e.anchor, e.type === EV.MappingStart ? "map" : "seq");
         stack.push({ map: e.type === EV.MappingStart, anchor: e.anchor, mark: e.start, size: 1, ops: [], items: [], key: undefined });
         break;
       case EV.SequenceEnd:
@@ -169,10 +188,12 @@ export function compose(events: readonly YamlEvent[]): Composed {
           const errs: string[] = [];
           applyOps(m, f.ops, errs);
           d = { kind: "map", val: m, errs, ops: f.ops, size: f.size, mark: f.mark };
+          if (f.selfRef) d.selfRef = f.selfRef;
         } else {
           const errs: string[] = [];
           for (const it of f.items) for (const x of it.errs) errs.push(x);
           d = { kind: "seq", val: f.items.map((it) => it.val), errs, items: f.items, size: f.size, mark: f.mark };
+          if (f.selfRef) d.selfRef = f.selfRef;
         }
         if (f.anchor !== undefined) anchors.set(f.anchor, d);
         place(d);
@@ -182,7 +203,10 @@ export function compose(events: readonly YamlEvent[]): Composed {
         const name = e.anchor!;
         const a = anchors.get(name);
         if (a === undefined) throw new ComposeError(`unknown anchor '${name}' referenced`, e.start);
-        if (a === "open") throw new ComposeError(`anchor '${name}' value contains itself`, e.start);
+        if (a === "map" || a === "seq") {
+          place({ kind: a, val: [], errs: [], ops: [], items: [], size: 1, alias: true, selfRef: { name, mark: e.start }, mark: e.start });
+          break;
+        }
         decodeCount += 1 + a.size;
         aliasCount += a.size;
         if (aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount)) {
@@ -202,6 +226,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
       }
     }
   }
+  if (root?.selfRef) containsItself(root.selfRef);
   const r: Composed = { value: root ? root.val : { t: "null" }, strictErrors: root ? root.errs : [] };
   if (firstDup !== undefined) r.firstDuplicate = firstDup;
   return r;

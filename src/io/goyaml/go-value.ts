@@ -69,13 +69,24 @@ export function goSharpScalar(s: GoScalar, inside = false): string {
   }
 }
 
+const TYPE_RANK: Record<GoScalar["t"], number> = { null: 0, str: 1, merge: 1, bool: 2, int: 3, uint: 4, float: 5 };
+
+/** fmt's order of `interface{}` map keys: nil first, then by type (as observed: strings before bools), then by value. */
+function compareKeys(a: GoScalar, b: GoScalar): number {
+  const ra = TYPE_RANK[a.t];
+  const rb = TYPE_RANK[b.t];
+  if (ra !== rb) return ra - rb;
+  const va = "v" in a ? a.v : 0;
+  const vb = "v" in b ? b.v : 0;
+  return va < vb ? -1 : va > vb ? 1 : 0;
+}
+
 /** `%#v` (= `%+#v`) of a decoded value, as fmt prints it (map keys sorted). */
 export function goSharp(v: GoVal, inside = false): string {
   if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharp(x, true)).join(", ")}}`;
   if (v instanceof GoMap) {
-    const parts = v.keys.map((k, i) => [goSharpScalar(k, true), goSharp(v.vals[i]!, true)] as const);
-    parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    return `map[interface {}]interface {}{${parts.map(([k, x]) => `${k}:${x}`).join(", ")}}`;
+    const order = v.keys.map((_, i) => i).sort((a, b) => compareKeys(v.keys[a]!, v.keys[b]!));
+    return `map[interface {}]interface {}{${order.map((i) => `${goSharpScalar(v.keys[i]!, true)}:${goSharp(v.vals[i]!, true)}`).join(", ")}}`;
   }
   return goSharpScalar(v, inside);
 }

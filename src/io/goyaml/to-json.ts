@@ -14,6 +14,9 @@ import { GoMap, type GoVal, goSharp, goSharpScalar } from "./go-value.js";
 /** A conversion failure, with sigs.k8s.io/yaml's (or encoding/json's) text. */
 export class ToJsonError extends Error {}
 
+/** encoding/json's refusal of NaN / ±Inf, reported after sigs.k8s.io/yaml's key conversion errors. */
+let marshalError: string | undefined;
+
 function scalarJson(s: GoScalar): JsonValue {
   switch (s.t) {
     case "null":
@@ -28,8 +31,9 @@ function scalarJson(s: GoScalar): JsonValue {
       try {
         return floatAfterJsonRoundTrip(s.v);
       } catch (e) {
-        if (e instanceof JsonConversionError) throw new ToJsonError(e.message);
-        throw e;
+        if (!(e instanceof JsonConversionError)) throw e;
+        marshalError ??= e.message;
+        return null;
       }
     case "merge":
       return "<<";
@@ -61,6 +65,7 @@ function keyString(k: GoScalar, v: GoVal): string {
 
 /** The JSON value of `root`; throws {@link ToJsonError}. */
 export function goToJson(root: GoVal): JsonValue {
+  marshalError = undefined;
   const box: JsonValue[] = [null];
   const work: [GoVal, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
   while (work.length > 0) {
@@ -81,5 +86,6 @@ export function goToJson(root: GoVal): JsonValue {
       for (let i = tasks.length - 1; i >= 0; i--) work.push(tasks[i]!);
     } else put(scalarJson(v));
   }
+  if (marshalError !== undefined) throw new ToJsonError(marshalError);
   return box[0]!;
 }
