@@ -124,11 +124,15 @@ export function compose(events: readonly YamlEvent[]): Composed {
   const place = (d: Done) => {
     const top = stack[stack.length - 1];
     if (!top) {
+      if (d.selfRef) containsItself(d.selfRef);
       root = d;
       return;
     }
     top.size += d.size;
     if (!top.map) {
+      // a sequence may be a merge value, whose items' kinds go-yaml checks before decoding them: an alias
+      // of an open anchor waits there; anything else is decoded where it stands
+      if (d.selfRef && !d.alias) containsItself(d.selfRef);
       top.items.push(d);
       top.selfRef ??= d.selfRef;
       return;
@@ -157,7 +161,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
       } else wantMap(d.mark);
       return;
     }
-    top.selfRef ??= d.selfRef;
+    if (d.selfRef) containsItself(d.selfRef);
     const k = key.val as GoScalar;
     top.ops.push({ id: goKeyId(k), key: k, val: d.val, valErrs: d.errs, line: d.mark.line + 1, mark: d.mark });
   };
