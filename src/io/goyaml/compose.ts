@@ -66,6 +66,8 @@ interface Frame {
   items: Done[];
   key: Done | undefined;
   selfRef?: SelfRef;
+  /** A sequence that is the value of a merge key. */
+  mergeValue: boolean;
 }
 
 export interface Composed {
@@ -132,7 +134,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
     if (!top.map) {
       // a sequence may be a merge value, whose items' kinds go-yaml checks before decoding them: an alias
       // of an open anchor waits there; anything else is decoded where it stands
-      if (d.selfRef && !d.alias) containsItself(d.selfRef);
+      if (d.selfRef && !(d.alias && top.mergeValue)) containsItself(d.selfRef);
       top.items.push(d);
       top.selfRef ??= d.selfRef;
       return;
@@ -181,7 +183,11 @@ export function compose(events: readonly YamlEvent[]): Composed {
       case EV.MappingStart:
         decodeCount++;
         if (e.anchor !== undefined) anchors.set(e.anchor, e.type === EV.MappingStart ? "map" : "seq");
-        stack.push({ map: e.type === EV.MappingStart, anchor: e.anchor, mark: e.start, size: 1, ops: [], items: [], key: undefined });
+        {
+          const top = stack[stack.length - 1];
+          const mergeValue = top?.map === true && top.key?.merge === true;
+          stack.push({ map: e.type === EV.MappingStart, anchor: e.anchor, mark: e.start, size: 1, ops: [], items: [], key: undefined, mergeValue });
+        }
         break;
       case EV.SequenceEnd:
       case EV.MappingEnd: {

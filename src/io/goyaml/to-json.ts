@@ -14,8 +14,27 @@ import { GoMap, type GoVal, goSharp, goSharpScalar } from "./go-value.js";
 /** A conversion failure, with sigs.k8s.io/yaml's (or encoding/json's) text. */
 export class ToJsonError extends Error {}
 
-/** encoding/json's refusal of NaN / ±Inf, reported after sigs.k8s.io/yaml's key conversion errors. */
-let marshalError: string | undefined;
+/** A float encoding/json refuses (NaN, ±Inf): reported after the key conversion, in json.Marshal's order. */
+class BadFloat {
+  constructor(readonly message: string) {}
+}
+let badFloats = false;
+
+/** The first refused float in json.Marshal's order (map keys sorted, depth first). */
+function firstBadFloat(root: unknown): string | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v instanceof BadFloat) return v.message;
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      for (let i = keys.length - 1; i >= 0; i--) stack.push(o[keys[i]!]);
+    }
+  }
+  return undefined;
+}
 
 function scalarJson(s: GoScalar): JsonValue {
   switch (s.t) {
@@ -32,8 +51,8 @@ function scalarJson(s: GoScalar): JsonValue {
         return floatAfterJsonRoundTrip(s.v);
       } catch (e) {
         if (!(e instanceof JsonConversionError)) throw e;
-        marshalError ??= e.message;
-        return null;
+        badFloats = true;
+        return new BadFloat(e.message) as unknown as JsonValue;
       }
     case "merge":
       return "<<";
@@ -65,7 +84,7 @@ function keyString(k: GoScalar, v: GoVal): string {
 
 /** The JSON value of `root`; throws {@link ToJsonError}. */
 export function goToJson(root: GoVal): JsonValue {
-  marshalError = undefined;
+  badFloats = false;
   const box: JsonValue[] = [null];
   const work: [GoVal, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
   while (work.length > 0) {
@@ -86,6 +105,6 @@ export function goToJson(root: GoVal): JsonValue {
       for (let i = tasks.length - 1; i >= 0; i--) work.push(tasks[i]!);
     } else put(scalarJson(v));
   }
-  if (marshalError !== undefined) throw new ToJsonError(marshalError);
+  if (badFloats) throw new ToJsonError(firstBadFloat(box[0]) ?? "json: unsupported value");
   return box[0]!;
 }
