@@ -69,9 +69,9 @@ export function goSharpScalar(s: GoScalar, inside = false): string {
   }
 }
 
-const TYPE_RANK: Record<GoScalar["t"], number> = { null: 0, str: 1, merge: 1, bool: 2, int: 3, uint: 4, float: 5 };
+const TYPE_RANK: Record<GoScalar["t"], number> = { null: 0, str: 1, merge: 1, int: 2, uint: 3, float: 4, bool: 5 };
 
-/** fmt's order of `interface{}` map keys: nil first, then by type (as observed: strings before bools), then by value. */
+/** fmt's order of `interface{}` map keys: nil first, then by type (as observed: strings, ints, bools), then by value. */
 function compareKeys(a: GoScalar, b: GoScalar): number {
   const ra = TYPE_RANK[a.t];
   const rb = TYPE_RANK[b.t];

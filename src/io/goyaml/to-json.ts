@@ -82,11 +82,19 @@ function keyString(k: GoScalar, v: GoVal): string {
   }
 }
 
+/** A map entry still to convert (its key first). */
+class EntryTask {
+  constructor(
+    readonly key: GoScalar,
+    readonly val: GoVal,
+  ) {}
+}
+
 /** The JSON value of `root`; throws {@link ToJsonError}. */
 export function goToJson(root: GoVal): JsonValue {
   badFloats = false;
   const box: JsonValue[] = [null];
-  const work: [GoVal, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
+  const work: [GoVal | EntryTask, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
   while (work.length > 0) {
     const [v, put] = work.pop()!;
     if (Array.isArray(v)) {
@@ -96,15 +104,25 @@ export function goToJson(root: GoVal): JsonValue {
     } else if (v instanceof GoMap) {
       const obj: JsonObject = {};
       put(obj);
-      const tasks: [GoVal, (x: JsonValue) => void][] = [];
-      for (let i = 0; i < v.keys.length; i++) {
-        const key = keyString(v.keys[i]!, v.vals[i]!);
-        setKey(obj, key, null);
-        tasks.push([v.vals[i]!, (x) => setKey(obj, key, x)]);
+      // entry by entry as Go ranges over the map: the key, then its value's whole subtree
+      for (let i = v.keys.length - 1; i >= 0; i--) {
+        work.push([
+          new EntryTask(v.keys[i]!, v.vals[i]!),
+          (task) => {
+            const t = task as unknown as EntryTask;
+            const key = keyString(t.key, t.val);
+            setKey(obj, key, null);
+            work.push([t.val, (x) => setKey(obj, key, x)]);
+          },
+        ]);
       }
-      for (let i = tasks.length - 1; i >= 0; i--) work.push(tasks[i]!);
-    } else put(scalarJson(v));
+    } else if (v instanceof EntryTask) put(v as unknown as JsonValue);
+    else put(scalarJson(v));
   }
-  if (badFloats) throw new ToJsonError(firstBadFloat(box[0]) ?? "json: unsupported value");
+  if (badFloats) {
+    // a refused float can have been replaced by a colliding key's value
+    const bad = firstBadFloat(box[0]);
+    if (bad !== undefined) throw new ToJsonError(bad);
+  }
   return box[0]!;
 }
