@@ -7,7 +7,7 @@ import type { JsonValue } from "../../value/json-value.js";
 import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
-import { ToJsonError, goToJson } from "./to-json.js";
+import { ToJsonError, goToJson, lastConversionCollided } from "./to-json.js";
 import { YamlSyntaxError } from "./tokens.js";
 
 export interface GoYamlDocument {
@@ -19,6 +19,11 @@ export interface GoYamlDocument {
   firstDuplicateOffset?: number;
   /** The fatal problem (syntax, decoding or JSON conversion) in go-yaml's / sigs.k8s.io/yaml's words. */
   problem?: { message: string; offset: number };
+  /**
+   * Distinct YAML keys of one mapping became the same JSON key (`1` and `"1"`): Go keeps the one its
+   * random map order visits last, crdkit the one written last (Go's most likely outcome).
+   */
+  keyCollision?: boolean;
   /** Events of the document's root node (empty when there is none or it failed to parse). */
   events: YamlEvent[];
 }
@@ -59,15 +64,21 @@ export function decodeGoYamlDocument(text: string): GoYamlDocument {
     throw e;
   }
   if (events === undefined) return { strictErrors: [], events: [] };
+  let c: ReturnType<typeof compose> | undefined;
   try {
-    const c = compose(events);
+    c = compose(events);
     const value = goToJson(c.value);
     const r: GoYamlDocument = { value, strictErrors: c.strictErrors, events };
+    if (lastConversionCollided()) r.keyCollision = true;
     if (c.firstDuplicate) r.firstDuplicateOffset = c.firstDuplicate.index;
     return r;
   } catch (e) {
     if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events };
-    if (e instanceof ToJsonError) return { strictErrors: [], problem: { message: e.message, offset: events[0]?.start.index ?? 0 }, events };
+    if (e instanceof ToJsonError) {
+      const r: GoYamlDocument = { strictErrors: [], problem: { message: e.message, offset: events[0]?.start.index ?? 0 }, events };
+      if (lastConversionCollided()) r.keyCollision = true;
+      return r;
+    }
     throw e;
   }
 }

@@ -230,49 +230,86 @@ export class Scanner {
     this.scanToNextToken();
     this.unrollIndent(this.column);
     const c = this.ch();
-    if (c === 0) return this.fetchStreamEnd();
+    if (c === 0) {
+      this.fetchStreamEnd();
+      return;
+    }
     if (this.column === 0) {
-      if (c === 0x25 /* % */) return this.fetchDirective();
-      if (c === 0x2d && this.ch(1) === 0x2d && this.ch(2) === 0x2d && isBlankZ(this.ch(3))) return this.fetchDocumentIndicator(TK.DocumentStart);
-      if (c === 0x2e && this.ch(1) === 0x2e && this.ch(2) === 0x2e && isBlankZ(this.ch(3))) return this.fetchDocumentIndicator(TK.DocumentEnd);
+      if (c === 0x25 /* % */) {
+        this.fetchDirective();
+        return;
+      }
+      if (c === 0x2d && this.ch(1) === 0x2d && this.ch(2) === 0x2d && isBlankZ(this.ch(3))) {
+        this.fetchDocumentIndicator(TK.DocumentStart);
+        return;
+      }
+      if (c === 0x2e && this.ch(1) === 0x2e && this.ch(2) === 0x2e && isBlankZ(this.ch(3))) {
+        this.fetchDocumentIndicator(TK.DocumentEnd);
+        return;
+      }
     }
     const n = this.ch(1);
     switch (c) {
       case 0x5b /* [ */:
-        return this.fetchFlowCollectionStart(TK.FlowSequenceStart);
+        this.fetchFlowCollectionStart(TK.FlowSequenceStart);
+        return;
       case 0x7b /* { */:
-        return this.fetchFlowCollectionStart(TK.FlowMappingStart);
+        this.fetchFlowCollectionStart(TK.FlowMappingStart);
+        return;
       case 0x5d /* ] */:
-        return this.fetchFlowCollectionEnd(TK.FlowSequenceEnd);
+        this.fetchFlowCollectionEnd(TK.FlowSequenceEnd);
+        return;
       case 0x7d /* } */:
-        return this.fetchFlowCollectionEnd(TK.FlowMappingEnd);
+        this.fetchFlowCollectionEnd(TK.FlowMappingEnd);
+        return;
       case 0x2c /* , */:
-        return this.fetchFlowEntry();
+        this.fetchFlowEntry();
+        return;
       case 0x2d /* - */:
-        if (isBlankZ(n)) return this.fetchBlockEntry();
+        if (isBlankZ(n)) {
+          this.fetchBlockEntry();
+          return;
+        }
         break;
       case 0x3f /* ? */:
-        if (this.flowLevel > 0 || isBlankZ(n)) return this.fetchKey();
+        if (this.flowLevel > 0 || isBlankZ(n)) {
+          this.fetchKey();
+          return;
+        }
         break;
       case 0x3a /* : */:
-        if (this.flowLevel > 0 || isBlankZ(n)) return this.fetchValue();
+        if (this.flowLevel > 0 || isBlankZ(n)) {
+          this.fetchValue();
+          return;
+        }
         break;
       case 0x2a /* * */:
-        return this.fetchAnchor(TK.Alias);
+        this.fetchAnchor(TK.Alias);
+        return;
       case 0x26 /* & */:
-        return this.fetchAnchor(TK.Anchor);
+        this.fetchAnchor(TK.Anchor);
+        return;
       case 0x21 /* ! */:
-        return this.fetchTag();
+        this.fetchTag();
+        return;
       case 0x7c /* | */:
-        if (this.flowLevel === 0) return this.fetchBlockScalar(true);
+        if (this.flowLevel === 0) {
+          this.fetchBlockScalar(true);
+          return;
+        }
         break;
       case 0x3e /* > */:
-        if (this.flowLevel === 0) return this.fetchBlockScalar(false);
+        if (this.flowLevel === 0) {
+          this.fetchBlockScalar(false);
+          return;
+        }
         break;
       case C_SQ:
-        return this.fetchFlowScalar(true);
+        this.fetchFlowScalar(true);
+        return;
       case C_DQ:
-        return this.fetchFlowScalar(false);
+        this.fetchFlowScalar(false);
+        return;
     }
     const indicator = "-?:,[]{}#&*!|>'\"%@`".includes(String.fromCharCode(c));
     if (
@@ -280,7 +317,8 @@ export class Scanner {
       (c === 0x2d && !isBlank(n)) ||
       (this.flowLevel === 0 && (c === 0x3f || c === 0x3a) && !isBlankZ(n))
     ) {
-      return this.fetchPlainScalar();
+      this.fetchPlainScalar();
+      return;
     }
     this.fail(this.mark(), "found character that cannot start any token");
   }

@@ -19,6 +19,12 @@ class BadFloat {
   constructor(readonly message: string) {}
 }
 let badFloats = false;
+let collided = false;
+
+/** Whether the last {@link goToJson} met keys that collide after conversion (Go's outcome is then random). */
+export function lastConversionCollided(): boolean {
+  return collided;
+}
 
 /** The first refused float in json.Marshal's order (map keys sorted, depth first). */
 function firstBadFloat(root: unknown): string | undefined {
@@ -93,6 +99,7 @@ class EntryTask {
 /** The JSON value of `root`; throws {@link ToJsonError}. */
 export function goToJson(root: GoVal): JsonValue {
   badFloats = false;
+  collided = false;
   const box: JsonValue[] = [null];
   const work: [GoVal | EntryTask, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
   while (work.length > 0) {
@@ -111,6 +118,7 @@ export function goToJson(root: GoVal): JsonValue {
           (task) => {
             const t = task as unknown as EntryTask;
             const key = keyString(t.key, t.val);
+            if (Object.hasOwn(obj, key)) collided = true;
             setKey(obj, key, null);
             work.push([t.val, (x) => setKey(obj, key, x)]);
           },
