@@ -113,7 +113,8 @@ function* yamlDocuments(body: string, src: SourceText, whole = false): Generator
   let index = 0;
   const chunks = whole ? [{ offset: 0, text: body, separatorError: undefined }] : yamlChunks(body);
   for (const chunk of chunks) {
-    const r = decodeYamlDocument(chunk.text);
+    // kubectl's line reader ends every line of a document with "\n", the last one too
+    const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`);
     if (r.problem) {
       const pos = src.position(chunk.offset + r.problem.offset);
       yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };
