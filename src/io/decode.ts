@@ -5,11 +5,11 @@
  * Empty and `null` documents are skipped, as kubectl does.
  */
 import type { JsonValue } from "../value/json-value.js";
-import { decodeJsonStream } from "./json-decode.js";
+import { JSON_MAX_DEPTH, decodeJsonStream } from "./json-decode.js";
 import { locateOffset } from "./locate.js";
 import { type Position, SourceText } from "./source-text.js";
 import { documentEvents } from "./goyaml/decode-document.js";
-import type { YamlEvent } from "./goyaml/parser.js";
+import { EV, type YamlEvent } from "./goyaml/parser.js";
 import { decodeYamlDocument } from "./yaml-decode.js";
 import { yamlChunks } from "./yaml-split.js";
 
@@ -109,12 +109,32 @@ function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decod
   return out;
 }
 
+/**
+ * The API server decodes the JSON that sigs.k8s.io/yaml makes of a YAML document with encoding/json's
+ * 10000-level limit: a document nested deeper fails there, at the collection that opens level 10001.
+ */
+function tooDeepForJson(events: readonly YamlEvent[]): { message: string; offset: number } | undefined {
+  let depth = 0;
+  for (const e of events) {
+    if (e.type === EV.MappingStart || e.type === EV.SequenceStart) {
+      if (++depth > JSON_MAX_DEPTH) {
+        return { message: `invalid character '${e.type === EV.MappingStart ? "{" : "["}' exceeded max depth`, offset: e.start.index };
+      }
+    } else if (e.type === EV.MappingEnd || e.type === EV.SequenceEnd) depth--;
+  }
+  return undefined;
+}
+
 function* yamlDocuments(body: string, src: SourceText, whole = false): Generator<DecodedDocument> {
   let index = 0;
   const chunks = whole ? [{ offset: 0, text: body, separatorError: undefined }] : yamlChunks(body);
   for (const chunk of chunks) {
     // kubectl's line reader ends every line of a document with "\n", the last one too
     const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`);
+    if (!r.problem && r.events) {
+      const deep = tooDeepForJson(r.events);
+      if (deep) r.problem = deep;
+    }
     if (r.problem) {
       const pos = src.position(chunk.offset + r.problem.offset);
       yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };

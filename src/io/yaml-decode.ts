@@ -9,8 +9,11 @@ import type { JsonValue } from "../value/json-value.js";
 import { decodeGoYamlDocument } from "./goyaml/decode-document.js";
 import type { YamlEvent } from "./goyaml/parser.js";
 
-/** Nesting limit of YAML documents: go-yaml's (`yaml: exceeded max depth of 10000`), as Kubernetes. */
-export const MAX_DEPTH = 10000;
+/**
+ * crdkit's nesting limit for the objects the server keeps and patches (the YAML reader itself goes to
+ * go-yaml's 10000, `yaml: exceeded max depth of 10000`, and JSON to encoding/json's 10000).
+ */
+export const MAX_DEPTH = 1000;
 
 /** A fatal problem decoding a document (syntax or conversion), with the offset it refers to. */
 export interface DecodeProblem {

@@ -4,6 +4,7 @@
  * document of the text is read (as go-yaml's Unmarshal does); its events are returned for positions.
  */
 import type { JsonValue } from "../../value/json-value.js";
+import { type GoScalar, resolvePlain, resolveTagged } from "../go-yaml-resolve.js";
 import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
@@ -52,6 +53,28 @@ export function documentEvents(text: string): YamlEvent[] | undefined {
   return events;
 }
 
+/** Where the float encoding/json refused is written (`json: unsupported value: NaN`), else the root. */
+function refusedFloatAt(events: readonly YamlEvent[], message: string): number {
+  const m = /^json: unsupported value: (NaN|\+Inf|-Inf)$/.exec(message);
+  if (m) {
+    const want = m[1] === "NaN" ? Number.NaN : m[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    for (const e of events) {
+      if (e.type !== EV.Scalar || e.value === undefined) continue;
+      const r = e.tag === undefined ? (e.implicit ? resolvePlain(e.value) : undefined) : resolveTaggedOrUndefined(e.tag, e.value);
+      if (r?.t === "float" && Object.is(r.v, want)) return e.start.index;
+    }
+  }
+  return events[0]?.start.index ?? 0;
+}
+
+function resolveTaggedOrUndefined(tag: string, s: string): GoScalar | undefined {
+  try {
+    return resolveTagged(tag, s);
+  } catch {
+    return undefined;
+  }
+}
+
 export function decodeGoYamlDocument(text: string): GoYamlDocument {
   const bad = firstControlCharacter(text);
   if (bad >= 0) return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, events: [] };
@@ -75,7 +98,7 @@ export function decodeGoYamlDocument(text: string): GoYamlDocument {
   } catch (e) {
     if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events };
     if (e instanceof ToJsonError) {
-      const r: GoYamlDocument = { strictErrors: [], problem: { message: e.message, offset: events[0]?.start.index ?? 0 }, events };
+      const r: GoYamlDocument = { strictErrors: [], problem: { message: e.message, offset: refusedFloatAt(events, e.message) }, events };
       if (lastConversionCollided()) r.keyCollision = true;
       return r;
     }
