@@ -79,6 +79,7 @@ export interface Composed {
 }
 
 const MERGE_TAG = "tag:yaml.org,2002:merge";
+const NO_ERRS: string[] = [];
 
 function allowedAliasRatio(decodeCount: number): number {
   if (decodeCount <= 400000) return 0.99;
@@ -173,7 +174,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
       case EV.Scalar: {
         decodeCount++;
         const s = resolveScalar(e);
-        const d: Done = { kind: "scalar", val: s, errs: [], size: 1, mark: e.start };
+        const d: Done = { kind: "scalar", val: s, errs: NO_ERRS, size: 1, mark: e.start };
         if (e.value === "<<" && (e.implicit || e.tag === MERGE_TAG)) d.merge = true;
         if (e.anchor !== undefined) anchors.set(e.anchor, d);
         place(d);

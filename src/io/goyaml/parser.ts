@@ -324,40 +324,35 @@ export class Parser {
         if (tag === "") this.error("found undefined tag handle", tagToken.start, start);
       }
     }
-    const props = (e: YamlEvent): YamlEvent => {
-      if (anchor !== undefined) e.anchor = anchor;
-      if (tag !== "") e.tag = tag;
-      return e;
-    };
     if (indentlessSequence && t.type === TK.BlockEntry) {
       this.state = S.IndentlessSequenceEntry;
-      return props({ type: EV.SequenceStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: false });
     }
     if (t.type === TK.Scalar) {
       this.pop();
       this.skip();
       const implicit = (tag === "" && t.style === STYLE.Plain) || tag === "!";
-      return props({ type: EV.Scalar, start, end: t.end, value: t.value!, style: t.style!, implicit });
+      return withProps(anchor, tag, { type: EV.Scalar, start, end: t.end, value: t.value!, style: t.style!, implicit });
     }
     if (t.type === TK.FlowSequenceStart) {
       this.state = S.FlowSequenceFirstEntry;
-      return props({ type: EV.SequenceStart, start, end: t.end, flow: true });
+      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: true });
     }
     if (t.type === TK.FlowMappingStart) {
       this.state = S.FlowMappingFirstKey;
-      return props({ type: EV.MappingStart, start, end: t.end, flow: true });
+      return withProps(anchor, tag, { type: EV.MappingStart, start, end: t.end, flow: true });
     }
     if (block && t.type === TK.BlockSequenceStart) {
       this.state = S.BlockSequenceFirstEntry;
-      return props({ type: EV.SequenceStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: false });
     }
     if (block && t.type === TK.BlockMappingStart) {
       this.state = S.BlockMappingFirstKey;
-      return props({ type: EV.MappingStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, { type: EV.MappingStart, start, end: t.end, flow: false });
     }
     if (anchor !== undefined || tag !== "") {
       this.pop();
-      return props({ type: EV.Scalar, start, end, value: "", style: STYLE.Plain, implicit: tag === "" });
+      return withProps(anchor, tag, { type: EV.Scalar, start, end, value: "", style: STYLE.Plain, implicit: tag === "" });
     }
     this.error("did not find expected node content", t.start, start);
   }
@@ -510,6 +505,12 @@ export class Parser {
     this.skip();
     return { type: EV.MappingEnd, start: t.start, end: t.end };
   }
+}
+
+function withProps(anchor: string | undefined, tag: string, e: YamlEvent): YamlEvent {
+  if (anchor !== undefined) e.anchor = anchor;
+  if (tag !== "") e.tag = tag;
+  return e;
 }
 
 function empty(mark: Mark): YamlEvent {

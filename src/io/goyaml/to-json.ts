@@ -88,49 +88,63 @@ function keyString(k: GoScalar, v: GoVal): string {
   }
 }
 
-/** A map entry still to convert (its key first). */
-class EntryTask {
-  constructor(
-    readonly key: GoScalar,
-    readonly val: GoVal,
-  ) {}
+interface Frame {
+  src: GoVal[] | GoMap;
+  out: JsonValue[] | JsonObject;
+  i: number;
 }
 
-/** The JSON value of `root`; throws {@link ToJsonError}. */
+function open(v: GoVal[] | GoMap): Frame {
+  return { src: v, out: Array.isArray(v) ? new Array<JsonValue>(v.length) : {}, i: 0 };
+}
+
+/** The JSON value of `root`; throws {@link ToJsonError}. Maps entry by entry as Go ranges over them: the key, then its value's subtree. */
 export function goToJson(root: GoVal): JsonValue {
   badFloats = false;
   collided = false;
-  const box: JsonValue[] = [null];
-  const work: [GoVal | EntryTask, (v: JsonValue) => void][] = [[root, (v) => (box[0] = v)]];
-  while (work.length > 0) {
-    const [v, put] = work.pop()!;
-    if (Array.isArray(v)) {
-      const arr: JsonValue[] = new Array(v.length).fill(null);
-      put(arr);
-      for (let i = v.length - 1; i >= 0; i--) work.push([v[i]!, (x) => (arr[i] = x)]);
-    } else if (v instanceof GoMap) {
-      const obj: JsonObject = {};
-      put(obj);
-      // entry by entry as Go ranges over the map: the key, then its value's whole subtree
-      for (let i = v.keys.length - 1; i >= 0; i--) {
-        work.push([
-          new EntryTask(v.keys[i]!, v.vals[i]!),
-          (task) => {
-            const t = task as unknown as EntryTask;
-            const key = keyString(t.key, t.val);
-            if (Object.hasOwn(obj, key)) collided = true;
-            setKey(obj, key, null);
-            work.push([t.val, (x) => setKey(obj, key, x)]);
-          },
-        ]);
+  if (!Array.isArray(root) && !(root instanceof GoMap)) return checked(scalarJson(root));
+  const first = open(root);
+  const stack: Frame[] = [first];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    const src = f.src;
+    if (Array.isArray(src)) {
+      if (f.i >= src.length) {
+        stack.pop();
+        continue;
       }
-    } else if (v instanceof EntryTask) put(v as unknown as JsonValue);
-    else put(scalarJson(v));
+      const i = f.i++;
+      const child = src[i]!;
+      if (Array.isArray(child) || child instanceof GoMap) {
+        const g = open(child);
+        (f.out as JsonValue[])[i] = g.out;
+        stack.push(g);
+      } else (f.out as JsonValue[])[i] = scalarJson(child);
+    } else {
+      if (f.i >= src.keys.length) {
+        stack.pop();
+        continue;
+      }
+      const i = f.i++;
+      const child = src.vals[i]!;
+      const key = keyString(src.keys[i]!, child);
+      const out = f.out as JsonObject;
+      if (Object.hasOwn(out, key)) collided = true;
+      if (Array.isArray(child) || child instanceof GoMap) {
+        const g = open(child);
+        setKey(out, key, g.out);
+        stack.push(g);
+      } else setKey(out, key, scalarJson(child));
+    }
   }
+  return checked(first.out);
+}
+
+function checked(v: JsonValue): JsonValue {
   if (badFloats) {
     // a refused float can have been replaced by a colliding key's value
-    const bad = firstBadFloat(box[0]);
+    const bad = firstBadFloat(v);
     if (bad !== undefined) throw new ToJsonError(bad);
   }
-  return box[0]!;
+  return v;
 }
