@@ -91,7 +91,7 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
   }));
   assert.deepEqual(brief, [
     // the undecodable document of the CRD file, then the objects; the Unused CRD (same error) is never checked
-    { file: "crds.yaml", index: 3, status: "invalid", errors: ["DecodeError 71: yaml: line 1: did not find expected node content"], reason: undefined },
+    { file: "crds.yaml", index: 3, status: "invalid", errors: ["DecodeError 71: yaml: line 1: did not find expected ',' or ']'"], reason: undefined },
     { file: "objs.yaml", index: 0, status: "invalid", errors: ["FieldValueInvalid 4: spec.size: Invalid value: 5: spec.size in body should be less than or equal to 3"], reason: undefined },
     {
       file: "crds.yaml",
