@@ -180,3 +180,11 @@ test("sigs.k8s.io/yaml: null keys are refused", () => {
     assert.equal(decodeDocuments(src)[0]!.problem!.message, 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "a"');
   }
 });
+
+test("deep values inside go-yaml's error texts: no stack overflow", () => {
+  const key = decodeDocuments(`? ${"[".repeat(9000)}${"]".repeat(9000)}\n: x\n`)[0]!.problem?.message ?? "";
+  assert.ok(key.startsWith("yaml: invalid map key: []interface {}{[]interface {}{"), key.slice(0, 80));
+  assert.equal(key.length, "yaml: invalid map key: ".length + 9000 * "[]interface {}{}".length);
+  const nilKey = decodeDocuments(`~: ${"[".repeat(9000)}${"]".repeat(9000)}\n`)[0]!.problem?.message ?? "";
+  assert.ok(nilKey.startsWith("unsupported map key of type: %!s(<nil>), key: <nil>, value: []interface {}{[]interface {}{"));
+});

@@ -81,12 +81,36 @@ function compareKeys(a: GoScalar, b: GoScalar): number {
   return va < vb ? -1 : va > vb ? 1 : 0;
 }
 
-/** `%#v` (= `%+#v`) of a decoded value, as fmt prints it (map keys sorted). */
+/** `%#v` (= `%+#v`) of a decoded value, as fmt prints it (map keys sorted). Iterative: values nest 10000 deep. */
 export function goSharp(v: GoVal, inside = false): string {
-  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharp(x, true)).join(", ")}}`;
-  if (v instanceof GoMap) {
-    const order = v.keys.map((_, i) => i).sort((a, b) => compareKeys(v.keys[a]!, v.keys[b]!));
-    return `map[interface {}]interface {}{${order.map((i) => `${goSharpScalar(v.keys[i]!, true)}:${goSharp(v.vals[i]!, true)}`).join(", ")}}`;
+  const out: string[] = [];
+  // work items: text to emit, or a value to render (inside a composite or not)
+  const work: (string | [GoVal, boolean])[] = [[v, inside]];
+  while (work.length > 0) {
+    const w = work.pop()!;
+    if (typeof w === "string") {
+      out.push(w);
+      continue;
+    }
+    const [x, ins] = w;
+    if (Array.isArray(x)) {
+      const items: (string | [GoVal, boolean])[] = ["[]interface {}{"];
+      x.forEach((y, i) => {
+        if (i > 0) items.push(", ");
+        items.push([y, true]);
+      });
+      items.push("}");
+      for (let i = items.length - 1; i >= 0; i--) work.push(items[i]!);
+    } else if (x instanceof GoMap) {
+      const order = x.keys.map((_, i) => i).sort((a, b) => compareKeys(x.keys[a]!, x.keys[b]!));
+      const items: (string | [GoVal, boolean])[] = ["map[interface {}]interface {}{"];
+      order.forEach((i, n) => {
+        items.push(`${n > 0 ? ", " : ""}${goSharpScalar(x.keys[i]!, true)}:`);
+        items.push([x.vals[i]!, true]);
+      });
+      items.push("}");
+      for (let i = items.length - 1; i >= 0; i--) work.push(items[i]!);
+    } else out.push(goSharpScalar(x, ins));
   }
-  return goSharpScalar(v, inside);
+  return out.join("");
 }
