@@ -92,10 +92,73 @@ interface Frame {
   src: GoVal[] | GoMap;
   out: JsonValue[] | JsonObject;
   i: number;
+  /** Entries whose value loses to a colliding key's (see {@link collisionLosers}). */
+  losers?: Set<number>;
 }
 
 function open(v: GoVal[] | GoMap): Frame {
-  return { src: v, out: Array.isArray(v) ? new Array<JsonValue>(v.length) : {}, i: 0 };
+  if (Array.isArray(v)) return { src: v, out: new Array<JsonValue>(v.length), i: 0 };
+  const f: Frame = { src: v, out: {}, i: 0 };
+  if (v.keys.length > 1) {
+    const losers = collisionLosers(v);
+    if (losers) f.losers = losers;
+  }
+  return f;
+}
+
+/** The JSON key of a Go key, or undefined for keys sigs.k8s.io/yaml refuses. */
+function jsonKeyOf(k: GoScalar): string | undefined {
+  return k.t === "uint" || k.t === "null" ? undefined : keyString(k, null as unknown as GoVal);
+}
+
+/** Slots of a small Go map (at most 8 entries: one group, filled in insertion order). */
+const GROUP_SLOTS = 8;
+
+/**
+ * Entries of a map whose keys collide after conversion and whose value Go most likely does not keep. Go
+ * keeps the one its range visits last; a map of at most 8 entries is ranged slot by slot from a random one
+ * of its 8 slots, so the most likely survivor is computed over those 8 starts. Bigger maps: the last one.
+ */
+function collisionLosers(m: GoMap): Set<number> | undefined {
+  let groups: Map<string, number[]> | undefined;
+  const seen = new Map<string, number>();
+  m.keys.forEach((k, i) => {
+    const key = jsonKeyOf(k);
+    if (key === undefined) return;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      return;
+    }
+    groups ??= new Map();
+    const g = groups.get(key) ?? [first];
+    g.push(i);
+    groups.set(key, g);
+  });
+  if (!groups) return undefined;
+  const losers = new Set<number>();
+  for (const g of groups.values()) {
+    let winner = g[g.length - 1]!;
+    if (m.keys.length <= GROUP_SLOTS) {
+      const wins = new Map<number, number>();
+      for (let r = 0; r < GROUP_SLOTS; r++) {
+        // visited last: the largest (slot - start) mod 8
+        let best = g[0]!;
+        for (const i of g) if ((i - r + GROUP_SLOTS) % GROUP_SLOTS > (best - r + GROUP_SLOTS) % GROUP_SLOTS) best = i;
+        wins.set(best, (wins.get(best) ?? 0) + 1);
+      }
+      let most = -1;
+      for (const i of g) {
+        const w = wins.get(i) ?? 0;
+        if (w >= most) {
+          most = w;
+          winner = i;
+        }
+      }
+    }
+    for (const i of g) if (i !== winner) losers.add(i);
+  }
+  return losers;
 }
 
 /** The JSON value of `root`; throws {@link ToJsonError}. Maps entry by entry as Go ranges over them: the key, then its value's subtree. */
@@ -129,12 +192,18 @@ export function goToJson(root: GoVal): JsonValue {
       const child = src.vals[i]!;
       const key = keyString(src.keys[i]!, child);
       const out = f.out as JsonObject;
-      if (Object.hasOwn(out, key)) collided = true;
+      const exists = Object.hasOwn(out, key);
+      if (exists) collided = true;
+      // a losing value is still converted (its errors count), but not kept
+      const keep = !(exists && f.losers?.has(i));
       if (Array.isArray(child) || child instanceof GoMap) {
         const g = open(child);
-        setKey(out, key, g.out);
+        if (keep) setKey(out, key, g.out);
         stack.push(g);
-      } else setKey(out, key, scalarJson(child));
+      } else {
+        const x = scalarJson(child);
+        if (keep) setKey(out, key, x);
+      }
     }
   }
   return checked(first.out);
