@@ -831,14 +831,19 @@ export class Scanner {
   }
 
   private scanPlainScalar(): Token {
-    let s = "";
+    // while the scalar stays on one line its value is the source text from start to end: built only once
+    // a line is folded
+    let s: string | undefined;
     let leadingBreak = "";
     let trailingBreaks = "";
-    let whitespaces = "";
+    let wsFrom = -1;
+    let wsTo = -1;
     let leadingBlanks = false;
     const indent = this.indent + 1;
     const start = this.mark();
-    let end = this.mark();
+    let endPos = this.pos;
+    let endLine = this.line;
+    let endColumn = this.column;
     const flow = this.flowLevel > 0;
     for (;;) {
       if (this.documentIndicatorHere()) break;
@@ -847,18 +852,15 @@ export class Scanner {
         const c = this.ch();
         if (c === 0x3a && isBlankZ(this.ch(1))) break;
         if (flow && (c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d)) break;
-        if (leadingBlanks || whitespaces !== "") {
-          if (leadingBlanks) {
-            if (leadingBreak.startsWith("\n")) s += trailingBreaks === "" ? " " : trailingBreaks;
-            else s += leadingBreak + trailingBreaks;
-            trailingBreaks = "";
-            leadingBreak = "";
-            leadingBlanks = false;
-          } else {
-            s += whitespaces;
-            whitespaces = "";
-          }
-        }
+        if (leadingBlanks) {
+          s ??= this.s.slice(start.index, endPos);
+          if (leadingBreak.startsWith("\n")) s += trailingBreaks === "" ? " " : trailingBreaks;
+          else s += leadingBreak + trailingBreaks;
+          trailingBreaks = "";
+          leadingBreak = "";
+          leadingBlanks = false;
+        } else if (wsFrom >= 0 && s !== undefined) s += this.s.slice(wsFrom, wsTo);
+        wsFrom = -1;
         const from = this.pos;
         this.skip();
         for (;;) {
@@ -867,8 +869,10 @@ export class Scanner {
           if (flow && (d === 0x2c || d === 0x3f || d === 0x5b || d === 0x5d || d === 0x7b || d === 0x7d)) break;
           this.skip();
         }
-        s += this.s.slice(from, this.pos);
-        end = this.mark();
+        if (s !== undefined) s += this.s.slice(from, this.pos);
+        endPos = this.pos;
+        endLine = this.line;
+        endColumn = this.column;
       }
       const c = this.ch();
       if (!(isBlank(c) || isBreak(c))) break;
@@ -878,11 +882,12 @@ export class Scanner {
           if (leadingBlanks && this.column < indent && d === 0x09) {
             this.fail(start, "found a tab character that violates indentation");
           }
-          if (!leadingBlanks) whitespaces += this.read();
-          else this.skip();
+          if (!leadingBlanks && wsFrom < 0) wsFrom = this.pos;
+          this.skip();
+          if (!leadingBlanks) wsTo = this.pos;
         } else if (isBreak(d)) {
           if (!leadingBlanks) {
-            whitespaces = "";
+            wsFrom = -1;
             leadingBreak = this.readLine();
             leadingBlanks = true;
           } else trailingBreaks += this.readLine();
@@ -891,6 +896,7 @@ export class Scanner {
       if (!flow && this.column < indent) break;
     }
     if (leadingBlanks) this.simpleKeyAllowed = true;
-    return { type: TK.Scalar, start, end, value: s, style: STYLE.Plain };
+    const end = { index: endPos, line: endLine, column: endColumn };
+    return { type: TK.Scalar, start, end, value: s ?? this.s.slice(start.index, endPos), style: STYLE.Plain };
   }
 }
