@@ -1,12 +1,12 @@
 /**
  * Interop on one etcd: the real apiextensions-apiserver (tools/k8s-server-oracle) serves what `crdkit serve`
  * wrote, and crdkit serves what the real server wrote — CRDs and custom resources, with the same keys and JSON
- * encoding. Needs etcd and the Go-built oracle: `npm run interop` builds it and sets K8S_SERVER_ORACLE; in
- * `npm test` (no Go) the suite is skipped with that reason.
+ * encoding. Needs etcd and the Go-built oracle (scripts/go-tools.mjs): `npm run interop` builds it and runs
+ * this file; .ci/run builds it in the background and runs `npm run interop` after `npm test`.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,9 +16,10 @@ import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api } from "../server/client.js";
 import { EtcdProcess, findEtcd } from "../storage/etcd-process.js";
+import { goTool } from "./go-tools.js";
 
-const oracle = process.env["K8S_SERVER_ORACLE"];
-const skip = !oracle || !existsSync(oracle) ? "needs the real server: run `npm run interop` (builds tools/k8s-server-oracle with Go)" : !findEtcd() ? "etcd is not installed" : false;
+const { path: oracle, skip: noOracle } = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
+const skip = noOracle || (!findEtcd() ? "etcd is not installed" : false);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -71,7 +71,11 @@ export class EtcdProcess {
   private child: ChildProcess | undefined;
   private output = "";
 
-  private constructor(
+  /** The member's name and `--initial-cluster` (itself alone unless started by {@link startEtcdCluster}). */
+  name = "crdkit-test";
+  initialCluster = "";
+
+  constructor(
     private readonly bin: string,
     readonly dir: string,
     readonly clientPort: number,
@@ -79,14 +83,35 @@ export class EtcdProcess {
     readonly tls: EtcdTls | undefined,
   ) {}
 
-  /** Starts etcd; with `tls`, it serves https and requires client certificates. */
-  static async start(opts: { tls?: boolean } = {}): Promise<EtcdProcess> {
-    const bin = findEtcd();
+  /** Starts etcd (`bin`: another etcd binary, e.g. 3.6); with `tls`, it serves https and requires client certificates. */
+  static async start(opts: { tls?: boolean; bin?: string } = {}): Promise<EtcdProcess> {
+    const bin = opts.bin ?? findEtcd();
     if (!bin) throw new Error("etcd is not installed");
     const dir = mkdtempSync(join(tmpdir(), "crdkit-etcd-"));
     const p = new EtcdProcess(bin, dir, await freePort(), await freePort(), opts.tls ? makeTls(dir) : undefined);
     await p.run();
     return p;
+  }
+
+  /** Starts a cluster of `size` members on loopback (all members must start before any answers). */
+  static async startCluster(size: number, opts: { bin?: string } = {}): Promise<EtcdProcess[]> {
+    const bin = opts.bin ?? findEtcd();
+    if (!bin) throw new Error("etcd is not installed");
+    const members: EtcdProcess[] = [];
+    for (let i = 0; i < size; i++) {
+      const m = new EtcdProcess(bin, mkdtempSync(join(tmpdir(), "crdkit-etcd-")), await freePort(), await freePort(), undefined);
+      m.name = `member-${i}`;
+      members.push(m);
+    }
+    const cluster = members.map((m) => `${m.name}=http://127.0.0.1:${m.peerPort}`).join(",");
+    for (const m of members) m.initialCluster = cluster;
+    await Promise.all(members.map((m) => m.run()));
+    return members;
+  }
+
+  /** The etcd version this binary reports (`etcd --version`). */
+  static version(bin: string): string {
+    return /etcd Version: (\S+)/.exec(execFileSync(bin, ["--version"], { encoding: "utf8" }))?.[1] ?? "unknown";
   }
 
   get url(): string {
@@ -100,13 +125,13 @@ export class EtcdProcess {
     const child = spawn(
       this.bin,
       [
-        "--name=crdkit-test",
+        `--name=${this.name}`,
         `--data-dir=${join(this.dir, "data")}`,
         `--listen-client-urls=${this.url}`,
         `--advertise-client-urls=${this.url}`,
         `--listen-peer-urls=${peer}`,
         `--initial-advertise-peer-urls=${peer}`,
-        `--initial-cluster=crdkit-test=${peer}`,
+        `--initial-cluster=${this.initialCluster || `${this.name}=${peer}`}`,
         "--log-level=error",
         ...(this.tls
           ? [`--cert-file=${this.tls.serverCert}`, `--key-file=${this.tls.serverKey}`, `--trusted-ca-file=${this.tls.caFile}`, "--client-cert-auth"]
