@@ -114,6 +114,11 @@ export class EtcdProcess {
     return /etcd Version: (\S+)/.exec(execFileSync(bin, ["--version"], { encoding: "utf8" }))?.[1] ?? "unknown";
   }
 
+  /** The running etcd's process id. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get url(): string {
     return `${this.tls ? "https" : "http"}://127.0.0.1:${this.clientPort}`;
   }

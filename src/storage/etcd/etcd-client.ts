@@ -134,6 +134,8 @@ export class EtcdClient {
       "grpc.keepalive_timeout_ms": 10_000,
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1000,
+      "grpc.enable_retries": 0,
+      "grpc.enable_channelz": 0,
     };
     const svc = pkg.etcdserverpb;
     this.kv = new svc["KV"]!(target, creds, opts) as typeof this.kv;
@@ -143,10 +145,10 @@ export class EtcdClient {
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
-  private unary<T>(svc: Record<string, Unary>, method: string, req: object): Promise<T> {
+  private unary<T>(svc: Record<string, Unary>, method: string, req: object, deadline = Date.now() + this.callTimeoutMs): Promise<T> {
     const md = new grpc.Metadata({ waitForReady: true });
     return new Promise<T>((resolve, reject) => {
-      svc[method]!.call(svc, req, md, { deadline: Date.now() + this.callTimeoutMs }, (err, res) => {
+      svc[method]!.call(svc, req, md, { deadline }, (err, res) => {
         if (err) reject(mapGrpcError(err));
         else resolve(res as T);
       });
@@ -157,8 +159,9 @@ export class EtcdClient {
     return this.unary(this.kv, "Range", req);
   }
 
-  txn(req: object): Promise<TxnResponse> {
-    return this.unary(this.kv, "Txn", req);
+  /** A Txn (`deadline`: epoch ms, default the call timeout from now). */
+  txn(req: object, deadline?: number): Promise<TxnResponse> {
+    return this.unary(this.kv, "Txn", req, deadline);
   }
 
   deleteRange(req: object): Promise<{ header: EtcdHeader; deleted: number }> {
