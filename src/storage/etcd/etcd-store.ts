@@ -72,7 +72,7 @@ export class EtcdStore implements Store {
     this.client = new EtcdClient(opts);
     this.compactor = new EtcdCompactor(this.client, opts.compactionIntervalMs ?? 5 * 60_000, opts.onCompactionError);
     this.compactor.start();
-    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline), this.client.callTimeoutMs);
+    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs);
   }
 
   /** The etcd key of a store key. */
