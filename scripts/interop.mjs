@@ -2,7 +2,8 @@
 // `npm run interop`: the tests that need Go-built programs (scripts/go-tools.mjs) — the real
 // apiextensions-apiserver and crdkit serving each other's data on one etcd, and the etcd store suite and
 // fault tests on etcd 3.6. Builds the programs unless a background build (.ci/run) is under way, in which
-// case it waits for it. Go not installed: says so and exits 0 (the tests are skipped); a failed build fails.
+// case it waits for it (`--background-build`, as .ci/run calls it: only wait, never build). Go not installed:
+// says so and exits 0 (the tests are skipped); a failed build fails.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,12 +26,20 @@ function builder() {
   }
   return undefined;
 }
-// Wait for a build under way (.ci/run's); otherwise build (incremental: quick once Go's caches are warm).
-if (builder() !== undefined) {
+// Wait for a build under way (.ci/run's; `--background-build`: use its results, never build again);
+// otherwise build (incremental: quick once Go's caches are warm).
+const background = process.argv.includes("--background-build");
+if (background || builder() !== undefined) {
   process.stdout.write("interop: waiting for the background Go build (.cache/go-tools)\n");
   while (builder() !== undefined) await new Promise((r) => setTimeout(r, 2000));
   process.stdout.write(`interop: waited ${Math.round((Date.now() - t0) / 1000)} s\n`);
-  if (GO_TOOLS.some((t) => !existsSync(file(t, "exit")))) await buildGoTools();
+  if (GO_TOOLS.some((t) => !existsSync(file(t, "exit")))) {
+    if (background) {
+      process.stderr.write("interop: the background Go build did not finish (see .cache/go-tools/build.log)\n");
+      process.exit(1);
+    }
+    await buildGoTools();
+  }
 } else {
   await buildGoTools();
 }
@@ -47,12 +56,16 @@ for (const t of GO_TOOLS) {
   }
 }
 if (failed) process.exit(1);
-execFileSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-timeout=300000", "test/interop/real-server-etcd.test.ts", "test/storage/etcd36-store.test.ts", "test/server/etcd36-faults.test.ts"],
-  {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, CRDKIT_GO_TOOLS_DEFERRED: "", K8S_SERVER_ORACLE: join(GO_TOOLS_DIR, "kube-apiserver"), CRDKIT_ETCD36: join(GO_TOOLS_DIR, "etcd-3.6") },
-  },
-);
+try {
+  execFileSync(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-timeout=300000", "test/interop/real-server-etcd.test.ts", "test/storage/etcd36-store.test.ts", "test/server/etcd36-faults.test.ts"],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, CRDKIT_GO_TOOLS_DEFERRED: "", K8S_SERVER_ORACLE: join(GO_TOOLS_DIR, "kube-apiserver"), CRDKIT_ETCD36: join(GO_TOOLS_DIR, "etcd-3.6") },
+    },
+  );
+} catch {
+  process.exit(1); // the test runner printed the failures
+}
