@@ -7,7 +7,7 @@
 //
 //   node scripts/go-tools.mjs [--timeout-min=N]     (.ci/run starts it in the background, niced)
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -35,12 +35,14 @@ function build(tool, timeoutMs) {
       process.exit(143);
     };
     process.once("SIGTERM", stop);
-    child.on("error", () => done("spawn-failed"));
-    child.on("exit", (code, signal) => {
+    const finish = (exit) => {
       clearTimeout(timer);
       process.off("SIGTERM", stop);
-      done(signal ? `killed-${signal}` : String(code));
-    });
+      closeSync(log);
+      done(exit);
+    };
+    child.once("error", () => finish("spawn-failed"));
+    child.once("exit", (code, signal) => finish(signal ? `killed-${signal}` : String(code)));
   });
 }
 
