@@ -8,12 +8,24 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
+import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess, findEtcd } from "../storage/etcd-process.js";
 import { api, widget, widgetCrd, WIDGETS } from "./client.js";
 import { WatchStream } from "./watch-stream.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+/** A member's id and the leader it follows (Maintenance Status). */
+async function memberStatus(url: string): Promise<{ id: number; leader: number }> {
+  const c = new EtcdClient({ servers: [url], callTimeoutMs: 2000 });
+  try {
+    const r = (await c.status()) as unknown as { header: { member_id: number }; leader: number };
+    return { id: r.header.member_id, leader: r.leader };
+  } finally {
+    c.close();
+  }
+}
 
 describe("crdkit serve on a 3-member etcd cluster", { timeout: 240_000, skip: findEtcd() ? false : "etcd is not installed" }, () => {
   let members: EtcdProcess[] = [];
@@ -55,9 +67,17 @@ describe("crdkit serve on a 3-member etcd cluster", { timeout: 240_000, skip: fi
         assert.equal(g.status, 200, `${name}: ${g.text}`);
       }
     });
+    const dead = (await memberStatus(members[0]!.url)).id;
     await new Promise((r) => setTimeout(r, 50));
     await members[0]!.kill();
     await Promise.all(load);
+    // Once the remaining members agree on a live leader (an election follows if the dead one led), writes work.
+    for (let i = 0; ; i++) {
+      const st = await Promise.all(members.slice(1).map((m) => memberStatus(m.url).catch(() => ({ id: 0, leader: 0 }))));
+      if (st.every((x) => x.leader !== 0 && x.leader !== dead && x.leader === st[0]!.leader)) break;
+      if (i > 300) throw new Error("no leader elected in 30 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     // Writes, reads, lists and a new watch all work on the remaining two members.
     for (let i = 0; i < 10; i++) {
       const c = await api(s.url, "POST", WIDGETS, widget(`later-${i}`, { count: i }));
