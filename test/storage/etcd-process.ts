@@ -9,8 +9,13 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
 
-/** The etcd binary, or undefined (CI installs Debian's etcd-server, so there it must exist). */
+/**
+ * The etcd binary, or undefined (CI installs Debian's etcd-server, so there it must exist). CRDKIT_ETCD_BIN
+ * runs every etcd test on another etcd, e.g. `.cache/go-tools/etcd-3.6` (scripts/go-tools.mjs).
+ */
 export function findEtcd(): string | undefined {
+  const chosen = process.env["CRDKIT_ETCD_BIN"];
+  if (chosen) return chosen;
   for (const d of ["/usr/bin", ...(process.env["PATH"] ?? "").split(delimiter)]) {
     const p = join(d, "etcd");
     try {
