@@ -18,7 +18,7 @@ try {
 }
 rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { main: join(root, "dist", "cli", "main.js"), "validate-worker": join(root, "dist", "cli", "validate-worker.js") },
+  entryPoints: { main: join(root, "dist", "cli", "main.js"), "validate-worker": join(root, "dist", "cli", "validate-worker.js"), "serve-worker": join(root, "dist", "cli", "serve-worker.js") },
   outdir,
   bundle: true,
   splitting: true,

@@ -9,6 +9,7 @@ import type { SecurityOptions } from "../server/auth/security.js";
 import { startServer, type LogRecord } from "../server/server.js";
 import { EtcdStore } from "../storage/etcd/etcd-store.js";
 import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag } from "./etcd-flags.js";
+import { isServeWorker, reportListening, runServeWorkers, workersFlagError } from "./serve-workers.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -27,6 +28,7 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
   --namespace-lifecycle=false
                        accept namespaced objects in namespaces that do not exist (default true:
                        NamespaceLifecycle admission, as kube-apiserver; create namespaces first)
+  --workers N          run N server processes on the port, replicas on one etcd (needs --etcd-servers)
 ${ETCD_USAGE}
 ${SECURITY_USAGE}`;
 
@@ -41,10 +43,11 @@ interface ServeArgs {
   writeKubeconfig?: string;
   noUi?: boolean;
   namespaceLifecycle?: boolean;
+  workers: number;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
-  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {} };
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {}, workers: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -71,6 +74,10 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
     } else if (isEtcdFlag(flag)) {
       const err = setEtcdFlag(a.etcd, flag, value());
       if (err) return err;
+    } else if (flag === "--workers") {
+      const v = value();
+      if (!v || !/^\d{1,3}$/.test(v) || Number(v) < 1) return `invalid --workers ${JSON.stringify(v ?? "")}: want a count from 1`;
+      a.workers = Number(v);
     } else if (flag === "--write-kubeconfig") {
       const v = value();
       if (!v) return "flag --write-kubeconfig needs a file";
@@ -104,6 +111,15 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
     io.stderr(`crdkit serve: ${typeof etcd === "string" ? etcd : "--data and --etcd-servers exclude each other"}\n${USAGE}`);
     return 2;
   }
+  if (parsed.workers > 1 && !isServeWorker()) {
+    const sec = parsed.security;
+    const err = workersFlagError(parsed.workers, etcd !== undefined, parsed.writeKubeconfig !== undefined, Object.keys(sec).length > 0 || !/^(127\.|localhost$|::1$)/.test(parsed.host), sec.tlsCertFile !== undefined);
+    if (err) {
+      io.stderr(`crdkit serve: ${err}\n`);
+      return 2;
+    }
+    return runServeWorkers(parsed.workers, args, io, signal);
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     const store = etcd
@@ -132,7 +148,8 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       return 1;
     }
   }
-  io.stdout(`crdkit serve: listening on ${server.url}\n`);
+  if (isServeWorker()) reportListening(server.url);
+  else io.stdout(`crdkit serve: listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);

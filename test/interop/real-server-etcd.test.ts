@@ -1,12 +1,13 @@
 /**
  * Interop on one etcd: the real apiextensions-apiserver (tools/k8s-server-oracle) serves what `crdkit serve`
  * wrote, and crdkit serves what the real server wrote — CRDs and custom resources, with the same keys and JSON
- * encoding. Needs etcd and the Go-built oracle: `npm run interop` builds it and sets K8S_SERVER_ORACLE; in
- * `npm test` (no Go) the suite is skipped with that reason.
+ * encoding. Needs etcd and the Go-built oracle (scripts/go-tools.mjs): `npm run interop` builds it and runs
+ * this file; .ci/run builds it in the background and runs `npm run interop` after `npm test`. Runs on
+ * Debian's etcd 3.4 and on etcd 3.6 (tools/etcd-3.6) when built.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,9 +17,10 @@ import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api } from "../server/client.js";
 import { EtcdProcess, findEtcd } from "../storage/etcd-process.js";
+import { goTool } from "./go-tools.js";
 
-const oracle = process.env["K8S_SERVER_ORACLE"];
-const skip = !oracle || !existsSync(oracle) ? "needs the real server: run `npm run interop` (builds tools/k8s-server-oracle with Go)" : !findEtcd() ? "etcd is not installed" : false;
+const { path: oracle, skip: noOracle } = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
+const skip = noOracle || (!findEtcd() ? "etcd is not installed" : false);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -78,66 +80,72 @@ const CRD = {
 };
 const GIZMOS = "/apis/interop.example.com/v1/namespaces/default/gizmos";
 
-describe("interop with the real apiextensions-apiserver on one etcd", { skip }, () => {
-  let etcd: EtcdProcess;
-  let crdkit: RunningServer;
-  let k8s: ChildProcess;
-  let port = 0;
-  let dir = "";
-  before(async () => {
-    etcd = await EtcdProcess.start();
-    dir = mkdtempSync(join(tmpdir(), "crdkit-interop-"));
-    crdkit = await startServer({ port: 0, store: new EtcdStore({ servers: [etcd.url], prefix: "/registry" }) });
-    port = await freePort();
-    k8s = spawn(oracle!, ["--etcd-servers", etcd.url, "--etcd-prefix", "/registry", "--secure-port", String(port), "--cert-dir", dir], { stdio: "ignore" });
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await real(port, "GET", "/readyz")).status === 200) break;
-      } catch {
-        // not up yet
+function interopSuite(name: string, startEtcd: () => Promise<EtcdProcess>, skip: string | false): void {
+  describe(`interop with the real apiextensions-apiserver on one etcd (${name})`, { skip }, () => {
+    let etcd: EtcdProcess;
+    let crdkit: RunningServer;
+    let k8s: ChildProcess;
+    let port = 0;
+    let dir = "";
+    before(async () => {
+      etcd = await startEtcd();
+      dir = mkdtempSync(join(tmpdir(), "crdkit-interop-"));
+      crdkit = await startServer({ port: 0, store: new EtcdStore({ servers: [etcd.url], prefix: "/registry" }) });
+      port = await freePort();
+      k8s = spawn(oracle!, ["--etcd-servers", etcd.url, "--etcd-prefix", "/registry", "--secure-port", String(port), "--cert-dir", dir], { stdio: "ignore" });
+      for (let i = 0; i < 300; i++) {
+        try {
+          if ((await real(port, "GET", "/readyz")).status === 200) break;
+        } catch {
+          // not up yet
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  });
-  after(async () => {
-    k8s?.kill("SIGTERM");
-    await crdkit?.close();
-    await etcd?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    });
+    after(async () => {
+      k8s?.kill("SIGTERM");
+      await crdkit?.close();
+      await etcd?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it("the real server serves the CRD and custom resources crdkit wrote", async () => {
-    assert.equal((await api(crdkit.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD)).status, 201);
-    const made = await api(crdkit.url, "POST", GIZMOS, { apiVersion: "interop.example.com/v1", kind: "Gizmo", metadata: { name: "by-crdkit" }, spec: { color: "red" } });
-    assert.equal(made.status, 201, made.text);
-    // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape
-    let got = { status: 0, json: undefined as any };
-    for (let i = 0; i < 100 && got.status !== 200; i++) {
-      got = await real(port, "GET", `${GIZMOS}/by-crdkit`);
-      if (got.status !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.equal(got.status, 200);
-    assert.deepEqual(got.json.spec, { color: "red", size: 1 });
-    assert.equal(got.json.metadata.uid, made.json.metadata.uid);
-    assert.equal(got.json.metadata.resourceVersion, made.json.metadata.resourceVersion);
-    const crd = await real(port, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.interop.example.com");
-    assert.equal(crd.status, 200);
-    assert.equal(crd.json.spec.names.kind, "Gizmo");
-  });
+    it("the real server serves the CRD and custom resources crdkit wrote", async () => {
+      assert.equal((await api(crdkit.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD)).status, 201);
+      const made = await api(crdkit.url, "POST", GIZMOS, { apiVersion: "interop.example.com/v1", kind: "Gizmo", metadata: { name: "by-crdkit" }, spec: { color: "red" } });
+      assert.equal(made.status, 201, made.text);
+      // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape
+      let got = { status: 0, json: undefined as any };
+      for (let i = 0; i < 100 && got.status !== 200; i++) {
+        got = await real(port, "GET", `${GIZMOS}/by-crdkit`);
+        if (got.status !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(got.status, 200);
+      assert.deepEqual(got.json.spec, { color: "red", size: 1 });
+      assert.equal(got.json.metadata.uid, made.json.metadata.uid);
+      assert.equal(got.json.metadata.resourceVersion, made.json.metadata.resourceVersion);
+      const crd = await real(port, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.interop.example.com");
+      assert.equal(crd.status, 200);
+      assert.equal(crd.json.spec.names.kind, "Gizmo");
+    });
 
-  it("crdkit serves what the real server wrote", async () => {
-    const made = await real(port, "POST", GIZMOS, { apiVersion: "interop.example.com/v1", kind: "Gizmo", metadata: { name: "by-k8s" }, spec: { color: "blue" } });
-    assert.equal(made.status, 201);
-    const got = await api(crdkit.url, "GET", `${GIZMOS}/by-k8s`);
-    assert.equal(got.status, 200, got.text);
-    assert.deepEqual(got.json.spec, { color: "blue", size: 1 });
-    assert.equal(got.json.metadata.resourceVersion, made.json.metadata.resourceVersion);
-    assert.deepEqual(got.json.metadata.managedFields, made.json.metadata.managedFields);
-    // An update through crdkit of the real server's object, read back by the real server.
-    const upd = await api(crdkit.url, "PATCH", `${GIZMOS}/by-k8s`, { spec: { size: 5 } }, { "Content-Type": "application/merge-patch+json" });
-    assert.equal(upd.status, 200, upd.text);
-    const back = await real(port, "GET", `${GIZMOS}/by-k8s`);
-    assert.equal(back.json.spec.size, 5);
-    assert.equal(back.json.metadata.generation, 2);
+    it("crdkit serves what the real server wrote", async () => {
+      const made = await real(port, "POST", GIZMOS, { apiVersion: "interop.example.com/v1", kind: "Gizmo", metadata: { name: "by-k8s" }, spec: { color: "blue" } });
+      assert.equal(made.status, 201);
+      const got = await api(crdkit.url, "GET", `${GIZMOS}/by-k8s`);
+      assert.equal(got.status, 200, got.text);
+      assert.deepEqual(got.json.spec, { color: "blue", size: 1 });
+      assert.equal(got.json.metadata.resourceVersion, made.json.metadata.resourceVersion);
+      assert.deepEqual(got.json.metadata.managedFields, made.json.metadata.managedFields);
+      // An update through crdkit of the real server's object, read back by the real server.
+      const upd = await api(crdkit.url, "PATCH", `${GIZMOS}/by-k8s`, { spec: { size: 5 } }, { "Content-Type": "application/merge-patch+json" });
+      assert.equal(upd.status, 200, upd.text);
+      const back = await real(port, "GET", `${GIZMOS}/by-k8s`);
+      assert.equal(back.json.spec.size, 5);
+      assert.equal(back.json.metadata.generation, 2);
+    });
   });
-});
+}
+
+interopSuite("Debian etcd", () => EtcdProcess.start(), skip);
+const etcd36 = goTool("etcd-3.6", "CRDKIT_ETCD36");
+interopSuite("etcd 3.6", () => EtcdProcess.start({ bin: etcd36.path! }), skip || etcd36.skip);

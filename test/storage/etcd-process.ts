@@ -9,8 +9,13 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
 
-/** The etcd binary, or undefined (CI installs Debian's etcd-server, so there it must exist). */
+/**
+ * The etcd binary, or undefined (CI installs Debian's etcd-server, so there it must exist). CRDKIT_ETCD_BIN
+ * runs every etcd test on another etcd, e.g. `.cache/go-tools/etcd-3.6` (scripts/go-tools.mjs).
+ */
 export function findEtcd(): string | undefined {
+  const chosen = process.env["CRDKIT_ETCD_BIN"];
+  if (chosen) return chosen;
   for (const d of ["/usr/bin", ...(process.env["PATH"] ?? "").split(delimiter)]) {
     const p = join(d, "etcd");
     try {
@@ -71,7 +76,11 @@ export class EtcdProcess {
   private child: ChildProcess | undefined;
   private output = "";
 
-  private constructor(
+  /** The member's name and `--initial-cluster` (itself alone unless started by {@link startEtcdCluster}). */
+  name = "crdkit-test";
+  initialCluster = "";
+
+  constructor(
     private readonly bin: string,
     readonly dir: string,
     readonly clientPort: number,
@@ -79,14 +88,40 @@ export class EtcdProcess {
     readonly tls: EtcdTls | undefined,
   ) {}
 
-  /** Starts etcd; with `tls`, it serves https and requires client certificates. */
-  static async start(opts: { tls?: boolean } = {}): Promise<EtcdProcess> {
-    const bin = findEtcd();
+  /** Starts etcd (`bin`: another etcd binary, e.g. 3.6); with `tls`, it serves https and requires client certificates. */
+  static async start(opts: { tls?: boolean; bin?: string } = {}): Promise<EtcdProcess> {
+    const bin = opts.bin ?? findEtcd();
     if (!bin) throw new Error("etcd is not installed");
     const dir = mkdtempSync(join(tmpdir(), "crdkit-etcd-"));
     const p = new EtcdProcess(bin, dir, await freePort(), await freePort(), opts.tls ? makeTls(dir) : undefined);
     await p.run();
     return p;
+  }
+
+  /** Starts a cluster of `size` members on loopback (all members must start before any answers). */
+  static async startCluster(size: number, opts: { bin?: string } = {}): Promise<EtcdProcess[]> {
+    const bin = opts.bin ?? findEtcd();
+    if (!bin) throw new Error("etcd is not installed");
+    const members: EtcdProcess[] = [];
+    for (let i = 0; i < size; i++) {
+      const m = new EtcdProcess(bin, mkdtempSync(join(tmpdir(), "crdkit-etcd-")), await freePort(), await freePort(), undefined);
+      m.name = `member-${i}`;
+      members.push(m);
+    }
+    const cluster = members.map((m) => `${m.name}=http://127.0.0.1:${m.peerPort}`).join(",");
+    for (const m of members) m.initialCluster = cluster;
+    await Promise.all(members.map((m) => m.run()));
+    return members;
+  }
+
+  /** The etcd version this binary reports (`etcd --version`). */
+  static version(bin: string): string {
+    return /etcd Version: (\S+)/.exec(execFileSync(bin, ["--version"], { encoding: "utf8" }))?.[1] ?? "unknown";
+  }
+
+  /** The running etcd's process id. */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   get url(): string {
@@ -100,13 +135,13 @@ export class EtcdProcess {
     const child = spawn(
       this.bin,
       [
-        "--name=crdkit-test",
+        `--name=${this.name}`,
         `--data-dir=${join(this.dir, "data")}`,
         `--listen-client-urls=${this.url}`,
         `--advertise-client-urls=${this.url}`,
         `--listen-peer-urls=${peer}`,
         `--initial-advertise-peer-urls=${peer}`,
-        `--initial-cluster=crdkit-test=${peer}`,
+        `--initial-cluster=${this.initialCluster || `${this.name}=${peer}`}`,
         "--log-level=error",
         ...(this.tls
           ? [`--cert-file=${this.tls.serverCert}`, `--key-file=${this.tls.serverKey}`, `--trusted-ca-file=${this.tls.caFile}`, "--client-cert-auth"]

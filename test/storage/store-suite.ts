@@ -38,8 +38,9 @@ function collector() {
   };
 }
 
-export function storeSuite(name: string, open: () => Promise<SuiteStore>): void {
-  describe(`Store contract: ${name}`, () => {
+/** The contract on the stores `open` makes (`skip`: the reason the store is unavailable). */
+export function storeSuite(name: string, open: () => Promise<SuiteStore>, skip: string | false = false): void {
+  describe(`Store contract: ${name}`, { skip }, () => {
     const withStore = (title: string, fn: (s: Store, base: number, t: SuiteStore) => Promise<void>) =>
       it(title, async () => {
         const t = await open();

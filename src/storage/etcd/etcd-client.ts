@@ -134,6 +134,8 @@ export class EtcdClient {
       "grpc.keepalive_timeout_ms": 10_000,
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1000,
+      "grpc.enable_retries": 0,
+      "grpc.enable_channelz": 0,
     };
     const svc = pkg.etcdserverpb;
     this.kv = new svc["KV"]!(target, creds, opts) as typeof this.kv;
@@ -143,34 +145,55 @@ export class EtcdClient {
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
-  private unary<T>(svc: Record<string, Unary>, method: string, req: object): Promise<T> {
+  /** One call; `deadline`: epoch ms, default the call timeout from now. */
+  private call<T>(svc: Record<string, Unary>, method: string, req: object, deadline: number): Promise<T> {
     const md = new grpc.Metadata({ waitForReady: true });
     return new Promise<T>((resolve, reject) => {
-      svc[method]!.call(svc, req, md, { deadline: Date.now() + this.callTimeoutMs }, (err, res) => {
-        if (err) reject(mapGrpcError(err));
+      svc[method]!.call(svc, req, md, { deadline }, (err, res) => {
+        if (err) reject(err);
         else resolve(res as T);
       });
     });
   }
 
-  range(req: object): Promise<RangeResponse> {
-    return this.unary(this.kv, "Range", req);
+  /**
+   * A call with etcd's client retry policy (clientv3's retry interceptor): a repeatable (read-only) call
+   * that fails with Unavailable — its member died or dropped the connection — is retried, on the next
+   * member, every 25 ms until its deadline; a mutation is never retried (at most once: it may have been
+   * applied), so its caller gets the error.
+   */
+  private async unary<T>(svc: Record<string, Unary>, method: string, req: object, repeatable: boolean, deadline = Date.now() + this.callTimeoutMs): Promise<T> {
+    for (;;) {
+      try {
+        return await this.call<T>(svc, method, req, deadline);
+      } catch (e) {
+        const err = e as grpc.ServiceError;
+        const wait = 25 + Math.random() * 2.5;
+        if (!repeatable || err.code !== grpc.status.UNAVAILABLE || Date.now() + wait >= deadline) throw mapGrpcError(err);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
-  txn(req: object): Promise<TxnResponse> {
-    return this.unary(this.kv, "Txn", req);
+  range(req: object): Promise<RangeResponse> {
+    return this.unary(this.kv, "Range", req, true);
+  }
+
+  /** A Txn (`deadline`: epoch ms, default the call timeout from now); `readOnly` (ranges only) makes it repeatable. */
+  txn(req: object, deadline?: number, readOnly = false): Promise<TxnResponse> {
+    return this.unary(this.kv, "Txn", req, readOnly, deadline);
   }
 
   deleteRange(req: object): Promise<{ header: EtcdHeader; deleted: number }> {
-    return this.unary(this.kv, "DeleteRange", req);
+    return this.unary(this.kv, "DeleteRange", req, false);
   }
 
   compact(revision: number): Promise<{ header: EtcdHeader }> {
-    return this.unary(this.kv, "Compact", { revision });
+    return this.unary(this.kv, "Compact", { revision }, false);
   }
 
   status(): Promise<{ header: EtcdHeader; version: string }> {
-    return this.unary(this.maintenance, "Status", {});
+    return this.unary(this.maintenance, "Status", {}, true);
   }
 
   /** Opens a watch stream (one watcher per stream; the caller writes the create request). */

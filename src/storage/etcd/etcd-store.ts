@@ -32,6 +32,7 @@ import {
   type WatchResponse,
 } from "./etcd-client.js";
 import { EtcdCompactor } from "./etcd-compactor.js";
+import { EtcdReadBatcher } from "./etcd-read-batcher.js";
 
 /** The root of the server's keys; `--etcd-prefix` replaces it in etcd. */
 const ROOT = "/registry";
@@ -63,6 +64,7 @@ export class EtcdStore implements Store {
   private readonly prefix: string;
   private readonly watches = new Set<StoreWatch>();
   private readonly compactor: EtcdCompactor;
+  private readonly reads: EtcdReadBatcher;
 
   constructor(opts: EtcdStoreOptions) {
     const p = opts.prefix ?? ROOT;
@@ -70,6 +72,7 @@ export class EtcdStore implements Store {
     this.client = new EtcdClient(opts);
     this.compactor = new EtcdCompactor(this.client, opts.compactionIntervalMs ?? 5 * 60_000, opts.onCompactionError);
     this.compactor.start();
+    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs);
   }
 
   /** The etcd key of a store key. */
@@ -95,8 +98,7 @@ export class EtcdStore implements Store {
   }
 
   async get(key: string): Promise<StoredValue | undefined> {
-    const r = await this.client.range({ key: this.etcdKey(key) });
-    const kv = r.kvs[0];
+    const { kv } = await this.reads.get(this.etcdKey(key));
     return kv ? this.stored(kv) : undefined;
   }
 

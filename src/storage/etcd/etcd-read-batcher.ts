@@ -1,0 +1,82 @@
+/**
+ * Coalesces concurrent single-key reads into one etcd Txn of Range operations. A read-only Txn is served by
+ * etcd exactly as a Range is (a linearizable read, every range at the Txn's one revision), so each read
+ * still sees every write acknowledged before it started: a read that arrives while batches are in flight
+ * waits for the next batch, which is sent after it arrived. This trades one gRPC call per GET for one per
+ * batch, the etcd client's main cost under load. Each batch's deadline is the earliest of its readers'.
+ */
+import { DEADLINE_TEXT, type EtcdKv, type TxnResponse } from "./etcd-client.js";
+import { StoreUnavailableError } from "../types.js";
+
+/** The Txn call (EtcdClient.txn with a deadline). */
+export type TxnCall = (req: object, deadline: number) => Promise<TxnResponse>;
+
+interface Reader {
+  key: Buffer;
+  deadline: number;
+  resolve: (r: { kv: EtcdKv | undefined; revision: number }) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Batches sent at once at most (more readers wait for the next free slot). */
+const MAX_IN_FLIGHT = 2;
+/** Keys in one Txn at most (etcd's default --max-txn-ops is 128). */
+const MAX_BATCH = 64;
+
+export class EtcdReadBatcher {
+  private queue: Reader[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly txn: TxnCall,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The key's value (undefined when absent) and the revision it was read at. */
+  get(key: Buffer): Promise<{ kv: EtcdKv | undefined; revision: number }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ key, deadline: Date.now() + this.timeoutMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const now = Date.now();
+      const live = batch.filter((r) => {
+        if (r.deadline > now) return true;
+        r.reject(new StoreUnavailableError(DEADLINE_TEXT, true));
+        return false;
+      });
+      if (live.length === 0) continue;
+      this.inFlight++;
+      this.send(live).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async send(batch: Reader[]): Promise<void> {
+    // One range per distinct key.
+    const index = new Map<string, number>();
+    const ops: object[] = [];
+    for (const r of batch) {
+      const k = r.key.toString("latin1");
+      if (!index.has(k)) {
+        index.set(k, ops.length);
+        ops.push({ request_range: { key: r.key } });
+      }
+    }
+    try {
+      const res = await this.txn({ compare: [], success: ops, failure: [] }, Math.min(...batch.map((r) => r.deadline)));
+      for (const r of batch) {
+        const range = res.responses[index.get(r.key.toString("latin1"))!]?.response_range;
+        r.resolve({ kv: range?.kvs[0], revision: res.header.revision });
+      }
+    } catch (e) {
+      for (const r of batch) r.reject(e);
+    }
+  }
+}
