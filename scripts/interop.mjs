@@ -63,7 +63,7 @@ try {
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, CRDKIT_GO_TOOLS_DEFERRED: "", K8S_SERVER_ORACLE: join(GO_TOOLS_DIR, "kube-apiserver"), CRDKIT_ETCD36: join(GO_TOOLS_DIR, "etcd-3.6") },
+      env: { ...process.env, K8S_SERVER_ORACLE: join(GO_TOOLS_DIR, "kube-apiserver"), CRDKIT_ETCD36: join(GO_TOOLS_DIR, "etcd-3.6") },
     },
   );
 } catch {
