@@ -18,6 +18,7 @@ import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { CrdFinalizer, markCrdDeleting } from "./controllers/crd-finalizer.js";
+import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-controller.js";
 import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
@@ -139,11 +140,12 @@ export class ApiHandler {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
     this.registry = new Registry(this.store, () => this.store.knownRevision);
-    this.crdType = crdResourceType(this.registry);
+    this.crdType = crdResourceType();
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
     this.finalizer = new CrdFinalizer(this.store);
-    this.crdStore = registrySynced(this.store, this.registry);
+    const synced = registrySynced(this.store, this.registry);
+    this.crdStore = crdNamingStore(synced, new CrdNamingController(synced, this.registry));
     this.gate = new RequestGate(security, this.store, (e) =>
       log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
     );

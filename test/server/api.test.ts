@@ -74,13 +74,20 @@ describe("crdkit serve HTTP API", () => {
     spec.names = { plural: "gadgets", singular: "gadget", kind: "Widget" };
     const r = await api(s.url, "POST", CRDS, crd);
     assert.equal(r.status, 201, r.text);
+    // The create answers before the naming controller runs (as Kubernetes); its status write follows.
+    assert.equal(r.json.status.conditions, null);
+    const got = await api(s.url, "GET", `${CRDS}/gadgets.test.example.com`);
+    // Each free name is accepted; the condition reports the last conflict (kind, then listKind).
+    assert.deepEqual(got.json.status.acceptedNames, { kind: "", plural: "gadgets", singular: "gadget" });
     assert.deepEqual(
-      r.json.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
+      got.json.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
       [
-        ["NamesAccepted", "False", "KindConflict", '"Widget" is already in use'],
+        ["NamesAccepted", "False", "ListKindConflict", '"WidgetList" is already in use'],
         ["Established", "False", "NotAccepted", "not all names are accepted"],
       ],
     );
+    const mf = got.json.metadata.managedFields.map((m: Record<string, string>) => [m.manager, m.operation, m.subresource]);
+    assert.deepEqual(mf, [["kube-apiserver", "Update", "status"], ["node", "Update", undefined]]);
     assert.equal((await api(s.url, "GET", "/apis/test.example.com/v1/namespaces/default/gadgets")).status, 404);
     assert.equal((await api(s.url, "DELETE", `${CRDS}/gadgets.test.example.com`)).status, 200);
   });

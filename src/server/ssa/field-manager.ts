@@ -204,7 +204,10 @@ function takeOver(
   return { conflicts, changed, removed: cmp.removed };
 }
 
-/** Records an update by `manager` on `next` (`live` undefined for a create); returns `next` with managedFields. */
+/**
+ * Records an update by `manager` on `next` (`live` undefined for a create, which is compared with
+ * `createBase`); returns `next` with managedFields.
+ */
 export function trackUpdate(
   live: JsonObject | undefined,
   next: JsonObject,
@@ -213,6 +216,7 @@ export function trackUpdate(
   apiVersion: string,
   subresource: string,
   ignored: readonly string[] = [],
+  createBase: JsonObject = {},
 ): JsonObject {
   const liveMeta = live && isObject(live["metadata"]) ? live["metadata"] : {};
   const newMeta = isObject(next["metadata"]) ? next["metadata"] : {};
@@ -227,7 +231,7 @@ export function trackUpdate(
   }
   // An existing object nobody tracks stays untracked until its first apply (`skipNonAppliedManager`).
   if (managers.size === 0 && live !== undefined && !reset) return withoutManaged(next);
-  const base: JsonObject = live ?? {};
+  const base: JsonObject = live ?? createBase;
   const self = identifier({ manager: manager || "unknown", operation: "Update", apiVersion, subresource });
   const { changed, removed } = takeOver(base, next, type, managers, "current-operation", true, ignored);
   const set = strip(changed.difference(removed));

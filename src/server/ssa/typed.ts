@@ -92,7 +92,10 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
     if (rt.kind === "map") {
       const lm = isObject(l) ? l : undefined;
       const rm = isObject(r) ? r : undefined;
-      if ((l !== undefined && !lm) || (r !== undefined && !rm)) {
+      // A typed (declared) map or list that is null is an empty one (smd's mapValue/listValue); deduced
+      // parts decide by the value's shape.
+      const nullOk = type.kind !== "deduced";
+      if ((l !== undefined && !lm && !(nullOk && l === null)) || (r !== undefined && !rm && !(nullOk && r === null))) {
         leaf(l, r, path);
         return;
       }
@@ -111,7 +114,8 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
     } else if (rt.kind === "list") {
       const ll = Array.isArray(l) ? l : undefined;
       const rl = Array.isArray(r) ? r : undefined;
-      if ((l !== undefined && !ll) || (r !== undefined && !rl)) {
+      const nullOk = type.kind !== "deduced";
+      if ((l !== undefined && !ll && !(nullOk && l === null)) || (r !== undefined && !rl && !(nullOk && r === null))) {
         leaf(l, r, path);
         return;
       }
