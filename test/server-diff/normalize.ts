@@ -34,6 +34,21 @@ export function normalizeJson(v: unknown, key = ""): unknown {
       return normalizeJson({ ...o, message: "<aggregate of the causes>", details: { ...details, causes } }, key);
     }
   }
+  if (Array.isArray(v) && key === "managedFields") {
+    // Entries are sorted by operation, then time (seconds), then manager…: with the times masked, two
+    // writes in different seconds must not decide the comparison, so sort as if all were in the same second.
+    const id = (e: unknown) => {
+      const m = (e ?? {}) as Record<string, unknown>;
+      return [m["operation"], m["manager"], m["apiVersion"], m["subresource"] ?? ""].map(String);
+    };
+    const cmp = (a: unknown, b: unknown) => {
+      const x = id(a);
+      const y = id(b);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+      return 0;
+    };
+    return [...v].sort(cmp).map((x) => normalizeJson(x));
+  }
   if (Array.isArray(v)) return v.map((x) => normalizeJson(x));
   if (v !== null && typeof v === "object") {
     // Keys are compared sorted: Go encodes typed objects (CRDs, discovery, Table, Scale) in struct field order,

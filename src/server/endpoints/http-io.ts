@@ -7,7 +7,7 @@ import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../../value/json-value.js";
-import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "../auth/protobuf-body.js";
+import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
 

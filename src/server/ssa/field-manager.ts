@@ -18,6 +18,7 @@ import { failureStatus } from "../../errors/index.js";
 import { FieldSet, pathString, type PathElement } from "./fieldset.js";
 import type { TypeNode } from "./type-schema.js";
 import { compareValues, mergeValues, removeItems, toFieldSet } from "./typed.js";
+import { appliedTypeErrors } from "./typed-validate.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -316,6 +317,14 @@ export function trackApply(
 ): JsonObject {
   const cm = config["metadata"];
   if (isObject(cm) && cm["managedFields"] !== undefined && cm["managedFields"] !== null) throw apiErrors.badRequest("metadata.managedFields must be nil");
+  const typeErrors = appliedTypeErrors(config, type);
+  if (typeErrors !== undefined) {
+    // `failed to create typed patch object (namespace/name; gvk)`: a plain error, answered as a 500 Status.
+    const ns = isObject(cm) && typeof cm["namespace"] === "string" ? cm["namespace"] : "";
+    const name = isObject(cm) && typeof cm["name"] === "string" ? cm["name"] : "";
+    const gvk = `${typeof config["apiVersion"] === "string" ? config["apiVersion"] : ""}, Kind=${typeof config["kind"] === "string" ? config["kind"] : ""}`;
+    throw new ApiError(failureStatus(500, "", `failed to create typed patch object (${ns}/${name}; ${gvk}): ${typeErrors}`));
+  }
   const liveObj: JsonObject = live ?? {};
   const liveMeta = isObject(liveObj["metadata"]) ? liveObj["metadata"] : {};
   let managers = decode(liveMeta["managedFields"]);

@@ -8,8 +8,11 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
+/** smd's scalar kinds (`numeric` for integer and number, `untyped` for int-or-string). */
+export type ScalarKind = "numeric" | "string" | "boolean" | "untyped";
+
 export type TypeNode =
-  | { kind: "scalar" }
+  | { kind: "scalar"; scalar?: ScalarKind }
   | { kind: "deduced" }
   | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
   | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode };
@@ -38,7 +41,7 @@ export const OBJECT_META: TypeNode = {
 /** The type of one schema node. */
 export function typeOfSchema(s: JsonValue | undefined): TypeNode {
   if (!isObject(s)) return DEDUCED;
-  if (s["x-kubernetes-int-or-string"] === true) return SCALAR;
+  if (s["x-kubernetes-int-or-string"] === true) return { kind: "scalar", scalar: "untyped" };
   const type = s["type"];
   if (type === "array") {
     const lt = s["x-kubernetes-list-type"];
@@ -61,7 +64,10 @@ export function typeOfSchema(s: JsonValue | undefined): TypeNode {
     return node;
   }
   if (type === undefined && s["x-kubernetes-preserve-unknown-fields"] === true) return DEDUCED;
-  return type === undefined ? DEDUCED : SCALAR;
+  if (type === undefined) return DEDUCED;
+  if (type === "integer" || type === "number") return { kind: "scalar", scalar: "numeric" };
+  if (type === "string" || type === "boolean") return { kind: "scalar", scalar: type };
+  return SCALAR;
 }
 
 /** The type of a whole custom resource of a version with schema `openAPIV3Schema` (or none). */
