@@ -79,7 +79,7 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
-    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
+    .replace(/"resourceVersion": ?"\d+"/g, (m) => m.replace(/\d+/, "<rv>"));
 }
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
