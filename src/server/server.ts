@@ -349,7 +349,7 @@ export class ApiHandler {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
-    if (!acceptable(req.headers.accept)) throw notAcceptableError();
+    if (!acceptable(req.headers.accept)) throw notAcceptableError(req.headers.accept);
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise
     // wait for this replica's RBAC policy.

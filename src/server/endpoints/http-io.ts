@@ -131,6 +131,16 @@ export function sendJson(
 
 /** Sends an {@link ApiError}'s Status. */
 export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[]): void {
+  if (err.encoded !== undefined) {
+    const body = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
+    res.writeHead(err.status.code, {
+      "Cache-Control": "no-cache, private",
+      "Content-Type": err.encoded.contentType,
+      "Content-Length": String(body.length),
+    });
+    res.end(body);
+    return;
+  }
   if (err.plainText !== undefined) {
     res.writeHead(err.status.code, {
       "Cache-Control": "no-cache, private",
