@@ -14,6 +14,7 @@ import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { acceptable, notAcceptableError } from "./endpoints/accept.js";
+import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
@@ -224,6 +225,9 @@ export class ApiHandler {
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
       }
+      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept)) {
+        out = { ...out, contentType: "application/yaml" };
+      }
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -247,7 +251,7 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err);
+      if (!res.headersSent) sendError(res, err, undefined, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
     this.log({
