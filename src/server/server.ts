@@ -117,6 +117,7 @@ export class ApiHandler {
   private readonly openapi: OpenApi;
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
+  private readonly naming: CrdNamingController;
   private readonly crdStore: Store;
   private readonly rbacStore: Store;
   private readonly gate: RequestGate;
@@ -146,7 +147,8 @@ export class ApiHandler {
     this.crdType.markForDeletion = markCrdDeleting;
     this.finalizer = new CrdFinalizer(this.store);
     const synced = registrySynced(this.store, this.registry);
-    this.crdStore = crdNamingStore(synced, new CrdNamingController(synced, this.registry));
+    this.naming = new CrdNamingController(synced, this.registry);
+    this.crdStore = crdNamingStore(synced, this.naming);
     this.gate = new RequestGate(security, this.store, (e) =>
       log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
     );
@@ -190,6 +192,8 @@ export class ApiHandler {
   /** Loads the CRDs and starts the controllers; rejects when the store cannot be read. */
   async start(): Promise<void> {
     await this.registry.start();
+    // CRDs written without their status pass (a replica stopped in between) get it now.
+    await this.naming.syncAll();
     await this.finalizer.start();
     await this.gate.start();
     await ensureSystemNamespaces(this.store, this.namespaceType);

@@ -58,6 +58,16 @@ export class CrdNamingController {
     return "";
   }
 
+  /** A pass over every CRD (at startup), in name order. */
+  async syncAll(): Promise<void> {
+    const names = [...this.registry.entries()].map((e) => e.name).sort();
+    try {
+      for (const n of names) await this.sync(n);
+    } catch {
+      // A store failure: the next write of each CRD runs its pass.
+    }
+  }
+
   /**
    * The pass for `name`, then for every other CRD of `group` (or of the CRD's group). The write it follows
    * has succeeded either way: a store failure here leaves the status to the next write.
