@@ -145,10 +145,14 @@ export class ApiHandler {
     this.crdType = crdResourceType();
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
-    this.finalizer = new CrdFinalizer(this.store);
     const synced = registrySynced(this.store, this.registry);
     this.naming = new CrdNamingController(synced, this.registry);
     this.crdStore = crdNamingStore(synced, this.naming);
+    // A CRD the finalizer deleted frees its names for the others of its group.
+    this.finalizer = new CrdFinalizer(this.store, async (name, group, revision) => {
+      await this.registry.caughtUp(revision);
+      await this.naming.afterWrite(name, group);
+    });
     this.gate = new RequestGate(security, this.store, (e) =>
       log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
     );

@@ -84,7 +84,10 @@ export function normalizeText(s: string, _key = ""): string {
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
 export function normalizeKubectl(s: string): string {
-  return sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  const out = sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  // A table with ages: kubectl pads columns to the widest cell, so an age of another width ("9s", "10s")
+  // moves the columns; compare the cells, not the padding.
+  return out.includes("<age>") ? out.replace(/ {2,}/g, "   ") : out;
 }
 
 /** Sorts each run of consecutive `* ` lines: kubectl lists a 422's causes, whose order Kubernetes does not fix. */

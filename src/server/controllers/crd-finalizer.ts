@@ -41,7 +41,11 @@ export class CrdFinalizer {
   private readonly informer: PrefixInformer;
   private stopped = false;
 
-  constructor(private readonly store: Store) {
+  /** `deleted`: called with a CRD's name, group and deletion revision once the controller has deleted it. */
+  constructor(
+    private readonly store: Store,
+    private readonly deleted: (name: string, group: string, revision: number) => Promise<void> = async () => {},
+  ) {
     this.informer = new PrefixInformer(store, CRD_PREFIX, {
       replace: (items) => {
         for (const it of items) this.consider(it.key.slice(CRD_PREFIX.length), it.value);
@@ -128,7 +132,9 @@ export class CrdFinalizer {
       await write(crd);
     } else {
       // Deletion timestamp set and no finalizers left: the store deletes the CRD.
-      await this.store.delete(CRD_PREFIX + name, rev);
+      const { revision } = await this.store.delete(CRD_PREFIX + name, rev);
+      const spec = crd["spec"];
+      await this.deleted(name, isObject(spec) && typeof spec["group"] === "string" ? spec["group"] : "", revision);
     }
     return true;
   }
