@@ -15,7 +15,7 @@ export type TypeNode =
   | { kind: "scalar"; scalar?: ScalarKind }
   | { kind: "deduced" }
   | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
-  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode };
+  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode; keyDefaults?: string[] };
 
 export const SCALAR: TypeNode = { kind: "scalar" };
 export const DEDUCED: TypeNode = { kind: "deduced" };
@@ -47,7 +47,11 @@ export function typeOfSchema(s: JsonValue | undefined): TypeNode {
     const lt = s["x-kubernetes-list-type"];
     const rel = lt === "set" || lt === "map" ? lt : "atomic";
     const keys = Array.isArray(s["x-kubernetes-list-map-keys"]) ? s["x-kubernetes-list-map-keys"].filter((k): k is string => typeof k === "string") : [];
-    return { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
+    const node: TypeNode = { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
+    // Key fields with a schema default (smd fills them in when an item omits them).
+    const props = isObject(s["items"]) && isObject(s["items"]["properties"]) ? s["items"]["properties"] : {};
+    if (rel === "map") node.keyDefaults = keys.filter((k) => isObject(props[k]) && props[k]["default"] !== undefined);
+    return node;
   }
   if (type === "object" || isObject(s["properties"]) || s["additionalProperties"] !== undefined) {
     const fields = new Map<string, TypeNode>();

@@ -93,7 +93,13 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
     return;
   }
   const seen = new Set<string>();
-  v.forEach((item, i) => {
+  for (const [i, item] of v.entries()) {
+    const bad = itemError(rt, item);
+    if (bad !== undefined) {
+      // smd cannot build the item's path element: it reports it and stops walking the list.
+      out.push({ path: at(), message: `element ${i}: ${bad}` });
+      return;
+    }
     const pe: PathElement = rt.rel === "atomic" ? { kind: "i", index: i } : listItemPE(rt, item, i);
     if (rt.rel !== "atomic") {
       const key = serializePE(pe);
@@ -101,7 +107,24 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
       seen.add(key);
     }
     walk(item, rt.elem, [...path, pe], out);
-  });
+  }
+}
+
+/** `keyedAssociativeListItemToPathElement` / `setItemToPathElement` errors for one item. */
+function itemError(t: Extract<TypeNode, { kind: "list" }>, item: JsonValue): string | undefined {
+  if (t.rel === "map" && t.keys.length > 0) {
+    if (item === null) return "associative list with keys may not have a null element";
+    if (!isObject(item)) return "associative list with keys may not have non-map elements";
+    if (!t.keys.some((k) => Object.hasOwn(item, k) || (t.keyDefaults ?? []).includes(k))) {
+      return `associative list with keys has an element that omits all key fields [${t.keys.map((k) => JSON.stringify(k)).join(" ")}] (and doesn't have default values for any key fields)`;
+    }
+  }
+  if (t.rel === "set") {
+    if (isObject(item)) return "associative list without keys has an element that's a map type";
+    if (Array.isArray(item)) return "not supported: associative list with lists as elements";
+    if (item === null) return "associative list without keys has an element that's an explicit null";
+  }
+  return undefined;
 }
 
 /** The validation errors' text, or undefined when the configuration fits its type. */
