@@ -15,7 +15,7 @@ export type TypeNode =
   | { kind: "scalar"; scalar?: ScalarKind }
   | { kind: "deduced" }
   | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
-  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode; keyDefaults?: string[] };
+  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode; keyDefaults?: Record<string, JsonValue> };
 
 export const SCALAR: TypeNode = { kind: "scalar" };
 export const DEDUCED: TypeNode = { kind: "deduced" };
@@ -50,7 +50,14 @@ export function typeOfSchema(s: JsonValue | undefined): TypeNode {
     const node: TypeNode = { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
     // Key fields with a schema default (smd fills them in when an item omits them).
     const props = isObject(s["items"]) && isObject(s["items"]["properties"]) ? s["items"]["properties"] : {};
-    if (rel === "map") node.keyDefaults = keys.filter((k) => isObject(props[k]) && props[k]["default"] !== undefined);
+    if (rel === "map") {
+      const defaults: Record<string, JsonValue> = {};
+      for (const k of keys) {
+        const p = props[k];
+        if (isObject(p) && p["default"] !== undefined) defaults[k] = p["default"];
+      }
+      if (Object.keys(defaults).length > 0) node.keyDefaults = defaults;
+    }
     return node;
   }
   if (type === "object" || isObject(s["properties"]) || s["additionalProperties"] !== undefined) {

@@ -115,7 +115,7 @@ function itemError(t: Extract<TypeNode, { kind: "list" }>, item: JsonValue): str
   if (t.rel === "map" && t.keys.length > 0) {
     if (item === null) return "associative list with keys may not have a null element";
     if (!isObject(item)) return "associative list with keys may not have non-map elements";
-    if (!t.keys.some((k) => Object.hasOwn(item, k) || (t.keyDefaults ?? []).includes(k))) {
+    if (!t.keys.some((k) => Object.hasOwn(item, k) || (t.keyDefaults !== undefined && Object.hasOwn(t.keyDefaults, k)))) {
       return `associative list with keys has an element that omits all key fields [${t.keys.map((k) => JSON.stringify(k)).join(" ")}] (and doesn't have default values for any key fields)`;
     }
   }

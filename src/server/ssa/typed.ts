@@ -14,7 +14,11 @@ type ListNode = Extract<TypeNode, { kind: "list" }>;
 export function listItemPE(t: ListNode, item: JsonValue, index: number): PathElement {
   if (t.rel === "map" && isObject(item) && t.keys.length > 0) {
     const fields: [string, JsonValue][] = [];
-    for (const k of [...t.keys].sort()) if (Object.hasOwn(item, k)) fields.push([k, item[k]!]);
+    // A key the item omits takes its schema default (smd's getAssociativeKeyDefault).
+    for (const k of [...t.keys].sort()) {
+      if (Object.hasOwn(item, k)) fields.push([k, item[k]!]);
+      else if (t.keyDefaults !== undefined && Object.hasOwn(t.keyDefaults, k)) fields.push([k, t.keyDefaults[k]!]);
+    }
     if (fields.length > 0) return { kind: "k", fields };
   }
   if (t.rel === "set" && !isObject(item) && !Array.isArray(item)) return { kind: "v", value: item };
