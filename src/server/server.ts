@@ -14,10 +14,12 @@ import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
 import { acceptable, notAcceptableError } from "./endpoints/accept.js";
+import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { CrdFinalizer, markCrdDeleting } from "./controllers/crd-finalizer.js";
+import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-controller.js";
 import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
@@ -115,6 +117,7 @@ export class ApiHandler {
   private readonly openapi: OpenApi;
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
+  private readonly naming: CrdNamingController;
   private readonly crdStore: Store;
   private readonly rbacStore: Store;
   private readonly gate: RequestGate;
@@ -139,11 +142,17 @@ export class ApiHandler {
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
     this.registry = new Registry(this.store, () => this.store.knownRevision);
-    this.crdType = crdResourceType(this.registry);
+    this.crdType = crdResourceType();
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
-    this.finalizer = new CrdFinalizer(this.store);
-    this.crdStore = registrySynced(this.store, this.registry);
+    const synced = registrySynced(this.store, this.registry);
+    this.naming = new CrdNamingController(synced, this.registry);
+    this.crdStore = crdNamingStore(synced, this.naming);
+    // A CRD the finalizer deleted frees its names for the others of its group.
+    this.finalizer = new CrdFinalizer(this.store, async (name, group, revision) => {
+      await this.registry.caughtUp(revision);
+      await this.naming.afterWrite(name, group);
+    });
     this.gate = new RequestGate(security, this.store, (e) =>
       log({ level: "warn", msg: "clusterrole aggregation failed", error: e instanceof Error ? e.message : String(e) }),
     );
@@ -187,6 +196,8 @@ export class ApiHandler {
   /** Loads the CRDs and starts the controllers; rejects when the store cannot be read. */
   async start(): Promise<void> {
     await this.registry.start();
+    // CRDs written without their status pass (a replica stopped in between) get it now.
+    await this.naming.syncAll();
     await this.finalizer.start();
     await this.gate.start();
     await ensureSystemNamespaces(this.store, this.namespaceType);
@@ -222,6 +233,9 @@ export class ApiHandler {
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
       }
+      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept)) {
+        out = { ...out, contentType: "application/yaml" };
+      }
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
@@ -245,7 +259,7 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err);
+      if (!res.headersSent) sendError(res, err, undefined, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
     this.log({
@@ -347,7 +361,7 @@ export class ApiHandler {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
-    if (!acceptable(req.headers.accept)) throw notAcceptableError();
+    if (!acceptable(req.headers.accept)) throw notAcceptableError(req.headers.accept);
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise
     // wait for this replica's RBAC policy.

@@ -34,6 +34,21 @@ export function normalizeJson(v: unknown, key = ""): unknown {
       return normalizeJson({ ...o, message: "<aggregate of the causes>", details: { ...details, causes } }, key);
     }
   }
+  if (Array.isArray(v) && key === "managedFields") {
+    // Entries are sorted by operation, then time (seconds), then manager…: with the times masked, two
+    // writes in different seconds must not decide the comparison, so sort as if all were in the same second.
+    const id = (e: unknown) => {
+      const m = (e ?? {}) as Record<string, unknown>;
+      return [m["operation"], m["manager"], m["apiVersion"], m["subresource"] ?? ""].map(String);
+    };
+    const cmp = (a: unknown, b: unknown) => {
+      const x = id(a);
+      const y = id(b);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+      return 0;
+    };
+    return [...v].sort(cmp).map((x) => normalizeJson(x));
+  }
   if (Array.isArray(v)) return v.map((x) => normalizeJson(x));
   if (v !== null && typeof v === "object") {
     // Keys are compared sorted: Go encodes typed objects (CRDs, discovery, Table, Scale) in struct field order,
@@ -64,12 +79,15 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
-    .replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
+    .replace(/"resourceVersion": ?"\d+"/g, (m) => m.replace(/\d+/, "<rv>"));
 }
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
 export function normalizeKubectl(s: string): string {
-  return sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  const out = sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  // A table with ages: kubectl pads columns to the widest cell, so an age of another width ("9s", "10s")
+  // moves the columns; compare the cells, not the padding.
+  return out.includes("<age>") ? out.replace(/ {2,}/g, "   ") : out;
 }
 
 /** Sorts each run of consecutive `* ` lines: kubectl lists a 422's causes, whose order Kubernetes does not fix. */

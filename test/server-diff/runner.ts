@@ -2,7 +2,7 @@
  * Runs the server differential suite's request sequences against an API server (the real
  * apiextensions-apiserver when recording goldens, `crdkit serve` when replaying them) and returns the
  * normalised answers. A sequence is a YAML file under `sequences/`: a list of steps, each an HTTP request, a
- * kubectl command, or a wait for a CRD to be Established.
+ * kubectl command, or a wait for a CRD's controllers (Established, or its names checked).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -42,7 +42,8 @@ export interface KubectlStep {
 }
 
 export interface WaitStep {
-  wait: { established: string };
+  /** `established`: until the CRD is Established; `namesChecked`: until its NamesAccepted condition is set (either way). */
+  wait: { established: string } | { namesChecked: string };
 }
 
 export type Step = HttpStep | KubectlStep | WaitStep;
@@ -159,12 +160,15 @@ function runKubectl(target: Target, args: string[], stdin: string | undefined, h
   });
 }
 
-async function waitEstablished(target: Target, name: string): Promise<void> {
+async function waitEstablished(target: Target, name: string, namesChecked = false): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const a = await send(target, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, undefined, {});
     if (a.status === 200) {
       const crd = JSON.parse(a.text) as { status?: { conditions?: { type: string; status: string }[] } };
-      if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) {
+      const done = namesChecked
+        ? crd.status?.conditions?.some((c) => c.type === "NamesAccepted")
+        : crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
+      if (done) {
         // The real server also waits for its discovery and handler caches; give both the same settle time.
         await new Promise((r) => setTimeout(r, 300));
         return;
@@ -206,7 +210,8 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
     for (const step of seq.steps) {
       n++;
       if ("wait" in step) {
-        await waitEstablished(target, step.wait.established);
+        const w = step.wait;
+        await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established));
         continue;
       }
       if ("kubectl" in step) {

@@ -74,15 +74,60 @@ describe("crdkit serve HTTP API", () => {
     spec.names = { plural: "gadgets", singular: "gadget", kind: "Widget" };
     const r = await api(s.url, "POST", CRDS, crd);
     assert.equal(r.status, 201, r.text);
+    // The create answers before the naming controller runs (as Kubernetes); its status write follows.
+    assert.equal(r.json.status.conditions, null);
+    const got = await api(s.url, "GET", `${CRDS}/gadgets.test.example.com`);
+    // Each free name is accepted; the condition reports the last conflict (kind, then listKind).
+    assert.deepEqual(got.json.status.acceptedNames, { kind: "", plural: "gadgets", singular: "gadget" });
     assert.deepEqual(
-      r.json.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
+      got.json.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
       [
-        ["NamesAccepted", "False", "KindConflict", '"Widget" is already in use'],
+        ["NamesAccepted", "False", "ListKindConflict", '"WidgetList" is already in use'],
         ["Established", "False", "NotAccepted", "not all names are accepted"],
       ],
     );
+    const mf = got.json.metadata.managedFields.map((m: Record<string, string>) => [m.manager, m.operation, m.subresource]);
+    assert.deepEqual(mf, [["kube-apiserver", "Update", "status"], ["node", "Update", undefined]]);
     assert.equal((await api(s.url, "GET", "/apis/test.example.com/v1/namespaces/default/gadgets")).status, 404);
     assert.equal((await api(s.url, "DELETE", `${CRDS}/gadgets.test.example.com`)).status, 200);
+  });
+
+  it("a CRD deleted by the finalizer frees its names: the CRD that conflicted with it is accepted and established", async () => {
+    const crd = (name: string, plural: string, kind: string) => {
+      const c = widgetCrd() as { metadata: { name: string }; spec: { group: string; names: Record<string, unknown> } };
+      c.metadata.name = `${name}.free.example.com`;
+      c.spec.group = "free.example.com";
+      c.spec.names = { plural, kind };
+      return c;
+    };
+    assert.equal((await api(s.url, "POST", CRDS, crd("alphas", "alphas", "Alpha"))).status, 201);
+    assert.equal((await api(s.url, "POST", CRDS, crd("betas", "betas", "Alpha"))).status, 201);
+    const before = (await api(s.url, "GET", `${CRDS}/betas.free.example.com`)).json;
+    assert.equal(before.status.conditions[0].reason, "ListKindConflict");
+    assert.equal((await api(s.url, "DELETE", `${CRDS}/alphas.free.example.com`)).status, 200);
+    // The finalizer deletes alphas in the background, then the naming pass re-checks the group.
+    const established = (o: { status?: { conditions?: { type: string; status: string }[] } }) =>
+      o.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") === true;
+    let after = (await api(s.url, "GET", `${CRDS}/betas.free.example.com`)).json;
+    for (let i = 0; i < 400 && !established(after); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      after = (await api(s.url, "GET", `${CRDS}/betas.free.example.com`)).json;
+    }
+    assert.equal((await api(s.url, "GET", `${CRDS}/alphas.free.example.com`)).status, 404);
+    assert.deepEqual(
+      after.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason]),
+      [
+        ["NamesAccepted", "True", "NoConflicts"],
+        ["Established", "True", "InitialNamesAccepted"],
+      ],
+    );
+    assert.equal(after.status.acceptedNames.kind, "Alpha");
+    assert.equal((await api(s.url, "GET", "/apis/free.example.com/v1/namespaces/default/alphas")).status, 404);
+    assert.equal((await api(s.url, "GET", "/apis/free.example.com/v1/namespaces/default/betas")).status, 200);
+    assert.equal((await api(s.url, "DELETE", `${CRDS}/betas.free.example.com`)).status, 200);
+    for (let i = 0; i < 400 && (await api(s.url, "GET", `${CRDS}/betas.free.example.com`)).status !== 404; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
   });
 
   const discoveryCases: { accept: string; contentType: string; kind: string }[] = [

@@ -31,6 +31,7 @@ export async function loadServerCrds(onPick: (crdText: string) => void): Promise
     const { status: _status, ...rest } = crd;
     const md = { ...(crd["metadata"] as Record<string, unknown>) };
     for (const k of ["uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"]) delete md[k];
-    onPick(JSON.stringify({ ...rest, metadata: md }, null, 2));
+    // Items of a typed list carry no apiVersion/kind (as the API server encodes them): add them back.
+    onPick(JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", ...rest, metadata: md }, null, 2));
   });
 }

@@ -12,8 +12,8 @@
  * deletions are resumed at startup.
  */
 import { KeyNotFoundError, RevisionConflictError, type Store } from "../../storage/types.js";
-import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { conditionTrue, readNames } from "./crd-status.js";
+import { isObject, type JsonObject } from "../../value/json-value.js";
+import { conditionTrue, readNames, setCrdCondition } from "./crd-status.js";
 import { finalizersOf, metaOf, nowTimestamp } from "../registry/object-meta.js";
 import { PrefixInformer } from "../registry/prefix-informer.js";
 import { CRD_PREFIX } from "../registry/registry.js";
@@ -23,18 +23,6 @@ export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io
 
 /** How often a terminating CRD re-checks for remaining instances (objects with finalizers). */
 const RECHECK_MS = 250;
-
-/** `SetCRDCondition`: replaces the condition of that type (new lastTransitionTime only when the status changes) or appends it. */
-export function setCrdCondition(crd: JsonObject, type: string, status: string, reason: string, message: string): void {
-  const st: JsonObject = isObject(crd["status"]) ? crd["status"] : (crd["status"] = {});
-  const conds: JsonValue[] = Array.isArray(st["conditions"]) ? st["conditions"] : (st["conditions"] = []);
-  const i = conds.findIndex((c) => isObject(c) && c["type"] === type);
-  const prev = i >= 0 ? conds[i] : undefined;
-  const keepTime = isObject(prev) && prev["status"] === status && typeof prev["lastTransitionTime"] === "string";
-  const next: JsonObject = { type, status, lastTransitionTime: keepTime ? (prev["lastTransitionTime"] as string) : nowTimestamp(), reason, message };
-  if (i >= 0) conds[i] = next;
-  else conds.push(next);
-}
 
 /** Marks a CRD for deletion (step 1), in place. */
 export function markCrdDeleting(crd: JsonObject): void {
@@ -53,7 +41,11 @@ export class CrdFinalizer {
   private readonly informer: PrefixInformer;
   private stopped = false;
 
-  constructor(private readonly store: Store) {
+  /** `deleted`: called with a CRD's name, group and deletion revision once the controller has deleted it. */
+  constructor(
+    private readonly store: Store,
+    private readonly deleted: (name: string, group: string, revision: number) => Promise<void> = async () => {},
+  ) {
     this.informer = new PrefixInformer(store, CRD_PREFIX, {
       replace: (items) => {
         for (const it of items) this.consider(it.key.slice(CRD_PREFIX.length), it.value);
@@ -140,7 +132,9 @@ export class CrdFinalizer {
       await write(crd);
     } else {
       // Deletion timestamp set and no finalizers left: the store deletes the CRD.
-      await this.store.delete(CRD_PREFIX + name, rev);
+      const { revision } = await this.store.delete(CRD_PREFIX + name, rev);
+      const spec = crd["spec"];
+      await this.deleted(name, isObject(spec) && typeof spec["group"] === "string" ? spec["group"] : "", revision);
     }
     return true;
   }

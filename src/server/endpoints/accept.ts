@@ -7,6 +7,7 @@
  */
 import { failureStatus } from "../../errors/index.js";
 import { ApiError } from "./errors.js";
+import { statusIndentedJson, statusProtobuf } from "./status-encodings.js";
 
 /** A custom resource serializer's media types, in order ([type, subtype, has a stream serializer]). */
 const SUPPORTED: readonly [string, string, boolean][] = [
@@ -84,13 +85,24 @@ export function acceptable(accept: string | undefined): boolean {
   return false;
 }
 
-/** `NewNotAcceptableError` as the serializer negotiation reports it. */
-export function notAcceptableError(): ApiError {
-  return new ApiError(
+/**
+ * `NewNotAcceptableError` as the serializer negotiation reports it, encoded as `ErrorNegotiated` sends it:
+ * in protobuf when the Accept header asks for it (the Status has a protobuf encoding, the custom
+ * resource has not), else — no clause can carry it — as indented JSON (`WriteRawJSON`).
+ */
+export function notAcceptableError(accept?: string): ApiError {
+  const err = new ApiError(
     failureStatus(
       406,
       "NotAcceptable",
       `only the following media types are accepted: ${SUPPORTED.map(([t, s]) => `${t}/${s}`).join(", ")}`,
     ),
   );
+  const protobufClause = parseAccept(accept ?? "").some(
+    (c) => c.type === "application" && c.subType === "vnd.kubernetes.protobuf" && !c.params.has("as"),
+  );
+  err.encoded = protobufClause
+    ? { contentType: "application/vnd.kubernetes.protobuf", body: statusProtobuf(err.status) }
+    : { contentType: "application/json", body: statusIndentedJson(err.status) };
+  return err;
 }

@@ -7,6 +7,9 @@ import { goQuote } from "../../go/fmt.js";
 
 /** A request failure carrying the Status to send. */
 export class ApiError extends Error {
+  /** The Status already encoded for the answer (another media type or layout than compact JSON). */
+  encoded?: { contentType: string; body: string | Uint8Array };
+
   constructor(
     readonly status: Status,
     /** Sent as `text/plain` instead of the Status (the Go mux's `404 page not found`). */

@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../../io/decode.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
+import { goYamlMarshal } from "../../go/yaml.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { isStatus, statusJson } from "./status-json.js";
 import type { JsonValue } from "../../value/json-value.js";
-import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "../auth/protobuf-body.js";
+import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
 
@@ -103,14 +104,14 @@ export function toJson(v: JsonValue): string {
   return isStatus(v) ? statusJson(v) : goJsonMarshal(v);
 }
 
-/** Sends `body` as JSON with `code`, plus `Warning` headers. */
+/** Sends `body` as JSON (as YAML when `contentType` is `application/yaml`) with `code`, plus `Warning` headers. */
 export function sendJson(
   res: ServerResponse,
   code: number,
   body: JsonValue,
   opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string } = {},
 ): void {
-  const text = toJson(body);
+  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : toJson(body);
   const headers: Record<string, string | string[]> = {
     "Content-Type": opts.contentType ?? "application/json",
     "Content-Length": String(Buffer.byteLength(text)),
@@ -130,7 +131,17 @@ export function sendJson(
 }
 
 /** Sends an {@link ApiError}'s Status. */
-export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[]): void {
+export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[], yaml = false): void {
+  if (err.encoded !== undefined) {
+    const body = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
+    res.writeHead(err.status.code, {
+      "Cache-Control": "no-cache, private",
+      "Content-Type": err.encoded.contentType,
+      "Content-Length": String(body.length),
+    });
+    res.end(body);
+    return;
+  }
   if (err.plainText !== undefined) {
     res.writeHead(err.status.code, {
       "Cache-Control": "no-cache, private",
@@ -141,7 +152,7 @@ export function sendError(res: ServerResponse, err: ApiError, warnings?: readonl
     res.end(err.plainText);
     return;
   }
-  sendJson(res, err.status.code, err.status as unknown as JsonValue, warnings ? { warnings } : {});
+  sendJson(res, err.status.code, err.status as unknown as JsonValue, { ...(warnings ? { warnings } : {}), ...(yaml ? { contentType: "application/yaml" } : {}) });
 }
 
 export { ApiError };

@@ -65,8 +65,16 @@ export async function listCollection(r: RestRequest): Promise<RestResponse> {
     table["metadata"] = meta;
     return { code: 200, body: table, contentType: TABLE_CONTENT_TYPE };
   }
+  // Typed lists (CRDs) encode ListMeta with omitempty and their items without TypeMeta.
+  if (r.rt.typedList && meta["continue"] === "") delete meta["continue"];
+  const items = r.rt.typedList ? page.items.map(withoutTypeMeta) : page.items;
   return {
     code: 200,
-    body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: page.items, kind: r.rt.listKind, metadata: meta },
+    body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items, kind: r.rt.listKind, metadata: meta },
   };
+}
+
+function withoutTypeMeta(o: JsonObject): JsonObject {
+  const { apiVersion: _a, kind: _k, ...rest } = o;
+  return rest;
 }

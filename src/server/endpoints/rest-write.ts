@@ -183,7 +183,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
 function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): JsonObject {
   const conv = old === undefined ? undefined : r.rt.converter?.();
   const view = (o: JsonObject): JsonObject => (conv ? conv.toStorage(deepClone(o)) : o);
-  const t = trackUpdate(old && view(old), view(next), r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r));
+  const t = trackUpdate(old && view(old), view(next), r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r), r.rt.createBase?.());
   if (!conv) return t;
   const managed = metaOf(t)["managedFields"];
   if (managed === undefined) delete metaOf(next)["managedFields"];

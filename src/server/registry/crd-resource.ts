@@ -1,8 +1,8 @@
 /**
  * `apiextensions.k8s.io/v1 customresourcedefinitions`: the resource type and its admission — the
  * engine's CRD checks (`validateCrdCreate/Update`: decoding, v1 defaulting, validation, warnings), the
- * registry strategy (status reset, generation, storedVersions) and the naming/establishing status the
- * CRD controllers would write.
+ * registry strategy (status reset, generation, storedVersions). The naming/establishing status is written
+ * afterwards by controllers/crd-naming-controller.ts, as Kubernetes' controllers do.
  */
 import { CRD_COLUMNS } from "../tableconvertor/crd-table.js";
 import { strictDecodingMessage } from "../../crd/decode-crd.js";
@@ -11,10 +11,10 @@ import { fieldError, FieldPath, type FieldError } from "../../errors/index.js";
 import { crdValidationOptions } from "../../pipeline/crd-hooks.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { computeCrdStatus } from "../controllers/crd-status.js";
-import { CRD_PREFIX, storageVersionOf, type Registry } from "./registry.js";
+import { strategyStatus } from "../controllers/crd-status.js";
+import { CRD_PREFIX, storageVersionOf } from "./registry.js";
 import type { Admission, ResourceType } from "./resource-type.js";
-import { rootType, type TypeNode } from "../ssa/type-schema.js";
+import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
@@ -69,14 +69,11 @@ function typeMetaErrors(obj: JsonObject): FieldError[] {
   return errs;
 }
 
-function crdAdmission(registry: Registry): Admission {
-  const finish = (res: PipelineResult): PipelineResult => {
+function crdAdmission(): Admission {
+  const finish = (res: PipelineResult, oldStatus: JsonValue | undefined): PipelineResult => {
     const out = res.object;
     if (!out || res.errors.length > 0 || res.decodeError !== undefined) return res;
-    const meta = isObject(out["metadata"]) ? out["metadata"] : {};
-    const name = typeof meta["name"] === "string" ? meta["name"] : "";
-    const group = typeof specOf(out)["group"] === "string" ? (specOf(out)["group"] as string) : "";
-    computeCrdStatus(out, registry.takenNames(group, name), storageVersionOf(out));
+    out["status"] = strategyStatus(oldStatus, storageVersionOf(out));
     return res;
   };
   return {
@@ -90,20 +87,19 @@ function crdAdmission(registry: Registry): Admission {
         const tm = typeMetaErrors(res.object);
         if (tm.length > 0) return { ...res, object: null, errors: tm };
       }
-      return finish(res);
+      return finish(res, undefined);
     },
     update(newObj, oldObj, opts) {
       const input = deepClone(newObj);
       const v = verdict(validateCrdUpdate(input, oldObj, crdValidationOptions), input, opts);
       if (v.object) {
-        if (Object.hasOwn(oldObj, "status")) v.object["status"] = deepClone(oldObj["status"]!);
         const oldMeta = isObject(oldObj["metadata"]) ? oldObj["metadata"] : {};
         const gen = typeof oldMeta["generation"] === "number" ? oldMeta["generation"] : 1;
         if (isObject(v.object["metadata"])) {
           v.object["metadata"]["generation"] = deepEqual(specOf(v.object), specOf(oldObj)) ? gen : gen + 1;
         }
       }
-      return finish(v);
+      return finish(v, oldObj["status"]);
     },
     updateStatus(newObj, oldObj) {
       const out = deepClone(oldObj);
@@ -114,9 +110,8 @@ function crdAdmission(registry: Registry): Admission {
 }
 
 /** The CRD resource type served at `/apis/apiextensions.k8s.io/v1/customresourcedefinitions`. */
-export function crdResourceType(registry: Registry): ResourceType {
-  const admission = crdAdmission(registry);
-  let smd: TypeNode | undefined;
+export function crdResourceType(): ResourceType {
+  const admission = crdAdmission();
   return {
     group: CRD_GROUP,
     version: CRD_VERSION,
@@ -128,12 +123,14 @@ export function crdResourceType(registry: Registry): ResourceType {
     shortNames: ["crd", "crds"],
     categories: ["api-extensions"],
     status: true,
+    typedList: true,
     returnDeletedObject: true,
     table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),
     storagePrefix: CRD_PREFIX,
     terminating: false,
     admission: () => admission,
-    smdType: () => (smd ??= rootType(undefined)),
+    smdType: () => CRD_TYPE,
+    createBase: zeroCrd,
   };
 }

@@ -39,6 +39,8 @@ export interface ResourceType {
    * a watch from an older resourceVersion is answered with 410 `too old resource version`.
    */
   watchCacheStart?: number;
+  /** Objects of a Go type (CRDs): list items carry no apiVersion/kind, an empty `continue` is omitted. */
+  typedList?: boolean;
   /** The status subresource is enabled. */
   status: boolean;
   scale?: ScaleSpec;
@@ -78,6 +80,11 @@ export interface ResourceType {
   returnDeletedObject?: boolean;
   /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */
   strategicMergePatch?: (base: JsonObject, patch: JsonValue) => JsonValue;
+  /**
+   * What a create is compared with for field ownership: the Go zero value of a typed kind (CRDs), so that
+   * structs the zero value already has are not "added". Undefined: nothing (custom resources).
+   */
+  createBase?: () => JsonObject;
   /** The structured-merge-diff type of the objects (field ownership), built lazily. */
   smdType(): TypeNode;
   /** Conversion between the CRD's versions (custom resources only; built lazily). */

@@ -18,6 +18,7 @@ import { failureStatus } from "../../errors/index.js";
 import { FieldSet, pathString, type PathElement } from "./fieldset.js";
 import type { TypeNode } from "./type-schema.js";
 import { compareValues, mergeValues, removeItems, toFieldSet } from "./typed.js";
+import { appliedTypeErrors } from "./typed-validate.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -204,7 +205,10 @@ function takeOver(
   return { conflicts, changed, removed: cmp.removed };
 }
 
-/** Records an update by `manager` on `next` (`live` undefined for a create); returns `next` with managedFields. */
+/**
+ * Records an update by `manager` on `next` (`live` undefined for a create, which is compared with
+ * `createBase`); returns `next` with managedFields.
+ */
 export function trackUpdate(
   live: JsonObject | undefined,
   next: JsonObject,
@@ -213,6 +217,7 @@ export function trackUpdate(
   apiVersion: string,
   subresource: string,
   ignored: readonly string[] = [],
+  createBase: JsonObject = {},
 ): JsonObject {
   const liveMeta = live && isObject(live["metadata"]) ? live["metadata"] : {};
   const newMeta = isObject(next["metadata"]) ? next["metadata"] : {};
@@ -227,7 +232,7 @@ export function trackUpdate(
   }
   // An existing object nobody tracks stays untracked until its first apply (`skipNonAppliedManager`).
   if (managers.size === 0 && live !== undefined && !reset) return withoutManaged(next);
-  const base: JsonObject = live ?? {};
+  const base: JsonObject = live ?? createBase;
   const self = identifier({ manager: manager || "unknown", operation: "Update", apiVersion, subresource });
   const { changed, removed } = takeOver(base, next, type, managers, "current-operation", true, ignored);
   const set = strip(changed.difference(removed));
@@ -312,6 +317,14 @@ export function trackApply(
 ): JsonObject {
   const cm = config["metadata"];
   if (isObject(cm) && cm["managedFields"] !== undefined && cm["managedFields"] !== null) throw apiErrors.badRequest("metadata.managedFields must be nil");
+  const typeErrors = appliedTypeErrors(config, type);
+  if (typeErrors !== undefined) {
+    // `failed to create typed patch object (namespace/name; gvk)`: a plain error, answered as a 500 Status.
+    const ns = isObject(cm) && typeof cm["namespace"] === "string" ? cm["namespace"] : "";
+    const name = isObject(cm) && typeof cm["name"] === "string" ? cm["name"] : "";
+    const gvk = `${typeof config["apiVersion"] === "string" ? config["apiVersion"] : ""}, Kind=${typeof config["kind"] === "string" ? config["kind"] : ""}`;
+    throw new ApiError(failureStatus(500, "", `failed to create typed patch object (${ns}/${name}; ${gvk}): ${typeErrors}`));
+  }
   const liveObj: JsonObject = live ?? {};
   const liveMeta = isObject(liveObj["metadata"]) ? liveObj["metadata"] : {};
   let managers = decode(liveMeta["managedFields"]);

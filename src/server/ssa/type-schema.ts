@@ -8,11 +8,14 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
+/** smd's scalar kinds (`numeric` for integer and number, `untyped` for int-or-string). */
+export type ScalarKind = "numeric" | "string" | "boolean" | "untyped";
+
 export type TypeNode =
-  | { kind: "scalar" }
+  | { kind: "scalar"; scalar?: ScalarKind }
   | { kind: "deduced" }
   | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
-  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode };
+  | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode; keyDefaults?: Record<string, JsonValue> };
 
 export const SCALAR: TypeNode = { kind: "scalar" };
 export const DEDUCED: TypeNode = { kind: "deduced" };
@@ -38,13 +41,24 @@ export const OBJECT_META: TypeNode = {
 /** The type of one schema node. */
 export function typeOfSchema(s: JsonValue | undefined): TypeNode {
   if (!isObject(s)) return DEDUCED;
-  if (s["x-kubernetes-int-or-string"] === true) return SCALAR;
+  if (s["x-kubernetes-int-or-string"] === true) return { kind: "scalar", scalar: "untyped" };
   const type = s["type"];
   if (type === "array") {
     const lt = s["x-kubernetes-list-type"];
     const rel = lt === "set" || lt === "map" ? lt : "atomic";
     const keys = Array.isArray(s["x-kubernetes-list-map-keys"]) ? s["x-kubernetes-list-map-keys"].filter((k): k is string => typeof k === "string") : [];
-    return { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
+    const node: TypeNode = { kind: "list", rel, keys: rel === "map" ? keys : [], elem: typeOfSchema(s["items"]) };
+    // Key fields with a schema default (smd fills them in when an item omits them).
+    const props = isObject(s["items"]) && isObject(s["items"]["properties"]) ? s["items"]["properties"] : {};
+    if (rel === "map") {
+      const defaults: Record<string, JsonValue> = {};
+      for (const k of keys) {
+        const p = props[k];
+        if (isObject(p) && p["default"] !== undefined) defaults[k] = p["default"];
+      }
+      if (Object.keys(defaults).length > 0) node.keyDefaults = defaults;
+    }
+    return node;
   }
   if (type === "object" || isObject(s["properties"]) || s["additionalProperties"] !== undefined) {
     const fields = new Map<string, TypeNode>();
@@ -61,7 +75,10 @@ export function typeOfSchema(s: JsonValue | undefined): TypeNode {
     return node;
   }
   if (type === undefined && s["x-kubernetes-preserve-unknown-fields"] === true) return DEDUCED;
-  return type === undefined ? DEDUCED : SCALAR;
+  if (type === undefined) return DEDUCED;
+  if (type === "integer" || type === "number") return { kind: "scalar", scalar: "numeric" };
+  if (type === "string" || type === "boolean") return { kind: "scalar", scalar: type };
+  return SCALAR;
 }
 
 /** The type of a whole custom resource of a version with schema `openAPIV3Schema` (or none). */

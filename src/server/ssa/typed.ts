@@ -14,7 +14,11 @@ type ListNode = Extract<TypeNode, { kind: "list" }>;
 export function listItemPE(t: ListNode, item: JsonValue, index: number): PathElement {
   if (t.rel === "map" && isObject(item) && t.keys.length > 0) {
     const fields: [string, JsonValue][] = [];
-    for (const k of [...t.keys].sort()) if (Object.hasOwn(item, k)) fields.push([k, item[k]!]);
+    // A key the item omits takes its schema default (smd's getAssociativeKeyDefault).
+    for (const k of [...t.keys].sort()) {
+      if (Object.hasOwn(item, k)) fields.push([k, item[k]!]);
+      else if (t.keyDefaults !== undefined && Object.hasOwn(t.keyDefaults, k)) fields.push([k, t.keyDefaults[k]!]);
+    }
     if (fields.length > 0) return { kind: "k", fields };
   }
   if (t.rel === "set" && !isObject(item) && !Array.isArray(item)) return { kind: "v", value: item };
@@ -92,7 +96,10 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
     if (rt.kind === "map") {
       const lm = isObject(l) ? l : undefined;
       const rm = isObject(r) ? r : undefined;
-      if ((l !== undefined && !lm) || (r !== undefined && !rm)) {
+      // A typed (declared) map or list that is null is an empty one (smd's mapValue/listValue); deduced
+      // parts decide by the value's shape.
+      const nullOk = type.kind !== "deduced";
+      if ((l !== undefined && !lm && !(nullOk && l === null)) || (r !== undefined && !rm && !(nullOk && r === null))) {
         leaf(l, r, path);
         return;
       }
@@ -111,7 +118,8 @@ export function compareValues(lhs: JsonValue | undefined, rhs: JsonValue | undef
     } else if (rt.kind === "list") {
       const ll = Array.isArray(l) ? l : undefined;
       const rl = Array.isArray(r) ? r : undefined;
-      if ((l !== undefined && !ll) || (r !== undefined && !rl)) {
+      const nullOk = type.kind !== "deduced";
+      if ((l !== undefined && !ll && !(nullOk && l === null)) || (r !== undefined && !rl && !(nullOk && r === null))) {
         leaf(l, r, path);
         return;
       }

@@ -1,0 +1,115 @@
+/**
+ * The naming and establishing controllers (apiextensions `controller/status`, `controller/establish`):
+ * after a CRD is written, its `status.acceptedNames` and `NamesAccepted` / `Established` conditions are
+ * written in a second write through the status subresource, as field manager `kube-apiserver` (operation
+ * Update, subresource status), as Kubernetes' controllers do — so the answer to a CRD create has no
+ * conditions yet, a later read has them. Every other CRD of the group is re-checked too (a name freed or
+ * taken changes their verdict), as the naming controller requeues the group.
+ *
+ * crdkit runs the pass before answering the CRD write (`crdNamingStore`), so a CRD created through this
+ * server is established when its create returns; Kubernetes runs it moments later.
+ */
+import { KeyNotFoundError, RevisionConflictError, type Store } from "../../storage/types.js";
+import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
+import { encodeObject, parseStored } from "../endpoints/rest-common.js";
+import type { Registry } from "../registry/registry.js";
+import { CRD_PREFIX } from "../registry/registry.js";
+import { CRD_TYPE } from "../ssa/crd-type.js";
+import { trackUpdate } from "../ssa/field-manager.js";
+import { namingStatus } from "./crd-status.js";
+
+/** The field manager of the API server's own controllers (its loopback client's user agent). */
+export const CONTROLLER_MANAGER = "kube-apiserver";
+
+/** Compare-and-swap attempts before a pass gives up (another writer keeps changing the CRD). */
+const MAX_ATTEMPTS = 10;
+
+function groupOf(crd: JsonObject): string {
+  const spec = crd["spec"];
+  return isObject(spec) && typeof spec["group"] === "string" ? spec["group"] : "";
+}
+
+export class CrdNamingController {
+  /** `store` should resolve writes once the registry has seen them (registry-synced-store.ts). */
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+  ) {}
+
+  /** One pass for the CRD `name`; returns its group ("" when it is gone). */
+  async sync(name: string): Promise<string> {
+    const key = CRD_PREFIX + name;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const sv = await this.store.get(key);
+      if (!sv) return "";
+      const crd = parseStored(sv.value);
+      const group = groupOf(crd);
+      const status = namingStatus(crd, this.registry.takenNames(group, name));
+      if (deepEqual(status, crd["status"] ?? null)) return group;
+      const next = trackUpdate(crd, { ...crd, status }, CRD_TYPE, CONTROLLER_MANAGER, "apiextensions.k8s.io/v1", "status", ["spec", "metadata"]);
+      try {
+        await this.store.update(key, encodeObject(next), sv.modRevision);
+        return group;
+      } catch (e) {
+        if (e instanceof KeyNotFoundError) return "";
+        if (!(e instanceof RevisionConflictError)) throw e;
+      }
+    }
+    return "";
+  }
+
+  /** A pass over every CRD (at startup), in name order. */
+  async syncAll(): Promise<void> {
+    const names = [...this.registry.entries()].map((e) => e.name).sort();
+    try {
+      for (const n of names) await this.sync(n);
+    } catch {
+      // A store failure: the next write of each CRD runs its pass.
+    }
+  }
+
+  /**
+   * The pass for `name`, then for every other CRD of `group` (or of the CRD's group). The write it follows
+   * has succeeded either way: a store failure here leaves the status to the next write.
+   */
+  async afterWrite(name: string, group?: string): Promise<void> {
+    try {
+      const g = (await this.sync(name)) || group;
+      if (!g) return;
+      for (const e of [...this.registry.entries()]) {
+        if (e.group === g && e.name !== name) await this.sync(e.name);
+      }
+    } catch {
+      // Reported by the next request that reaches the store.
+    }
+  }
+}
+
+/** The store CRD requests write through: every write (or delete) is followed by the controllers' pass. */
+export function crdNamingStore(store: Store, controller: CrdNamingController): Store {
+  const nameOf = (key: string) => key.slice(CRD_PREFIX.length);
+  return {
+    currentRevision: () => store.currentRevision(),
+    get: (key) => store.get(key),
+    list: (prefix) => store.list(prefix),
+    listRange: (prefix, range) => store.listRange(prefix, range),
+    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
+    deletePrefix: (prefix) => store.deletePrefix(prefix),
+    close: () => store.close(),
+    create: async (key, value) => {
+      const sv = await store.create(key, value);
+      await controller.afterWrite(nameOf(key));
+      return sv;
+    },
+    update: async (key, value, expected) => {
+      const sv = await store.update(key, value, expected);
+      await controller.afterWrite(nameOf(key));
+      return sv;
+    },
+    delete: async (key, expected) => {
+      const res = await store.delete(key, expected);
+      await controller.afterWrite(nameOf(key), groupOf(parseStored(res.last.value)));
+      return res;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * smd's validation of an applied configuration against its type (`typed.AsTyped` in
+ * `ObjectToTyped(patchObj)`, duplicates not allowed): scalars of the wrong kind, a map or list where
+ * the type wants the other, duplicate keys of associative lists and sets. The messages are smd's
+ * (`.spec.replicas: expected numeric (int or float), got string`, `.spec.ports: duplicate entries for key
+ * [port=1]`); several are listed under `errors:` as ValidationErrors.Error does.
+ */
+import { Float64, isObject, type JsonValue } from "../../value/json-value.js";
+import { pathString, serializePE, type PathElement } from "./fieldset.js";
+import { fieldType, resolve, type TypeNode } from "./type-schema.js";
+import { listItemPE } from "./typed.js";
+
+/** Go's `%T` of a decoded unstructured value. */
+function goTypeName(v: JsonValue): string {
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  if (typeof v === "bigint") return "int64";
+  if (v instanceof Float64) return "float64";
+  if (Array.isArray(v)) return "[]interface {}";
+  return "map[string]interface {}";
+}
+
+/** Go's `%v` of a decoded unstructured value (maps with sorted keys, as fmt prints them). */
+function goValue(v: JsonValue): string {
+  if (v === null) return "<nil>";
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "number") return goFloatOrInt(v);
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Float64) return goFloatOrInt(v.value);
+  if (Array.isArray(v)) return `[${v.map(goValue).join(" ")}]`;
+  return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k]!)}`).join(" ")}]`;
+}
+
+function goFloatOrInt(n: number): string {
+  if (Number.isInteger(n)) return String(n);
+  // %v of float64 is %g: exponent form for large/small magnitudes.
+  const exp = Math.floor(Math.log10(Math.abs(n)));
+  if (exp < -4 || exp >= 21) return n.toExponential().replace(/e([+-])(\d)$/, "e$10$2");
+  return String(n);
+}
+
+/** Go's `%#v` of a decoded unstructured value (scalars only; composite values get `%v`'s form). */
+function goSharpValue(v: JsonValue): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  return goValue(v);
+}
+
+interface VError {
+  path: string;
+  message: string;
+}
+
+function scalarError(t: Extract<TypeNode, { kind: "scalar" }>, v: JsonValue): string | undefined {
+  if (v === null) return undefined;
+  const isNum = typeof v === "number" || typeof v === "bigint" || v instanceof Float64;
+  switch (t.scalar) {
+    case "numeric":
+      return isNum ? undefined : `expected numeric (int or float), got ${goTypeName(v)}`;
+    case "string":
+      return typeof v === "string" ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpValue(v)}}`;
+    case "boolean":
+      return typeof v === "boolean" ? undefined : `expected boolean, got &{${goValue(v)}}`;
+    case "untyped":
+      return isNum || typeof v === "string" || typeof v === "boolean" ? undefined : `expected any scalar, got &{${goValue(v)}}`;
+    default:
+      return undefined;
+  }
+}
+
+function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): void {
+  const rt = resolve(t, v);
+  const at = () => pathString(path);
+  if (rt.kind === "deduced") return;
+  if (rt.kind === "scalar") {
+    const m = scalarError(rt, v);
+    if (m) out.push({ path: at(), message: m });
+    return;
+  }
+  if (rt.kind === "map") {
+    if (v === null) return;
+    if (!isObject(v)) {
+      out.push({ path: at(), message: `expected map, got &{${goValue(v)}}` });
+      return;
+    }
+    for (const k of Object.keys(v).sort()) walk(v[k]!, fieldType(rt, k), [...path, { kind: "f", name: k }], out);
+    return;
+  }
+  if (v === null) return;
+  if (!Array.isArray(v)) {
+    out.push({ path: at(), message: `expected list, got &{${goValue(v)}}` });
+    return;
+  }
+  const seen = new Set<string>();
+  for (const [i, item] of v.entries()) {
+    const bad = itemError(rt, item);
+    if (bad !== undefined) {
+      // smd cannot build the item's path element: it reports it and stops walking the list.
+      out.push({ path: at(), message: `element ${i}: ${bad}` });
+      return;
+    }
+    const pe: PathElement = rt.rel === "atomic" ? { kind: "i", index: i } : listItemPE(rt, item, i);
+    if (rt.rel !== "atomic") {
+      const key = serializePE(pe);
+      if (seen.has(key)) out.push({ path: at(), message: `duplicate entries for key ${pathString([pe])}` });
+      seen.add(key);
+    }
+    walk(item, rt.elem, [...path, pe], out);
+  }
+}
+
+/** `keyedAssociativeListItemToPathElement` / `setItemToPathElement` errors for one item. */
+function itemError(t: Extract<TypeNode, { kind: "list" }>, item: JsonValue): string | undefined {
+  if (t.rel === "map" && t.keys.length > 0) {
+    if (item === null) return "associative list with keys may not have a null element";
+    if (!isObject(item)) return "associative list with keys may not have non-map elements";
+    if (!t.keys.some((k) => Object.hasOwn(item, k) || (t.keyDefaults !== undefined && Object.hasOwn(t.keyDefaults, k)))) {
+      return `associative list with keys has an element that omits all key fields [${t.keys.map((k) => JSON.stringify(k)).join(" ")}] (and doesn't have default values for any key fields)`;
+    }
+  }
+  if (t.rel === "set") {
+    if (isObject(item)) return "associative list without keys has an element that's a map type";
+    if (Array.isArray(item)) return "not supported: associative list with lists as elements";
+    if (item === null) return "associative list without keys has an element that's an explicit null";
+  }
+  return undefined;
+}
+
+/** The validation errors' text, or undefined when the configuration fits its type. */
+export function appliedTypeErrors(config: JsonValue, t: TypeNode): string | undefined {
+  const out: VError[] = [];
+  walk(config, t, [], out);
+  if (out.length === 0) return undefined;
+  const text = (e: VError) => (e.path === "" ? e.message : `${e.path}: ${e.message}`);
+  if (out.length === 1) return text(out[0]!);
+  return ["errors:", ...out.map((e) => `  ${text(e)}`)].join("\n");
+}
