@@ -1,7 +1,11 @@
-// Bundles the compiled CLI (dist/cli/main.js) into a few ES modules in dist/bundle/ with esbuild, run by
-// `npm run build` after tsc: one file for `crdkit validate` instead of ~150 modules makes a cold start
-// ~30 ms cheaper. `crdkit serve` stays a separate chunk (loaded on demand); packages from node_modules stay
-// external. bin/crdkit.js falls back to dist/cli/main.js when the bundle is missing (esbuild not installed).
+// Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
+// - crdkit.cjs: the whole CLI but the server as ONE CommonJS file with its pure-JS packages (js-yaml, re2js)
+//   inside: no module resolution, no ESM facades of Node's modules, and a single script that
+//   bin/crdkit.js compiles with V8's code cache (bin/code-cache.js) — a cold start pays neither parsing
+//   nor compiling again. Lazily loaded parts (`--kubeconfig`) are wrapped by esbuild and run on demand.
+// - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
+//   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
+// bin/crdkit.js falls back to dist/cli/main.js when the bundle is missing (esbuild not installed).
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,8 +21,9 @@ try {
   process.exit(0);
 }
 rmSync(outdir, { recursive: true, force: true });
+const cli = (name) => join(root, "dist", "cli", `${name}.js`);
 await esbuild.build({
-  entryPoints: { main: join(root, "dist", "cli", "main.js"), "validate-worker": join(root, "dist", "cli", "validate-worker.js"), "serve-worker": join(root, "dist", "cli", "serve-worker.js") },
+  entryPoints: { main: cli("main"), serve: cli("serve"), "validate-worker": cli("validate-worker"), "serve-worker": cli("serve-worker") },
   outdir,
   bundle: true,
   splitting: true,
@@ -27,4 +32,32 @@ await esbuild.build({
   target: "node20",
   packages: "external",
   logLevel: "warning",
+});
+// packages bundled into crdkit.cjs: pure JavaScript, used by validate and check
+const inlined = new Set(["js-yaml", "re2js"]);
+await esbuild.build({
+  entryPoints: [cli("main")],
+  outfile: join(outdir, "crdkit.cjs"),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+  // import.meta.url of the modules (schemas/, package.json, the worker script are found from it)
+  define: { "import.meta.url": "__crdkitModuleUrl" },
+  banner: { js: 'const __crdkitModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [
+    {
+      name: "crdkit-external",
+      setup(build) {
+        // the server: the ES module bundle beside this file, imported when `crdkit serve` runs
+        build.onResolve({ filter: /^\.\/serve\.js$/ }, () => ({ path: "./serve.js", external: true }));
+        build.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith("node:")) return { path: args.path, external: true };
+          const pkg = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
+          return inlined.has(pkg) ? undefined : { path: args.path, external: true };
+        });
+      },
+    },
+  ],
 });

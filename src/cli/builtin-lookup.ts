@@ -9,12 +9,16 @@ export type BuiltinKindLookup = (apiVersion: string, kind: string) => BuiltinKin
 
 /**
  * The lookup for a `--kubernetes-version` value (default: the newest release). Throws CrdkitError
- * (`unknown-kubernetes-version`, a usage error) for a release the bundle does not have.
+ * (`unknown-kubernetes-version`, a usage error) for a release the bundle does not have: at once when
+ * `builtins` is given, else on the first lookup — the shipped bundle is read and decompressed only when a
+ * document's kind is not a CRD's (a run that validates custom resources alone never pays for it).
  */
-export function builtinKindLookup(kubernetesVersion: string | undefined, builtins: BuiltinSchemas = loadBuiltinSchemas()): BuiltinKindLookup {
-  const release = builtinRelease(builtins, kubernetesVersion);
+export function builtinKindLookup(kubernetesVersion: string | undefined, builtins?: BuiltinSchemas): BuiltinKindLookup {
+  let release = builtins === undefined ? undefined : builtinRelease(builtins, kubernetesVersion);
   return (apiVersion, kind) => {
-    const k = builtins.lookup(apiVersion, kind, release);
+    const b = (builtins ??= loadBuiltinSchemas());
+    release ??= builtinRelease(b, kubernetesVersion);
+    const k = b.lookup(apiVersion, kind, release);
     return k instanceof BuiltinKind ? k : undefined;
   };
 }

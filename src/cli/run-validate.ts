@@ -46,7 +46,7 @@ export interface RunOptions {
   builtins?: BuiltinLookup;
   /**
    * Built-in kinds of this Kubernetes release (`1.37`), when `builtins` is not given: a plain string, so
-   * that worker threads receive it (`main.ts` resolves and checks it).
+   * that worker threads receive it (`main.ts` resolves and checks it); `""`: the newest release.
    */
   kubernetesVersion?: string | undefined;
   /** Run-level warnings (a CRD defined twice), with the file and line of the CRD used. */
@@ -174,7 +174,7 @@ function warningAt(message: string, doc: DecodedDocument, at: (p: string) => str
  * over as soon as it is known (and not kept: the returned list is empty).
  */
 export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
-  const builtins = opts.builtins ?? (opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion));
+  const builtins = opts.builtins ?? (opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion || undefined));
   const kept: Result[] = [];
   const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
   // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then

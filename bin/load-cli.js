@@ -1,0 +1,103 @@
+// Loads crdkit's CLI for bin/crdkit.js, the cheapest way available:
+// - `validate` and `check` run dist/bundle/crdkit.cjs, one CommonJS script compiled with V8's code cache:
+//   on Node.js >= 22.1 Node's own compile cache (module.enableCompileCache), else a vm.Script whose
+//   cached data (the compiled code of every function the run used) is kept in the user cache directory
+//   ($XDG_CACHE_HOME/crdkit/code, else ~/.cache/crdkit/code) and checked (length, CRC-32) before use.
+//   CRDKIT_NO_CACHE=1 turns the cache off.
+// - other commands (serve, help, version) run the ES module bundle dist/bundle/main.js.
+// - without a bundle (esbuild not installed) or with one older than dist/cli (tsc run alone): dist/cli/main.js.
+// Node's modules are taken with process.getBuiltinModule when present (no ES module facade to build).
+
+const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
+
+const dist = new URL("../dist/", import.meta.url);
+const FAST = new Set(["validate", "check"]);
+
+/** The `main` function of the CLI for a command line. */
+export async function loadCli(argv) {
+  const fs = await builtin("node:fs");
+  let bundleStat;
+  let unbundledMtime = 0;
+  try {
+    unbundledMtime = fs.statSync(new URL("cli/main.js", dist)).mtimeMs;
+    bundleStat = fs.statSync(new URL("bundle/crdkit.cjs", dist));
+  } catch {
+    // no bundle
+  }
+  if (!bundleStat || bundleStat.mtimeMs < unbundledMtime) return (await import(new URL("cli/main.js", dist).href)).main;
+  if (!FAST.has(argv[0])) return (await import(new URL("bundle/main.js", dist).href)).main;
+  const file = new URL("bundle/crdkit.cjs", dist);
+  const mod = await builtin("node:module");
+  if (mod.enableCompileCache && !noCache()) {
+    mod.enableCompileCache();
+    return mod.createRequire(file)(file.pathname).main;
+  }
+  return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0])).main;
+}
+
+function noCache() {
+  return (process.env.CRDKIT_NO_CACHE ?? "") !== "";
+}
+
+function cacheDir(path, os) {
+  const xdg = process.env.XDG_CACHE_HOME;
+  return path.join(xdg?.startsWith("/") ? xdg : path.join(os.homedir(), ".cache"), "crdkit", "code");
+}
+
+async function loadWithCodeCache(fs, mod, fileUrl, st, command) {
+  const [vm, path, os, zlib] = await Promise.all(["node:vm", "node:path", "node:os", "node:zlib"].map(builtin));
+  const file = fileUrl.pathname;
+  const source = fs.readFileSync(file, "utf8");
+  // one entry per bundle build, Node.js build and command (a `check` run compiles other functions than `validate`)
+  const entry = noCache()
+    ? undefined
+    : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
+  const crc = (b) => (zlib.crc32 ? zlib.crc32(b) : 0);
+  let cachedData;
+  if (entry) {
+    try {
+      const buf = fs.readFileSync(entry);
+      // header: data length and CRC-32 (uint32 LE each)
+      if (buf.length >= 8 && buf.readUInt32LE(0) === buf.length - 8) {
+        const data = buf.subarray(8);
+        if (buf.readUInt32LE(4) === crc(data) >>> 0) cachedData = data;
+      }
+    } catch {
+      // no entry yet
+    }
+  }
+  const script = new vm.Script(mod.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
+  if (entry && (cachedData === undefined || script.cachedDataRejected)) {
+    // at exit the cached data holds every function the run compiled
+    process.once("exit", () => writeEntry(fs, path, entry, script.createCachedData(), crc));
+  }
+  return module.exports;
+}
+
+function writeEntry(fs, path, entry, data, crc) {
+  const dir = path.dirname(entry);
+  const tmp = `${entry}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(data.length, 0);
+    head.writeUInt32LE(crc(data) >>> 0, 4);
+    fs.writeFileSync(tmp, Buffer.concat([head, data]));
+    fs.renameSync(tmp, entry);
+    // entries of other builds of this command are stale
+    const prefix = `${path.basename(entry).split("-")[0]}-`;
+    for (const f of fs.readdirSync(dir)) if (f.startsWith(prefix) && f.endsWith(".v8") && f !== path.basename(entry)) fs.rmSync(path.join(dir, f), { force: true });
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing written
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * bin/crdkit.js loads the one-file CommonJS bundle for `validate` and `check` with V8's code cache in the
+ * user cache directory (Node.js < 22.1; newer ones use Node's own compile cache): the output is the same
+ * with and without an entry, a corrupt or truncated entry is ignored and rewritten, CRDKIT_NO_CACHE=1 keeps
+ * the directory empty, and the other commands run the ES module bundle. Needs `npm run build`.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import module from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, test } from "node:test";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BIN = join(ROOT, "bin", "crdkit.js");
+const ownCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== "function";
+const home = mkdtempSync(join(tmpdir(), "crdkit-codecache-"));
+after(() => rmSync(home, { recursive: true, force: true }));
+
+function run(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, CRDKIT_NO_CACHE: "", ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const codeDir = (cache: string) => join(cache, "crdkit", "code");
+const entries = (cache: string) => (existsSync(codeDir(cache)) ? readdirSync(codeDir(cache)).filter((f) => f.endsWith(".v8")) : []);
+const validateArgs = ["validate", "--crds", "examples/crontab-crd.yaml", "examples/crontab-valid.yaml", "examples/crontab-invalid.yaml"];
+
+test("the bundle exists (npm run build)", () => {
+  assert.ok(existsSync(join(ROOT, "dist", "bundle", "crdkit.cjs")), "dist/bundle/crdkit.cjs is missing: run `npm run build` first");
+});
+
+test("validate: same output without, with, and with a corrupt code cache entry", () => {
+  const cache = join(home, "a");
+  const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  assert.equal(first.status, 1, first.stderr);
+  assert.match(first.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
+  assert.equal(first.stderr, "");
+  if (!ownCache) return;
+  const [entry] = entries(cache);
+  assert.ok(entry?.startsWith("validate-"), `an entry for validate: ${entries(cache).join(", ")}`);
+  const path = join(codeDir(cache), entry!);
+  const good = readFileSync(path);
+  assert.equal(good.readUInt32LE(0), good.length - 8);
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+
+  // a flipped byte in the data: the CRC-32 no longer matches; then a truncated file
+  const flipped = Buffer.from(good);
+  flipped[flipped.length >> 1] = flipped[flipped.length >> 1]! ^ 0xff;
+  for (const bad of [flipped, good.subarray(0, good.length >> 1), Buffer.from("garbage")]) {
+    writeFileSync(path, bad);
+    assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+    const again = readFileSync(path);
+    assert.equal(again.readUInt32LE(0), again.length - 8, "the entry is rewritten");
+  }
+});
+
+test("check gets its own entry; CRDKIT_NO_CACHE=1 writes none; serve and version use the ES module bundle", () => {
+  const cache = join(home, "b");
+  const c = run({ XDG_CACHE_HOME: cache }, "check", "examples/crontab-crd.yaml");
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stdout, /ok: crontabs\.stable\.example\.com/);
+  if (ownCache) assert.deepEqual(entries(cache).map((e) => e.split("-")[0]), ["check"]);
+
+  const none = join(home, "c");
+  assert.equal(run({ XDG_CACHE_HOME: none, CRDKIT_NO_CACHE: "1" }, ...validateArgs).status, 1);
+  assert.deepEqual(entries(none), []);
+
+  const s = run({ XDG_CACHE_HOME: none }, "serve", "--help");
+  assert.equal(s.status, 0, s.stderr);
+  assert.match(s.stdout, /^Usage: crdkit serve/);
+  const v = run({ XDG_CACHE_HOME: none }, "version");
+  assert.match(v.stdout, /^crdkit \d+\.\d+\.\d+/);
+  assert.deepEqual(entries(none), []);
+});
