@@ -39,6 +39,9 @@ await esbuild.build({
   entryPoints: [cli("main")],
   outfile: join(outdir, "crdkit.cjs"),
   bundle: true,
+  // less text to read and hash (names are kept: messages and stack traces stay readable)
+  minifyWhitespace: true,
+  minifySyntax: true,
   format: "cjs",
   platform: "node",
   target: "node20",
