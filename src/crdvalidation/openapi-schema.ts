@@ -10,7 +10,7 @@
 import type { JSONSchemaProps } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
-import { newStructural, sortedKeys, StructuralError } from "../structural/new-structural.js";
+import { newStructural, sortedKeys, StructuralError, type StructuralMemo } from "../structural/new-structural.js";
 import {
   type CelCompiler, costErrorMessage, MAX_UINT, multiplyGuard, PER_CALL_LIMIT, STATIC_ESTIMATED_COST_LIMIT, type TotalCost,
 } from "./cel-hook.js";
@@ -32,6 +32,8 @@ export interface SchemaOptions {
   preexistingRules: ReadonlySet<string>;
   preexistingMessageExpressions: ReadonlySet<string>;
   celCompiler?: CelCompiler | undefined;
+  /** Structural forms of this schema's nodes, shared by the rule checks of its subtrees. */
+  structuralMemo?: StructuralMemo | undefined;
 }
 
 /** `specStandardValidatorV3` state. */
@@ -282,15 +284,15 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: bo
       const fp = rule.fieldPath ?? "";
       if (fp.length > 0 && fp.trim().length === 0) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be non-empty if specified"));
       if (NEWLINES.test(fp)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must not contain line breaks"));
-      if (fp.length > 0 && !pathValid(s, fp)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be a valid path"));
+      if (fp.length > 0 && !pathValid(s, fp, opts.structuralMemo)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be a valid path"));
     });
     if (se.length === 0 && cel && opts.celCompiler) compileRules(s, p, ssv, opts, cel, res.celErrors);
   }
   return res;
 }
 
-function pathValid(s: JSONSchemaProps, path: string): boolean {
-  const ss = newStructural(s);
+function pathValid(s: JSONSchemaProps, path: string, memo: StructuralMemo | undefined): boolean {
+  const ss = newStructural(s, memo);
   if (ss instanceof StructuralError) return true;
   return !("error" in validFieldPath(path, ss, true));
 }
@@ -298,7 +300,7 @@ function pathValid(s: JSONSchemaProps, path: string): boolean {
 function compileRules(s: JSONSchemaProps, p: FieldPath, ssv: Ssv, opts: SchemaOptions, cel: CelContext, out: FieldError[]): void {
   const rules = s["x-kubernetes-validations"]!;
   const xv = p.child("x-kubernetes-validations");
-  const ss = newStructural(s);
+  const ss = newStructural(s, opts.structuralMemo);
   if (ss instanceof StructuralError) {
     out.push(fieldError.internal(xv, `internal error: failed to construct type information for x-kubernetes-validations rules: ${ss.message}`));
     return;

@@ -83,7 +83,8 @@ export function validateCustomResourceValidation(v: CustomResourceValidation | u
         }
       }
     }
-    errs.push(...validateOpenAPISchema(schema, sp, opts, cel));
+    // every rule-carrying node's subtree is converted to its structural form: each node once
+    errs.push(...validateOpenAPISchema(schema, sp, { ...opts, structuralMemo: new WeakMap() }, cel));
     if (errs.length === 0 && deferred.length > 0) errs.push(...deferred);
     if (cel && cel.total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
       for (const e of cel.total.mostExpensive) {

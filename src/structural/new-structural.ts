@@ -124,11 +124,25 @@ function newNested(s: JSONSchemaProps): NestedValueValidation | StructuralError 
   return n;
 }
 
+/** Results of {@link newStructural} by schema node, for callers that convert the subtrees of one schema again. */
+export type StructuralMemo = WeakMap<JSONSchemaProps, Structural | StructuralError>;
+
 /**
  * `NewStructural(s)`: the structural schema, or the {@link StructuralError} Kubernetes reports.
- * Recursion depth is bounded by the decoder's nesting limit.
+ * Recursion depth is bounded by the decoder's nesting limit. With `memo`, nodes converted before (by this
+ * call or an earlier one on an enclosing schema) are reused: the CRD checks convert the subtree of every
+ * node that carries rules, quadratic in the depth without it. Only for schemas not changed in between.
  */
-export function newStructural(s: JSONSchemaProps): Structural | StructuralError {
+export function newStructural(s: JSONSchemaProps, memo?: StructuralMemo): Structural | StructuralError {
+  if (memo === undefined) return convert(s, undefined);
+  const hit = memo.get(s);
+  if (hit !== undefined) return hit;
+  const r = convert(s, memo);
+  memo.set(s, r);
+  return r;
+}
+
+function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structural | StructuralError {
   const u = unsupported(s);
   if (u) return u;
   const vv = newValueValidation(s);
@@ -155,7 +169,7 @@ export function newStructural(s: JSONSchemaProps): Structural | StructuralError 
   if (s["x-kubernetes-validations"] !== undefined) out.xValidations = s["x-kubernetes-validations"];
   if (s.items !== undefined) {
     if (Array.isArray(s.items)) return new StructuralError(ITEMS_ARRAY);
-    const it = newStructural(s.items);
+    const it = newStructural(s.items, memo);
     if (it instanceof StructuralError) return it;
     out.items = it;
   }
@@ -163,14 +177,14 @@ export function newStructural(s: JSONSchemaProps): Structural | StructuralError 
     out.properties = new Map();
     for (const k of Object.keys(s.properties)) out.properties.set(k, undefined as unknown as Structural);
     for (const k of sortedKeys(s.properties)) {
-      const p = newStructural(s.properties[k]!);
+      const p = newStructural(s.properties[k]!, memo);
       if (p instanceof StructuralError) return p;
       out.properties.set(k, p);
     }
   }
   if (s.additionalProperties !== undefined) {
     if (typeof s.additionalProperties === "object") {
-      const ap = newStructural(s.additionalProperties);
+      const ap = newStructural(s.additionalProperties, memo);
       if (ap instanceof StructuralError) return ap;
       out.additionalProperties = { schema: ap, allows: true };
     } else {
