@@ -1,5 +1,5 @@
 /** Collecting input files: files as given, directories recursively (*.yaml, *.yml, *.json), "-" = stdin. */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface InputFile {
@@ -76,3 +76,37 @@ export function readInput(path: string): InputFile {
     throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
   }
 }
+
+/**
+ * Whether an input's text contains one of the ASCII `needles` (the same answer as on its UTF-8 text),
+ * reading the file's bytes in chunks: no text is decoded and a large input is never held (the run reads
+ * it again to validate it). Standard input is read once, as text.
+ */
+export function inputIncludes(path: string, needles: readonly string[]): boolean {
+  if (path === "-") {
+    const { text } = readInput(path);
+    return needles.some((n) => text.includes(n));
+  }
+  const keep = Math.max(0, ...needles.map((n) => n.length - 1));
+  const buf = Buffer.allocUnsafe(SCAN_CHUNK + keep);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    // each chunk is searched after the last `keep` bytes of the one before (a needle across the boundary)
+    let carried = 0;
+    for (;;) {
+      const n = readSync(fd, buf, carried, SCAN_CHUNK, null);
+      if (n === 0) return false;
+      const view = buf.subarray(0, carried + n);
+      if (needles.some((x) => view.includes(x, 0, "latin1"))) return true;
+      carried = Math.min(keep, view.length);
+      view.copy(buf, 0, view.length - carried);
+    }
+  } catch (e) {
+    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const SCAN_CHUNK = 1 << 20;

@@ -9,6 +9,7 @@ import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import { splitYamlDocuments } from "../io/yaml-split.js";
 import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, tryCompileCrd } from "../pipeline/compile.js";
 import { type JsonObject, type JsonValue, getKey, isObject } from "../value/json-value.js";
+import { inputIncludes } from "./files.js";
 import type { CrdFileIndex, IndexedCrd, IndexedProblem, SchemaCache } from "./schema-cache.js";
 
 const CRD_GROUP = "apiextensions.k8s.io";
@@ -20,9 +21,16 @@ export function isCrdDoc(v: JsonValue | undefined): v is JsonObject {
   return typeof av === "string" && av.startsWith(`${CRD_GROUP}/`);
 }
 
+const CRD_HINTS = ["CustomResourceDefinition", "\\"];
+
 /** False when a file's text cannot hold a CRD document (a backslash may hide an escaped `kind`). */
 export function mayHoldCrds(text: string): boolean {
-  return text.includes("CustomResourceDefinition") || text.includes("\\");
+  return CRD_HINTS.some((h) => text.includes(h));
+}
+
+/** {@link mayHoldCrds} of an input file (its bytes are searched, no text is decoded). */
+export function inputMayHoldCrds(path: string): boolean {
+  return inputIncludes(path, CRD_HINTS);
 }
 
 /** Where a CRD came from, for reporting it. */

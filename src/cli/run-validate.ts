@@ -8,14 +8,14 @@ import { type DecodedDocument, decodeDocumentStream, decodeDocuments } from "../
 import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
-import { goJsonMarshal } from "../go/json.js";
+import { goJsonMarshal, goJsonMarshalSize } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, expandPaths, readInput } from "./files.js";
 import { globMatcher } from "./glob.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
 import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
-import { isCrdDoc, LazyCrdRegistry, mayHoldCrds } from "./lazy-registry.js";
+import { isCrdDoc, LazyCrdRegistry, inputMayHoldCrds } from "./lazy-registry.js";
 import { notAnObjectMessage } from "./object-kind.js";
 import { asStored, oldObjectKey } from "./old-objects.js";
 import type { SchemaCache } from "./schema-cache.js";
@@ -87,20 +87,6 @@ interface Doc {
 
 /** The API server's request body limit (`MaxRequestBodyBytes`, 3 MiB): larger bodies get HTTP 413. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n++;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 /** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
 function* eachDocument(files: readonly string[]): Generator<Doc> {
@@ -239,7 +225,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   // CRDs among the inputs are registered (and reported) before any document is validated; only files that
   // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
   const inputFiles = expandPaths(opts.inputs, exclude);
-  for (const p of opts.inputCrdFiles ?? inputFiles.filter((f) => mayHoldCrds(readInput(f).text))) {
+  for (const p of opts.inputCrdFiles ?? inputFiles.filter(inputMayHoldCrds)) {
     const f = readInput(p);
     if (opts.reportInputCrds === false) registry.addFile(f.name, f.text, true);
     else for (const doc of decodeDocuments(f.text)) if (!doc.problem && isCrdDoc(doc.value)) register(f.name, doc);
@@ -352,7 +338,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     if (found.type === "crd-invalid") return docError(found.message, "CRDInvalid");
     const crd = found.validator;
     const version = found.version;
-    if (size > MAX_REQUEST_BODY_BYTES / 4 && utf8Length(goJsonMarshal(obj)) > MAX_REQUEST_BODY_BYTES) {
+    if (size > MAX_REQUEST_BODY_BYTES / 4 && goJsonMarshalSize(obj, MAX_REQUEST_BODY_BYTES) > MAX_REQUEST_BODY_BYTES) {
       return invalid(r, [
         {
           type: "RequestEntityTooLarge",

@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { InputError, expandPaths, readInput } from "./files.js";
 import { globMatcher } from "./glob.js";
-import { mayHoldCrds } from "./lazy-registry.js";
+import { inputMayHoldCrds } from "./lazy-registry.js";
 import type { Result } from "./results.js";
 import type { RunOptions } from "./run-validate.js";
 
@@ -105,7 +105,7 @@ function runWorker(task: WorkerTask, onProgress?: (filesDone: number) => void): 
 /** Runs the validation on `threads` worker threads; results in the order of a single-threaded run. */
 export async function runValidateParallel(opts: RunOptions, threads: number): Promise<Result[]> {
   const files = expandPaths(opts.inputs, opts.exclude && opts.exclude.length > 0 ? globMatcher(opts.exclude) : undefined);
-  const crdFiles = files.filter((f) => mayHoldCrds(readInput(f).text));
+  const crdFiles = files.filter(inputMayHoldCrds);
   const runs = splitFiles(files, threads);
   // callbacks cannot cross to a thread: run-level warnings (the same in every worker, as every worker
   // registers the same CRDs) come from the first worker's messages only, so each is printed once;

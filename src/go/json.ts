@@ -146,3 +146,71 @@ export function goJsonMarshal(v: JsonValue | undefined): string {
   }
   return out.join("");
 }
+
+/** UTF-8 bytes of {@link goJsonString}(s), without building it. */
+function goJsonStringSize(s: string): number {
+  let n = 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x22 || c === 0x5c || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08 || c === 0x0c) n += 2;
+      else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) n += 6;
+      else n += 1;
+    } else if (c < 0x800) n += 2;
+    else if (c === 0x2028 || c === 0x2029) n += 6;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 6; // \ufffd
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The length in UTF-8 bytes of {@link goJsonMarshal}(v), computed without building the text (the API
+ * server's request size check on a large document); stops counting once past `limit`.
+ */
+export function goJsonMarshalSize(v: JsonValue | undefined, limit = Number.POSITIVE_INFINITY): number {
+  let n = 0;
+  const work: (JsonValue | undefined)[] = [v];
+  while (work.length > 0 && n <= limit) {
+    const x = work.pop();
+    switch (kindOf(x)) {
+      case "null":
+        n += 4;
+        break;
+      case "boolean":
+        n += x ? 4 : 5;
+        break;
+      case "integer":
+        n += String(x).length;
+        break;
+      case "number":
+        n += goJsonFloat(toNumber(x as number | Float64)).length;
+        break;
+      case "string":
+        n += goJsonStringSize(x as string);
+        break;
+      case "array": {
+        const a = x as JsonValue[];
+        n += 2 + Math.max(0, a.length - 1);
+        for (const e of a) work.push(e);
+        break;
+      }
+      default: {
+        const o = x as Record<string, JsonValue>;
+        const keys = Object.keys(o);
+        // braces, commas, and a colon per key
+        n += 2 + Math.max(0, keys.length - 1) + keys.length;
+        for (const k of keys) {
+          n += goJsonStringSize(k);
+          work.push(o[k]);
+        }
+      }
+    }
+  }
+  return n;
+}
