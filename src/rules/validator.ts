@@ -13,8 +13,9 @@ export interface RuleValidator {
   /** The node schema (type information). */
   schema: Structural;
   rules: readonly ValidationRule[];
-  compiled: CompiledRule[];
-  compilationErr?: string;
+  /** The compiled rules (compiled on first read: a node no object reaches costs nothing). */
+  readonly compiled: CompiledRule[];
+  readonly compilationErr?: string | undefined;
   isResourceRoot: boolean;
   items?: RuleValidator;
   additionalProperties?: RuleValidator;
@@ -78,13 +79,6 @@ function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: 
   // a subtree without rules has no validator (skipping it saves its CEL types)
   if (depth > 10000 || !vHasRules(v, depth)) return undefined;
   const rules = v.xValidations ?? [];
-  let compiled: CompiledRule[] = [];
-  let compilationErr: string | undefined;
-  if (rules.length > 0) {
-    const r = compileNodeRules(node, rules, declType, { flavor: "stored" });
-    if (Array.isArray(r)) compiled = r;
-    else compilationErr = r.internalError;
-  }
   const elemType = declType?.elem;
   let items: RuleValidator | undefined;
   if (v.items && node.items) items = build(v.items, node.items, node.items.xEmbeddedResource, elemType, depth + 1);
@@ -116,15 +110,52 @@ function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: 
     const av = build(a, node, isResourceRoot, declType, depth + 1);
     if (av) allOf.push(av);
   }
-  if (compiled.length > 0 || compilationErr !== undefined || items || additionalProperties || (properties && properties.size > 0) || allOf.length > 0) {
-    const out: RuleValidator = { schema: node, rules, compiled, isResourceRoot, allOf };
-    if (compilationErr !== undefined) out.compilationErr = compilationErr;
+  // a node with rules has compile results (one per rule, or a compile-level error)
+  if (rules.length > 0 || items || additionalProperties || (properties && properties.size > 0) || allOf.length > 0) {
+    const out: RuleValidator = new LazyNode(node, rules, declType, isResourceRoot, allOf);
     if (items) out.items = items;
     if (additionalProperties) out.additionalProperties = additionalProperties;
     if (properties && properties.size > 0) out.properties = properties;
     return out;
   }
   return undefined;
+}
+
+/**
+ * A validator node whose rules are compiled when first needed: Kubernetes compiles every rule of a CRD
+ * when it loads it, but compiling is pure and its results (errors included) are only ever reported when an
+ * object reaches the node, so compiling on first use gives the same answers; rules of fields no validated
+ * object has are never compiled.
+ */
+class LazyNode implements RuleValidator {
+  items?: RuleValidator;
+  additionalProperties?: RuleValidator;
+  properties?: Map<string, RuleValidator>;
+  private state: { compiled: CompiledRule[]; err?: string } | undefined;
+
+  constructor(
+    readonly schema: Structural,
+    readonly rules: readonly ValidationRule[],
+    private readonly declType: DeclType | undefined,
+    readonly isResourceRoot: boolean,
+    readonly allOf: RuleValidator[],
+  ) {}
+
+  get compiled(): CompiledRule[] {
+    return this.compile().compiled;
+  }
+
+  get compilationErr(): string | undefined {
+    return this.compile().err;
+  }
+
+  private compile(): { compiled: CompiledRule[]; err?: string } {
+    if (!this.state) {
+      const r = compileNodeRules(this.schema, this.rules, this.declType, { flavor: "stored" });
+      this.state = Array.isArray(r) ? { compiled: r } : { compiled: [], err: r.internalError };
+    }
+    return this.state;
+  }
 }
 
 const caches = [new WeakMap<Structural, { v: RuleValidator | undefined }>(), new WeakMap<Structural, { v: RuleValidator | undefined }>()];
