@@ -116,16 +116,102 @@ function num(v: unknown): number | undefined {
   return undefined;
 }
 
-/** Compiles one schema (recursively). Throws CrdkitError for `$ref` (unsupported, as kube-openapi panics). */
+/**
+ * Compiles one schema. Throws CrdkitError for `$ref` (unsupported, as kube-openapi panics) anywhere in it.
+ * The nodes below `properties` are compiled when first looked up (see {@link LazyNodeMap}): a large CRD
+ * schema of which the validated objects use a few fields compiles a few nodes.
+ */
 export function compileSchemaNode(schema: JSONSchemaProps, opts: CompileOptions = {}): SchemaNode {
   const supported = supportedFormats(opts.compatibilityVersion);
+  // the errors a full compilation would throw, thrown now
+  eachSubschema(schema, checkNode);
   const go = (s: JSONSchemaProps): SchemaNode => compileOne(s, supported, go);
   return go(schema);
 }
 
-function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode {
+function checkNode(s: JSONSchemaProps): void {
   if (s === null || typeof s !== "object" || Array.isArray(s)) throw new CrdkitError("InvalidSchema", "schema node must be an object");
   if (typeof s.$ref === "string" && s.$ref !== "") throw new CrdkitError("InvalidSchema", `schema references not supported: ${s.$ref}`);
+}
+
+/** Calls `f` on `s` and every schema below it that {@link compileOne} compiles, in its order (iterative). */
+function eachSubschema(root: JSONSchemaProps, f: (s: JSONSchemaProps) => void): void {
+  const stack: JSONSchemaProps[] = [root];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    f(s);
+    const kids: JSONSchemaProps[] = [];
+    const schemaOrBool = (x: JSONSchemaProps | boolean | undefined) => {
+      if (isRecord(x)) kids.push(x);
+    };
+    if (Array.isArray(s.items)) kids.push(...s.items);
+    else if (isRecord(s.items)) kids.push(s.items);
+    for (const m of [s.properties, s.patternProperties]) if (isRecord(m)) for (const k of Object.keys(m)) kids.push(m[k]!);
+    if (isRecord(s.dependencies)) {
+      for (const k of Object.keys(s.dependencies)) {
+        const d = s.dependencies[k]!;
+        if (!Array.isArray(d)) kids.push(d);
+      }
+    }
+    schemaOrBool(s.additionalItems);
+    schemaOrBool(s.additionalProperties);
+    for (const a of [s.allOf, s.anyOf, s.oneOf]) if (Array.isArray(a)) kids.push(...a);
+    if (isRecord(s.not)) kids.push(s.not);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+}
+
+/** A node's `properties`: the schemas by name, each compiled on first lookup (a read-only Map). */
+class LazyNodeMap implements ReadonlyMap<string, SchemaNode> {
+  private readonly done = new Map<string, SchemaNode>();
+
+  constructor(
+    private readonly raw: ReadonlyMap<string, JSONSchemaProps>,
+    private readonly go: (s: JSONSchemaProps) => SchemaNode,
+  ) {}
+
+  get size(): number {
+    return this.raw.size;
+  }
+
+  has(k: string): boolean {
+    return this.raw.has(k);
+  }
+
+  get(k: string): SchemaNode | undefined {
+    let n = this.done.get(k);
+    if (n === undefined) {
+      const s = this.raw.get(k);
+      if (s === undefined) return undefined;
+      n = this.go(s);
+      this.done.set(k, n);
+    }
+    return n;
+  }
+
+  forEach(cb: (value: SchemaNode, key: string, map: ReadonlyMap<string, SchemaNode>) => void, thisArg?: unknown): void {
+    for (const k of this.raw.keys()) cb.call(thisArg, this.get(k)!, k, this);
+  }
+
+  entries(): MapIterator<[string, SchemaNode]> {
+    return new Map([...this.raw.keys()].map((k) => [k, this.get(k)!] as [string, SchemaNode])).entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.raw.keys();
+  }
+
+  values(): MapIterator<SchemaNode> {
+    return new Map([...this.raw.keys()].map((k) => [k, this.get(k)!] as [string, SchemaNode])).values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, SchemaNode]> {
+    return this.entries();
+  }
+}
+
+function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode {
+  checkNode(s);
   // A CRD `type` is one string; an array (kube-openapi StringOrArray) is accepted for completeness.
   const rawType = s.type as unknown;
   const types: readonly string[] = s["x-kubernetes-int-or-string"] === true
@@ -163,7 +249,7 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
   const mapOf = (m: Record<string, JSONSchemaProps> | undefined) =>
     isRecord(m) ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
   const listOf = (a: JSONSchemaProps[] | undefined) => (Array.isArray(a) ? a.map((x) => go(x)) : undefined);
-  const props = mapOf(s.properties);
+  const props = isRecord(s.properties) ? new LazyNodeMap(new Map(Object.keys(s.properties).map((k) => [k, s.properties![k]!])), go) : undefined;
   const patternProps = mapOf(s.patternProperties)?.map(([k, n]) => [k, compileGoRegexp(k).regexp, n] as const);
   const deps = isRecord(s.dependencies)
     ? Object.keys(s.dependencies).map((k) => {
@@ -208,7 +294,7 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     maxProperties: num(s.maxProperties),
     minProperties: num(s.minProperties),
     required: Array.isArray(s.required) ? nz(s.required.filter((x) => typeof x === "string")) : undefined,
-    properties: props ? new Map(props) : undefined,
+    properties: props,
     additionalProperties: schemaOrBool(s.additionalProperties),
     patternProperties: nz(patternProps),
     allOf: nz(listOf(s.allOf)),
