@@ -57,6 +57,14 @@ test("validate: same output without, with, and with a corrupt code cache entry",
   }
 });
 
+test("validate -j 2 (worker threads from the bundle): the single-threaded output, no warning", () => {
+  const cache = join(home, "j");
+  const one = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  const two = run({ XDG_CACHE_HOME: cache }, "validate", "-j", "2", ...validateArgs.slice(1));
+  assert.equal(two.stderr, "");
+  assert.deepEqual(two, one);
+});
+
 test("check gets its own entry; CRDKIT_NO_CACHE=1 writes none; serve and version use the ES module bundle", () => {
   const cache = join(home, "b");
   const c = run({ XDG_CACHE_HOME: cache }, "check", "examples/crontab-crd.yaml");
