@@ -26,11 +26,11 @@ export async function loadCli(argv) {
   }
   if (!bundleStat || bundleStat.mtimeMs < unbundledMtime) return (await import(new URL("cli/main.js", dist).href)).main;
   if (!FAST.has(argv[0])) return (await import(new URL("bundle/main.js", dist).href)).main;
-  const file = new URL("bundle/crdkit.cjs", dist);
+  const file = (await builtin("node:url")).fileURLToPath(new URL("bundle/crdkit.cjs", dist));
   const mod = await builtin("node:module");
   if (mod.enableCompileCache && !noCache()) {
     mod.enableCompileCache();
-    return mod.createRequire(file)(file.pathname).main;
+    return mod.createRequire(file)(file).main;
   }
   return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0])).main;
 }
@@ -44,9 +44,8 @@ function cacheDir(path, os) {
   return path.join(xdg?.startsWith("/") ? xdg : path.join(os.homedir(), ".cache"), "crdkit", "code");
 }
 
-async function loadWithCodeCache(fs, mod, fileUrl, st, command) {
+async function loadWithCodeCache(fs, mod, file, st, command) {
   const [vm, path, os, zlib] = await Promise.all(["node:vm", "node:path", "node:os", "node:zlib"].map(builtin));
-  const file = fileUrl.pathname;
   const source = fs.readFileSync(file, "utf8");
   // one entry per bundle build, Node.js build and command (a `check` run compiles other functions than `validate`)
   const entry = noCache()
