@@ -1,7 +1,7 @@
 // Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
 // - crdkit.cjs: the whole CLI but the server as ONE CommonJS file with its pure-JS packages (js-yaml, re2js)
 //   inside: no module resolution, no ESM facades of Node's modules, and a single script that
-//   bin/crdkit.js compiles with V8's code cache (bin/code-cache.js) — a cold start pays neither parsing
+//   bin/load-cli.js compiles with V8's code cache — a cold start pays neither parsing
 //   nor compiling again. Lazily loaded parts (`--kubeconfig`) are wrapped by esbuild and run on demand.
 // - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
 //   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
