@@ -1,5 +1,5 @@
 // Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
-// - crdkit.cjs: the whole CLI but the server as ONE CommonJS file with its pure-JS packages (js-yaml, re2js)
+// - crdkit.cjs: the whole CLI but the server as ONE CommonJS file with its pure-JS package (re2js)
 //   inside: no module resolution, no ESM facades of Node's modules, and a single script that
 //   bin/load-cli.js compiles with V8's code cache — a cold start pays neither parsing
 //   nor compiling again. Lazily loaded parts (`--kubeconfig`) are wrapped by esbuild and run on demand.
@@ -34,7 +34,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 // packages bundled into crdkit.cjs: pure JavaScript, used by validate and check
-const inlined = new Set(["js-yaml", "re2js"]);
+const inlined = new Set(["re2js"]);
 await esbuild.build({
   entryPoints: [cli("main")],
   outfile: join(outdir, "crdkit.cjs"),
