@@ -234,7 +234,7 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
         break;
       }
       lastKey = sv.key;
-      const obj = decodeStored(r.rt, sv);
+      const obj = await decodeStored(r.rt, sv);
       if (filters.matches(obj)) items.push(obj);
     }
     hasMore = chunkHasMore || limitReached;

@@ -5,7 +5,7 @@ import type { Store, StoredValue } from "../../storage/types.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
-import { StoredVersionError } from "../conversion/conversion.js";
+import { ConversionFailure, StoredVersionError } from "../conversion/conversion.js";
 import { evalJsonPath } from "../tableconvertor/jsonpath.js";
 import { labelsOf, metaString, withoutResourceVersion } from "../registry/object-meta.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
@@ -54,9 +54,19 @@ export function encodeObject(obj: JsonObject): string {
   return goJsonMarshal(withoutResourceVersion(obj));
 }
 
-/** The JSON text to store for an object admitted in `rt`'s version: converted to the storage version. */
-export function encodeForStorage(rt: ResourceType, obj: JsonObject): string {
-  return encodeObject(rt.converter ? rt.converter().toStorage(deepClone(obj)) : obj);
+/**
+ * The JSON text to store for an object admitted in `rt`'s version: converted to the storage version
+ * (without resourceVersion, as the storage prepares it). A failed conversion webhook is the API server's
+ * plain 500 with the converter's text.
+ */
+export async function encodeForStorage(rt: ResourceType, obj: JsonObject): Promise<string> {
+  if (!rt.converter) return encodeObject(obj);
+  try {
+    return encodeObject(await rt.converter().toStorage(withoutResourceVersion(deepClone(obj))));
+  } catch (e) {
+    if (e instanceof ConversionFailure) throw apiErrors.internalPlain(e.message);
+    throw e;
+  }
 }
 
 /**
@@ -70,13 +80,13 @@ export function parseStored(text: string): JsonObject {
 }
 
 /** An object read from the store, in the request's version, with its resourceVersion. */
-export function decodeObject(rt: ResourceType, text: string, revision: number): JsonObject {
-  const obj = parseStored(text);
+export async function decodeObject(rt: ResourceType, text: string, revision: number): Promise<JsonObject> {
+  let obj = parseStored(text);
   if (rt.converter) {
     try {
-      rt.converter().fromStorage(obj, rt.version);
+      obj = await rt.converter().fromStorage(obj, rt.version);
     } catch (e) {
-      if (!(e instanceof StoredVersionError)) throw e;
+      if (!(e instanceof StoredVersionError) && !(e instanceof ConversionFailure)) throw e;
       const m = isObject(obj["metadata"]) ? obj["metadata"] : {};
       const key = `/${rt.group}/${rt.plural}/${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
       throw apiErrors.internal(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${e.message}`);
@@ -86,7 +96,7 @@ export function decodeObject(rt: ResourceType, text: string, revision: number): 
   return obj;
 }
 
-export function decodeStored(rt: ResourceType, sv: StoredValue): JsonObject {
+export function decodeStored(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
   return decodeObject(rt, sv.value, sv.modRevision);
 }
 

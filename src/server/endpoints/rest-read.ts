@@ -19,7 +19,7 @@ import { toScale } from "../registry/scale.js";
 export async function loadObject(r: RestRequest): Promise<{ obj: JsonObject; revision: number }> {
   const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
   if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
-  return { obj: decodeStored(r.rt, sv), revision: sv.modRevision };
+  return { obj: await decodeStored(r.rt, sv), revision: sv.modRevision };
 }
 
 /** `GET …/NAME[/status|/scale]`. */
@@ -42,7 +42,7 @@ export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]
   const { items, revision } = await r.store.list(collectionPrefix(r.rt, r.namespace));
   const out: JsonObject[] = [];
   for (const sv of items) {
-    const obj = decodeStored(r.rt, sv);
+    const obj = await decodeStored(r.rt, sv);
     if (filters.matches(obj)) out.push(obj);
   }
   return { items: out, revision };
