@@ -263,7 +263,7 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err, undefined, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
+      if (!res.headersSent) sendError(res, err, err.warnings, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
     this.log({
@@ -375,7 +375,14 @@ export class ApiHandler {
       if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
       if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
     }
-    const out = await this.serveResource(rr, r, method);
+    let out: RestResponse | undefined;
+    try {
+      out = await this.serveResource(rr, r, method);
+    } catch (e) {
+      // The custom resource handler warns about a deprecated version before serving, so failures carry it too.
+      if (e instanceof ApiError && rt.deprecationWarning && !(e.warnings ?? []).includes(rt.deprecationWarning)) e.warnings = [rt.deprecationWarning, ...(e.warnings ?? [])];
+      throw e;
+    }
     // A deprecated version warns on every verb (writes add it with their own warnings).
     if (out && rt.deprecationWarning && (method === "GET" || method === "HEAD" || method === "DELETE") && !(out.warnings ?? []).includes(rt.deprecationWarning)) {
       out.warnings = [rt.deprecationWarning, ...(out.warnings ?? [])];

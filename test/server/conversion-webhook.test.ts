@@ -160,8 +160,9 @@ describe("conversion webhooks", () => {
       ["status-403", "webhook says no"],
       ["empty-200", "0-length response with status code: 200 and content type: application/json"],
       ["not-json", /^couldn't get version\/kind; json parse error: /],
-      ["v1beta1-answer", "expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got /, Kind="],
-      ["hang", 'Post "URL": context deadline exceeded'],
+      ["v1beta1-answer", "converting (v1beta1.ConversionReview) to (v1.ConversionReview): unknown conversion"],
+      // The webhook client's timeout (30 s in the API server; 300 ms here) is also sent as the `timeout` parameter.
+      ["hang", 'Post "URL?timeout=300ms": context deadline exceeded'],
     ];
     for (const [mode, text] of cases) {
       hook.mode = mode;
@@ -218,6 +219,52 @@ describe("conversion webhooks", () => {
     assert.equal((await api(s.url, "DELETE", `${V1}/e`)).status, 200);
   });
 
+  it("lists name every object the webhook cannot convert; updates start from the last converted object", async () => {
+    for (const n of ["l1", "l2"]) {
+      assert.equal((await api(s.url, "POST", V1, { apiVersion: "conv.example.com/v1", kind: "Gadget", metadata: { name: n }, spec: { replicas: 1 } })).status, 201);
+    }
+    const before = await api(s.url, "GET", `${BETA}/l1`);
+    assert.equal(before.status, 200);
+    hook.mode = "fail";
+    const l = await api(s.url, "GET", BETA);
+    assert.equal(l.status, 500);
+    assert.equal(l.headers.get("warning"), '299 - "conv.example.com/v1beta1 Gadget is deprecated; use conv.example.com/v1 Gadget"');
+    const text = (n: string) =>
+      `StorageError: corrupt object, Code: 7, Key: /registry/conv.example.com/gadgets/default/${n}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${l.json.details.causes.find((c: { field: string }) => c.field.endsWith(n)).message.match(/revision=(\d+)/)[1]}: conversion webhook for conv.example.com/v1, Kind=Gadget failed: gadgets cannot be converted today`;
+    assert.deepEqual(l.json, {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: `failed to read one or more gadgets.conv.example.com from the storage: [${text("l1")}, ${text("l2")}]`,
+      reason: "StorageReadError",
+      details: {
+        name: "list",
+        group: "conv.example.com",
+        kind: "gadgets",
+        causes: ["l1", "l2"].map((n) => ({ reason: "UnexpectedServerResponse", message: text(n), field: `/registry/conv.example.com/gadgets/default/${n}` })),
+      },
+      code: 500,
+    });
+    // The update of l1 starts from the object converted by the GET above (no webhook call for it); the
+    // conversion to the storage version then fails with the API server's plain 500.
+    hook.reviews.length = 0;
+    const u = await api(s.url, "PATCH", `${BETA}/l1`, { spec: { count: 2 } }, { "Content-Type": "application/merge-patch+json" });
+    assert.equal(u.status, 500);
+    assert.equal(u.json.message, "conversion webhook for conv.example.com/v1beta1, Kind=Gadget failed: gadgets cannot be converted today");
+    assert.equal(u.json.reason, undefined);
+    assert.ok(hook.reviews.every((r) => r.request.desiredAPIVersion === "conv.example.com/v1"));
+    hook.mode = "ok";
+    const ok = await api(s.url, "PATCH", `${BETA}/l1`, { spec: { count: 2 } }, { "Content-Type": "application/merge-patch+json" });
+    assert.equal(ok.status, 200, ok.text);
+    // Field ownership is recorded in the request version's fields (count), not the storage version's.
+    assert.deepEqual(ok.json.metadata.managedFields.map((m: { apiVersion: string; fieldsV1: unknown }) => [m.apiVersion, m.fieldsV1]), [
+      ["conv.example.com/v1", { "f:spec": { ".": {}, "f:color": {}, "f:replicas": {} } }],
+      ["conv.example.com/v1beta1", { "f:spec": { "f:count": {} } }],
+    ]);
+    for (const n of ["l1", "l2"]) assert.equal((await api(s.url, "DELETE", `${V1}/${n}`)).status, 200);
+  });
+
   it("keeps the original metadata except labels and annotations", async () => {
     assert.equal((await api(s.url, "POST", V1, { apiVersion: "conv.example.com/v1", kind: "Gadget", metadata: { name: "m", labels: { a: "b" } }, spec: { replicas: 1 } })).status, 201);
     hook.mode = "touch-metadata";
@@ -260,7 +307,7 @@ describe("conversion webhooks", () => {
     assert.equal(u.status, 201, u.text);
     const t = await api(s.url, "POST", "/apis/conv.example.com/v1beta1/namespaces/default/things", { apiVersion: "conv.example.com/v1beta1", kind: "Thing", metadata: { name: "t" }, spec: { count: 1 } });
     assert.equal(t.status, 500);
-    assert.equal(t.json.message, 'conversion webhook for conv.example.com/v1beta1, Kind=Thing failed: Post "https://conv.elsewhere.svc:443/": dial tcp: lookup conv.elsewhere.svc: no such host');
+    assert.equal(t.json.message, 'conversion webhook for conv.example.com/v1beta1, Kind=Thing failed: Post "https://conv.elsewhere.svc:443/?timeout=300ms": dial tcp: lookup conv.elsewhere.svc: no such host');
   });
 
   it("refuses a webhook whose certificate the caBundle does not sign, and an unreachable webhook", async () => {
@@ -272,7 +319,7 @@ describe("conversion webhooks", () => {
       assert.equal(r.status, 500);
       assert.equal(
         r.json.message,
-        `conversion webhook for conv.example.com/v1beta1, Kind=Bolt failed: Post "${hook.url}": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+        `conversion webhook for conv.example.com/v1beta1, Kind=Bolt failed: Post "${hook.url}?timeout=300ms": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
       );
     } finally {
       await other.close();
@@ -283,7 +330,7 @@ describe("conversion webhooks", () => {
     assert.equal(c.status, 201, c.text);
     const r = await api(s.url, "POST", "/apis/conv.example.com/v1beta1/namespaces/default/nuts", { apiVersion: "conv.example.com/v1beta1", kind: "Nut", metadata: { name: "n" }, spec: { count: 1 } });
     assert.equal(r.status, 500);
-    assert.equal(r.json.message, `conversion webhook for conv.example.com/v1beta1, Kind=Nut failed: Post "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused`);
+    assert.equal(r.json.message, `conversion webhook for conv.example.com/v1beta1, Kind=Nut failed: Post "${url}?timeout=300ms": dial tcp 127.0.0.1:${port}: connect: connection refused`);
     // Nothing to convert: an empty list of the non-storage version needs no webhook.
     const l = await api(s.url, "GET", "/apis/conv.example.com/v1beta1/namespaces/default/nuts");
     assert.equal(l.status, 200);

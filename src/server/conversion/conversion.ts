@@ -12,6 +12,7 @@ import type { CompileResult, CompiledVersion } from "../../pipeline/compile.js";
 import { isObject, type JsonObject } from "../../value/json-value.js";
 import { defaultServiceResolver, MAX_WEBHOOK_RESPONSE_BYTES, type ServiceResolver, type WebhookClientConfig } from "./webhook-client.js";
 import { convertWithWebhook, type WebhookConversion } from "./webhook-converter.js";
+import { ConvertedCache } from "./converted-cache.js";
 
 export { ConversionFailure } from "./webhook-converter.js";
 
@@ -21,10 +22,17 @@ export interface VersionConverter {
   readonly storageVersion: string;
   /** True when converting calls a webhook. */
   readonly webhook: boolean;
+  /** Webhook CRDs: the objects last converted (the watch cache's view, used by updates and deletes). */
+  readonly converted?: ConvertedCache;
   /** An object admitted in some version, as it is stored. */
   toStorage(obj: JsonObject): Promise<JsonObject>;
   /** A stored object as served in `version`. */
   fromStorage(obj: JsonObject, version: string): Promise<JsonObject>;
+  /**
+   * An object of `version` converted to the storage version and back, without defaulting: what survives
+   * storage, in the request version's fields (field ownership is computed on it).
+   */
+  roundTrip(obj: JsonObject, version: string): Promise<JsonObject>;
 }
 
 /** How the server reaches conversion webhooks. */
@@ -101,9 +109,14 @@ export function versionConverter(
   return {
     storageVersion,
     webhook: hook !== undefined,
+    ...(hook ? { converted: new ConvertedCache() } : {}),
     async toStorage(obj) {
       if (versionOf(obj["apiVersion"]) !== storageVersion) return convert(obj, storageVersion);
       return obj;
+    },
+    async roundTrip(obj, target) {
+      const stored = versionOf(obj["apiVersion"]) !== storageVersion ? await convert(obj, storageVersion) : obj;
+      return versionOf(stored["apiVersion"]) !== target ? convert(stored, target) : stored;
     },
     async fromStorage(obj, target) {
       const stored = versionOf(obj["apiVersion"]);

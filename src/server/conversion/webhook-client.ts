@@ -41,14 +41,29 @@ export interface PostOptions {
 /** Largest webhook answer crdkit reads. */
 export const MAX_WEBHOOK_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** The URL the request is sent to, as client-go prints it in errors. */
-export function webhookUrl(cc: WebhookClientConfig): string {
+/** Go's `time.Duration.String()` of a whole number of milliseconds (`300ms`, `30s`, `1m30s`). */
+export function goDurationMs(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sMs = ms % 60_000;
+  const s = sMs % 1000 === 0 ? String(sMs / 1000) : (sMs / 1000).toFixed(3).replace(/0+$/, "");
+  return `${h > 0 ? `${h}h` : ""}${h > 0 || m > 0 ? `${m}m` : ""}${s}s`;
+}
+
+/**
+ * The URL the request is sent to, as client-go builds and prints it: the webhook client has a timeout,
+ * which the REST client also passes as the `timeout` query parameter (`…/convert?timeout=30s`).
+ */
+export function webhookUrl(cc: WebhookClientConfig, timeoutMs: number): string {
+  const query = `?timeout=${goDurationMs(timeoutMs)}`;
   if (cc.service) {
     const path = cc.service.path === "" ? "/" : cc.service.path.startsWith("/") ? cc.service.path : `/${cc.service.path}`;
-    return `https://${cc.service.name}.${cc.service.namespace}.svc:${cc.service.port}${path}`;
+    return `https://${cc.service.name}.${cc.service.namespace}.svc:${cc.service.port}${path}${query}`;
   }
   const u = new URL(cc.url ?? "");
-  return `${u.protocol}//${u.host}${u.pathname === "" ? "/" : u.pathname}`;
+  return `${u.protocol}//${u.host}${u.pathname === "" ? "/" : u.pathname}${query}`;
 }
 
 /** A failed call: `message` is Go's error text. */
@@ -95,7 +110,7 @@ function subjectAltNames(e: NodeJS.ErrnoException & { cert?: { subjectaltname?: 
 
 /** POSTs `body` (JSON) to the webhook; rejects with a {@link WebhookCallError} carrying Go's text. */
 export function postToWebhook(cc: WebhookClientConfig, body: string, opts: PostOptions): Promise<WebhookAnswer> {
-  const url = webhookUrl(cc);
+  const url = webhookUrl(cc, opts.timeoutMs);
   let host: string;
   let port: number;
   let servername: string;
@@ -125,7 +140,7 @@ export function postToWebhook(cc: WebhookClientConfig, body: string, opts: PostO
         host,
         port,
         method: "POST",
-        path: new URL(url).pathname,
+        path: new URL(url).pathname + new URL(url).search,
         // Go's TLS verification of an IP address; Node's SNI refuses IPs, so only names are sent.
         servername: /^[\d.]+$|:/.test(servername) ? "" : servername,
         ...(cc.caBundle ? { ca: cc.caBundle } : {}),

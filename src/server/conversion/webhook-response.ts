@@ -117,6 +117,11 @@ export function decodeWebhookAnswer(answer: WebhookAnswer, reviewVersion: "v1" |
   const m = failureStatusMessage(v);
   if (m !== undefined) return { ok: false, message: m };
   const apiVersion = typeof v["apiVersion"] === "string" && v["apiVersion"] !== "" ? v["apiVersion"] : `${REVIEW_GROUP}/${reviewVersion}`;
+  const other = reviewVersion === "v1" ? "v1beta1" : "v1";
+  if (apiVersion === `${REVIEW_GROUP}/${other}` && v["kind"] === "ConversionReview") {
+    // Decoded into the review type that was sent: the scheme has no conversion between the two.
+    return { ok: false, message: `converting (${other}.ConversionReview) to (${reviewVersion}.ConversionReview): unknown conversion` };
+  }
   if (apiVersion !== `${REVIEW_GROUP}/${reviewVersion}` || v["kind"] !== "ConversionReview") return { ok: true, review: {} };
   return { ok: true, review: { ...v, apiVersion } };
 }

@@ -5,6 +5,7 @@ import type { Store, StoredValue } from "../../storage/types.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
+import { CorruptObjectError } from "./corrupt-object.js";
 import { ConversionFailure, StoredVersionError } from "../conversion/conversion.js";
 import { evalJsonPath } from "../tableconvertor/jsonpath.js";
 import { labelsOf, metaString, withoutResourceVersion } from "../registry/object-meta.js";
@@ -88,16 +89,26 @@ export async function decodeObject(rt: ResourceType, text: string, revision: num
     } catch (e) {
       if (!(e instanceof StoredVersionError) && !(e instanceof ConversionFailure)) throw e;
       const m = isObject(obj["metadata"]) ? obj["metadata"] : {};
-      const key = `/${rt.group}/${rt.plural}/${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
-      throw apiErrors.internal(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${e.message}`);
+      const rest = `${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
+      throw new CorruptObjectError(rt.storagePrefix + rest, revision, e.message, `/${rt.group}/${rt.plural}/${rest}`);
     }
   } else obj["apiVersion"] = groupVersion(rt.group, rt.version);
   if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
   return obj;
 }
 
-export function decodeStored(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
-  return decodeObject(rt, sv.value, sv.modRevision);
+export async function decodeStored(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  const obj = await decodeObject(rt, sv.value, sv.modRevision);
+  rt.converter?.().converted?.remember(sv.key, sv.modRevision, rt.version, obj);
+  return obj;
+}
+
+/**
+ * The current object for an update or delete: for webhook-converted CRDs the object last converted at this
+ * revision when there is one (the API server starts from its watch cache's converted object), else decoded.
+ */
+export async function decodeCurrent(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  return rt.converter?.().converted?.recall(sv.key, sv.modRevision, rt.version) ?? decodeStored(rt, sv);
 }
 
 /** The field set of an object for field selectors (`GetAttrs`). */

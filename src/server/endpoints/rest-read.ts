@@ -5,6 +5,7 @@ import { metaString } from "../registry/object-meta.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
   collectionPrefix,
+  decodeCurrent,
   decodeStored,
   objectKey,
   outputMode,
@@ -16,10 +17,10 @@ import { listPage, listParams } from "./list-paging.js";
 import { toScale } from "../registry/scale.js";
 
 /** Reads the current object or throws 404. */
-export async function loadObject(r: RestRequest): Promise<{ obj: JsonObject; revision: number }> {
+export async function loadObject(r: RestRequest, forWrite = false): Promise<{ obj: JsonObject; revision: number }> {
   const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
   if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
-  return { obj: await decodeStored(r.rt, sv), revision: sv.modRevision };
+  return { obj: await (forWrite ? decodeCurrent : decodeStored)(r.rt, sv), revision: sv.modRevision };
 }
 
 /** `GET …/NAME[/status|/scale]`. */

@@ -24,7 +24,7 @@ import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
-  decodeObject,
+  decodeStored,
   encodeForStorage,
   fieldValidationOf,
   isDryRun,
@@ -168,7 +168,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   try {
     const key = objectKey(r.rt, r.namespace, name);
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
-    return { code: 201, body: await decodeObject(r.rt, sv.value, sv.modRevision), warnings };
+    return { code: 201, body: await decodeStored(r.rt, sv), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
@@ -183,7 +183,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
  */
 async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): Promise<JsonObject> {
   const conv = old === undefined ? undefined : r.rt.converter?.();
-  const view = async (o: JsonObject): Promise<JsonObject> => (conv ? conv.toStorage(deepClone(o)) : o);
+  const view = async (o: JsonObject): Promise<JsonObject> => (conv ? conv.roundTrip(deepClone(o), r.rt.version) : o);
   let before: JsonObject | undefined;
   let after: JsonObject;
   try {
@@ -258,7 +258,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     if (dry) return respond(next);
     const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
     const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, async () => r.store.update(key, await encodeForStorage(r.rt, next), revision));
-    return respond(await decodeObject(r.rt, sv.value, sv.modRevision));
+    return respond(await decodeStored(r.rt, sv));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
@@ -293,7 +293,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
   if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
   }
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   if (r.subresource === "scale") {
     const next = applyScale(r.rt, old, body);
     const rev = basedOn(r, next, revision, false);
@@ -359,7 +359,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
     return createObject(r, applyConfig(r, undefined, obj), true);
   }
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -401,7 +401,7 @@ export async function deleteOne(
       r.rt.markForDeletion(old);
       if (dry) return { code: pending, body: old };
       const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: await decodeObject(r.rt, sv.value, sv.modRevision) };
+      return { code: pending, body: await decodeStored(r.rt, sv) };
     }
     const held = typeof meta["deletionTimestamp"] === "string" ? r.rt.deletionHeld?.(old) : undefined;
     if (held !== undefined) throw apiErrors.conflict(r.rt.plural, r.rt.group, metaString(old, "name"), held);
@@ -413,7 +413,7 @@ export async function deleteOne(
       if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
       const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: await decodeObject(r.rt, sv.value, sv.modRevision) };
+      return { code: pending, body: await decodeStored(r.rt, sv) };
     }
     if (!dry) {
       await r.rt.beforeDelete?.(old);
@@ -447,7 +447,7 @@ export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
 /** `DELETE …/NAME`. */
 export async function deleteObject(r: RestRequest): Promise<RestResponse> {
   const opts = await readDeleteOptions(r);
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
   const meta = metaOf(old);
   if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {
