@@ -9,6 +9,7 @@ import { generateCa, generateServingCert, type KeyPair } from "../../src/server/
 export type WebhookMode =
   | "ok"
   | "fail"
+  | "fail-to-v1beta1"
   | "fail-no-message"
   | "wrong-uid"
   | "two-objects"
@@ -90,6 +91,9 @@ export async function startConversionWebhook(hosts: readonly string[] = ["127.0.
           return answer(success);
         case "fail":
           return answer({ uid: request.uid, result: { status: "Failure", message: "gadgets cannot be converted today" } });
+        case "fail-to-v1beta1":
+          if (!String(request.desiredAPIVersion).endsWith("/v1beta1")) return answer(success);
+          return answer({ uid: request.uid, result: { status: "Failure", message: "no way back to v1beta1" } });
         case "fail-no-message":
           return answer({ uid: request.uid, result: { status: "Failure" } });
         case "wrong-uid":

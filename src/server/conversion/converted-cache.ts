@@ -16,11 +16,14 @@ export class ConvertedCache {
     return `${version}\u0000${key}`;
   }
 
-  /** Remembers `obj` (served in `version`) as the object at `key` and `revision`. */
+  /**
+   * Remembers `obj` (served in `version`) as the object at `key` and `revision`. The first conversion of a
+   * revision is kept (the watch cache converts each change once, when it arrives).
+   */
   remember(key: string, revision: number, version: string, obj: JsonObject): void {
     const id = ConvertedCache.id(key, version);
     const cur = this.entries.get(id);
-    if (cur && cur.revision > revision) return;
+    if (cur && cur.revision >= revision) return;
     this.entries.delete(id);
     this.entries.set(id, { revision, obj: deepClone(obj) });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);

@@ -104,6 +104,19 @@ export async function decodeStored(rt: ResourceType, sv: StoredValue): Promise<J
 }
 
 /**
+ * The answer of a write: the object just stored, decoded. When that fails (the conversion back to the
+ * request version), the API server's storage answers the plain 500 `object not decodable revision=N: …`.
+ */
+export async function decodeWritten(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  try {
+    return await decodeStored(rt, sv);
+  } catch (e) {
+    if (!(e instanceof CorruptObjectError)) throw e;
+    throw apiErrors.internalPlain(`object not decodable revision=${e.revision}: ${e.reason}`);
+  }
+}
+
+/**
  * The current object for an update or delete: for webhook-converted CRDs the object last converted at this
  * revision when there is one (the API server starts from its watch cache's converted object), else decoded.
  */

@@ -24,7 +24,7 @@ import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
-  decodeStored,
+  decodeWritten,
   encodeForStorage,
   fieldValidationOf,
   isDryRun,
@@ -168,7 +168,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   try {
     const key = objectKey(r.rt, r.namespace, name);
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
-    return { code: 201, body: await decodeStored(r.rt, sv), warnings };
+    return { code: 201, body: await decodeWritten(r.rt, sv), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
@@ -258,7 +258,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     if (dry) return respond(next);
     const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
     const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, async () => r.store.update(key, await encodeForStorage(r.rt, next), revision));
-    return respond(await decodeStored(r.rt, sv));
+    return respond(await decodeWritten(r.rt, sv));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
@@ -401,7 +401,7 @@ export async function deleteOne(
       r.rt.markForDeletion(old);
       if (dry) return { code: pending, body: old };
       const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: await decodeStored(r.rt, sv) };
+      return { code: pending, body: await decodeWritten(r.rt, sv) };
     }
     const held = typeof meta["deletionTimestamp"] === "string" ? r.rt.deletionHeld?.(old) : undefined;
     if (held !== undefined) throw apiErrors.conflict(r.rt.plural, r.rt.group, metaString(old, "name"), held);
@@ -413,7 +413,7 @@ export async function deleteOne(
       if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
       const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: await decodeStored(r.rt, sv) };
+      return { code: pending, body: await decodeWritten(r.rt, sv) };
     }
     if (!dry) {
       await r.rt.beforeDelete?.(old);
