@@ -238,7 +238,8 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
       lastKey = sv.key;
       let obj: JsonObject;
       try {
-        obj = await decodeStored(r.rt, sv);
+        // resourceVersion=0 is served from the watch cache (objects converted when their change arrived).
+        obj = await decodeStored(r.rt, sv, p.resourceVersion === "0");
       } catch (e) {
         // The API server reads on past objects it cannot decode and names them all in one error.
         if (!(e instanceof CorruptObjectError)) throw e;

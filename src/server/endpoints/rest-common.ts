@@ -80,10 +80,23 @@ export function parseStored(text: string): JsonObject {
   return (doc && isObject(doc.value) ? doc.value : JSON.parse(text)) as JsonObject;
 }
 
+/** Where a decode may use the watch cache's view (see conversion/converted-cache.ts). */
+export interface DecodeFrom {
+  /** The object's storage key (conversions are remembered under it). */
+  key: string;
+  /** Served from the watch cache in Kubernetes: an earlier conversion of the same state is reused. */
+  cached: boolean;
+}
+
 /** An object read from the store, in the request's version, with its resourceVersion. */
-export async function decodeObject(rt: ResourceType, text: string, revision: number): Promise<JsonObject> {
-  let obj = parseStored(text);
-  if (rt.converter) {
+export async function decodeObject(rt: ResourceType, text: string, revision: number, from?: DecodeFrom): Promise<JsonObject> {
+  const converted = rt.converter?.().converted;
+  const recalled = from?.cached && converted ? converted.recall(from.key, rt.version, text) : undefined;
+  let obj = recalled ?? parseStored(text);
+  if (recalled) {
+    // converted earlier (the watch cache's object)
+  } else if (rt.converter) {
+    const storedVersion = obj["apiVersion"];
     try {
       obj = await rt.converter().fromStorage(obj, rt.version);
     } catch (e) {
@@ -92,15 +105,20 @@ export async function decodeObject(rt: ResourceType, text: string, revision: num
       const rest = `${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
       throw new CorruptObjectError(rt.storagePrefix + rest, revision, e.message, `/${rt.group}/${rt.plural}/${rest}`);
     }
+    if (from && converted && storedVersion !== obj["apiVersion"]) converted.remember(from.key, rt.version, text, obj);
   } else obj["apiVersion"] = groupVersion(rt.group, rt.version);
   if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
   return obj;
 }
 
-export async function decodeStored(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
-  const obj = await decodeObject(rt, sv.value, sv.modRevision);
-  rt.converter?.().converted?.remember(sv.key, sv.modRevision, rt.version, obj);
-  return obj;
+/** A stored value decoded for the request's version; `cached`: a path Kubernetes serves from its watch cache. */
+export function decodeStored(rt: ResourceType, sv: StoredValue, cached = false): Promise<JsonObject> {
+  return decodeObject(rt, sv.value, sv.modRevision, { key: sv.key, cached });
+}
+
+/** The current object for an update or delete (Kubernetes starts from its watch cache's object). */
+export function decodeCurrent(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  return decodeStored(rt, sv, true);
 }
 
 /**
@@ -114,14 +132,6 @@ export async function decodeWritten(rt: ResourceType, sv: StoredValue): Promise<
     if (!(e instanceof CorruptObjectError)) throw e;
     throw apiErrors.internalPlain(`object not decodable revision=${e.revision}: ${e.reason}`);
   }
-}
-
-/**
- * The current object for an update or delete: for webhook-converted CRDs the object last converted at this
- * revision when there is one (the API server starts from its watch cache's converted object), else decoded.
- */
-export async function decodeCurrent(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
-  return rt.converter?.().converted?.recall(sv.key, sv.modRevision, rt.version) ?? decodeStored(rt, sv);
 }
 
 /** The field set of an object for field selectors (`GetAttrs`). */

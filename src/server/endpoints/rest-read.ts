@@ -43,7 +43,8 @@ export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]
   const { items, revision } = await r.store.list(collectionPrefix(r.rt, r.namespace));
   const out: JsonObject[] = [];
   for (const sv of items) {
-    const obj = await decodeStored(r.rt, sv);
+    // The watch cache's state (watches start from it).
+    const obj = await decodeStored(r.rt, sv, true);
     if (filters.matches(obj)) out.push(obj);
   }
   return { items: out, revision };

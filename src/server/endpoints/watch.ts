@@ -50,13 +50,13 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   };
   const deliverNow = async (e: StoreEvent) => {
     lastSent = e.revision;
-    const cur = await decodeObject(r.rt, e.value, e.revision);
+    const cur = await decodeObject(r.rt, e.value, e.revision, { key: e.key, cached: true });
     const curMatch = filters.matches(cur);
     if (e.type === "ADDED") {
       if (curMatch) send("ADDED", render(cur));
       return;
     }
-    const prev = e.prevValue === undefined ? undefined : await decodeObject(r.rt, e.prevValue, e.revision);
+    const prev = e.prevValue === undefined ? undefined : await decodeObject(r.rt, e.prevValue, e.revision, { key: e.key, cached: true });
     const prevMatch = prev !== undefined && filters.matches(prev);
     if (e.type === "DELETED") {
       if (curMatch) send("DELETED", render(cur));
