@@ -54,7 +54,17 @@ export interface WebhookStep {
   webhook: { mode: WebhookMode };
 }
 
-export type Step = HttpStep | KubectlStep | WaitStep | WebhookStep;
+/**
+ * Records the last ConversionReview the webhook received that asks for `desiredAPIVersion` and whose first
+ * object is named `name` (what the server sends; the API server's watch cache sends the same states too, so
+ * the last matching review does not depend on its timing).
+ */
+export interface WebhookReviewStep {
+  name?: string;
+  webhookReview: { desiredAPIVersion: string; object: string };
+}
+
+export type Step = HttpStep | KubectlStep | WaitStep | WebhookStep | WebhookReviewStep;
 
 export interface Sequence {
   description: string;
@@ -252,6 +262,15 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       if ("webhook" in step) {
         if (!webhook) throw new Error("a webhook step in a sequence without `webhook: true`");
         webhook.hook.mode = step.webhook.mode;
+        continue;
+      }
+      if ("webhookReview" in step) {
+        if (!webhook) throw new Error("a webhookReview step in a sequence without `webhook: true`");
+        const want = step.webhookReview;
+        const review = [...webhook.hook.reviews]
+          .reverse()
+          .find((r) => r.request?.desiredAPIVersion === want.desiredAPIVersion && r.request?.objects?.[0]?.metadata?.name === want.object);
+        results.push({ step: step.name ?? `${n}: webhook review ${want.desiredAPIVersion} ${want.object}`, status: review ? 200 : 404, headers: {}, body: normalizeJson(review ?? null) });
         continue;
       }
       if ("wait" in step) {
