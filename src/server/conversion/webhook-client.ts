@@ -6,7 +6,7 @@
  * (PEM) is the only trust root when set, the system roots otherwise. Failures are returned as Go's texts
  * (`Post "<url>": dial tcp …: connect: connection refused`, `tls: failed to verify certificate: x509: …`).
  */
-import { request as httpsRequest } from "node:https";
+import { Agent, request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 
 /** Where a service's port is reached (the API server asks its endpoints; crdkit asks this). */
@@ -64,6 +64,25 @@ export function webhookUrl(cc: WebhookClientConfig, timeoutMs: number): string {
   }
   const u = new URL(cc.url ?? "");
   return `${u.protocol}//${u.host}${u.pathname === "" ? "/" : u.pathname}${query}`;
+}
+
+/** Keep-alive connections per trust root and server name (the API server caches a REST client per config). */
+const agents = new Map<string, Agent>();
+const MAX_AGENTS = 64;
+
+function agentFor(ca: string | undefined, servername: string, host: string, port: number): Agent {
+  const id = `${ca ?? ""}\u0000${servername}\u0000${host}\u0000${port}`;
+  let a = agents.get(id);
+  if (!a) {
+    a = new Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 4, timeout: 60_000 });
+    agents.set(id, a);
+    if (agents.size > MAX_AGENTS) {
+      const [oldest, agent] = agents.entries().next().value as [string, Agent];
+      agents.delete(oldest);
+      agent.destroy();
+    }
+  }
+  return a;
 }
 
 /** A failed call: `message` is Go's error text. */
@@ -145,7 +164,7 @@ export function postToWebhook(cc: WebhookClientConfig, body: string, opts: PostO
         servername: /^[\d.]+$|:/.test(servername) ? "" : servername,
         ...(cc.caBundle ? { ca: cc.caBundle } : {}),
         headers: { "Content-Type": "application/json", Accept: "application/json, */*", "Content-Length": Buffer.byteLength(body) },
-        agent: false,
+        agent: agentFor(cc.caBundle, servername, host, port),
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
