@@ -24,7 +24,6 @@ export type WebhookMode =
   | "empty-200"
   | "not-json"
   | "v1beta1-answer"
-  | "deep"
   | "hang";
 
 // biome-ignore lint/suspicious/noExplicitAny: reviews are JSON of any shape
@@ -134,13 +133,6 @@ export async function startConversionWebhook(hosts: readonly string[] = ["127.0.
           return res.end("{not json");
         case "v1beta1-answer":
           return json(200, { apiVersion: "apiextensions.k8s.io/v1beta1", kind: "ConversionReview", response: success });
-        case "deep": {
-          // 5,000 levels of nesting in the converted object (written as text: too deep for JSON.stringify).
-          converted[0].spec = { count: 1, deep: "DEEP" };
-          const text = JSON.stringify({ apiVersion: review.apiVersion, kind: "ConversionReview", response: success });
-          res.writeHead(200, { "Content-Type": "application/json" });
-          return res.end(text.replace('"DEEP"', `${'{"x":'.repeat(5000)}1${"}".repeat(5000)}`));
-        }
         case "hang":
           hanging.add(() => res.destroy());
           return;
