@@ -46,7 +46,9 @@ describe("NonStructuralSchema condition", () => {
     // A v1 update of an already non-structural CRD is allowed (validation ratchets) and sets the condition.
     const r = await api(s.url, "PATCH", `${CRDS}/${NAME}`, { metadata: { labels: { touched: "yes" } } }, { "Content-Type": "application/merge-patch+json" });
     assert.equal(r.status, 200, r.text);
-    const cond = r.json.status.conditions.find((c: { type: string }) => c.type === "NonStructuralSchema");
+    // The status pass writes conditions after the write it follows (as Kubernetes' controllers): read them back.
+    const got = await api(s.url, "GET", `${CRDS}/${NAME}`);
+    const cond = got.json.status.conditions.find((c: { type: string }) => c.type === "NonStructuralSchema");
     assert.deepEqual({ ...cond, lastTransitionTime: undefined }, {
       type: "NonStructuralSchema",
       status: "True",
@@ -67,7 +69,9 @@ describe("NonStructuralSchema condition", () => {
       { "Content-Type": "application/json-patch+json" },
     );
     assert.equal(fixed.status, 200, fixed.text);
-    assert.equal(fixed.json.status.conditions.find((c: { type: string }) => c.type === "NonStructuralSchema"), undefined);
+    const after = await api(s.url, "GET", `${CRDS}/${NAME}`);
+    assert.equal(after.json.status.conditions.find((c: { type: string }) => c.type === "NonStructuralSchema"), undefined);
+    assert.ok(after.json.status.conditions.some((c: { type: string; status: string }) => c.type === "Established" && c.status === "True"));
     // The v1 API refuses a new non-structural CRD outright.
     const fresh = legacyCrd() as { metadata: Record<string, unknown>; spec: { names: Record<string, string>; group: string } };
     fresh.metadata = { name: "news.legacy.example.com" };
