@@ -10,6 +10,7 @@ import { startServer, type LogRecord } from "../server/server.js";
 import { EtcdStore } from "../storage/etcd/etcd-store.js";
 import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag } from "./etcd-flags.js";
 import { isServeWorker, reportListening, runServeWorkers, workersFlagError } from "./serve-workers.js";
+import { isWebhookFlag, type ServiceEndpoint, serviceResolverOf, setWebhookFlag, WEBHOOK_USAGE } from "./webhook-flags.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -29,7 +30,7 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
                        accept namespaced objects in namespaces that do not exist (default true:
                        NamespaceLifecycle admission, as kube-apiserver; create namespaces first)
   --workers N          run N server processes on the port, replicas on one etcd (needs --etcd-servers)
-${ETCD_USAGE}
+${ETCD_USAGE}${WEBHOOK_USAGE}
 ${SECURITY_USAGE}`;
 
 interface ServeArgs {
@@ -44,10 +45,11 @@ interface ServeArgs {
   noUi?: boolean;
   namespaceLifecycle?: boolean;
   workers: number;
+  serviceEndpoints: ServiceEndpoint[];
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
-  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {}, workers: 1 };
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {}, workers: 1, serviceEndpoints: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -78,6 +80,9 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
       const v = value();
       if (!v || !/^\d{1,3}$/.test(v) || Number(v) < 1) return `invalid --workers ${JSON.stringify(v ?? "")}: want a count from 1`;
       a.workers = Number(v);
+    } else if (isWebhookFlag(flag)) {
+      const err = setWebhookFlag(a.serviceEndpoints, value());
+      if (err) return err;
     } else if (flag === "--write-kubeconfig") {
       const v = value();
       if (!v) return "flag --write-kubeconfig needs a file";
@@ -134,6 +139,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       security: parsed.security,
       ...(parsed.noUi ? { ui: false as const } : {}),
       ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),
+      ...(parsed.serviceEndpoints.length > 0 ? { conversionWebhooks: { serviceResolver: serviceResolverOf(parsed.serviceEndpoints)! } } : {}),
     });
   } catch (e) {
     io.stderr(`crdkit serve: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -48,6 +48,7 @@ import { admitNamespaceDelete, admitNamespaced } from "./registry/namespace/name
 import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
 import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
 import { storageVersionOf } from "./registry/registry.js";
+import type { WebhookSettings } from "./conversion/conversion.js";
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -81,6 +82,8 @@ export interface ServerOptions {
    * (default 5000 ms, Kubernetes' `namespaceDeletionGracePeriod`).
    */
   namespaceDeletionDelayMs?: number;
+  /** How CRD conversion webhooks are reached (service endpoints, call deadline). */
+  conversionWebhooks?: WebhookSettings;
 }
 
 /** A running server. */
@@ -137,11 +140,12 @@ export class ApiHandler {
     private readonly guard?: (headers: IncomingMessage["headers"]) => ApiError | undefined,
     private readonly uiDir: string | false = false,
     namespaces: { lifecycle?: boolean; deletionDelayMs?: number } = {},
+    webhooks: WebhookSettings = {},
   ) {
     this.namespaceLifecycle = namespaces.lifecycle ?? true;
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
-    this.registry = new Registry(this.store, () => this.store.knownRevision);
+    this.registry = new Registry(this.store, () => this.store.knownRevision, webhooks);
     this.crdType = crdResourceType();
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
@@ -182,7 +186,7 @@ export class ApiHandler {
       if (!e.namespaced) continue;
       const storage = storageVersionOf(e.obj);
       const versions = [storage, ...e.versions.map((v) => v.name)].filter((v): v is string => v !== undefined);
-      const rt = versions.map((v) => this.registry.lookup(e.group, v, e.names.plural)).find((x) => x && !x.unservable);
+      const rt = versions.map((v) => this.registry.lookup(e.group, v, e.names.plural)).find((x) => x !== undefined);
       if (rt) out.push(rt);
     }
     return out;
@@ -259,7 +263,7 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err, undefined, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
+      if (!res.headersSent) sendError(res, err, err.warnings, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
     this.log({
@@ -350,7 +354,6 @@ export class ApiHandler {
     // The apiextensions group's own handler answers a Status for versions and resources it does not serve.
     if (!rt) throw r.group === this.crdType.group ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
     if (!rt.namespaced && r.namespaced) throw apiErrors.pathNotFound();
-    if (rt.unservable) throw apiErrors.internal(rt.unservable);
     const isCollection = r.name === "";
     if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
     const extra = rt.extraSubresources?.find((s) => s.name === r.subresource);
@@ -372,7 +375,14 @@ export class ApiHandler {
       if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
       if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
     }
-    const out = await this.serveResource(rr, r, method);
+    let out: RestResponse | undefined;
+    try {
+      out = await this.serveResource(rr, r, method);
+    } catch (e) {
+      // The custom resource handler warns about a deprecated version before serving, so failures carry it too.
+      if (e instanceof ApiError && rt.deprecationWarning && !(e.warnings ?? []).includes(rt.deprecationWarning)) e.warnings = [rt.deprecationWarning, ...(e.warnings ?? [])];
+      throw e;
+    }
     // A deprecated version warns on every verb (writes add it with their own warnings).
     if (out && rt.deprecationWarning && (method === "GET" || method === "HEAD" || method === "DELETE") && !(out.warnings ?? []).includes(rt.deprecationWarning)) {
       out.warnings = [rt.deprecationWarning, ...(out.warnings ?? [])];
@@ -442,7 +452,7 @@ export class ApiHandler {
         const key = r.rt.storagePrefix + (r.rt.namespaced ? `${metaString(obj, "namespace")}/` : "") + metaString(obj, "name");
         const sv = await r.store.get(key);
         if (!sv) continue;
-        const cur = decodeStored(r.rt, sv);
+        const cur = await decodeStored(r.rt, sv);
         await deleteOne({ ...r, namespace: metaString(cur, "namespace") }, cur, sv.modRevision, dry, opts);
       }
       if (hasLimit || page.continueToken === "") break;
@@ -488,6 +498,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       ...(opts.namespaceLifecycle !== undefined ? { lifecycle: opts.namespaceLifecycle } : {}),
       ...(opts.namespaceDeletionDelayMs !== undefined ? { deletionDelayMs: opts.namespaceDeletionDelayMs } : {}),
     },
+    opts.conversionWebhooks,
   );
   try {
     await handler.start();

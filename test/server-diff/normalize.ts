@@ -76,6 +76,8 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(RFC3339, "<time>")
     .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")
     .replace(/object not decodable revision=\d+/g, "object not decodable revision=<rv>")
+    // The oracle serves each sequence under its own etcd prefix (`/registry-07-conversion/…`); crdkit's is `/registry/`.
+    .replace(/\/registry-\d\d-[a-z0-9-]+\//g, "/registry/")
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')

@@ -13,6 +13,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as yaml from "js-yaml";
 import { normalizeJson, normalizeKubectl, normalizeText } from "./normalize.js";
+import { startConversionWebhook, type ConversionWebhook, type WebhookMode } from "../server/conversion-webhook-fixture.js";
+import { createServer as createNetServer } from "node:net";
+import { generateCa } from "../../src/server/auth/pki.js";
 
 export const SEQUENCES_DIR = join(dirname(fileURLToPath(import.meta.url)), "sequences");
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -46,10 +49,31 @@ export interface WaitStep {
   wait: { established: string } | { namesChecked: string };
 }
 
-export type Step = HttpStep | KubectlStep | WaitStep;
+/** Sets what the sequence's conversion webhook answers from now on (see conversion-webhook-fixture.ts). */
+export interface WebhookStep {
+  webhook: { mode: WebhookMode };
+}
+
+/**
+ * Records the last ConversionReview the webhook received that asks for `desiredAPIVersion` and whose first
+ * object is named `name` (what the server sends; the API server's watch cache sends the same states too, so
+ * the last matching review does not depend on its timing).
+ */
+export interface WebhookReviewStep {
+  name?: string;
+  webhookReview: { desiredAPIVersion: string; object: string };
+}
+
+export type Step = HttpStep | KubectlStep | WaitStep | WebhookStep | WebhookReviewStep;
 
 export interface Sequence {
   description: string;
+  /**
+   * Start an HTTPS conversion webhook for the sequence: `{{webhook.url}}`, `{{webhook.caBundle}}`,
+   * `{{webhook.otherCaBundle}}` (a CA that did not sign it) and `{{webhook.closedUrl}}` (nothing listens)
+   * in steps; in the answers its addresses and CA bundles are masked.
+   */
+  webhook?: boolean;
   steps: Step[];
 }
 
@@ -199,16 +223,56 @@ function collectGenerated(text: string, out: Map<string, string>): void {
   }
 }
 
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/** The sequence's webhook and the texts to mask in its answers. */
+async function sequenceWebhook(saved: Map<string, unknown>): Promise<{ hook: ConversionWebhook; masks: [string, string][] }> {
+  const hook = await startConversionWebhook();
+  const other = await generateCa("another-ca");
+  const otherCaBundle = Buffer.from(other.cert).toString("base64");
+  const closed = await closedPort();
+  saved.set("webhook", { url: hook.url, caBundle: hook.caBundle, otherCaBundle, closedUrl: `https://127.0.0.1:${closed}/convert` });
+  const masks: [string, string][] = [
+    [`127.0.0.1:${hook.port}`, "<webhook-address>"],
+    [`127.0.0.1:${closed}`, "<closed-address>"],
+    [hook.caBundle, "<caBundle>"],
+    [otherCaBundle, "<other-caBundle>"],
+  ];
+  return { hook, masks };
+}
+
 /** Runs one sequence and returns one result per HTTP or kubectl step. */
 export async function runSequence(target: Target, seq: Sequence): Promise<StepResult[]> {
   const saved = new Map<string, unknown>();
   const generated = new Map<string, string>();
   let results: StepResult[] = [];
   const home = mkdtempSync(join(tmpdir(), "crdkit-server-diff-"));
+  const webhook = seq.webhook ? await sequenceWebhook(saved) : undefined;
   try {
     let n = 0;
     for (const step of seq.steps) {
       n++;
+      if ("webhook" in step) {
+        if (!webhook) throw new Error("a webhook step in a sequence without `webhook: true`");
+        webhook.hook.mode = step.webhook.mode;
+        continue;
+      }
+      if ("webhookReview" in step) {
+        if (!webhook) throw new Error("a webhookReview step in a sequence without `webhook: true`");
+        const want = step.webhookReview;
+        const review = [...webhook.hook.reviews]
+          .reverse()
+          .find((r) => r.request?.desiredAPIVersion === want.desiredAPIVersion && r.request?.objects?.[0]?.metadata?.name === want.object);
+        results.push({ step: step.name ?? `${n}: webhook review ${want.desiredAPIVersion} ${want.object}`, status: review ? 200 : 404, headers: {}, body: normalizeJson(review ?? null) });
+        continue;
+      }
       if ("wait" in step) {
         const w = step.wait;
         await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established));
@@ -245,6 +309,12 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
+    await webhook?.hook.close();
+  }
+  if (webhook) {
+    let text = JSON.stringify(results);
+    for (const [from, to] of webhook.masks) text = text.split(from).join(to);
+    results = JSON.parse(text) as StepResult[];
   }
   // Names made from generateName are random: number them in order of appearance.
   if (generated.size > 0) {

@@ -1,4 +1,4 @@
-/** Several served versions (conversion strategy None), deprecation warnings, webhook conversion refused. */
+/** Several served versions (conversion strategy None), deprecation warnings (webhooks: conversion-webhook.test.ts). */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
@@ -6,16 +6,10 @@ import { api, widgetCrd } from "./client.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
-function twoVersionCrd(strategy: "None" | "Webhook"): Record<string, unknown> {
+function twoVersionCrd(): Record<string, unknown> {
   const crd = widgetCrd() as { spec: { versions: Record<string, unknown>[]; conversion?: unknown } };
   const v1 = crd.spec.versions[0]!;
   crd.spec.versions = [{ ...v1, name: "v1beta1", storage: false, deprecated: true }, v1];
-  if (strategy === "Webhook") {
-    crd.spec.conversion = {
-      strategy: "Webhook",
-      webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "https://conv.example.com/convert" } },
-    };
-  }
   return crd;
 }
 
@@ -29,7 +23,7 @@ describe("multi-version CRDs", () => {
   });
 
   it("serves every version with apiVersion rewritten and a deprecation warning", async () => {
-    const c = await api(s.url, "POST", CRDS, twoVersionCrd("None"));
+    const c = await api(s.url, "POST", CRDS, twoVersionCrd());
     assert.equal(c.status, 201, c.text);
     const beta = "/apis/test.example.com/v1beta1/namespaces/default/widgets";
     const created = await api(s.url, "POST", beta, { apiVersion: "test.example.com/v1beta1", kind: "Widget", metadata: { name: "a" }, spec: { count: 1 } });
@@ -45,17 +39,5 @@ describe("multi-version CRDs", () => {
     assert.equal((await api(s.url, "DELETE", `${CRDS}/widgets.test.example.com`)).status, 200);
     // CRD deletion finishes asynchronously (the finalizer controller removes the instances first).
     while ((await api(s.url, "GET", `${CRDS}/widgets.test.example.com`)).status !== 404) await new Promise((r) => setTimeout(r, 20));
-  });
-
-  it("refuses non-storage versions of webhook-converted CRDs with a clear message", async () => {
-    const c = await api(s.url, "POST", CRDS, twoVersionCrd("Webhook"));
-    assert.equal(c.status, 201, c.text);
-    const r = await api(s.url, "GET", "/apis/test.example.com/v1beta1/namespaces/default/widgets");
-    assert.equal(r.status, 500);
-    assert.equal(
-      r.json.message,
-      "Internal error occurred: conversion webhook for test.example.com/v1beta1, Kind=Widget is not supported by crdkit serve: only the storage version test.example.com/v1 can be served",
-    );
-    assert.equal((await api(s.url, "GET", "/apis/test.example.com/v1/namespaces/default/widgets")).status, 200);
   });
 });

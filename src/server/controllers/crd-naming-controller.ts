@@ -17,6 +17,8 @@ import { CRD_PREFIX } from "../registry/registry.js";
 import { CRD_TYPE } from "../ssa/crd-type.js";
 import { trackUpdate } from "../ssa/field-manager.js";
 import { namingStatus } from "./crd-status.js";
+import { withNonStructuralCondition } from "./nonstructural-condition.js";
+import { nowTimestamp } from "../registry/object-meta.js";
 
 /** The field manager of the API server's own controllers (its loopback client's user agent). */
 export const CONTROLLER_MANAGER = "kube-apiserver";
@@ -45,6 +47,10 @@ export class CrdNamingController {
       const crd = parseStored(sv.value);
       const group = groupOf(crd);
       const status = namingStatus(crd, this.registry.takenNames(group, name));
+      // The nonstructuralschema controller's condition, kept in the same pass.
+      const conds = Array.isArray(status["conditions"]) ? status["conditions"] : [];
+      const withNs = withNonStructuralCondition(crd, conds, nowTimestamp());
+      if (withNs !== conds) status["conditions"] = withNs;
       if (deepEqual(status, crd["status"] ?? null)) return group;
       const next = trackUpdate(crd, { ...crd, status }, CRD_TYPE, CONTROLLER_MANAGER, "apiextensions.k8s.io/v1", "status", ["spec", "metadata"]);
       try {

@@ -247,7 +247,7 @@ export class NamespaceDeleter {
       for (const it of (await this.store.list(prefix)).items) {
         let obj: JsonObject;
         try {
-          obj = decodeStored(rt, it);
+          obj = await decodeStored(rt, it);
         } catch (e) {
           out.errors.push(`${gr}: ${e instanceof Error ? e.message : String(e)}`);
           continue;

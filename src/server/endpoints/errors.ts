@@ -9,7 +9,8 @@ import { goQuote } from "../../go/fmt.js";
 export class ApiError extends Error {
   /** The Status already encoded for the answer (another media type or layout than compact JSON). */
   encoded?: { contentType: string; body: string | Uint8Array };
-
+  /** `Warning` headers sent with the error (a deprecated version warns on failed requests too). */
+  warnings?: string[];
   constructor(
     readonly status: Status,
     /** Sent as `text/plain` instead of the Status (the Go mux's `404 page not found`). */

@@ -11,6 +11,7 @@ import { FutureRevisionError, RevisionCompactedError, type StoredValue } from ".
 import { goQuote } from "../../go/fmt.js";
 import type { JsonObject } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
+import { CorruptObjectError, storageReadError } from "./corrupt-object.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
 
 /** etcd3 `maxLimit`: the largest chunk read when a selector thins out a page. */
@@ -201,6 +202,7 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
   }
   const minimum = withRev === 0 ? parseResourceVersion(p.resourceVersion) : 0;
   const items: JsonObject[] = [];
+  const corrupt: CorruptObjectError[] = [];
   let chunkLimit = p.limit;
   let startKey = continueKey;
   let lastKey: string | undefined;
@@ -234,7 +236,16 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
         break;
       }
       lastKey = sv.key;
-      const obj = decodeStored(r.rt, sv);
+      let obj: JsonObject;
+      try {
+        // resourceVersion=0 is served from the watch cache (objects converted when their change arrived).
+        obj = await decodeStored(r.rt, sv, p.resourceVersion === "0");
+      } catch (e) {
+        // The API server reads on past objects it cannot decode and names them all in one error.
+        if (!(e instanceof CorruptObjectError)) throw e;
+        corrupt.push(e);
+        continue;
+      }
       if (filters.matches(obj)) items.push(obj);
     }
     hasMore = chunkHasMore || limitReached;
@@ -242,6 +253,7 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
     startKey = `${lastKey}\u0000`;
     chunkLimit = Math.min(chunkLimit * 2, MAX_CHUNK);
   }
+  if (corrupt.length > 0) throw storageReadError(r.rt.plural, r.rt.group, corrupt);
   const page: ListPage = { items, revision: withRev, continueToken: "" };
   if (hasMore && lastKey !== undefined) {
     page.continueToken = encodeContinue(`${lastKey}\u0000`, prefix, withRev);

@@ -5,7 +5,8 @@ import type { Store, StoredValue } from "../../storage/types.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
-import { StoredVersionError } from "../conversion/conversion.js";
+import { CorruptObjectError } from "./corrupt-object.js";
+import { ConversionFailure, StoredVersionError } from "../conversion/conversion.js";
 import { evalJsonPath } from "../tableconvertor/jsonpath.js";
 import { labelsOf, metaString, withoutResourceVersion } from "../registry/object-meta.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
@@ -54,9 +55,19 @@ export function encodeObject(obj: JsonObject): string {
   return goJsonMarshal(withoutResourceVersion(obj));
 }
 
-/** The JSON text to store for an object admitted in `rt`'s version: converted to the storage version. */
-export function encodeForStorage(rt: ResourceType, obj: JsonObject): string {
-  return encodeObject(rt.converter ? rt.converter().toStorage(deepClone(obj)) : obj);
+/**
+ * The JSON text to store for an object admitted in `rt`'s version: converted to the storage version
+ * (without resourceVersion, as the storage prepares it). A failed conversion webhook is the API server's
+ * plain 500 with the converter's text.
+ */
+export async function encodeForStorage(rt: ResourceType, obj: JsonObject): Promise<string> {
+  if (!rt.converter) return encodeObject(obj);
+  try {
+    return encodeObject(await rt.converter().toStorage(withoutResourceVersion(deepClone(obj))));
+  } catch (e) {
+    if (e instanceof ConversionFailure) throw apiErrors.internalPlain(e.message);
+    throw e;
+  }
 }
 
 /**
@@ -69,25 +80,58 @@ export function parseStored(text: string): JsonObject {
   return (doc && isObject(doc.value) ? doc.value : JSON.parse(text)) as JsonObject;
 }
 
+/** Where a decode may use the watch cache's view (see conversion/converted-cache.ts). */
+export interface DecodeFrom {
+  /** The object's storage key (conversions are remembered under it). */
+  key: string;
+  /** Served from the watch cache in Kubernetes: an earlier conversion of the same state is reused. */
+  cached: boolean;
+}
+
 /** An object read from the store, in the request's version, with its resourceVersion. */
-export function decodeObject(rt: ResourceType, text: string, revision: number): JsonObject {
-  const obj = parseStored(text);
-  if (rt.converter) {
+export async function decodeObject(rt: ResourceType, text: string, revision: number, from?: DecodeFrom): Promise<JsonObject> {
+  const converted = rt.converter?.().converted;
+  const recalled = from?.cached && converted ? converted.recall(from.key, rt.version, text) : undefined;
+  let obj = recalled ?? parseStored(text);
+  if (recalled) {
+    // converted earlier (the watch cache's object)
+  } else if (rt.converter) {
+    const storedVersion = obj["apiVersion"];
     try {
-      rt.converter().fromStorage(obj, rt.version);
+      obj = await rt.converter().fromStorage(obj, rt.version);
     } catch (e) {
-      if (!(e instanceof StoredVersionError)) throw e;
+      if (!(e instanceof StoredVersionError) && !(e instanceof ConversionFailure)) throw e;
       const m = isObject(obj["metadata"]) ? obj["metadata"] : {};
-      const key = `/${rt.group}/${rt.plural}/${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
-      throw apiErrors.internal(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${e.message}`);
+      const rest = `${rt.namespaced ? `${String(m["namespace"] ?? "")}/` : ""}${String(m["name"] ?? "")}`;
+      throw new CorruptObjectError(rt.storagePrefix + rest, revision, e.message, `/${rt.group}/${rt.plural}/${rest}`);
     }
+    if (from && converted && storedVersion !== obj["apiVersion"]) converted.remember(from.key, rt.version, text, obj);
   } else obj["apiVersion"] = groupVersion(rt.group, rt.version);
   if (isObject(obj["metadata"])) obj["metadata"]["resourceVersion"] = String(revision);
   return obj;
 }
 
-export function decodeStored(rt: ResourceType, sv: StoredValue): JsonObject {
-  return decodeObject(rt, sv.value, sv.modRevision);
+/** A stored value decoded for the request's version; `cached`: a path Kubernetes serves from its watch cache. */
+export function decodeStored(rt: ResourceType, sv: StoredValue, cached = false): Promise<JsonObject> {
+  return decodeObject(rt, sv.value, sv.modRevision, { key: sv.key, cached });
+}
+
+/** The current object for an update or delete (Kubernetes starts from its watch cache's object). */
+export function decodeCurrent(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  return decodeStored(rt, sv, true);
+}
+
+/**
+ * The answer of a write: the object just stored, decoded. When that fails (the conversion back to the
+ * request version), the API server's storage answers the plain 500 `object not decodable revision=N: …`.
+ */
+export async function decodeWritten(rt: ResourceType, sv: StoredValue): Promise<JsonObject> {
+  try {
+    return await decodeStored(rt, sv);
+  } catch (e) {
+    if (!(e instanceof CorruptObjectError)) throw e;
+    throw apiErrors.internalPlain(`object not decodable revision=${e.revision}: ${e.reason}`);
+  }
 }
 
 /** The field set of an object for field selectors (`GetAttrs`). */

@@ -5,6 +5,7 @@ import { metaString } from "../registry/object-meta.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
   collectionPrefix,
+  decodeCurrent,
   decodeStored,
   objectKey,
   outputMode,
@@ -16,10 +17,10 @@ import { listPage, listParams } from "./list-paging.js";
 import { toScale } from "../registry/scale.js";
 
 /** Reads the current object or throws 404. */
-export async function loadObject(r: RestRequest): Promise<{ obj: JsonObject; revision: number }> {
+export async function loadObject(r: RestRequest, forWrite = false): Promise<{ obj: JsonObject; revision: number }> {
   const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
   if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
-  return { obj: decodeStored(r.rt, sv), revision: sv.modRevision };
+  return { obj: await (forWrite ? decodeCurrent : decodeStored)(r.rt, sv), revision: sv.modRevision };
 }
 
 /** `GET …/NAME[/status|/scale]`. */
@@ -42,7 +43,8 @@ export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]
   const { items, revision } = await r.store.list(collectionPrefix(r.rt, r.namespace));
   const out: JsonObject[] = [];
   for (const sv of items) {
-    const obj = decodeStored(r.rt, sv);
+    // The watch cache's state (watches start from it).
+    const obj = await decodeStored(r.rt, sv, true);
     if (filters.matches(obj)) out.push(obj);
   }
   return { items: out, revision };

@@ -24,7 +24,7 @@ import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
-  decodeObject,
+  decodeWritten,
   encodeForStorage,
   fieldValidationOf,
   isDryRun,
@@ -36,6 +36,7 @@ import { loadObject } from "./rest-read.js";
 import { applyScale, toScale } from "../registry/scale.js";
 import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
+import { ConversionFailure } from "../conversion/conversion.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -157,7 +158,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const warnings = collectWarnings(r, result);
   let toStore = admitted(r, result, name);
   // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
-  if (!applied) toStore = tracked(r, undefined, toStore);
+  if (!applied) toStore = await tracked(r, undefined, toStore);
   r.rt.prepareCreate?.(toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
@@ -166,8 +167,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   try {
     const key = objectKey(r.rt, r.namespace, name);
-    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, () => r.store.create(key, encodeForStorage(r.rt, toStore)));
-    return { code: 201, body: decodeObject(r.rt, sv.value, sv.modRevision), warnings };
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
+    return { code: 201, body: await decodeWritten(r.rt, sv), warnings };
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
@@ -180,10 +181,22 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
  * change to a field the storage version does not have is no change — both as the real server answers
  * (test/server-diff/sequences/06-versions).
  */
-function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): JsonObject {
+async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): Promise<JsonObject> {
   const conv = old === undefined ? undefined : r.rt.converter?.();
-  const view = (o: JsonObject): JsonObject => (conv ? conv.toStorage(deepClone(o)) : o);
-  const t = trackUpdate(old && view(old), view(next), r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r), r.rt.createBase?.());
+  const view = async (o: JsonObject): Promise<JsonObject> => (conv ? conv.roundTrip(deepClone(o), r.rt.version) : o);
+  let before: JsonObject | undefined;
+  let after: JsonObject;
+  try {
+    before = old && (await view(old));
+    after = await view(next);
+  } catch (e) {
+    if (!(e instanceof ConversionFailure)) throw e;
+    // `UpdateNoErrors`: a field manager that cannot convert drops managedFields (the write then fails
+    // on the same conversion when the object is encoded for storage).
+    delete metaOf(next)["managedFields"];
+    return next;
+  }
+  const t = trackUpdate(before, after, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r), r.rt.createBase?.());
   if (!conv) return t;
   const managed = metaOf(t)["managedFields"];
   if (managed === undefined) delete metaOf(next)["managedFields"];
@@ -228,7 +241,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
   // The field manager sees the object as decoded: pruned and defaulted.
-  if (!applied) next = tracked(r, old, next);
+  if (!applied) next = await tracked(r, old, next);
   const key = objectKey(r.rt, r.namespace, r.name);
   const respond = (o: JsonObject, code = 200): RestResponse =>
     r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };
@@ -244,8 +257,8 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     }
     if (dry) return respond(next);
     const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
-    const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, () => r.store.update(key, encodeForStorage(r.rt, next), revision));
-    return respond(decodeObject(r.rt, sv.value, sv.modRevision));
+    const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, async () => r.store.update(key, await encodeForStorage(r.rt, next), revision));
+    return respond(await decodeWritten(r.rt, sv));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
@@ -280,7 +293,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
   if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
   }
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   if (r.subresource === "scale") {
     const next = applyScale(r.rt, old, body);
     const rev = basedOn(r, next, revision, false);
@@ -346,7 +359,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
     return createObject(r, applyConfig(r, undefined, obj), true);
   }
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   const base: JsonObject = r.subresource === "scale" ? toScale(r.rt.scale!, old) : old;
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -387,8 +400,8 @@ export async function deleteOne(
     if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
       r.rt.markForDeletion(old);
       if (dry) return { code: pending, body: old };
-      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+      const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
+      return { code: pending, body: await decodeWritten(r.rt, sv) };
     }
     const held = typeof meta["deletionTimestamp"] === "string" ? r.rt.deletionHeld?.(old) : undefined;
     if (held !== undefined) throw apiErrors.conflict(r.rt.plural, r.rt.group, metaString(old, "name"), held);
@@ -399,8 +412,8 @@ export async function deleteOne(
       // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
       if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
       if (dry) return { code: pending, body: old };
-      const sv = await r.store.update(key, encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: decodeObject(r.rt, sv.value, sv.modRevision) };
+      const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
+      return { code: pending, body: await decodeWritten(r.rt, sv) };
     }
     if (!dry) {
       await r.rt.beforeDelete?.(old);
@@ -434,7 +447,7 @@ export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
 /** `DELETE …/NAME`. */
 export async function deleteObject(r: RestRequest): Promise<RestResponse> {
   const opts = await readDeleteOptions(r);
-  const { obj: old, revision } = await loadObject(r);
+  const { obj: old, revision } = await loadObject(r, true);
   const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
   const meta = metaOf(old);
   if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {

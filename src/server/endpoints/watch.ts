@@ -6,7 +6,8 @@
 import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../../storage/types.js";
 import { goJsonMarshal } from "../../go/json.js";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
-import { apiErrors } from "./errors.js";
+import { ApiError, apiErrors } from "./errors.js";
+import { warningHeaders } from "./warning-headers.js";
 import { validateWatchParams } from "./list-paging.js";
 import { groupVersion } from "../registry/resource-type.js";
 
@@ -47,21 +48,36 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     // server closes unresponsive watchers (the client re-watches from its last resourceVersion).
     if (res.writableLength > MAX_UNREAD_WATCH_BYTES) stop();
   };
-  const deliver = (e: StoreEvent) => {
+  const deliverNow = async (e: StoreEvent) => {
     lastSent = e.revision;
-    const cur = decodeObject(r.rt, e.value, e.revision);
+    const cur = await decodeObject(r.rt, e.value, e.revision, { key: e.key, cached: true });
     const curMatch = filters.matches(cur);
     if (e.type === "ADDED") {
       if (curMatch) send("ADDED", render(cur));
       return;
     }
-    const prev = e.prevValue === undefined ? undefined : decodeObject(r.rt, e.prevValue, e.revision);
+    const prev = e.prevValue === undefined ? undefined : await decodeObject(r.rt, e.prevValue, e.revision, { key: e.key, cached: true });
     const prevMatch = prev !== undefined && filters.matches(prev);
     if (e.type === "DELETED") {
       if (curMatch) send("DELETED", render(cur));
     } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
     else if (curMatch) send("ADDED", render(cur));
     else if (prevMatch) send("DELETED", render(cur));
+  };
+  // Events are decoded (converted, possibly by a webhook) one after another, in order. An event that
+  // cannot be decoded ends the watch with an ERROR event, as the API server's watcher does.
+  let chain: Promise<void> = Promise.resolve();
+  const deliver = (e: StoreEvent) => {
+    chain = chain.then(async () => {
+      if (res.writableEnded) return;
+      try {
+        await deliverNow(e);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        send("ERROR", err.status as unknown as JsonValue);
+        stop();
+      }
+    });
   };
 
   // The initial state and the store watch come before the headers, so that a store failure is an
@@ -107,6 +123,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     "Content-Type": "application/json",
     "Cache-Control": "no-cache, private",
     "Transfer-Encoding": "chunked",
+    // A deprecated version warns on watches too (the custom resource handler warns on every verb).
+    ...(r.rt.deprecationWarning ? { Warning: warningHeaders([r.rt.deprecationWarning]) } : {}),
   });
   res.flushHeaders();
   if (compacted) {

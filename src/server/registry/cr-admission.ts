@@ -3,9 +3,9 @@
  * default, prepare, validate). When the CRD cannot be compiled (it was accepted by an older check), the
  * server's basic admission (TypeMeta, name, strategy preparation) is used instead.
  */
-import { PIPELINE_GAPS, tryCompileCrd } from "../../pipeline/index.js";
+import { PIPELINE_GAPS } from "../../pipeline/index.js";
+import type { CompileResult } from "../../pipeline/compile.js";
 import type { PipelineResult } from "../../pipeline/types.js";
-import type { JsonObject } from "../../value/json-value.js";
 import { basicAdmission, validateObjectName } from "./basic-admission.js";
 import { groupVersion, type Admission, type ResourceType } from "./resource-type.js";
 
@@ -18,9 +18,8 @@ function withNameCheck(res: PipelineResult): PipelineResult {
   return errs.length === 0 ? res : { ...res, errors: errs };
 }
 
-/** Builds the admission for `crd` at `version`. */
-export function createCrAdmission(crd: JsonObject, version: string, rt: ResourceType): Admission {
-  const compiled = tryCompileCrd(crd);
+/** Builds the admission for `version` of a CRD from its compilation (shared by all its versions). */
+export function createCrAdmission(compiled: CompileResult, version: string, rt: ResourceType): Admission {
   if (!compiled.ok) return basicAdmission(rt.kind, groupVersion(rt.group, version), rt.status);
   const c = compiled.compiled;
   return {

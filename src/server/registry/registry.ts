@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import type { Store, StoreEvent } from "../../storage/types.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { createCrAdmission } from "./cr-admission.js";
-import { type VersionConverter, versionConverter } from "../conversion/conversion.js";
+import { type VersionConverter, versionConverter, type WebhookSettings } from "../conversion/conversion.js";
+import { type CompileResult, tryCompileCrd } from "../../pipeline/compile.js";
 import { rootType, type TypeNode } from "../ssa/type-schema.js";
 import { conditionTrue, readNames, type CrdNames, type TakenNames } from "../controllers/crd-status.js";
 import { compileJsonPath, type CompiledPath } from "../tableconvertor/jsonpath.js";
@@ -44,6 +45,8 @@ export interface CrdEntry {
   types: Map<string, ResourceType>;
   /** Built on first use: converts objects between the versions (storage version on write). */
   converter?: VersionConverter;
+  /** Built on first use: the engine's compilation of this CRD revision, shared by admission and conversion. */
+  compiled?: CompileResult;
 }
 
 function str(o: JsonObject, k: string): string {
@@ -138,6 +141,8 @@ export class Registry {
   constructor(
     store: Store,
     private readonly knownRevision?: () => number,
+    /** How conversion webhooks are reached. */
+    private readonly webhooks: WebhookSettings = {},
   ) {
     this.informer = new PrefixInformer(store, CRD_PREFIX, {
       replace: (items) => {
@@ -306,24 +311,20 @@ export class Registry {
       terminating: e.terminating,
       admission: () => admission,
       smdType: () => (smd ??= rootType(this.versionSchema(e, v))),
-      converter: () => (e.converter ??= versionConverter(e.obj, e.group, e.names.kind, storageVersionOf(e.obj) ?? v.name)),
+      converter: () => (e.converter ??= versionConverter(e.obj, compiled(), e.group, e.names.kind, storageVersionOf(e.obj) ?? v.name, this.webhooks)),
     };
     let smd: TypeNode | undefined;
-    const spec = isObject(e.obj["spec"]) ? e.obj["spec"] : {};
-    const conversion = isObject(spec["conversion"]) ? spec["conversion"] : {};
-    const storage = e.versions.find((x) => x.storage)?.name;
-    if (conversion["strategy"] === "Webhook" && storage !== undefined && storage !== v.name) {
-      rt.unservable = `conversion webhook for ${e.group}/${v.name}, Kind=${e.names.kind} is not supported by crdkit serve: only the storage version ${e.group}/${storage} can be served`;
-    }
+    /** One compilation per CRD revision (the entry is replaced when the CRD changes). */
+    const compiled = (): CompileResult => (e.compiled ??= tryCompileCrd(e.obj));
     const scale = scaleOf(v.raw);
     if (scale) rt.scale = scale;
     if (v.deprecated) rt.deprecationWarning = v.deprecationWarning ?? this.defaultDeprecation(e, v);
     let cached: ReturnType<typeof createCrAdmission> | undefined;
     const admission = {
-      create: (o: JsonObject, opts: object) => (cached ??= createCrAdmission(e.obj, v.name, rt)).create(o, opts),
-      update: (n: JsonObject, o: JsonObject, opts: object) => (cached ??= createCrAdmission(e.obj, v.name, rt)).update(n, o, opts),
+      create: (o: JsonObject, opts: object) => (cached ??= createCrAdmission(compiled(), v.name, rt)).create(o, opts),
+      update: (n: JsonObject, o: JsonObject, opts: object) => (cached ??= createCrAdmission(compiled(), v.name, rt)).update(n, o, opts),
       updateStatus: (n: JsonObject, o: JsonObject, opts: object) =>
-        (cached ??= createCrAdmission(e.obj, v.name, rt)).updateStatus(n, o, opts),
+        (cached ??= createCrAdmission(compiled(), v.name, rt)).updateStatus(n, o, opts),
     };
     return rt;
   }

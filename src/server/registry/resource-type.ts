@@ -51,8 +51,6 @@ export interface ResourceType {
   storagePrefix: string;
   /** The CRD is being deleted: only reads and deletes are allowed. */
   terminating: boolean;
-  /** Set when this version cannot be served (webhook conversion from the storage version). */
-  unservable?: string;
   /** A deprecation warning for this version, if deprecated. */
   deprecationWarning?: string;
   /** Set for resources whose first DELETE only marks the object (CRDs: finalizer + Terminating condition). */
