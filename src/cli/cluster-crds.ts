@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { decodeDocuments } from "../io/decode.js";
-import { type JsonValue, getKey, isObject } from "../value/json-value.js";
+import { type JsonValue, getKey, isObject, setKey } from "../value/json-value.js";
 import { InputError } from "./files.js";
 import type { ClusterAccess } from "./kubeconfig.js";
 
@@ -85,7 +85,14 @@ export async function fetchClusterCrds(access: ClusterAccess, pageSize = PAGE_SI
     if (!isObject(list) || !Array.isArray(items)) {
       throw new InputError(`cannot read the CRDs of ${source}: the answer is not a CustomResourceDefinitionList`);
     }
-    for (const it of items) out.push({ source, value: it });
+    // Items of a typed list carry no TypeMeta (the API server omits it, as kubectl knows): give each its own.
+    for (const it of items) {
+      if (isObject(it)) {
+        if (getKey(it, "apiVersion") === undefined) setKey(it, "apiVersion", "apiextensions.k8s.io/v1");
+        if (getKey(it, "kind") === undefined) setKey(it, "kind", "CustomResourceDefinition");
+      }
+      out.push({ source, value: it });
+    }
     const md = getKey(list, "metadata");
     const c = isObject(md) ? getKey(md, "continue") : undefined;
     cont = typeof c === "string" ? c : "";
