@@ -19,13 +19,13 @@ const RESOLVE_MAP = new Set([
   "", "~", "null", "Null", "NULL",
   ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
 ]);
-const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+export const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 /** go-yaml's parseTimestamp formats (`2006-1-2T15:4:5.999999999Z07:00`, `… 15:4:5.999999999`, `2006-1-2`). */
-const TIMESTAMP = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{1,2}:\d{2}))|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?$/;
+export const TIMESTAMP = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{1,2}:\d{2}))|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?$/;
 
 /** Go's `strconv.ParseInt(s, 0, 64)` / `ParseUint` syntax (base prefixes, octal with a leading 0). */
-function goIntSyntax(s: string): boolean {
+export function goIntSyntax(s: string): boolean {
   return /^[-+]?(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]*|0[bB][01]+|[1-9][0-9]*)$/.test(s);
 }
 
@@ -124,10 +124,14 @@ function analyze(value: string): Analysis {
   return a;
 }
 
-type Style = "plain" | "single" | "double" | "literal";
+export type Style = "plain" | "single" | "double" | "literal";
 
-function stringStyle(s: string, simpleKey: boolean): Style {
-  const canUsePlain = resolvesToString(s) && !(/^[-+0-9]/.test(s) && s.includes(":") && BASE60_FLOAT.test(s));
+/** go-yaml v2's stringv: plain only when the text reads back as the string and is no base-60 float. */
+const plainInV2 = (s: string) => resolvesToString(s) && !(/^[-+0-9]/.test(s) && s.includes(":") && BASE60_FLOAT.test(s));
+
+/** The style go-yaml's encoder and emitter choose for a string; `readsBack` is the resolver of the go-yaml version. */
+export function stringStyle(s: string, simpleKey: boolean, readsBack: (s: string) => boolean = plainInV2): Style {
+  const canUsePlain = readsBack(s);
   let style: Style = s.includes("\n") ? "literal" : canUsePlain ? "plain" : "double";
   const a = analyze(s);
   if (simpleKey && a.multiline) style = "double";
@@ -139,7 +143,7 @@ function stringStyle(s: string, simpleKey: boolean): Style {
 
 // ---- writer
 
-class Out {
+export class Out {
   text = "";
   column = 0;
 
@@ -162,7 +166,7 @@ const DOUBLE_ESCAPES: Record<string, string> = {
   '"': '"', "\\": "\\", "\u0085": "N", "\u00a0": "_", "\u2028": "L", "\u2029": "P",
 };
 
-function writeScalar(o: Out, s: string, style: Style, indent: number, allowBreaks: boolean): void {
+export function writeScalar(o: Out, s: string, style: Style, indent: number, allowBreaks: boolean, bestIndent = 2): void {
   const chars = [...s];
   if (style === "plain" || style === "single") {
     const q = style === "single" ? "'" : "";
@@ -219,7 +223,7 @@ function writeScalar(o: Out, s: string, style: Style, indent: number, allowBreak
   }
   // literal block
   o.put("|");
-  if (chars[0] === " " || isBreak(chars[0]!)) o.put("2");
+  if (chars[0] === " " || isBreak(chars[0]!)) o.put(String(bestIndent));
   const last = chars.length - 1;
   if (!isBreak(chars[last]!)) o.put("-");
   else if (last === 0 || isBreak(chars[last - 1]!)) o.put("+");

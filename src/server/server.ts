@@ -25,6 +25,7 @@ import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery
 import { ApiError, apiErrors } from "./endpoints/errors.js";
 import { sendError, sendJson } from "./endpoints/http-io.js";
 import { OpenApi } from "./openapi/openapi.js";
+import { OpenApiV2Cache, serveOpenApiV2 } from "./openapi/openapi-v2-handler.js";
 import { metaString } from "./registry/object-meta.js";
 import { Registry } from "./registry/registry.js";
 import { storeFailure } from "./endpoints/store-errors.js";
@@ -118,6 +119,7 @@ export class ApiHandler {
   readonly crdType: ResourceType;
   private readonly discovery: Discovery;
   private readonly openapi: OpenApi;
+  private readonly openapiV2 = new OpenApiV2Cache();
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
   private readonly naming: CrdNamingController;
@@ -325,10 +327,8 @@ export class ApiHandler {
       }
       case "openapiV2":
         readOnly();
-        if ((req.headers.accept ?? "").includes("protobuf")) {
-          return { code: 200, body: "", contentType: "application/com.github.proto-openapi.spec.v2.v1.0+protobuf" };
-        }
-        return { code: 200, body: this.openapi.v2(`${SERVED_VERSION.major}.${SERVED_VERSION.minor}`) };
+        serveOpenApiV2(req, res, this.openapiV2.answer(this.openapi.v2(`${SERVED_VERSION.major}.${SERVED_VERSION.minor}`)));
+        return undefined;
       case "resource":
         return this.resource(r, method, req, res, query);
       default:

@@ -1,7 +1,7 @@
 /**
  * OpenAPI publishing: the v3 index (`/openapi/v3`) and one document per group version, built lazily
  * and cached per CRD revision (so installing CRD n+1 does not rebuild the other n), and the v2 document
- * derived from them (`openapi-v2.ts`; its protobuf form is an empty document, which kubectl 1.27/1.28 accept).
+ * derived from them (`openapi-v2.ts`; served with its protobuf form by `openapi-v2-handler.ts`).
  */
 import { createHash } from "node:crypto";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
