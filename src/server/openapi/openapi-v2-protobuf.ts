@@ -38,6 +38,17 @@ function named(type: protobuf.Type, v: JsonValue, key: (k: string) => boolean): 
     .map(([k, x]) => ({ name: k, value: valueField.resolvedType ? toMessage(valueField.resolvedType as protobuf.Type, x) : x }));
 }
 
+/** A sequence node read as a mapping (gnostic's `UnpackMap` accepts any node): elements as key/value pairs. */
+function pairsOf(list: JsonValue[]): JsonObject {
+  const out: JsonObject = {};
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const k = list[i]!;
+    const key = typeof k === "string" ? k : Array.isArray(k) || isObject(k) ? "" : String(k);
+    if (!(key in out)) out[key] = list[i + 1]!;
+  }
+  return out;
+}
+
 function extensions(v: JsonValue): Msg[] {
   return named(openApiV2Proto.lookupType("openapi.v2.NamedAny"), v, (k) => k.startsWith("x-"));
 }
@@ -86,7 +97,8 @@ function toMessage(type: protobuf.Type, v: JsonValue): Msg {
       return { value: typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((e) => typeof e === "string") : [] };
     case "ItemsItem": {
       const schema = openApiV2Proto.lookupType("openapi.v2.Schema");
-      return { schema: Array.isArray(v) ? v.map((e) => toMessage(schema, e)) : [toMessage(schema, v)] };
+      // gnostic reads any node as a map (an array's elements as key/value pairs): one schema, always.
+      return { schema: [toMessage(schema, Array.isArray(v) ? pairsOf(v) : v)] };
     }
     case "AdditionalPropertiesItem":
       return typeof v === "boolean" ? { boolean: v } : { schema: toMessage(openApiV2Proto.lookupType("openapi.v2.Schema"), v) };
