@@ -63,10 +63,26 @@ function writeMapping(o: NodeOut, m: { [k: string]: JsonValue }, indent: number,
   if (o.keyOrder) keys.sort(o.keyOrder);
   keys.forEach((k, i) => {
     if (i > 0 || !first) o.indent(indent);
-    writeScalar(o, k, stringStyle(k, true, readsBackInV3), indent, false, INDENT);
-    o.put(":");
     const v = m[k]!;
     const child = below(indent, false);
+    if (/[\n\r\u0085\u2028\u2029]/.test(k) || Buffer.byteLength(k) > 128) {
+      // Not a simple key (check_simple_key): `? key`, then `:` on its own line, a collection starting after it.
+      o.put("? ");
+      writeScalar(o, k, stringStyle(k, false, readsBackInV3), child, false, INDENT);
+      o.indent(indent);
+      o.put(":");
+      if (isBlock(v)) {
+        o.put(" ".repeat(Math.max(1, child - o.column)));
+        if (Array.isArray(v)) writeSequence(o, v, child, true);
+        else writeMapping(o, v as { [k: string]: JsonValue }, child, true);
+      } else {
+        o.put(" ");
+        writeInline(o, v, child);
+      }
+      return;
+    }
+    writeScalar(o, k, stringStyle(k, true, readsBackInV3), indent, false, INDENT);
+    o.put(":");
     if (Array.isArray(v) && isBlock(v)) writeSequence(o, v, child, false);
     else if (isBlock(v)) writeMapping(o, v as { [k: string]: JsonValue }, child, false);
     else {

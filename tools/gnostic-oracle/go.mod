@@ -7,4 +7,4 @@ require (
 	google.golang.org/protobuf v1.36.11
 )
 
-require go.yaml.in/yaml/v3 v3.0.4
+require go.yaml.in/yaml/v3 v3.0.4 // indirect
