@@ -116,7 +116,8 @@ describe("OpenAPI v2 in protobuf (gnostic openapi_v2.Document)", () => {
     assert.equal(json.status, 200);
     const doc = JSON.parse(json.body.toString("utf8")) as JsonObject;
     if (existsSync(certManager)) assert.ok(JSON.stringify(doc).includes("x-kubernetes-validations"));
-    for (const accept of [PROTO, PROTO_OLD, `application/json;q=0.5, ${PROTO}`]) {
+    // goautoneg puts specific types before `*/*` and higher qualities first.
+    for (const accept of [PROTO, PROTO_OLD, `application/json;q=0.5, ${PROTO}`, `*/*, ${PROTO_OLD}`]) {
       const r = await rawGet(s.url, "/openapi/v2", { Accept: accept });
       assert.equal(r.status, 200, accept);
       assert.equal(r.headers["content-type"], PROTO);
@@ -140,6 +141,9 @@ describe("OpenAPI v2 in protobuf (gnostic openapi_v2.Document)", () => {
     const notModified = await rawGet(s.url, "/openapi/v2", { Accept: PROTO, "If-None-Match": String(plain.headers["etag"]) });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.body.length, 0);
+    for (const accept of [{}, { Accept: "*/*" }, { Accept: "application/*" }] as Record<string, string>[]) {
+      assert.equal((await rawGet(s.url, "/openapi/v2", accept)).headers["content-type"], "application/json");
+    }
     const html = await rawGet(s.url, "/openapi/v2", { Accept: "text/html" });
     assert.equal(html.status, 406);
     assert.equal(html.body.length, 0);

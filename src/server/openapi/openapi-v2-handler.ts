@@ -31,26 +31,35 @@ interface Clause {
   q: number;
 }
 
-/** goautoneg's `ParseAccept`: clauses sorted by quality, then by specificity (stable). */
+/** goautoneg's `Less`: not a strict order, so its result depends on the sort (below, Go's). */
+function less(a: Clause, b: Clause): boolean {
+  return a.q > b.q || (a.type !== "*" && b.type === "*") || (a.subType !== "*" && b.subType === "*");
+}
+
+/**
+ * goautoneg's `ParseAccept`: clauses sorted by `sort.Sort` with its `Less` (Go's insertion sort, which
+ * pdqsort uses for up to 12 elements; longer headers are sorted the same way here).
+ */
 function parseAccept(header: string): Clause[] {
   const out: Clause[] = [];
   for (const part of header.split(",")) {
     const [range = "", ...params] = part.trim().split(";");
-    const [type = "", subType, extra] = range.trim().split("/");
+    const [type = "", subType, extra] = range.split("/");
     if (extra !== undefined) continue;
-    const clause: Clause = { type: type.trim(), subType: (subType ?? (type.trim() === "*" ? "*" : "")).trim(), q: 1 };
+    const clause: Clause = { type: type.trim(), subType: subType === undefined ? "*" : subType.trim(), q: 1 };
     if (subType === undefined && clause.type !== "*") continue;
     for (const p of params) {
-      const [k, v] = p.split("=").map((x) => x.trim());
-      if (k === "q" && v !== undefined) {
-        const q = Number.parseFloat(v);
-        clause.q = Number.isNaN(q) ? 0 : q;
-      }
+      const kv = p.split("=");
+      if (kv.length !== 2 || kv[0]!.trim() !== "q") continue;
+      // strconv.ParseFloat of the untrimmed text; an error leaves 0.
+      clause.q = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(kv[1]!) ? Number(kv[1]) : 0;
     }
     out.push(clause);
   }
-  const rank = (c: Clause) => (c.type === "*" ? 0 : c.subType === "*" ? 1 : 2);
-  return out.map((c, i) => ({ c, i })).sort((a, b) => b.c.q - a.c.q || rank(b.c) - rank(a.c) || a.i - b.i).map((x) => x.c);
+  for (let i = 1; i < out.length; i++) {
+    for (let j = i; j > 0 && less(out[j]!, out[j - 1]!); j--) [out[j - 1], out[j]] = [out[j]!, out[j - 1]!];
+  }
+  return out;
 }
 
 /** Whether the request accepts a gzipped answer (gziphandler's `acceptsGzip`: `gzip` with a non-zero quality). */
