@@ -16,6 +16,7 @@ import { isObject, type JsonObject } from "../../value/json-value.js";
 import { conditionTrue, readNames, setCrdCondition } from "./crd-status.js";
 import { finalizersOf, metaOf, nowTimestamp } from "../registry/object-meta.js";
 import { PrefixInformer } from "../registry/prefix-informer.js";
+import { KeyedQueue } from "./keyed-queue.js";
 import { CRD_PREFIX } from "../registry/registry.js";
 import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 
@@ -35,11 +36,15 @@ export function markCrdDeleting(crd: JsonObject): void {
 
 /** The finalizer controller. */
 export class CrdFinalizer {
-  private readonly pending = new Set<string>();
-  private readonly again = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly informer: PrefixInformer;
-  private stopped = false;
+  // Every replica runs this controller: writes are compare-and-swap, a conflict or an unreachable store
+  // means another pass later (the work is idempotent).
+  private readonly queue = new KeyedQueue((name) =>
+    this.sync(name).then(
+      (done) => (done ? undefined : RECHECK_MS),
+      (e: unknown) => (e instanceof KeyNotFoundError ? undefined : RECHECK_MS),
+    ),
+  );
 
   /** `deleted`: called with a CRD's name, group and deletion revision once the controller has deleted it. */
   constructor(
@@ -63,43 +68,14 @@ export class CrdFinalizer {
 
   /** Stops the controller (server shutdown). */
   stop(): void {
-    this.stopped = true;
     this.informer.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.queue.stop();
   }
 
   private consider(name: string, value: string): void {
     const crd = parseStored(value);
     if (typeof metaOf(crd)["deletionTimestamp"] !== "string" || !finalizersOf(crd).includes(CRD_CLEANUP_FINALIZER)) return;
-    this.schedule(name, 0);
-  }
-
-  private schedule(name: string, delay: number): void {
-    if (this.stopped) return;
-    if (this.pending.has(name)) {
-      // A change while a pass is queued or running: run once more after it.
-      this.again.add(name);
-      return;
-    }
-    this.pending.add(name);
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (this.stopped) return;
-      // Every replica runs this controller: writes are compare-and-swap, a conflict or an unreachable
-      // store means another pass later (the work is idempotent).
-      const finish = (delayNext: number | undefined) => {
-        this.pending.delete(name);
-        if (this.again.delete(name)) this.schedule(name, 0);
-        else if (delayNext !== undefined) this.schedule(name, delayNext);
-      };
-      this.sync(name).then(
-        (done) => finish(done ? undefined : RECHECK_MS),
-        (e: unknown) => finish(e instanceof KeyNotFoundError ? undefined : RECHECK_MS),
-      );
-    }, delay);
-    t.unref();
-    this.timers.add(t);
+    this.queue.add(name, 0);
   }
 
   /** One pass; returns false when it must run again (instances remain). */

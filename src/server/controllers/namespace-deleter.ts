@@ -15,6 +15,7 @@ import { decodeStored, encodeObject, parseStored } from "../endpoints/rest-commo
 import { deleteOne } from "../endpoints/rest-write.js";
 import { finalizersOf, metaOf, nowTimestamp } from "../registry/object-meta.js";
 import { PrefixInformer } from "../registry/prefix-informer.js";
+import { KeyedQueue } from "./keyed-queue.js";
 import type { ResourceType } from "../registry/resource-type.js";
 import { FINALIZER_KUBERNETES, PHASE_TERMINATING } from "../registry/namespace/namespace-admission.js";
 import { NAMESPACES_PREFIX, specFinalizers } from "../registry/namespace/namespace-type.js";
@@ -115,15 +116,26 @@ function updateConditions(ns: JsonObject, conditions: Condition[]): boolean {
 
 /** The namespace deletion controller. */
 export class NamespaceDeleter {
-  private readonly pending = new Set<string>();
-  private readonly again = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   /** The next re-check delay per namespace (backoff while content remains). */
   private readonly backoff = new Map<string, number>();
   /** Namespaces whose grace period has been waited (later changes are handled at once). */
   private readonly graced = new Set<string>();
   private readonly informer: PrefixInformer;
-  private stopped = false;
+  private readonly queue = new KeyedQueue((name) =>
+    this.sync(name).then(
+      (done) => {
+        if (!done) return this.nextRecheck(name);
+        this.forget(name);
+        return undefined;
+      },
+      (e: unknown) => {
+        if (!(e instanceof RevisionConflictError || e instanceof KeyNotFoundError)) this.onError(e);
+        if (!(e instanceof KeyNotFoundError)) return this.nextRecheck(name);
+        this.forget(name);
+        return undefined;
+      },
+    ),
+  );
 
   constructor(
     private readonly store: Store,
@@ -148,10 +160,8 @@ export class NamespaceDeleter {
   }
 
   stop(): void {
-    this.stopped = true;
     this.informer.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.queue.stop();
   }
 
   private consider(name: string, value: string): void {
@@ -160,7 +170,7 @@ export class NamespaceDeleter {
     this.backoff.delete(name);
     const first = !this.graced.has(name);
     this.graced.add(name);
-    this.schedule(name, first ? this.graceMs : 0);
+    this.queue.add(name, first ? this.graceMs : 0);
   }
 
   /** The delay before the next re-check of `name`, doubling each time. */
@@ -170,41 +180,10 @@ export class NamespaceDeleter {
     return d;
   }
 
-  private schedule(name: string, delay: number): void {
-    if (this.stopped) return;
-    if (this.pending.has(name)) {
-      this.again.add(name);
-      return;
-    }
-    this.pending.add(name);
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (this.stopped) return;
-      const finish = (delayNext: number | undefined) => {
-        this.pending.delete(name);
-        if (this.again.delete(name)) this.schedule(name, 0);
-        else if (delayNext !== undefined) this.schedule(name, delayNext);
-      };
-      this.sync(name).then(
-        (done) => {
-          if (done) {
-            this.backoff.delete(name);
-            this.graced.delete(name);
-          }
-          finish(done ? undefined : this.nextRecheck(name));
-        },
-        (e: unknown) => {
-          if (!(e instanceof RevisionConflictError || e instanceof KeyNotFoundError)) this.onError(e);
-          if (e instanceof KeyNotFoundError) {
-            this.backoff.delete(name);
-            this.graced.delete(name);
-          }
-          finish(e instanceof KeyNotFoundError ? undefined : this.nextRecheck(name));
-        },
-      );
-    }, delay);
-    t.unref();
-    this.timers.add(t);
+  /** A namespace done with (gone, or no longer terminating): its backoff and grace state are dropped. */
+  private forget(name: string): void {
+    this.backoff.delete(name);
+    this.graced.delete(name);
   }
 
   /** One pass over namespace `name`; false when it must run again (content remains). */
