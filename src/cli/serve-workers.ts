@@ -8,6 +8,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { untilStopped } from "./until-stopped.js";
 
 /** The message a worker sends once it listens. */
 export interface WorkerReady {
@@ -80,18 +81,7 @@ export async function runServeWorkers(n: number, args: readonly string[], io: { 
   });
   const code = await ready;
   if (code === 0) {
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        signal?.removeEventListener("abort", stop);
-        resolve();
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-      if (signal?.aborted) stop();
-      else signal?.addEventListener("abort", stop, { once: true });
-    });
+    await untilStopped(signal);
   }
   stopping = true;
   await Promise.all(

@@ -11,6 +11,7 @@ import { EtcdStore } from "../storage/etcd/etcd-store.js";
 import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag } from "./etcd-flags.js";
 import { isServeWorker, reportListening, runServeWorkers, workersFlagError } from "./serve-workers.js";
 import { isWebhookFlag, type ServiceEndpoint, serviceResolverOf, setWebhookFlag, WEBHOOK_USAGE } from "./webhook-flags.js";
+import { untilStopped } from "./until-stopped.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -156,18 +157,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
   }
   if (isServeWorker()) reportListening(server.url);
   else io.stdout(`crdkit serve: listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener("abort", stop, { once: true });
-  });
+  await untilStopped(signal);
   await server.close();
   return 0;
 }
