@@ -48,6 +48,7 @@ export async function runServeWorkers(n: number, args: readonly string[], io: { 
   let stopping = false;
   const workers = new Set<Worker>();
   let announced = false;
+  let listening = 0;
   let failedStarts = 0;
   const ready = new Promise<number>((resolve) => {
     const fork = () => {
@@ -56,8 +57,11 @@ export async function runServeWorkers(n: number, args: readonly string[], io: { 
       let up = false;
       w.on("message", (m: Partial<WorkerReady>) => {
         if (typeof m?.crdkitServeUrl !== "string") return;
+        if (up) return;
         up = true;
-        if (!announced) {
+        // Announced once every worker listens: a client (or a test) that kills one worker then still has
+        // another on the shared port (the primary closes a port-0 handle when its last listener leaves).
+        if (!announced && ++listening === n) {
           announced = true;
           io.stdout(`crdkit serve: listening on ${m.crdkitServeUrl} (${n} workers)\n`);
           resolve(0);
