@@ -1,6 +1,8 @@
 /** Collecting input files: files as given, directories recursively (*.yaml, *.yml, *.json), "-" = stdin. */
 import { closeSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { stdinFile } from "./stdin-spool.js";
 
 export interface InputFile {
   /** The path as shown in messages (`-` → `<stdin>`). */
@@ -56,42 +58,79 @@ export function expandPaths(paths: readonly string[], exclude?: (path: string) =
   return out;
 }
 
-let stdinText: string | undefined;
+/** The file to read for an input path: standard input (`-`) is read once into a temporary file. */
+function inputFile(path: string): string {
+  if (path !== "-") return path;
+  try {
+    return stdinFile();
+  } catch (e) {
+    throw new InputError(`cannot read standard input: ${(e as Error).message}`);
+  }
+}
 
-/** Reads a file (or stdin once) as UTF-8. */
+/** Reads a file (or stdin) as UTF-8. */
 export function readInput(path: string): InputFile {
-  if (path === "-") {
-    if (stdinText === undefined) {
-      try {
-        stdinText = readFileSync(0, "utf8");
-      } catch (e) {
-        throw new InputError(`cannot read standard input: ${(e as Error).message}`);
-      }
-    }
-    return { name: "<stdin>", text: stdinText };
+  const file = inputFile(path);
+  try {
+    return { name: path === "-" ? "<stdin>" : path, text: readFileSync(file, "utf8") };
+  } catch (e) {
+    throw new InputError(`cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
+  }
+}
+
+/** Size in bytes of a file (or stdin); 0 when it cannot be read (reading it then reports the error). */
+export function inputSize(path: string): number {
+  try {
+    return statSync(inputFile(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The UTF-8 text of a file (or stdin) in pieces of about 1 MiB, read as they are iterated (as
+ * {@link readInput} decodes it: malformed bytes become U+FFFD). Throws InputError.
+ */
+export function* readInputPieces(path: string): Generator<string> {
+  const file = inputFile(path);
+  const fail = (e: unknown) => new InputError(`cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    throw fail(e);
   }
   try {
-    return { name: path, text: readFileSync(path, "utf8") };
-  } catch (e) {
-    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
+    const buf = Buffer.allocUnsafe(SCAN_CHUNK);
+    const decoder = new StringDecoder("utf8");
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, SCAN_CHUNK, null);
+      } catch (e) {
+        throw fail(e);
+      }
+      if (n === 0) break;
+      yield decoder.write(buf.subarray(0, n));
+    }
+    yield decoder.end();
+  } finally {
+    closeSync(fd);
   }
 }
 
 /**
  * Whether an input's text contains one of the ASCII `needles` (the same answer as on its UTF-8 text),
  * reading the file's bytes in chunks: no text is decoded and a large input is never held (the run reads
- * it again to validate it). Standard input is read once, as text.
+ * it again to validate it).
  */
 export function inputIncludes(path: string, needles: readonly string[]): boolean {
-  if (path === "-") {
-    const { text } = readInput(path);
-    return needles.some((n) => text.includes(n));
-  }
+  const file = inputFile(path);
   const keep = Math.max(0, ...needles.map((n) => n.length - 1));
   const buf = Buffer.allocUnsafe(SCAN_CHUNK + keep);
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(file, "r");
     // each chunk is searched after the last `keep` bytes of the one before (a needle across the boundary)
     let carried = 0;
     for (;;) {
@@ -103,7 +142,7 @@ export function inputIncludes(path: string, needles: readonly string[]): boolean
       view.copy(buf, 0, view.length - carried);
     }
   } catch (e) {
-    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
+    throw new InputError(`cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -4,14 +4,14 @@
  * version) and collects results with source positions.
  */
 import { errorString } from "../errors/field-error.js";
-import { type DecodedDocument, decodeDocumentStream, decodeDocuments } from "../io/decode.js";
+import { type DecodedDocument, decodeDocumentPieces, decodeDocuments } from "../io/decode.js";
 import { listItems } from "../io/list.js";
 import { tryCompileCrd } from "../pipeline/compile.js";
 import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal, goJsonMarshalSize } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { invalidCrdErrors } from "./crd-error-positions.js";
-import { type InputFile, expandPaths, readInput } from "./files.js";
+import { type InputFile, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
 import { globMatcher } from "./glob.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
 import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
@@ -81,7 +81,7 @@ function goTypeForUnmarshal(v: JsonValue | undefined): string {
 interface Doc {
   file: string;
   doc: DecodedDocument;
-  /** Length of the file's text (to skip the request-size check for small files). */
+  /** Size of the file in bytes (to skip the request-size check for small files). */
   size: number;
 }
 
@@ -89,10 +89,12 @@ interface Doc {
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
+/** The documents of the input files, decoded as they are read: a file is never held whole (YAML). */
 function* eachDocument(files: readonly string[]): Generator<Doc> {
   for (const p of files) {
-    const f: InputFile = readInput(p);
-    for (const doc of decodeDocumentStream(f.text)) yield { file: f.name, doc, size: f.text.length };
+    const name = p === "-" ? "<stdin>" : p;
+    const size = inputSize(p);
+    for (const doc of decodeDocumentPieces(readInputPieces(p))) yield { file: name, doc, size };
   }
 }
 
@@ -226,9 +228,10 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
   const inputFiles = expandPaths(opts.inputs, exclude);
   for (const p of opts.inputCrdFiles ?? inputFiles.filter(inputMayHoldCrds)) {
-    const f = readInput(p);
-    if (opts.reportInputCrds === false) registry.addFile(f.name, f.text, true);
-    else for (const doc of decodeDocuments(f.text)) if (!doc.problem && isCrdDoc(doc.value)) register(f.name, doc);
+    if (opts.reportInputCrds === false) {
+      const f = readInput(p);
+      registry.addFile(f.name, f.text, true);
+    } else for (const doc of decodeDocumentPieces(readInputPieces(p))) if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
   }
 
   const isDefinedKind = (av: string, k: string) => registry.definesKind(av, k) || resolve(av, k).type === "builtin";

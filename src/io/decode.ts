@@ -11,7 +11,7 @@ import { type Position, SourceText } from "./source-text.js";
 import { documentEvents } from "./goyaml/decode-document.js";
 import { EV, type YamlEvent } from "./goyaml/parser.js";
 import { decodeYamlDocument } from "./yaml-decode.js";
-import { yamlChunks } from "./yaml-split.js";
+import { type StreamedYamlChunk, type YamlChunk, yamlChunks, yamlChunksOfPieces } from "./yaml-split.js";
 
 export interface DecodedDocument {
   /** 0-based index of the document in its file (counting documents that failed to decode). */
@@ -125,9 +125,53 @@ function tooDeepForJson(events: readonly YamlEvent[]): { message: string; offset
   return undefined;
 }
 
-function* yamlDocuments(body: string, src: SourceText, whole = false): Generator<DecodedDocument> {
-  let index = 0;
+function yamlDocuments(body: string, src: SourceText, whole = false): Generator<DecodedDocument> {
   const chunks = whole ? [{ offset: 0, text: body, separatorError: undefined }] : yamlChunks(body);
+  return chunkDocuments(chunks, (chunk, offset) => src.position(chunk.offset + offset), whole);
+}
+
+/**
+ * {@link decodeDocumentStream} of a text given in pieces (a file or a pipe read a piece at a time): a YAML
+ * stream is split and decoded one document at a time, holding only the current document's text, so memory
+ * does not grow with the number of documents. A JSON stream (first non-blank character `{`) is read whole.
+ */
+export function* decodeDocumentPieces(pieces: Iterable<string>): Generator<DecodedDocument> {
+  const it = pieces[Symbol.iterator]();
+  let head = "";
+  for (let r = it.next(); ; r = it.next()) {
+    if (r.done) return yield* decodeDocumentStream(head);
+    head += r.value;
+    if (head.trimStart() !== "") break;
+  }
+  if (head.trimStart().startsWith("{")) {
+    for (let r = it.next(); !r.done; r = it.next()) head += r.value;
+    return yield* decodeDocumentStream(head);
+  }
+  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+  function* all(): Generator<string> {
+    yield head;
+    head = "";
+    for (let r = it.next(); !r.done; r = it.next()) yield r.value;
+  }
+  const sources = new WeakMap<YamlChunk, SourceText>();
+  yield* chunkDocuments(yamlChunksOfPieces(all()), (chunk, offset) => {
+    let src = sources.get(chunk);
+    if (src === undefined) sources.set(chunk, (src = new SourceText(chunk.text)));
+    const p = src.position(offset);
+    return { line: (chunk as StreamedYamlChunk).line + p.line, column: p.column };
+  });
+}
+
+/**
+ * The documents of YAML chunks; `position` maps an offset in a chunk's text to a position in the file;
+ * `whole`: the one chunk is a whole request body (no line end added).
+ */
+function* chunkDocuments(
+  chunks: Iterable<YamlChunk>,
+  position: (chunk: YamlChunk, offset: number) => Position,
+  whole = false,
+): Generator<DecodedDocument> {
+  let index = 0;
   for (const chunk of chunks) {
     // kubectl's line reader ends every line of a document with "\n", the last one too
     const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`);
@@ -136,7 +180,7 @@ function* yamlDocuments(body: string, src: SourceText, whole = false): Generator
       if (deep) r.problem = deep;
     }
     if (r.problem) {
-      const pos = src.position(chunk.offset + r.problem.offset);
+      const pos = position(chunk, r.problem.offset);
       yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };
       index++;
     } else if (r.value !== undefined && r.value !== null) {
@@ -149,14 +193,14 @@ function* yamlDocuments(body: string, src: SourceText, whole = false): Generator
         value: r.value,
         strictErrors: r.duplicateKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${r.duplicateKeys.join("\n  ")}`] : [],
         locate: (path: string) =>
-          src.position(chunk.offset + (root >= 0 ? locateOffset(chunk.text, events, root, path) : 0)),
+          position(chunk, root >= 0 ? locateOffset(chunk.text, events, root, path) : 0),
       };
-      if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = src.position(chunk.offset + r.firstDuplicateOffset);
+      if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = position(chunk, r.firstDuplicateOffset);
       yield d;
       index++;
     }
     if (chunk.separatorError) {
-      const pos = src.position(chunk.separatorError.offset);
+      const pos = position(chunk, chunk.separatorError.offset - chunk.offset);
       yield {
         index,
         offset: chunk.separatorError.offset,
