@@ -1,5 +1,5 @@
 /** Collecting input files: files as given, directories recursively (*.yaml, *.yml, *.json), "-" = stdin. */
-import { closeSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stdinFile } from "./stdin-spool.js";
@@ -87,9 +87,13 @@ export function inputSize(path: string): number {
   }
 }
 
+/** Files up to this size are read in one piece (one string, no copies while splitting it). */
+const WHOLE = 32 << 20;
+
 /**
- * The UTF-8 text of a file (or stdin) in pieces of about 1 MiB, read as they are iterated (as
- * {@link readInput} decodes it: malformed bytes become U+FFFD). Throws InputError.
+ * The UTF-8 text of a file (or stdin) in pieces, read as they are iterated (as {@link readInput} decodes
+ * it: malformed bytes become U+FFFD): a file of up to 32 MiB in one piece, a larger one in pieces of 1 MiB,
+ * so that memory stays bounded however long a stream of documents is. Throws InputError.
  */
 export function* readInputPieces(path: string): Generator<string> {
   const file = inputFile(path);
@@ -101,6 +105,16 @@ export function* readInputPieces(path: string): Generator<string> {
     throw fail(e);
   }
   try {
+    let whole: string | undefined;
+    try {
+      if (fstatSync(fd).size <= WHOLE) whole = readFileSync(fd, "utf8");
+    } catch (e) {
+      throw fail(e);
+    }
+    if (whole !== undefined) {
+      yield whole;
+      return;
+    }
     const buf = Buffer.allocUnsafe(SCAN_CHUNK);
     const decoder = new StringDecoder("utf8");
     for (;;) {

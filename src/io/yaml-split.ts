@@ -33,53 +33,54 @@ export interface StreamedYamlChunk extends YamlChunk {
  * text is held, so a stream of many documents is split with memory bounded by its largest document.
  */
 export function* yamlChunksOfPieces(pieces: Iterable<string>): Generator<StreamedYamlChunk> {
-  // buf: the text from `base` on (newlines before it: `baseLines`); lines before `pos` are scanned
-  // (`posLines` newlines in buf[0, pos)); the current chunk starts at `chunkStart` (`chunkLines` newlines
-  // before it in buf)
-  let buf = "";
-  let base = 0;
-  let baseLines = 0;
-  let pos = 0;
-  let posLines = 0;
-  let chunkStart = 0;
-  let chunkLines = 0;
-  function* scan(final: boolean): Generator<StreamedYamlChunk> {
-    const n = buf.length;
+  // pieces are cut after their last line end: a block of whole lines is scanned, the rest (a line not ended
+  // yet) carried over to the next piece, so no text is searched or copied twice, however long a line is
+  let carry = "";
+  /** Text of the current chunk found in earlier blocks. */
+  let parts: string[] = [];
+  let chunkOffset = 0;
+  let chunkLine = 0;
+  /** Offset of the next block, and the lines before it. */
+  let offset = 0;
+  let lines = 0;
+  function* scan(block: string): Generator<StreamedYamlChunk> {
+    const n = block.length;
+    let from = 0;
+    let pos = 0;
+    let line = lines;
     while (pos < n) {
-      let end = buf.indexOf("\n", pos);
-      if (end === -1) {
-        if (!final) return;
-        end = n;
-      }
-      if (buf.startsWith("---", pos)) {
-        const rest = buf.slice(pos + 3, end).trim();
-        const chunk: StreamedYamlChunk = { offset: base + chunkStart, text: buf.slice(chunkStart, pos), line: baseLines + chunkLines };
+      let end = block.indexOf("\n", pos);
+      if (end === -1) end = n;
+      if (block.startsWith("---", pos)) {
+        const rest = block.slice(pos + 3, end).trim();
+        parts.push(block.slice(from, pos));
+        const chunk: StreamedYamlChunk = { offset: chunkOffset, text: parts.length === 1 ? parts[0]! : parts.join(""), line: chunkLine };
+        parts = [];
         if (rest.length > 0 && rest[0] !== "#") {
-          chunk.separatorError = { message: `invalid Yaml document separator: ${rest}`, offset: base + pos };
+          chunk.separatorError = { message: `invalid Yaml document separator: ${rest}`, offset: offset + pos };
           yield chunk;
-        } else if (pos > chunkStart) yield chunk;
-        chunkStart = end + 1;
-        chunkLines = posLines + 1;
+        } else if (chunk.text.length > 0) yield chunk;
+        from = end + 1;
+        chunkOffset = offset + end + 1;
+        chunkLine = line + 1;
       }
       pos = end + 1;
-      if (end < n) posLines++;
+      if (end < n) line++;
     }
+    if (from < n) parts.push(block.slice(from));
+    offset += n;
+    lines = line;
   }
   for (const piece of pieces) {
-    if (piece === "") continue;
-    buf += piece;
-    yield* scan(false);
-    if (chunkStart > 0) {
-      // let go of the text before the current chunk
-      buf = buf.slice(chunkStart);
-      base += chunkStart;
-      baseLines += chunkLines;
-      pos -= chunkStart;
-      posLines -= chunkLines;
-      chunkStart = 0;
-      chunkLines = 0;
+    const nl = piece.lastIndexOf("\n");
+    if (nl === -1) {
+      carry += piece;
+      continue;
     }
+    const block = carry + piece.slice(0, nl + 1);
+    carry = piece.slice(nl + 1);
+    yield* scan(block);
   }
-  yield* scan(true);
-  if (chunkStart < buf.length) yield { offset: base + chunkStart, text: buf.slice(chunkStart), line: baseLines + chunkLines };
+  if (carry !== "") yield* scan(carry);
+  if (parts.length > 0) yield { offset: chunkOffset, text: parts.length === 1 ? parts[0]! : parts.join(""), line: chunkLine };
 }
