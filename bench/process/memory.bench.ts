@@ -25,32 +25,8 @@ if (!existsSync(TIME)) {
 const dir = mkdtempSync(join(tmpdir(), "crdkit-membench-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
-const crd = join(dir, "crd.yaml");
-writeFileSync(
-  crd,
-  `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: crontabs.stable.example.com}
-spec:
-  group: stable.example.com
-  names: {kind: CronTab, plural: crontabs, singular: crontab, listKind: CronTabList}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cronSpec: {type: string, pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'}
-              image: {type: string}
-              replicas: {type: integer, minimum: 1, maximum: 10}
-`,
-);
+// the CronTab CRD of the Kubernetes documentation (replicas 1..10, a cronSpec pattern, defaults)
+const crd = join(import.meta.dirname, "../../examples/crontab-crd.yaml");
 
 /** Writes `bytes` of small CronTab documents; returns the number of documents. */
 function writeStream(path: string, bytes: number): number {
