@@ -5,7 +5,13 @@
  * HTTPS with the certificate the real server generated, one after the other, each warmed up first.
  * Needs the Go-built server (`node scripts/go-tools.mjs`, or K8S_SERVER_ORACLE=path).
  *
- *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit]
+ * `--crds=N` also installs N CRDs one by one over HTTP into each crdkit server (each create followed by GETs of
+ * the CRD until it is Established, as `kubectl wait` would) and reports the seconds and server CPU it took.
+ * `--baseline=DIR` runs crdkit a second time from another checkout (e.g. `git archive main` unpacked, with a
+ * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
+ *
+ *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
+ *     [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -22,6 +28,11 @@ const GETS = quick ? 2000 : 10000;
 const WARMUP = quick ? 200 : 500;
 const CONCURRENCY = 16;
 const only = process.argv.includes("--only=crdkit");
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const CRDS = Number(arg("crds") ?? 0);
+const baseline = arg("baseline");
+const ROUNDS = Number(arg("rounds") ?? 1);
+const variants = (arg("variants") ?? "etcd,workers,sqlite").split(",");
 const root = resolve(import.meta.dirname, "..", "..");
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false });
@@ -135,8 +146,8 @@ const cronTab = (prefix: string, i: number) =>
   });
 
 /** Starts a server process and waits until `url` answers /readyz. */
-async function startProcess(bin: string, args: string[], url: string): Promise<ChildProcess> {
-  const child = spawn(bin, args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+async function startProcess(bin: string, args: string[], url: string, cwd = root): Promise<ChildProcess> {
+  const child = spawn(bin, args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   child.stderr?.on("data", (d: Buffer) => {
     if (err.length < 10_000) err += d.toString();
@@ -177,6 +188,64 @@ interface Result {
   name: string;
   creates: Awaited<ReturnType<typeof load>>;
   gets: Awaited<ReturnType<typeof load>>;
+  install?: { secs: number; cpuSecs: number };
+}
+
+/** A generated CRD of its own group (the install phase). */
+const installCrd = (i: number) =>
+  JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `things${i}.bench${i}.example.com` },
+    spec: {
+      group: `bench${i}.example.com`,
+      scope: "Namespaced",
+      names: { plural: `things${i}`, kind: `Thing${i}` },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer", minimum: 0 }, name: { type: "string", maxLength: 64 } } } } } },
+        },
+      ],
+    },
+  });
+
+/** GET that resolves to the status and the body text. */
+function getText(url: string): Promise<{ status: number; text: string }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method: "GET", agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
+function established(text: string): boolean {
+  const conds = (JSON.parse(text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
+  return conds.some((c) => c.type === "Established" && c.status === "True");
+}
+
+/** Creates `n` CRDs one by one, each waited for until Established; wall seconds and server CPU seconds. */
+async function install(url: string, n: number): Promise<{ secs: number; cpuSecs: number }> {
+  const crds = `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
+  const cpu0 = cpuMs(serverPid);
+  const t0 = performance.now();
+  for (let i = 1; i <= n; i++) {
+    const st = await call(crds, "POST", installCrd(i));
+    if (st !== 201) throw new Error(`CRD ${i}: HTTP ${st}`);
+    for (let tries = 0; ; tries++) {
+      const r = await getText(`${crds}/things${i}.bench${i}.example.com`);
+      if (r.status === 200 && established(r.text)) break;
+      if (tries > 500) throw new Error(`CRD ${i} not Established`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  return { secs: (performance.now() - t0) / 1000, cpuSecs: (cpuMs(serverPid) - cpu0) / 1000 };
 }
 
 /** Installs the CRD, waits until it is served, warms up, then measures creates and gets. */
@@ -193,7 +262,7 @@ async function measure(name: string, url: string): Promise<Result> {
   await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
   const creates = await load(CREATES, (i) => call(coll, "POST", cronTab("ct", i)), 201);
   const gets = await load(GETS, (i) => call(`${coll}/ct-${i % CREATES}`, "GET"), 200);
-  return { name, creates, gets };
+  return { name, creates, gets, ...(CRDS > 0 && !name.startsWith("real") ? { install: await install(url, CRDS) } : {}) };
 }
 
 const oracle = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
@@ -204,27 +273,16 @@ const dir = mkdtempSync(join(tmpdir(), "crdkit-bench-k8s-"));
 const results: Result[] = [];
 const run = Date.now();
 try {
-  // The real server, on its prefix; its generated serving certificate is then used by crdkit too.
-  const kPort = await freePort();
-  const kUrl = `https://127.0.0.1:${kPort}`;
-  const k8s = await startProcess(
-    oracle.path,
-    ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-k8s-${run}`, "--secure-port", String(kPort), "--cert-dir", join(dir, "certs")],
-    kUrl,
-  );
-  try {
-    if (!only) results.push(await measure("real apiextensions-apiserver, etcd", kUrl));
-  } finally {
-    await stopProcess(k8s);
-  }
   const tls = ["--tls-cert-file", join(dir, "certs", "apiserver.crt"), "--tls-private-key-file", join(dir, "certs", "apiserver.key")];
-  const crdkit = async (name: string, store: string[]) => {
+  let n = 0;
+  const crdkit = async (name: string, cwd: string, store: string[]) => {
     const port = await freePort();
     const url = `https://127.0.0.1:${port}`;
     const child = await startProcess(
       process.execPath,
       [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "bench/serve/crdkit-process.ts", "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...tls, ...store],
       url,
+      cwd,
     );
     try {
       results.push(await measure(name, url));
@@ -232,9 +290,30 @@ try {
       await stopProcess(child);
     }
   };
-  await crdkit("crdkit, etcd", ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-crdkit-${run}`]);
-  await crdkit("crdkit --workers 2, etcd", ["--workers", "2", "--etcd-servers", etcd.url, "--etcd-prefix", `/bench-crdkit2-${run}`]);
-  await crdkit("crdkit, SQLite (synchronous=FULL)", ["--data", join(dir, "data")]);
+  for (let round = 1; round <= ROUNDS; round++) {
+    // The real server, on its prefix; its generated serving certificate is then used by crdkit too.
+    const kPort = await freePort();
+    const kUrl = `https://127.0.0.1:${kPort}`;
+    const k8s = await startProcess(
+      oracle.path,
+      ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-k8s-${run}-${round}`, "--secure-port", String(kPort), "--cert-dir", join(dir, "certs")],
+      kUrl,
+    );
+    try {
+      if (!only) results.push(await measure("real apiextensions-apiserver, etcd", kUrl));
+    } finally {
+      await stopProcess(k8s);
+    }
+    const trees: [string, string][] = [["crdkit", root], ...(baseline ? ([["baseline", resolve(baseline)]] as [string, string][]) : [])];
+    // Interleaved: in odd rounds this tree first, in even rounds the baseline first.
+    if (round % 2 === 0) trees.reverse();
+    for (const [label, cwd] of trees) {
+      const id = () => `${run}-${n++}`;
+      if (variants.includes("etcd")) await crdkit(`${label}, etcd`, cwd, ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-crdkit-${id()}`]);
+      if (variants.includes("workers")) await crdkit(`${label} --workers 2, etcd`, cwd, ["--workers", "2", "--etcd-servers", etcd.url, "--etcd-prefix", `/bench-crdkit2-${id()}`]);
+      if (variants.includes("sqlite")) await crdkit(`${label}, SQLite (synchronous=FULL)`, cwd, ["--data", join(dir, `data-${id()}`)]);
+    }
+  }
 } finally {
   agent.destroy();
   await etcd.cleanup();
@@ -247,12 +326,35 @@ const lines = [
   `serve bench: small CronTab, ${CONCURRENCY} in flight, HTTPS on loopback, ${CREATES} creates then ${GETS} gets (after ${WARMUP} + ${WARMUP * 4} warm-up)`,
   ...results.map(
     (r) =>
-      `${r.name.padEnd(40)} create ${f(r.creates.perSec).padStart(6)}/s p50 ${f(r.creates.p50)} ms p99 ${f(r.creates.p99)} ms ${c3(r.creates.cpu)} | get ${f(r.gets.perSec).padStart(6)}/s p50 ${f(r.gets.p50)} ms p99 ${f(r.gets.p99)} ms ${c3(r.gets.cpu)}`,
+      `${r.name.padEnd(40)} create ${f(r.creates.perSec).padStart(6)}/s p50 ${f(r.creates.p50)} ms p99 ${f(r.creates.p99)} ms ${c3(r.creates.cpu)} | get ${f(r.gets.perSec).padStart(6)}/s p50 ${f(r.gets.p50)} ms p99 ${f(r.gets.p99)} ms ${c3(r.gets.cpu)}` +
+      (r.install ? ` | ${CRDS} CRDs ${r.install.secs.toFixed(2)} s (server CPU ${r.install.cpuSecs.toFixed(2)} s)` : ""),
   ),
 ];
 lines.push("(cpu/req: CPU ms per request of server/etcd/load generator)");
-const k = results.find((r) => r.name.startsWith("real"));
-for (const c of results.filter((r) => r.name.startsWith("crdkit") && r.name.endsWith("etcd"))) {
-  if (k) lines.push(`${c.name} / real: creates ${(c.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(c.gets.perSec / k.gets.perSec).toFixed(2)}x (goals 1.5x, 3x)`);
+// Ratios against the real server of the same round (results come in rounds: real first, then the crdkit runs).
+let k: Result | undefined;
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const byName = new Map<string, { creates: number[]; gets: number[]; cpuC: number[]; cpuG: number[] }>();
+for (const r of results) {
+  if (r.name.startsWith("real")) {
+    k = r;
+    continue;
+  }
+  const m = byName.get(r.name) ?? { creates: [], gets: [], cpuC: [], cpuG: [] };
+  byName.set(r.name, m);
+  m.cpuC.push(r.creates.cpu[0]!);
+  m.cpuG.push(r.gets.cpu[0]!);
+  if (k && r.name.endsWith("etcd")) {
+    m.creates.push(r.creates.perSec / k.creates.perSec);
+    m.gets.push(r.gets.perSec / k.gets.perSec);
+    lines.push(`${r.name} / real: creates ${(r.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(r.gets.perSec / k.gets.perSec).toFixed(2)}x (goals 1.5x, 4x)`);
+  }
+}
+if (ROUNDS > 1) {
+  lines.push(`medians over ${ROUNDS} rounds:`);
+  for (const [name, m] of byName) {
+    const ratios = m.creates.length > 0 ? `, vs real: creates ${med(m.creates).toFixed(2)}x, gets ${med(m.gets).toFixed(2)}x` : "";
+    lines.push(`  ${name.padEnd(40)} server CPU ms/req create ${med(m.cpuC).toFixed(2)}, get ${med(m.cpuG).toFixed(2)}${ratios}`);
+  }
 }
 process.stdout.write(lines.join("\n") + "\n");
