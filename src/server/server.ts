@@ -17,6 +17,7 @@ import { acceptable, notAcceptableError } from "./endpoints/accept.js";
 import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
+import type { RequestContext } from "./auth/request-context.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { CrdFinalizer, markCrdDeleting } from "./controllers/crd-finalizer.js";
 import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-controller.js";
@@ -237,7 +238,7 @@ export class ApiHandler {
         user = ctx.attrs.user.name;
         const r = route(url.pathname);
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
-        out = review ?? (await this.gate.run(ctx, () => this.dispatch(r, req, res, url.searchParams)));
+        out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));
       }
       if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept)) {
         out = { ...out, contentType: "application/yaml" };
@@ -281,7 +282,7 @@ export class ApiHandler {
     });
   }
 
-  private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<RestResponse | undefined> {
+  private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, ctx: RequestContext): Promise<RestResponse | undefined> {
     const method = req.method ?? "GET";
     const readOnly = () => {
       if (method !== "GET" && method !== "HEAD") throw apiErrors.methodNotAllowed();
@@ -330,7 +331,7 @@ export class ApiHandler {
         serveOpenApiV2(req, res, this.openapiV2.answer(this.openapi.v2(`${SERVED_VERSION.major}.${SERVED_VERSION.minor}`)));
         return undefined;
       case "resource":
-        return this.resource(r, method, req, res, query);
+        return this.resource(r, method, req, res, query, ctx);
       default:
         throw apiErrors.pathNotFound();
     }
@@ -349,6 +350,7 @@ export class ApiHandler {
     req: IncomingMessage,
     res: ServerResponse,
     query: URLSearchParams,
+    context: RequestContext,
   ): Promise<RestResponse | undefined> {
     const rt = this.lookup(r.group, r.version, r.plural);
     // The apiextensions group's own handler answers a Status for versions and resources it does not serve.
@@ -370,7 +372,7 @@ export class ApiHandler {
     // wait for this replica's RBAC policy.
     const store =
       rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
-    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res };
+    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res, context };
     if (this.namespaceLifecycle) {
       if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
       if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);

@@ -4,27 +4,18 @@
  * grants (or the `escalate` verb on it), and a binding only with every permission of the referenced role
  * (or the `bind` verb on it). `system:masters` is exempt. Violations are 403 with Kubernetes' text.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { failureStatus } from "../../errors/index.js";
 import { goQuote } from "../../go/fmt.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
 import { ApiError } from "../endpoints/errors.js";
 import { dedupe } from "./dedupe.js";
-import type { Authorizer } from "./authorizer.js";
 import { RBAC_GROUP, type RbacKind } from "./rbac-admission.js";
 import { bindingOf, type RbacPolicy, rulesOf } from "./rbac-policy.js";
 import type { PolicyRule } from "./rbac-rules.js";
-import type { RequestAttributes } from "./request-attributes.js";
 import { SYSTEM_MASTERS } from "./user-info.js";
+import { currentRequestContext, type RequestContext } from "./request-context.js";
 
-/** What a write needs to know about the request it serves (Kubernetes' request context). */
-export interface RequestContext {
-  attrs: RequestAttributes;
-  authorizer: Authorizer;
-  policy: RbacPolicy | undefined;
-}
-
-export const requestContext = new AsyncLocalStorage<RequestContext>();
+export type { RequestContext };
 
 /** `breakdownRule`: one rule per (group, resource, verb[, name]) and per (URL, verb), generated lazily. */
 function* breakdown(r: PolicyRule): Generator<PolicyRule> {
@@ -159,7 +150,7 @@ function onlyGcFields(obj: JsonObject, old: JsonObject): boolean {
  * requesting user does not hold. No-op outside a request (no context) and for `system:masters`.
  */
 export function checkEscalation(kind: RbacKind, plural: string, obj: JsonObject, old: JsonObject | undefined): void {
-  const ctx = requestContext.getStore();
+  const ctx = currentRequestContext();
   if (!ctx || ctx.attrs.user.groups.includes(SYSTEM_MASTERS)) return;
   if (old && onlyGcFields(obj, old)) return;
   const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};

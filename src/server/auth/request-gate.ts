@@ -12,7 +12,7 @@ import { forbiddenError, unauthorizedError } from "./forbidden.js";
 import { impersonatedUser } from "./impersonation.js";
 import { ClusterRoleAggregator } from "./rbac-aggregation.js";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
-import { type RequestContext, requestContext } from "./rbac-escalation.js";
+import type { RequestContext } from "./request-context.js";
 import { RbacPolicy } from "./rbac-policy.js";
 import { requestAttributes } from "./request-attributes.js";
 import type { Security } from "./security.js";
@@ -75,11 +75,6 @@ export class RequestGate {
   stop(): void {
     this.policy?.stop();
     this.aggregator.stop();
-  }
-
-  /** Runs `f` with `ctx` as the request context (what RBAC escalation checks read). */
-  run<T>(ctx: RequestContext, f: () => Promise<T>): Promise<T> {
-    return requestContext.run(ctx, f);
   }
 
   /** SelfSubjectAccessReview / SelfSubjectReview for `user`; undefined for other paths. */

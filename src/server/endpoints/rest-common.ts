@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import type { Store, StoredValue } from "../../storage/types.js";
+import type { RequestContext } from "../auth/request-context.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
@@ -28,6 +29,8 @@ export interface RestRequest {
   admit?: (operation: "create" | "update", obj: JsonObject) => Promise<void>;
   /** Strict-decoding errors of the body (duplicate fields), set when the body is read. */
   strictErrors?: string[];
+  /** The user and attributes of the request, for admission that needs them (RBAC escalation checks). */
+  context?: RequestContext;
 }
 
 /** A non-streaming result. */

@@ -37,6 +37,7 @@ import { applyScale, toScale } from "../registry/scale.js";
 import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 import { ConversionFailure } from "../conversion/conversion.js";
+import { withRequestContext } from "../auth/request-context.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -151,7 +152,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   meta["uid"] = newUid();
   meta["creationTimestamp"] = nowTimestamp();
   const opts = requestOptions(r);
-  const result = r.rt.admission().create(obj, opts);
+  const result = withRequestContext(r.context, () => r.rt.admission().create(obj, opts));
   // Admission plugins (NamespaceLifecycle) see the decoded object, before the strategy's validation.
   if (r.admit && result.decodeError === undefined) await r.admit("create", obj);
   const name = metaString(obj, "name");
@@ -229,12 +230,13 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   const managedFields = metaOf(newObj)["managedFields"];
   const opts = requestOptions(r);
   const adm = r.rt.admission();
-  const result =
+  const result = withRequestContext(r.context, () =>
     r.subresource === "status"
       ? adm.updateStatus(newObj, old, opts)
       : r.subresource === "finalize" && adm.finalize
         ? adm.finalize(newObj, old, opts)
-        : adm.update(newObj, old, opts);
+        : adm.update(newObj, old, opts),
+  );
   if (r.admit && result.decodeError === undefined) await r.admit("update", newObj);
   const warnings = collectWarnings(r, result);
   let next = admitted(r, result, r.name);
