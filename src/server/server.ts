@@ -25,6 +25,7 @@ import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
 import { sendError, sendJson } from "./endpoints/http-io.js";
+import { EncodedObjects } from "./endpoints/encoded-objects.js";
 import { OpenApi } from "./openapi/openapi.js";
 import { OpenApiV2Cache, serveOpenApiV2 } from "./openapi/openapi-v2-handler.js";
 import { metaString } from "./registry/object-meta.js";
@@ -121,6 +122,7 @@ export class ApiHandler {
   private readonly discovery: Discovery;
   private readonly openapi: OpenApi;
   private readonly openapiV2 = new OpenApiV2Cache();
+  private readonly encoded = new EncodedObjects();
   private readonly watchStops = new Set<() => void>();
   private readonly finalizer: CrdFinalizer;
   private readonly naming: CrdNamingController;
@@ -254,6 +256,7 @@ export class ApiHandler {
           res.end(out.body);
         } else {
           sendJson(res, out.code, out.body, {
+            ...(out.json !== undefined && out.contentType === undefined ? { json: out.json } : {}),
             ...(out.contentType ? { contentType: out.contentType } : {}),
             ...(warnings ? { warnings } : {}),
             ...(out.cacheControl ? { cacheControl: out.cacheControl } : {}),
@@ -372,7 +375,7 @@ export class ApiHandler {
     // wait for this replica's RBAC policy.
     const store =
       rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
-    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res, context };
+    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res, context, encoded: this.encoded };
     if (this.namespaceLifecycle) {
       if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
       if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);

@@ -104,14 +104,17 @@ export function toJson(v: JsonValue): string {
   return isStatus(v) ? statusJson(v) : goJsonMarshal(v);
 }
 
-/** Sends `body` as JSON (as YAML when `contentType` is `application/yaml`) with `code`, plus `Warning` headers. */
+/**
+ * Sends `body` as JSON (`json`: its text, already encoded; as YAML when `contentType` is `application/yaml`)
+ * with `code`, plus `Warning` headers.
+ */
 export function sendJson(
   res: ServerResponse,
   code: number,
   body: JsonValue,
-  opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string } = {},
+  opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string; json?: string } = {},
 ): void {
-  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : toJson(body);
+  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : (opts.json ?? toJson(body));
   const headers: Record<string, string | string[]> = {
     "Content-Type": opts.contentType ?? "application/json",
     "Content-Length": String(Buffer.byteLength(text)),

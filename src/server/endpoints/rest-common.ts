@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import type { Store, StoredValue } from "../../storage/types.js";
 import type { RequestContext } from "../auth/request-context.js";
+import { EncodedObjects } from "./encoded-objects.js";
+import { wantsYaml } from "./yaml-response.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
@@ -31,6 +33,8 @@ export interface RestRequest {
   strictErrors?: string[];
   /** The user and attributes of the request, for admission that needs them (RBAC escalation checks). */
   context?: RequestContext;
+  /** The server's cache of encoded answers (see encoded-objects.ts). */
+  encoded?: EncodedObjects;
 }
 
 /** A non-streaming result. */
@@ -41,6 +45,11 @@ export interface RestResponse {
   contentType?: string;
   /** `Cache-Control` (default `no-cache, private`). */
   cacheControl?: string;
+  /**
+   * The answer's JSON text, already encoded: sent instead of encoding `body` (which is then null when the
+   * text came from the cache). Set only when the client asked for JSON.
+   */
+  json?: string;
 }
 
 /** Storage key of one object. */
@@ -135,6 +144,20 @@ export async function decodeWritten(rt: ResourceType, sv: StoredValue): Promise<
     if (!(e instanceof CorruptObjectError)) throw e;
     throw apiErrors.internalPlain(`object not decodable revision=${e.revision}: ${e.reason}`);
   }
+}
+
+/** The cache of encoded answers, when the request's answer is a plain JSON object of a cacheable resource. */
+export function encodedAnswers(r: RestRequest): EncodedObjects | undefined {
+  if (!r.encoded || r.subresource === "scale" || !EncodedObjects.cacheable(r.rt)) return undefined;
+  const accept = r.req.headers.accept;
+  return wantsYaml(accept) || wantsTable(accept) ? undefined : r.encoded;
+}
+
+/** The answer of a write that stored `sv`: the object decoded, and its JSON remembered for later GETs. */
+export async function writtenAnswer(r: RestRequest, sv: StoredValue, code: number, warnings?: string[]): Promise<RestResponse> {
+  const obj = await decodeWritten(r.rt, sv);
+  const enc = encodedAnswers(r);
+  return { code, body: obj, ...(warnings ? { warnings } : {}), ...(enc ? { json: enc.put(r.rt, sv, obj) } : {}) };
 }
 
 /** The field set of an object for field selectors (`GetAttrs`). */

@@ -7,6 +7,7 @@ import {
   collectionPrefix,
   decodeCurrent,
   decodeStored,
+  encodedAnswers,
   objectKey,
   outputMode,
   parseFilters,
@@ -25,6 +26,15 @@ export async function loadObject(r: RestRequest, forWrite = false): Promise<{ ob
 
 /** `GET …/NAME[/status|/scale]`. */
 export async function getObject(r: RestRequest): Promise<RestResponse> {
+  const enc = encodedAnswers(r);
+  if (enc) {
+    const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
+    if (!sv) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
+    const json = enc.get(r.rt, sv);
+    if (json !== undefined) return { code: 200, body: null, json };
+    const obj = await decodeStored(r.rt, sv);
+    return { code: 200, body: obj, json: enc.put(r.rt, sv, obj) };
+  }
   const { obj } = await loadObject(r);
   if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
   const mode = outputMode(r.req, r.query);

@@ -26,6 +26,7 @@ import { groupVersion } from "../registry/resource-type.js";
 import {
   decodeWritten,
   encodeForStorage,
+  writtenAnswer,
   fieldValidationOf,
   isDryRun,
   objectKey,
@@ -169,7 +170,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   try {
     const key = objectKey(r.rt, r.namespace, name);
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
-    return { code: 201, body: await decodeWritten(r.rt, sv), warnings };
+    return await writtenAnswer(r, sv, 201, warnings);
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
@@ -260,6 +261,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     if (dry) return respond(next);
     const retry = mediaType(r.req.headers["content-type"]) !== "application/apply-patch+yaml";
     const sv = await writeDroppingManagedFieldsIfTooLarge(retry, next, async () => r.store.update(key, await encodeForStorage(r.rt, next), revision));
+    if (r.subresource !== "scale") return await writtenAnswer(r, sv, 200, warnings);
     return respond(await decodeWritten(r.rt, sv));
   } catch (e) {
     if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
