@@ -11,7 +11,7 @@
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -32,6 +32,8 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const CRDS = Number(arg("crds") ?? 0);
 const baseline = arg("baseline");
 const ROUNDS = Number(arg("rounds") ?? 1);
+/** Only the CRD install (one create and one get instead of the load phases). */
+const crdsOnly = process.argv.includes("--crds-only");
 const variants = (arg("variants") ?? "etcd,workers,sqlite").split(",");
 const root = resolve(import.meta.dirname, "..", "..");
 
@@ -258,6 +260,7 @@ async function measure(name: string, url: string): Promise<Result> {
     if (i > 300) throw new Error(`${name}: the CRD is not served`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  if (crdsOnly) return { name, creates: await load(1, (i) => call(coll, "POST", cronTab("one", i)), 201), gets: await load(1, () => call(`${coll}/one-0`, "GET"), 200), install: await install(url, CRDS) };
   await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
   await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
   const creates = await load(CREATES, (i) => call(coll, "POST", cronTab("ct", i)), 201);

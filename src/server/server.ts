@@ -242,7 +242,7 @@ export class ApiHandler {
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));
       }
-      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept)) {
+      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && wantsYaml(req.headers.accept) && route(url.pathname).kind === "resource") {
         out = { ...out, contentType: "application/yaml" };
       }
       if (out) {

@@ -9,7 +9,7 @@
  * crdkit runs the pass before answering the CRD write (`crdNamingStore`), so a CRD created through this
  * server is established when its create returns; Kubernetes runs it moments later.
  */
-import { KeyNotFoundError, RevisionConflictError, type Store } from "../../storage/types.js";
+import { KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
 import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 import type { Registry } from "../registry/registry.js";
@@ -38,11 +38,17 @@ export class CrdNamingController {
     private readonly registry: Registry,
   ) {}
 
-  /** One pass for the CRD `name`; returns its group ("" when it is gone). */
-  async sync(name: string): Promise<string> {
+  /**
+   * One pass for the CRD `name`; returns its group ("" when it is gone). `written`: the CRD as this server
+   * just wrote it, used instead of reading it back first (the status write is a compare-and-swap on its
+   * revision, so a change made meanwhile fails it and the pass reads the CRD again).
+   */
+  async sync(name: string, written?: StoredValue): Promise<string> {
     const key = CRD_PREFIX + name;
+    let known = written?.key === key ? written : undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const sv = await this.store.get(key);
+      const sv = known ?? (await this.store.get(key));
+      known = undefined;
       if (!sv) return "";
       const crd = parseStored(sv.value);
       const group = groupOf(crd);
@@ -78,9 +84,9 @@ export class CrdNamingController {
    * The pass for `name`, then for every other CRD of `group` (or of the CRD's group). The write it follows
    * has succeeded either way: a store failure here leaves the status to the next write.
    */
-  async afterWrite(name: string, group?: string): Promise<void> {
+  async afterWrite(name: string, group?: string, written?: StoredValue): Promise<void> {
     try {
-      const g = (await this.sync(name)) || group;
+      const g = (await this.sync(name, written)) || group;
       if (!g) return;
       for (const e of [...this.registry.entries()]) {
         if (e.group === g && e.name !== name) await this.sync(e.name);
@@ -104,12 +110,12 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
     close: () => store.close(),
     create: async (key, value) => {
       const sv = await store.create(key, value);
-      await controller.afterWrite(nameOf(key));
+      await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;
     },
     update: async (key, value, expected) => {
       const sv = await store.update(key, value, expected);
-      await controller.afterWrite(nameOf(key));
+      await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;
     },
     delete: async (key, expected) => {

@@ -73,7 +73,8 @@ export function encodeObject(obj: JsonObject): string {
  * plain 500 with the converter's text.
  */
 export async function encodeForStorage(rt: ResourceType, obj: JsonObject): Promise<string> {
-  if (!rt.converter) return encodeObject(obj);
+  // An object already in the storage version is stored as it is (the converter would return it unchanged).
+  if (!rt.converter || obj["apiVersion"] === groupVersion(rt.group, rt.converter().storageVersion)) return encodeObject(obj);
   try {
     return encodeObject(await rt.converter().toStorage(withoutResourceVersion(deepClone(obj))));
   } catch (e) {

@@ -75,6 +75,8 @@ export function managerOf(r: RestRequest): string {
   const m = r.query.get("fieldManager");
   if (m !== null && m !== "") return m;
   const ua = (r.req.headers["user-agent"] ?? "").split("/")[0] ?? "";
+  // Printable ASCII within the limit is kept whole (the usual case; no per-character checks).
+  if (/^[\x20-\x7e]{0,128}$/.test(ua)) return ua;
   let out = "";
   for (const ch of ua) {
     if (/\p{C}/u.test(ch)) continue;

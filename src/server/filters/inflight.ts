@@ -13,6 +13,9 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A watch request (`watch=true|1`), which the limits do not count. */
 function longRunning(req: IncomingMessage): boolean {
+  const url = req.url ?? "";
+  // Only a query that names `watch` (possibly percent-encoded) can be one: most requests skip the parse.
+  if (req.method !== "GET" || !(url.includes("watch") || url.includes("%"))) return false;
   const q = new URL(req.url ?? "/", "http://localhost").searchParams.get("watch");
   return req.method === "GET" && (q === "true" || q === "1");
 }
