@@ -32,8 +32,12 @@ export function uintAfterJsonRoundTrip(u: bigint): JsonValue {
   return new Float64(Number(u));
 }
 
+/** Strings encoding/json writes as they are (no escapes, no surrogates to check). */
+const PLAIN_STRING = /^[^"\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]*$/;
+
 /** encoding/json string escaping (HTML-safe, like Go's default encoder). */
 export function goJsonString(s: string): string {
+  if (PLAIN_STRING.test(s)) return `"${s}"`;
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
@@ -90,11 +94,66 @@ export function goJsonFloat(n: number): string {
   return String(n);
 }
 
+/** Nesting the recursive encoder handles; deeper values are encoded by the iterative one. */
+const RECURSION_LIMIT = 200;
+const TOO_DEEP = Symbol("too deep");
+
+/** Map keys in Go's order (UTF-8 bytes): without surrogates that is UTF-16 order, the default sort's. */
+function sortedKeys(o: Record<string, JsonValue>): string[] {
+  const keys = Object.keys(o);
+  for (const k of keys) if (/[\ud800-\udfff]/.test(k)) return keys.sort(compareGoStrings);
+  return keys.sort();
+}
+
+/** The recursive encoder (the common case: fewer allocations than the work list); throws TOO_DEEP. */
+function marshalRecursive(x: JsonValue | undefined, depth: number): string {
+  switch (typeof x) {
+    case "string":
+      return goJsonString(x);
+    case "number":
+      return Number.isInteger(x) ? String(x) : goJsonFloat(x);
+    case "boolean":
+      return x ? "true" : "false";
+    case "bigint":
+      return String(x);
+    case "object": {
+      if (x === null) return "null";
+      if (depth > RECURSION_LIMIT) throw TOO_DEEP;
+      if (Array.isArray(x)) {
+        let out = "[";
+        for (let i = 0; i < x.length; i++) out += (i > 0 ? "," : "") + marshalRecursive(x[i], depth + 1);
+        return `${out}]`;
+      }
+      if (x instanceof Float64) return goJsonFloat(toNumber(x));
+      const o = x as Record<string, JsonValue>;
+      const keys = sortedKeys(o);
+      let out = "{";
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        out += `${i > 0 ? "," : ""}${goJsonString(k)}:${marshalRecursive(o[k], depth + 1)}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return "null";
+  }
+}
+
 /**
  * Go `json.Marshal` of an unstructured value: map keys sorted, HTML-safe strings, Go number formatting.
- * Iterative: any nesting depth.
+ * Any nesting depth (values nested deeper than the recursive encoder goes are encoded iteratively).
  */
 export function goJsonMarshal(v: JsonValue | undefined): string {
+  try {
+    return marshalRecursive(v, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    return goJsonMarshalIterative(v);
+  }
+}
+
+/** {@link goJsonMarshal} with an explicit work list: any nesting depth. */
+export function goJsonMarshalIterative(v: JsonValue | undefined): string {
   const out: string[] = [];
   // a work item is a value to render or a literal piece of text
   const work: ({ v: JsonValue | undefined } | string)[] = [{ v }];

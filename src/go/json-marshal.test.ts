@@ -1,0 +1,70 @@
+/**
+ * goJsonMarshal's recursive encoder writes exactly the text of the iterative one (the reference kept for
+ * values nested too deep to recurse): escapes, surrogates in strings and keys, number forms, nesting, and
+ * every document of the corpus.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { corpusRoot } from "../../test/corpus-root.js";
+import { decodeDocuments } from "../io/decode.js";
+import { Float64, type JsonValue } from "../value/json-value.js";
+import { goJsonMarshal, goJsonMarshalIterative, goJsonString } from "./json.js";
+
+test("the same text as the iterative encoder, and Go's escapes", () => {
+  const values: JsonValue[] = [
+    null,
+    true,
+    0,
+    -12345,
+    2n ** 70n,
+    1.5,
+    -0.000001,
+    1e21,
+    Number.NaN,
+    new Float64(1),
+    new Float64(-0),
+    "",
+    "plain text with spaces, digits 0123 and ~^`|{}",
+    'quote " backslash \\ newline \n <tag> & amp \u0000 \u001f \u007f \u2028 \u2029',
+    "pair 😀 lone \ud800 x \udc00 end\ud83d",
+    [],
+    {},
+    [1, "a", [null, { b: [true] }]],
+    { "k<>&\"": "v", "é": { "😀": [1.25, new Float64(3)] }, "\uffff": 1, "\ud83d\ude00": 2, z: [], a: {}, B: 0, "": "" },
+    { b: undefined as unknown as JsonValue, a: 1 },
+  ];
+  for (const v of values) assert.equal(goJsonMarshal(v), goJsonMarshalIterative(v), goJsonMarshalIterative(v));
+  assert.equal(goJsonMarshal({ "😀": 1, "\uffff": 2, a: 3 }), '{"a":3,"\uffff":2,"😀":1}');
+  assert.equal(goJsonString("a<b>&c"), '"a\\u003cb\\u003e\\u0026c"');
+  assert.equal(goJsonString("x\u2028y\ud800"), '"x\\u2028y\\ufffd"');
+  assert.equal(goJsonString("caf\u00e9 \u65e5\u672c"), '"caf\u00e9 \u65e5\u672c"');
+});
+
+test("values nested deeper than the recursion limit", () => {
+  let v: JsonValue = "leaf";
+  for (let i = 0; i < 5000; i++) v = i % 2 === 0 ? [v] : { k: v };
+  const text = goJsonMarshal(v);
+  assert.equal(text, goJsonMarshalIterative(v));
+  assert.equal(text.length, 5000 * 2 + 2500 * 4 + 6);
+});
+
+const root = corpusRoot();
+test("every corpus document as the iterative encoder writes it", { skip: existsSync(root) ? false : `no corpus at ${root}` }, () => {
+  let docs = 0;
+  for (const p of readdirSync(root)) {
+    for (const d of ["crds", "examples"]) {
+      const dir = join(root, p, d);
+      if (!existsSync(dir)) continue;
+      for (const f of readdirSync(dir)) {
+        for (const doc of decodeDocuments(readFileSync(join(dir, f), "utf8"))) {
+          if (doc.value === undefined) continue;
+          assert.equal(goJsonMarshal(doc.value), goJsonMarshalIterative(doc.value), `${p}/${d}/${f}#${doc.index}`);
+          docs++;
+        }
+      }
+    }
+  }
+  assert.ok(docs > 1000, `${docs} documents`);
+});
