@@ -55,7 +55,7 @@ export {
   UintType,
 } from "./types/types.js";
 export { parseType, TypeSyntaxError } from "./types/parse-type.js";
-export type { TypeProvider } from "./types/provider.js";
+export type { ObjectTypeSource, TypeProvider } from "./types/provider.js";
 export { TypeRegistry } from "./types/provider.js";
 export type { FunctionDecl, OverloadDecl, VariableDecl } from "./decls/decl.js";
 export { fn, memberOverload, mergeFunctions, overload } from "./decls/decl.js";

@@ -4,7 +4,8 @@
  * Kubernetes list/object equality and `+` overriding the engine's defaults.
  */
 import { type CelValue, type CheckerDecls, Env, type EnvOptions, type FunctionRegistry, optionalType } from "../cel/index.js";
-import { assignTypeNames, celTypeOf, type DeclType, objectTypeDecls } from "./decl-type.js";
+import type { DeclType } from "./decl-type.js";
+import { declTypeSource, namedCelType } from "./decl-type-source.js";
 import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
 import { kubeAddLists, kubeEquals } from "./values.js";
 
@@ -83,9 +84,10 @@ function nodeEnv(options: EnvOptions, flavor: EnvFlavor): Env {
 
 /** Builds the environments for rules on a node with the given DeclType (object types are named `selfType<n>`). */
 export function ruleEnvs(declType: DeclType, flavor: EnvFlavor): RuleEnvs {
-  assignTypeNames(declType, uniqueSelfTypeName());
-  const t = celTypeOf(declType);
-  const base: EnvOptions = { objectTypes: objectTypeDecls(declType), opaqueTypes: KUBE_OPAQUE_TYPES, extendedValidations: true };
+  const name = uniqueSelfTypeName();
+  const t = namedCelType(declType, name);
+  // the object types are declared on demand: a check builds only the types its expressions select
+  const base: EnvOptions = { objectTypeSource: declTypeSource(declType, name), opaqueTypes: KUBE_OPAQUE_TYPES, extendedValidations: true };
   let optional: Env | undefined;
   return {
     env: nodeEnv({ ...base, variables: { self: t, oldSelf: t } }, flavor),

@@ -151,7 +151,7 @@ class LazyNode implements RuleValidator {
 
   private compile(): { compiled: CompiledRule[]; err?: string } {
     if (!this.state) {
-      const r = compileNodeRules(this.schema, this.rules, this.declType, { flavor: "stored" });
+      const r = compileNodeRules(this.schema, this.rules, this.declType, { flavor: "stored", costs: "lazy" });
       this.state = Array.isArray(r) ? { compiled: r } : { compiled: [], err: r.internalError };
     }
     return this.state;
