@@ -45,7 +45,8 @@ import { type Activation, type EvalResult, type Program, plan } from "./interpre
 import { type CelIssue, formatIssues } from "./parser/issues.js";
 import { standardFunctions } from "./stdlib-impl/index.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
-import { type ParseOptions, parse } from "./parser/parser.js";
+import { type ParseOptions, type ParseResult, parse } from "./parser/parser.js";
+import type { ParseCache } from "./parser/parse-cache.js";
 import { parseType } from "./types/parse-type.js";
 import { type ObjectTypeSource, TypeRegistry } from "./types/provider.js";
 import { type CelType, formatType, optionalType, typeParamType } from "./types/types.js";
@@ -108,6 +109,8 @@ export interface EnvOptions {
   readonly validators?: readonly AstValidator[];
   /** Parser options (description, recursion limit, ...). */
   readonly parser?: ParseOptions;
+  /** Parse results shared with other environments (see {@link ParseCache}). */
+  readonly parseCache?: ParseCache;
 }
 
 /** A successfully compiled expression. */
@@ -298,7 +301,7 @@ export class Env {
 
   /** Parses and type-checks `expression`. */
   compile(expression: string): Compiled | CompileFailure {
-    const parsed = parse(expression, this.parseOptions);
+    const parsed = this.parse(expression);
     if (parsed.ast === undefined) {
       return { issues: parsed.errorText, issueList: parsed.issues };
     }
@@ -327,6 +330,11 @@ export class Env {
       if (this.customOverloads.length > 0) this.registry.add(...this.customOverloads);
     }
     return this.registry;
+  }
+
+  private parse(expression: string): ParseResult {
+    const cache = this.options.parseCache;
+    return cache !== undefined ? cache.parse(expression, this.parseOptions) : parse(expression, this.parseOptions);
   }
 
   /**
@@ -381,7 +389,7 @@ export class Env {
 
   /** Parses `expression` without type-checking (the result has an empty check result). */
   parseOnly(expression: string): { ast: ParsedAst } | CompileFailure {
-    const parsed = parse(expression, this.parseOptions);
+    const parsed = this.parse(expression);
     if (parsed.ast === undefined) return { issues: parsed.errorText, issueList: parsed.issues };
     return { ast: parsed.ast };
   }

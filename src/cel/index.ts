@@ -11,6 +11,7 @@
 export * from "./ast.js";
 export type { ParseOptions, ParseResult } from "./parser/parser.js";
 export { parse } from "./parser/parser.js";
+export { ParseCache } from "./parser/parse-cache.js";
 export type { CelIssue } from "./parser/issues.js";
 export { formatIssue, formatIssues } from "./parser/issues.js";
 export type { Macro, MacroExprHelper, MacroResult, MacroError } from "./parser/macros.js";
