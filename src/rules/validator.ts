@@ -32,7 +32,36 @@ interface VSchema {
   allOf?: VSchema[] | undefined;
 }
 
+const NO_RULES: VSchema = {};
+
+/** True when `s` or a schema below it (the allOf of value validations included) has x-kubernetes-validations. */
+const structuralRules = new WeakMap<Structural, boolean>();
+function structuralHasRules(s: Structural, depth = 0): boolean {
+  if (depth > 10000) return false;
+  const hit = structuralRules.get(s);
+  if (hit !== undefined) return hit;
+  let r = (s.xValidations?.length ?? 0) > 0;
+  if (!r && s.items) r = structuralHasRules(s.items, depth + 1);
+  if (!r && s.additionalProperties?.schema) r = structuralHasRules(s.additionalProperties.schema, depth + 1);
+  if (!r) for (const p of s.properties?.values() ?? []) if (structuralHasRules(p, depth + 1)) { r = true; break; }
+  if (!r) for (const a of s.valueValidation?.allOf ?? []) if (nestedHasRules(a, depth + 1)) { r = true; break; }
+  structuralRules.set(s, r);
+  return r;
+}
+
+function nestedHasRules(n: NestedValueValidation, depth: number): boolean {
+  if (depth > 10000) return false;
+  if ((n.xValidations?.length ?? 0) > 0) return true;
+  if (n.items && nestedHasRules(n.items, depth + 1)) return true;
+  if (n.additionalProperties && nestedHasRules(n.additionalProperties, depth + 1)) return true;
+  for (const p of n.properties?.values() ?? []) if (nestedHasRules(p, depth + 1)) return true;
+  for (const a of n.valueValidation.allOf ?? []) if (nestedHasRules(a, depth + 1)) return true;
+  return false;
+}
+
+/** The rule-carrying view of `s`; subtrees without any rule are left empty (they get no validator either way). */
 function fromStructural(s: Structural): VSchema {
+  if (!structuralHasRules(s)) return NO_RULES;
   return {
     xValidations: s.xValidations,
     items: s.items ? fromStructural(s.items) : undefined,
