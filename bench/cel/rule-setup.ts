@@ -60,19 +60,22 @@ function child(project: string): void {
 function main(): void {
   const args = process.argv.slice(2);
   const ci = args.indexOf("--child");
-  if (ci >= 0) return child(args[ci + 1] as string);
+  if (ci >= 0) {
+    child(args[ci + 1] as string);
+    return;
+  }
   const ri = args.indexOf("--rounds");
   const rounds = ri >= 0 ? Number(args[ri + 1]) : 5;
   const named = args.filter((a, i) => !a.startsWith("--") && (ri < 0 || i !== ri + 1));
   const projects = named.length > 0 ? named : ["envoy-gateway", "gateway-api", "argo-workflows"];
   const self = fileURLToPath(import.meta.url);
   const runs = new Map<string, number[]>(projects.map((p) => [p, []]));
-  let info = new Map<string, string>();
+  const info = new Map<string, string>();
   for (let r = 0; r < rounds; r++) {
     for (const p of projects) {
       const out = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", self, "--child", p], { encoding: "utf8" })) as { ms: number; rules: number; schemas: number };
       runs.get(p)?.push(out.ms);
-      info = info.set(p, `${out.rules} rules in ${out.schemas} schemas`);
+      info.set(p, `${out.rules} rules in ${out.schemas} schemas`);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
