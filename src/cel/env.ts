@@ -45,9 +45,10 @@ import { type Activation, type EvalResult, type Program, plan } from "./interpre
 import { type CelIssue, formatIssues } from "./parser/issues.js";
 import { standardFunctions } from "./stdlib-impl/index.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
-import { type ParseOptions, parse } from "./parser/parser.js";
+import { type ParseOptions, type ParseResult, parse } from "./parser/parser.js";
+import type { ParseCache } from "./parser/parse-cache.js";
 import { parseType } from "./types/parse-type.js";
-import { TypeRegistry } from "./types/provider.js";
+import { type ObjectTypeSource, TypeRegistry } from "./types/provider.js";
 import { type CelType, formatType, optionalType, typeParamType } from "./types/types.js";
 
 /** A type given either as a {@link CelType} or in cel-go's notation (`map(string, int)`). */
@@ -88,6 +89,8 @@ export interface EnvOptions {
   readonly variables?: Readonly<Record<string, TypeSpec>>;
   /** Object types declared as field maps (`{"Spec": {"replicas": "int"}}`). */
   readonly objectTypes?: Readonly<Record<string, Readonly<Record<string, TypeSpec>>>>;
+  /** Object types declared on demand (built when a check first looks one up); `objectTypes` take precedence. */
+  readonly objectTypeSource?: ObjectTypeSource;
   /** Opaque type names (e.g. `kubernetes.Quantity`), usable in {@link TypeSpec}s. */
   readonly opaqueTypes?: readonly string[];
   /** Custom functions (global or receiver-style). */
@@ -106,6 +109,8 @@ export interface EnvOptions {
   readonly validators?: readonly AstValidator[];
   /** Parser options (description, recursion limit, ...). */
   readonly parser?: ParseOptions;
+  /** Parse results shared with other environments (see {@link ParseCache}). */
+  readonly parseCache?: ParseCache;
 }
 
 /** A successfully compiled expression. */
@@ -165,6 +170,10 @@ const LIBRARY_KEYS = new Map<readonly FunctionDecl[], string>([
   [TWO_VAR_COMPREHENSIONS, "twovar"],
 ]);
 const MERGED_LIBRARIES = new Map<string, Map<string, FunctionDecl>>();
+/** The standard implementations literal validators use, by strings library version (see `literalFunctions`). */
+const LITERAL_REGISTRIES = new Map<number, FunctionRegistry>();
+let LISTS_ESTIMATORS: ReadonlyMap<string, FunctionEstimator> | undefined;
+const NO_ESTIMATORS: ReadonlyMap<string, FunctionEstimator> = new Map();
 
 /** Thrown for invalid environment declarations. */
 export class EnvError extends Error {}
@@ -193,6 +202,7 @@ export class Env {
     const libs = options.libraries ?? {};
     if (libs.optional !== false) reg.registerIdentType("optional_type", optionalType(typeParamType("T")));
     for (const name of options.opaqueTypes ?? []) reg.registerOpaque(name);
+    if (options.objectTypeSource !== undefined) reg.registerObjectSource(options.objectTypeSource);
     const lookup = (n: string) => reg.findIdentType(n);
     const objectTypes = options.objectTypes ?? {};
     // Declare names first so fields may reference other object types.
@@ -232,8 +242,8 @@ export class Env {
     }
     if (options.extendedValidations === true) {
       this.validators.push(
-        (ctx) => validateDurationLiterals(ctx, this.functions()),
-        (ctx) => validateTimestampLiterals(ctx, this.functions()),
+        (ctx) => validateDurationLiterals(ctx, this.literalFunctions()),
+        (ctx) => validateTimestampLiterals(ctx, this.literalFunctions()),
         validateRegexLiterals,
       );
       const exempt = libs.strings !== false ? ["format"] : [];
@@ -242,7 +252,7 @@ export class Env {
     for (const v of options.validators ?? []) this.validators.push(v);
     if (libs.sets !== false) lists.push(SETS_EXT);
     if (libs.lists !== false) lists.push(LISTS_EXT_V3);
-    this.libraryEstimators = libs.lists !== false ? listsExtEstimators() : new Map();
+    this.libraryEstimators = libs.lists !== false ? (LISTS_ESTIMATORS ??= listsExtEstimators()) : NO_ESTIMATORS;
     if (libs.optional !== false) lists.push(OPTIONAL_LIB);
     if (libs.twoVarComprehensions !== false) lists.push(TWO_VAR_COMPREHENSIONS);
     let functions: Map<string, FunctionDecl>;
@@ -291,7 +301,7 @@ export class Env {
 
   /** Parses and type-checks `expression`. */
   compile(expression: string): Compiled | CompileFailure {
-    const parsed = parse(expression, this.parseOptions);
+    const parsed = this.parse(expression);
     if (parsed.ast === undefined) {
       return { issues: parsed.errorText, issueList: parsed.issues };
     }
@@ -316,11 +326,36 @@ export class Env {
   functions(): FunctionRegistry {
     if (this.registry === undefined) {
       // The runtime strings library follows the declared version (`true` = version 2, as Kubernetes).
-      const strings = this.options.libraries?.strings;
-      this.registry = standardFunctions({ stringsVersion: typeof strings === "number" ? strings : 2 });
+      this.registry = standardFunctions({ stringsVersion: this.stringsVersion() });
       if (this.customOverloads.length > 0) this.registry.add(...this.customOverloads);
     }
     return this.registry;
+  }
+
+  private parse(expression: string): ParseResult {
+    const cache = this.options.parseCache;
+    return cache !== undefined ? cache.parse(expression, this.parseOptions) : parse(expression, this.parseOptions);
+  }
+
+  /**
+   * The implementations the literal validators evaluate `duration('...')` / `timestamp('...')` with:
+   * without custom overloads, the standard library's, built once per process and never handed out
+   * (an environment per schema node would otherwise build its own registry just to check literals).
+   */
+  private literalFunctions(): FunctionRegistry {
+    if (this.customOverloads.length > 0 || this.registry !== undefined) return this.functions();
+    const version = this.stringsVersion();
+    let r = LITERAL_REGISTRIES.get(version);
+    if (r === undefined) {
+      r = standardFunctions({ stringsVersion: version });
+      LITERAL_REGISTRIES.set(version, r);
+    }
+    return r;
+  }
+
+  private stringsVersion(): number {
+    const strings = this.options.libraries?.strings;
+    return typeof strings === "number" ? strings : 2;
   }
 
   /** Plans a compiled expression for (repeated) evaluation. */
@@ -354,7 +389,7 @@ export class Env {
 
   /** Parses `expression` without type-checking (the result has an empty check result). */
   parseOnly(expression: string): { ast: ParsedAst } | CompileFailure {
-    const parsed = parse(expression, this.parseOptions);
+    const parsed = this.parse(expression);
     if (parsed.ast === undefined) return { issues: parsed.errorText, issueList: parsed.issues };
     return { ast: parsed.ast };
   }

@@ -11,6 +11,7 @@
 export * from "./ast.js";
 export type { ParseOptions, ParseResult } from "./parser/parser.js";
 export { parse } from "./parser/parser.js";
+export { ParseCache } from "./parser/parse-cache.js";
 export type { CelIssue } from "./parser/issues.js";
 export { formatIssue, formatIssues } from "./parser/issues.js";
 export type { Macro, MacroExprHelper, MacroResult, MacroError } from "./parser/macros.js";
@@ -55,7 +56,7 @@ export {
   UintType,
 } from "./types/types.js";
 export { parseType, TypeSyntaxError } from "./types/parse-type.js";
-export type { TypeProvider } from "./types/provider.js";
+export type { ObjectTypeSource, TypeProvider } from "./types/provider.js";
 export { TypeRegistry } from "./types/provider.js";
 export type { FunctionDecl, OverloadDecl, VariableDecl } from "./decls/decl.js";
 export { fn, memberOverload, mergeFunctions, overload } from "./decls/decl.js";

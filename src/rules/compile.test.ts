@@ -99,6 +99,35 @@ describe("TestCelCompilation (Kubernetes)", () => {
   it("expressions may not use undeclared functions", () => {
     assert.match(compileAll({ type: "string" }, [{ rule: "fakeFunction('abc') == 'ABC'" }])[0]!, /undeclared reference to 'fakeFunction'/);
   });
+  it("object types are named after their path (MaybeAssignTypeName), in error texts too", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            items: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } },
+            labels: { type: "object", additionalProperties: { type: "object", properties: { v: { type: "integer" } } } },
+          },
+        },
+      },
+    };
+    const got = compileAll(schema, [
+      { rule: "self.spec == 1" },
+      { rule: "self.spec.items[0] == 1" },
+      { rule: "self.spec.labels['a'] == 1" },
+      { rule: "self.spec.items == 1" },
+      { rule: "self.spec.nope == 1" },
+      { rule: "self.spec.items[0].name == 'a' && self.spec.labels['a'].v == 1" },
+    ]);
+    const name = /'\((selfType\d+)\.spec, int\)'/.exec(got[0]!)?.[1];
+    assert.ok(name, got[0]);
+    assert.match(got[1]!, new RegExp(`found no matching overload for '_==_' applied to '\\(${name}\\.spec\\.items\\.@idx, int\\)'`));
+    assert.match(got[2]!, new RegExp(`applied to '\\(${name}\\.spec\\.labels\\.@elem, int\\)'`));
+    assert.match(got[3]!, new RegExp(`applied to '\\(list\\(${name}\\.spec\\.items\\.@idx\\), int\\)'`));
+    assert.match(got[4]!, /undefined field 'nope'/);
+    assert.equal(got[5], "ok");
+  });
   it("includes (Lists v1, Kubernetes 1.37) only for stored expressions", () => {
     const s = structural({ type: "array", maxItems: 10, items: { type: "integer" } });
     const stored = compileNodeRules(s, [{ rule: "self.includes(1)" }], schemaDeclType(s, false), { flavor: "stored" });

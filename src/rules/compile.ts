@@ -37,6 +37,29 @@ export interface CompileNodeOptions {
   flavor?: EnvFlavor;
   /** Per-rule flavor override (CRD update: preexisting expressions use the stored environment). */
   flavorOf?: (expression: string, kind: "rule" | "messageExpression") => EnvFlavor;
+  /**
+   * `eager` (default): estimate costs while compiling, as Kubernetes does. `lazy`: estimate a rule's
+   * cost when its `maxCost` / `messageExpressionMaxCost` is first read — for the runtime validator,
+   * where only rule traces read the estimate (the CRD checks' cost limits use the eager estimate, and
+   * cel-go's estimation of a checked expression cannot fail).
+   */
+  costs?: "eager" | "lazy";
+}
+
+/** Defines `res[key]` as computed on first read (then kept as a plain value). */
+function lazyNumber(res: CompiledRule, key: "maxCost" | "messageExpressionMaxCost", compute: () => number): void {
+  Object.defineProperty(res, key, {
+    configurable: true,
+    enumerable: true,
+    get(): number {
+      const v = compute();
+      Object.defineProperty(res, key, { value: v, writable: true, configurable: true, enumerable: true });
+      return v;
+    },
+    set(v: number): void {
+      Object.defineProperty(res, key, { value: v, writable: true, configurable: true, enumerable: true });
+    },
+  });
 }
 
 const envCache = new WeakMap<DeclType, Map<EnvFlavor, RuleEnvs>>();
@@ -76,6 +99,7 @@ export function compileNodeRules(
   if (rules.length === 0) return [];
   if (!declType) return { internalError: "failed to convert to declType for CEL validation rules" };
   const estimator = kubeCostEstimator(declSizeEstimator(declType));
+  const lazyCosts = opts.costs === "lazy";
   const maxCardinality = Math.floor(MAX_REQUEST_SIZE_BYTES / (declType.minSerializedSize + 1));
   const flavorOf = opts.flavorOf ?? (() => opts.flavor ?? "stored");
   return rules.map((rule) => {
@@ -105,11 +129,14 @@ export function compileNodeRules(
       return res;
     }
     res.program = prog;
-    try {
-      res.maxCost = toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max);
-    } catch (e) {
-      res.error = { type: "Internal", detail: `cost estimation failed: ${e instanceof Error ? e.message : String(e)}` };
-      return res;
+    if (lazyCosts) lazyNumber(res, "maxCost", () => toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max));
+    else {
+      try {
+        res.maxCost = toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max);
+      } catch (e) {
+        res.error = { type: "Internal", detail: `cost estimation failed: ${e instanceof Error ? e.message : String(e)}` };
+        return res;
+      }
     }
     res.maxCardinality = maxCardinality;
     const me = rule.messageExpression ?? "";
@@ -130,11 +157,15 @@ export function compileNodeRules(
         res.messageExpressionError = { type: "Invalid", detail: `messageExpression instantiation failed: ${mprog.instantiationError}` };
         return res;
       }
-      try {
-        res.messageExpressionMaxCost = toNumber(menv.estimateCost(mc, estimator, { presenceTestHasCost: false }).max);
-      } catch (e) {
-        res.messageExpressionError = { type: "Internal", detail: `cost estimation failed for messageExpression: ${e instanceof Error ? e.message : String(e)}` };
-        return res;
+      if (lazyCosts) {
+        lazyNumber(res, "messageExpressionMaxCost", () => toNumber(menv.estimateCost(mc, estimator, { presenceTestHasCost: false }).max));
+      } else {
+        try {
+          res.messageExpressionMaxCost = toNumber(menv.estimateCost(mc, estimator, { presenceTestHasCost: false }).max);
+        } catch (e) {
+          res.messageExpressionError = { type: "Internal", detail: `cost estimation failed for messageExpression: ${e instanceof Error ? e.message : String(e)}` };
+          return res;
+        }
       }
       // messageExpression runs with the non-optional activation
       res.messageProgram = mprog;

@@ -124,6 +124,12 @@ function simple(kind: DeclType["kind"], minSize: number, maxElements: number, sc
 /**
  * `SchemaDeclType(s, isResourceRoot)`: the declaration type of a schema node, or undefined when the node is
  * not exposed to CEL (no type, array without items, map of unexposed values).
+ *
+ * The tree is built on demand: an object type's fields, and the sizes that depend on other nodes (an
+ * object's minimum serialized size from its required fields, a list's or map's default maximum element
+ * count from its element's size), are computed when first read. Whether a node is exposed depends only on
+ * its chain of list items / map values, which is followed at once; the values are the same as if the whole
+ * tree were built up front, but a CRD whose rules sit on a few fields no longer pays for its whole schema.
  */
 export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolean, depth = 0): DeclType | undefined {
   if (!s || depth > 10000) return undefined;
@@ -138,28 +144,16 @@ export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolea
       if (!s.items) return undefined;
       const it = schemaDeclType(s.items, s.items.xEmbeddedResource, depth + 1);
       if (!it) return undefined;
-      const max = vv?.maxItems !== undefined ? zeroIfNegative(vv.maxItems) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (it.minSerializedSize + 1));
-      return { kind: "list", name: "list", elem: it, maxElements: max, minSerializedSize: 2, schema: s };
+      return new ContainerDeclType("list", it, s, vv?.maxItems, 1);
     }
     case "object": {
       const ap = s.additionalProperties?.schema;
       if (ap) {
         const vt = schemaDeclType(ap, ap.xEmbeddedResource, depth + 1);
         if (!vt) return undefined;
-        const max = vv?.maxProperties !== undefined ? zeroIfNegative(vv.maxProperties) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (vt.minSerializedSize + 6));
-        return { kind: "map", name: "map", elem: vt, maxElements: max, minSerializedSize: 2, schema: s };
+        return new ContainerDeclType("map", vt, s, vv?.maxProperties, 6);
       }
-      const required = new Set(vv?.required ?? []);
-      const fields = new Map<string, DeclField>();
-      let minSize = 2;
-      for (const [name, prop] of s.properties ?? []) {
-        const ft = schemaDeclType(prop, prop.xEmbeddedResource, depth + 1);
-        if (!ft) continue;
-        const esc = escapeProperty(name);
-        if (esc !== undefined) fields.set(esc, { property: name, type: ft, required: required.has(name) });
-        if (required.has(name) && !prop.hasDefault) minSize += name.length + ft.minSerializedSize + 4;
-      }
-      return { kind: "object", name: "object", fields, maxElements: 0, minSerializedSize: minSize, schema: s };
+      return new ObjectDeclType(s, depth);
     }
     case "string": {
       switch (vv?.format) {
@@ -186,6 +180,87 @@ export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolea
       return simple("int", MIN_NUMBER_SIZE, 0, s);
   }
   return undefined;
+}
+
+/** A list or map DeclType; without maxItems / maxProperties its max element count follows from the element's minimum size. */
+class ContainerDeclType implements DeclType {
+  name: string;
+  readonly minSerializedSize = 2;
+  private max: number | undefined;
+
+  constructor(
+    readonly kind: "list" | "map",
+    readonly elem: DeclType,
+    readonly schema: Structural,
+    private readonly declaredMax: number | undefined,
+    /** JSON bytes around each element besides its own (`,` for a list item; `"":` and `,` for a map entry…). */
+    private readonly overhead: number,
+  ) {
+    this.name = kind;
+  }
+
+  get maxElements(): number {
+    this.max ??=
+      this.declaredMax !== undefined
+        ? zeroIfNegative(this.declaredMax)
+        : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (this.elem.minSerializedSize + this.overhead));
+    return this.max;
+  }
+}
+
+/** An object DeclType whose fields (and minimum serialized size) are built when first read. */
+class ObjectDeclType implements DeclType {
+  readonly kind = "object";
+  name = "object";
+  readonly maxElements = 0;
+  private fieldMap: Map<string, DeclField> | undefined;
+  private minSize: number | undefined;
+  /** DeclTypes of properties computed so far (undefined: not exposed). */
+  private readonly propTypes = new Map<string, DeclType | undefined>();
+
+  constructor(
+    readonly schema: Structural,
+    private readonly depth: number,
+  ) {}
+
+  private propType(name: string, prop: Structural): DeclType | undefined {
+    if (this.propTypes.has(name)) return this.propTypes.get(name);
+    const t = schemaDeclType(prop, prop.xEmbeddedResource, this.depth + 1);
+    this.propTypes.set(name, t);
+    return t;
+  }
+
+  get fields(): Map<string, DeclField> {
+    if (this.fieldMap === undefined) {
+      const required = new Set(this.schema.valueValidation?.required ?? []);
+      const fields = new Map<string, DeclField>();
+      for (const [name, prop] of this.schema.properties ?? []) {
+        const ft = this.propType(name, prop);
+        if (!ft) continue;
+        const esc = escapeProperty(name);
+        if (esc !== undefined) fields.set(esc, { property: name, type: ft, required: required.has(name) });
+      }
+      this.fieldMap = fields;
+    }
+    return this.fieldMap;
+  }
+
+  get minSerializedSize(): number {
+    if (this.minSize === undefined) {
+      const required = new Set(this.schema.valueValidation?.required ?? []);
+      let minSize = 2;
+      if (required.size > 0) {
+        for (const [name, prop] of this.schema.properties ?? []) {
+          if (!required.has(name)) continue;
+          const ft = this.propType(name, prop);
+          if (!ft) continue;
+          if (!prop.hasDefault) minSize += name.length + ft.minSerializedSize + 4;
+        }
+      }
+      this.minSize = minSize;
+    }
+    return this.minSize;
+  }
 }
 
 /** `MaybeAssignTypeName`: names object types `<name>`, `<name>.<field>`, `<name>.@idx`, `<name>.@elem`. */

@@ -3,8 +3,9 @@
  * `self` / `oldSelf`, apiextensions `prepareEnvSet`): Kubernetes libraries, extended validations, and the
  * Kubernetes list/object equality and `+` overriding the engine's defaults.
  */
-import { type CelValue, type CheckerDecls, Env, type EnvOptions, type FunctionRegistry, optionalType } from "../cel/index.js";
-import { assignTypeNames, celTypeOf, type DeclType, objectTypeDecls } from "./decl-type.js";
+import { type CelValue, type CheckerDecls, Env, type EnvOptions, type FunctionRegistry, optionalType, ParseCache } from "../cel/index.js";
+import type { DeclType } from "./decl-type.js";
+import { declTypeSource, namedCelType } from "./decl-type-source.js";
 import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
 import { kubeAddLists, kubeEquals } from "./values.js";
 
@@ -64,6 +65,9 @@ export function sharedRegistry(flavor: EnvFlavor): FunctionRegistry {
 
 const templates = new Map<EnvFlavor, Env>();
 
+/** Parses of rule texts, shared by every node's environments (the same rule recurs across versions and fields). */
+const PARSES = new ParseCache();
+
 /**
  * A per-node environment. Declaring the Kubernetes functions on every node's Env would re-merge the whole
  * function table each time (~2 ms); instead the node Env (object types, variables) takes the merged table
@@ -83,9 +87,15 @@ function nodeEnv(options: EnvOptions, flavor: EnvFlavor): Env {
 
 /** Builds the environments for rules on a node with the given DeclType (object types are named `selfType<n>`). */
 export function ruleEnvs(declType: DeclType, flavor: EnvFlavor): RuleEnvs {
-  assignTypeNames(declType, uniqueSelfTypeName());
-  const t = celTypeOf(declType);
-  const base: EnvOptions = { objectTypes: objectTypeDecls(declType), opaqueTypes: KUBE_OPAQUE_TYPES, extendedValidations: true };
+  const name = uniqueSelfTypeName();
+  const t = namedCelType(declType, name);
+  // the object types are declared on demand: a check builds only the types its expressions select
+  const base: EnvOptions = {
+    objectTypeSource: declTypeSource(declType, name),
+    opaqueTypes: KUBE_OPAQUE_TYPES,
+    extendedValidations: true,
+    parseCache: PARSES,
+  };
   let optional: Env | undefined;
   return {
     env: nodeEnv({ ...base, variables: { self: t, oldSelf: t } }, flavor),

@@ -55,6 +55,8 @@ export function escapeProperty(ident: string): string | undefined {
 
 /** `Unescape(escaped)`: the property name for a CEL identifier, or undefined for an invalid escape. */
 export function unescapeProperty(escaped: string): string | undefined {
+  // every escape sequence starts with `__` (the common case, a plain name, is returned as it is)
+  if (!escaped.includes("__")) return escaped;
   let ok = true;
   const out = escaped.replace(/__[^_]+__/g, (s) => {
     const contents = s.slice(2, -2);

@@ -20,6 +20,7 @@ import { IdMap } from "../id-map.js";
 import { unescapeLiteral } from "./unescape.js";
 
 /** Parser options (cel-go `parser.Option`s). */
+/** Parser options (every option is part of {@link ParseCache}'s key: add new ones there too). */
 export interface ParseOptions {
   /** Description used in error messages; default `<input>`. */
   readonly description?: string;

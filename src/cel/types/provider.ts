@@ -39,11 +39,25 @@ export interface TypeProvider {
   hasQualifiedPrefix?(segment: string): boolean;
 }
 
+/**
+ * Object types declared on demand: a large family of types (e.g. every object node of a schema) whose
+ * fields are only built for the types a check actually looks up.
+ */
+export interface ObjectTypeSource {
+  /** The fields of the object type `name`, or undefined when the source declares no such type. */
+  fields(name: string): ReadonlyMap<string, CelType> | undefined;
+  /** The first segments of the dotted type names the source declares (`selfType1` for `selfType1.spec`). */
+  readonly prefixes: readonly string[];
+}
+
 /** A mutable registry of object and opaque types. */
 export class TypeRegistry implements TypeProvider {
-  private readonly structs = new Map<string, Map<string, CelType>>();
+  private readonly structs = new Map<string, ReadonlyMap<string, CelType>>();
   private readonly identTypes = new Map<string, CelType>();
   private readonly prefixes = new Set<string>();
+  private readonly sources: ObjectTypeSource[] = [];
+  /** Names the sources were asked about and do not declare. */
+  private readonly notFromSources = new Set<string>();
 
   constructor() {
     // cel-go's standard type identifiers (stdlib `TypeVariable` declarations).
@@ -87,6 +101,32 @@ export class TypeRegistry implements TypeProvider {
     return t;
   }
 
+  /**
+   * Declares the object types of `source`, built on first lookup. Types registered directly (before or
+   * after) take precedence over the source's types of the same name.
+   */
+  registerObjectSource(source: ObjectTypeSource): void {
+    this.sources.push(source);
+    for (const p of source.prefixes) this.prefixes.add(p);
+    this.notFromSources.clear();
+  }
+
+  /** The fields of struct `name`: declared directly, or (and then cached) by a source. */
+  private structFieldMap(name: string): ReadonlyMap<string, CelType> | undefined {
+    const m = this.structs.get(name);
+    if (m !== undefined || this.sources.length === 0 || this.notFromSources.has(name)) return m;
+    for (const src of this.sources) {
+      const f = src.fields(name);
+      if (f !== undefined) {
+        this.structs.set(name, f);
+        if (!this.identTypes.has(name)) this.identTypes.set(name, structType(name));
+        return f;
+      }
+    }
+    this.notFromSources.add(name);
+    return undefined;
+  }
+
   /** Declares an opaque type (e.g. `kubernetes.Quantity`), usable as a type identifier. */
   registerOpaque(name: string, ...params: CelType[]): CelType {
     const t = opaqueType(name, ...params);
@@ -100,18 +140,20 @@ export class TypeRegistry implements TypeProvider {
   }
 
   findIdentType(name: string): CelType | undefined {
-    return this.identTypes.get(name);
+    const t = this.identTypes.get(name);
+    if (t !== undefined || this.sources.length === 0) return t;
+    return this.structFieldMap(name) !== undefined ? this.identTypes.get(name) : undefined;
   }
 
   findStructType(name: string): CelType | undefined {
-    return this.structs.has(name) ? structType(name) : undefined;
+    return this.structFieldMap(name) !== undefined ? structType(name) : undefined;
   }
 
   findStructFieldType(structName: string, field: string): CelType | undefined {
-    return this.structs.get(structName)?.get(field);
+    return this.structFieldMap(structName)?.get(field);
   }
 
   structFields(structName: string): ReadonlyMap<string, CelType> | undefined {
-    return this.structs.get(structName);
+    return this.structFieldMap(structName);
   }
 }
