@@ -175,8 +175,8 @@ function* chunkDocuments(
   for (const chunk of chunks) {
     // kubectl's line reader ends every line of a document with "\n", the last one too
     const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`);
-    if (!r.problem && r.events) {
-      const deep = tooDeepForJson(r.events);
+    if (!r.problem && !r.shallow) {
+      const deep = tooDeepForJson(r.events());
       if (deep) r.problem = deep;
     }
     if (r.problem) {
@@ -184,16 +184,16 @@ function* chunkDocuments(
       yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };
       index++;
     } else if (r.value !== undefined && r.value !== null) {
-      const events = r.events ?? [];
-      const root = events.length > 0 ? 0 : -1;
-      const firstNode = root >= 0 ? locateOffset(chunk.text, events, root, "") : 0;
+      const events = r.events;
       const d: DecodedDocument = {
         index,
-        offset: chunk.offset + firstNode,
+        offset: chunk.offset + r.rootOffset,
         value: r.value,
         strictErrors: r.duplicateKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${r.duplicateKeys.join("\n  ")}`] : [],
-        locate: (path: string) =>
-          position(chunk, root >= 0 ? locateOffset(chunk.text, events, root, path) : 0),
+        locate: (path: string) => {
+          const evs = events();
+          return position(chunk, evs.length > 0 ? locateOffset(chunk.text, evs, 0, path) : 0);
+        },
       };
       if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = position(chunk, r.firstDuplicateOffset);
       yield d;

@@ -2,8 +2,8 @@
  * One YAML document → the value the API server would see, through crdkit's go-yaml v2 reader
  * (src/io/goyaml): YAML 1.1 scalars, merge keys, aliases, go-yaml's syntax errors, duplicate keys recorded as
  * go-yaml's strict errors (`line N: key "x" already set in map`), then sigs.k8s.io/yaml's conversion to JSON
- * and the server's int64/float64 decoding. The events are kept so that source positions can be computed
- * later, only for documents that turn out to have errors.
+ * and the server's int64/float64 decoding. The parser events (for source positions) are only produced
+ * when asked for, for documents that turn out to have errors.
  */
 import type { JsonValue } from "../value/json-value.js";
 import { decodeGoYamlDocument } from "./goyaml/decode-document.js";
@@ -30,14 +30,18 @@ export interface YamlDocumentResult {
   /** Offset (in the chunk) of the value of the first duplicate key. */
   firstDuplicateOffset?: number;
   problem?: DecodeProblem;
-  /** Parser events of the document's root node (for positions). */
-  events?: YamlEvent[];
+  /** Offset (in the chunk) of the document's root node. */
+  rootOffset: number;
+  /** Whether the value is known to nest no deeper than encoding/json allows (else check {@link events}). */
+  shallow: boolean;
+  /** Parser events of the document's root node (for positions), computed on first call. */
+  events(): YamlEvent[];
 }
 
 /** Decodes the first YAML document of `text` (as go-yaml's Unmarshal does). */
 export function decodeYamlDocument(text: string): YamlDocumentResult {
   const d = decodeGoYamlDocument(text);
-  const r: YamlDocumentResult = { duplicateKeys: d.strictErrors, events: d.events };
+  const r: YamlDocumentResult = { duplicateKeys: d.strictErrors, rootOffset: d.rootOffset, shallow: d.shallow, events: d.events };
   if (d.problem) r.problem = d.problem;
   else if (d.value !== undefined) r.value = d.value;
   if (d.firstDuplicateOffset !== undefined) r.firstDuplicateOffset = d.firstDuplicateOffset;

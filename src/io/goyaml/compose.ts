@@ -87,7 +87,8 @@ function allowedAliasRatio(decodeCount: number): number {
   return 0.99 - 0.89 * ((decodeCount - 400000) / 3600000);
 }
 
-function resolveScalar(e: YamlEvent): GoScalar {
+/** go-yaml's value of a scalar event (resolved by its tag, or by YAML 1.1 rules when plain); throws {@link ComposeError}. */
+export function resolveScalar(e: YamlEvent): GoScalar {
   const s = e.value ?? "";
   try {
     let r: GoScalar;

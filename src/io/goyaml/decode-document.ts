@@ -1,12 +1,15 @@
 /**
  * One YAML document → JSON exactly as sigs.k8s.io/yaml `YAMLToJSON` (go-yaml v2 `Unmarshal`, then the
  * JSON conversion) does it, with `YAMLToJSONStrict`'s duplicate-key errors alongside. Only the first
- * document of the text is read (as go-yaml's Unmarshal does); its events are returned for positions.
+ * document of the text is read (as go-yaml's Unmarshal does); its events are available for positions.
+ * Most documents take the one-pass path ({@link decodeDirect}); the others (duplicates, aliases, merge keys,
+ * errors, ...) are composed into go-yaml's value and converted as sigs.k8s.io/yaml does.
  */
 import type { JsonValue } from "../../value/json-value.js";
 import { type GoScalar, resolvePlain, resolveTagged } from "../go-yaml-resolve.js";
 import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
+import { decodeDirect } from "./direct-json.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
 import { ToJsonError, goToJson, lastConversionCollided } from "./to-json.js";
 import { YamlSyntaxError } from "./tokens.js";
@@ -25,8 +28,15 @@ export interface GoYamlDocument {
    * random map order visits last, crdkit the one written last (Go's most likely outcome).
    */
   keyCollision?: boolean;
-  /** Events of the document's root node (empty when there is none or it failed to parse). */
-  events: YamlEvent[];
+  /** Offset of the document's root node (0 when there is none). */
+  rootOffset: number;
+  /** Whether the value is known to nest no deeper than encoding/json's 10000 levels (else check {@link events}). */
+  shallow: boolean;
+  /**
+   * Events of the document's root node (empty when there is none or it failed to parse), parsed again on
+   * first call when the document took the one-pass path.
+   */
+  events(): YamlEvent[];
 }
 
 /** Events of the first document's root node; throws {@link YamlSyntaxError} / {@link ComposeError}. */
@@ -75,30 +85,70 @@ function resolveTaggedOrUndefined(tag: string, s: string): GoScalar | undefined 
   }
 }
 
+/** Events kept from the full path. */
+function kept(events: YamlEvent[]): () => YamlEvent[] {
+  return () => events;
+}
+
+/** Events parsed again, once, when first asked for. */
+function later(text: string): () => YamlEvent[] {
+  let events: YamlEvent[] | undefined;
+  return () => {
+    if (events === undefined) {
+      try {
+        events = documentEvents(text) ?? [];
+      } catch {
+        events = [];
+      }
+    }
+    return events;
+  };
+}
+
+const NO_EVENTS = kept([]);
+
 export function decodeGoYamlDocument(text: string): GoYamlDocument {
   const bad = firstControlCharacter(text);
-  if (bad >= 0) return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, events: [] };
+  if (bad >= 0) {
+    return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, rootOffset: 0, shallow: true, events: NO_EVENTS };
+  }
+  const direct = decodeDirect(text);
+  if (direct !== undefined) {
+    if (direct.value === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
+    return { value: direct.value, strictErrors: [], rootOffset: direct.rootOffset, shallow: true, events: later(text) };
+  }
+  return decodeComposed(text);
+}
+
+/** The full path: go-yaml's value (duplicates, aliases, merges) converted to JSON, or the problem. */
+function decodeComposed(text: string): GoYamlDocument {
+  const failed = (message: string, offset: number, events: YamlEvent[]): GoYamlDocument => ({
+    strictErrors: [],
+    problem: { message, offset },
+    rootOffset: events[0]?.start.index ?? 0,
+    shallow: false,
+    events: kept(events),
+  });
   let events: YamlEvent[] | undefined;
   try {
     events = documentEvents(text);
   } catch (e) {
-    if (e instanceof YamlSyntaxError) return { strictErrors: [], problem: { message: e.goMessage(), offset: e.problemMark.index }, events: [] };
-    if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events: [] };
+    if (e instanceof YamlSyntaxError) return failed(e.goMessage(), e.problemMark.index, []);
+    if (e instanceof ComposeError) return failed(`yaml: ${e.message}`, e.mark.index, []);
     throw e;
   }
-  if (events === undefined) return { strictErrors: [], events: [] };
-  let c: ReturnType<typeof compose> | undefined;
+  if (events === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
   try {
-    c = compose(events);
+    const c = compose(events);
     const value = goToJson(c.value);
-    const r: GoYamlDocument = { value, strictErrors: c.strictErrors, events };
+    const r: GoYamlDocument = { value, strictErrors: c.strictErrors, rootOffset: events[0]?.start.index ?? 0, shallow: false, events: kept(events) };
     if (lastConversionCollided()) r.keyCollision = true;
     if (c.firstDuplicate) r.firstDuplicateOffset = c.firstDuplicate.index;
     return r;
   } catch (e) {
-    if (e instanceof ComposeError) return { strictErrors: [], problem: { message: `yaml: ${e.message}`, offset: e.mark.index }, events };
+    if (e instanceof ComposeError) return failed(`yaml: ${e.message}`, e.mark.index, events);
     if (e instanceof ToJsonError) {
-      const r: GoYamlDocument = { strictErrors: [], problem: { message: e.message, offset: refusedFloatAt(events, e.message) }, events };
+      const r = failed(e.message, refusedFloatAt(events, e.message), events);
       if (lastConversionCollided()) r.keyCollision = true;
       return r;
     }

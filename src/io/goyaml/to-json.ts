@@ -42,7 +42,8 @@ function firstBadFloat(root: unknown): string | undefined {
   return undefined;
 }
 
-function scalarJson(s: GoScalar): JsonValue {
+/** The JSON value of a scalar; a float encoding/json refuses becomes a marker ({@link isRefusedFloat}). */
+export function scalarJson(s: GoScalar): JsonValue {
   switch (s.t) {
     case "null":
       return null;
@@ -106,8 +107,13 @@ function open(v: GoVal[] | GoMap): Frame {
   return f;
 }
 
+/** Whether {@link scalarJson} returned the marker of a float encoding/json refuses (NaN, ±Inf). */
+export function isRefusedFloat(v: JsonValue): boolean {
+  return v instanceof BadFloat;
+}
+
 /** The JSON key of a Go key, or undefined for keys sigs.k8s.io/yaml refuses. */
-function jsonKeyOf(k: GoScalar): string | undefined {
+export function jsonMapKey(k: GoScalar): string | undefined {
   return k.t === "uint" || k.t === "null" ? undefined : keyString(k, null as unknown as GoVal);
 }
 
@@ -123,7 +129,7 @@ function collisionLosers(m: GoMap): Set<number> | undefined {
   let groups: Map<string, number[]> | undefined;
   const seen = new Map<string, number>();
   m.keys.forEach((k, i) => {
-    const key = jsonKeyOf(k);
+    const key = jsonMapKey(k);
     if (key === undefined) return;
     const first = seen.get(key);
     if (first === undefined) {
