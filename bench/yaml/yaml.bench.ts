@@ -91,7 +91,7 @@ for (const kind of ["examples", "crds"] as const) {
   const all = [...decoders, ...peers];
   const samples = all.map(() => [] as number[]);
   for (const [, d] of all) time(d, texts.slice(0, 50)); // warm-up
-  for (let r = 0; r < rounds; r++) all.forEach(([, d], i) => samples[i]!.push(time(d, texts)));
+  for (let r = 0; r < rounds; r++) for (let i = 0; i < all.length; i++) samples[i]!.push(time(all[i]![1], texts));
   console.log(`corpus ${kind}: ${texts.length} files, ${(bytes / 1e6).toFixed(1)} MB, median of ${rounds} rounds (CPU)`);
   all.forEach(([name], i) => {
     const ms = median(samples[i]!);
