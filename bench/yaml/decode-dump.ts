@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { DecodedDocument, DecodeOptions } from "../../src/io/decode.js";
-import type { Float64, JsonValue } from "../../src/value/json-value.js";
+import type { Float64, JsonObject, JsonValue } from "../../src/value/json-value.js";
 import { corpusRoot } from "../../test/corpus-root.js";
 import { Rng } from "../../test/fuzz/rng.js";
 import { genYamlDocument } from "../../test/fuzz/yaml-gen.js";
@@ -41,10 +41,11 @@ function dump(v: JsonValue, out: string[]): void {
     }
     out.push("]");
   } else {
-    out.push(`{proto:${Object.getPrototypeOf(v) === Object.prototype}`);
-    for (const k of Object.keys(v)) {
+    const o = v as JsonObject;
+    out.push(`{proto:${Object.getPrototypeOf(o) === Object.prototype}`);
+    for (const k of Object.keys(o)) {
       out.push(JSON.stringify(k), ":");
-      dump(v[k]!, out);
+      dump(o[k]!, out);
       out.push(",");
     }
     out.push("}");

@@ -27,6 +27,7 @@ for (const s of [".nan", ".NaN", ".NAN"]) MAP.set(s, { t: "float", v: Number.NaN
 for (const s of [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"]) MAP.set(s, { t: "float", v: Number.POSITIVE_INFINITY });
 for (const s of ["-.inf", "-.Inf", "-.INF"]) MAP.set(s, { t: "float", v: Number.NEGATIVE_INFINITY });
 MAP.set("<<", { t: "merge" });
+const MAP_KEY_MAX = Math.max(...[...MAP.keys()].map((k) => k.length));
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
@@ -71,8 +72,10 @@ function parseGoInt(s: string, allowSign: boolean): bigint | undefined {
 
 /** Resolves a plain (unquoted, untagged) scalar as go-yaml v2 does. */
 export function resolvePlain(s: string): GoScalar {
-  const known = MAP.get(s);
-  if (known) return known;
+  if (s.length <= MAP_KEY_MAX) {
+    const known = MAP.get(s);
+    if (known) return known;
+  }
   const c = s.charCodeAt(0);
   if (c === 0x2e /* . */) {
     if (DOT_FLOAT.test(s)) {

@@ -22,6 +22,35 @@ const C_SQ = CH("'");
 const C_DQ = CH('"');
 const C_BSL = CH("\\");
 
+/**
+ * What ends a run of plain-scalar characters, for ASCII codes: 1 a blank, a break or the end (NUL), 2 `:`
+ * (when a blank follows), 3 a flow indicator `,?[]{}` (inside flow collections).
+ */
+const PLAIN_STOP = new Uint8Array(128);
+for (const c of [0, 0x09, 0x0a, 0x0d, 0x20]) PLAIN_STOP[c] = 1;
+PLAIN_STOP[0x3a] = 2;
+for (const c of ",?[]{}") PLAIN_STOP[c.charCodeAt(0)] = 3;
+
+/** Whether a plain scalar goes on with a word at `j` after blanks (not a break, the end, a comment, `: `, a flow indicator). */
+function plainGoesOn(str: string, j: number, flow: boolean): boolean {
+  if (j >= str.length) return false;
+  const d = str.charCodeAt(j);
+  if (d < 0x80) {
+    const k = PLAIN_STOP[d]!;
+    if (k === 1 || d === C_HASH) return false;
+    if (k === 2) {
+      const e = j + 1 < str.length ? str.charCodeAt(j + 1) : 0;
+      return !(e === 0x20 || e === 0x09 || isBreakOrNul(e));
+    }
+    return !(k === 3 && flow);
+  }
+  return !(d === 0x85 || d === 0x2028 || d === 0x2029);
+}
+
+function isBreakOrNul(d: number): boolean {
+  return d === 0 || d === 0x0a || d === 0x0d || d === 0x85 || d === 0x2028 || d === 0x2029;
+}
+
 export class Scanner {
   private pos = 0;
   private line = 0;
@@ -112,6 +141,35 @@ export class Scanner {
     this.column = 0;
     this.line++;
     return out;
+  }
+
+  /** Skips to the next line break (or the end), as many {@link skip}s. */
+  private skipToBreak(): void {
+    const str = this.s;
+    const n = str.length;
+    let i = this.pos;
+    let col = this.column;
+    while (i < n) {
+      const c = str.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d || c === 0 || c === 0x85 || c === 0x2028 || c === 0x2029) break;
+      i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+      col++;
+    }
+    this.pos = i;
+    this.column = col;
+  }
+
+  /** Skips spaces while the column is below `limit` (-1: no limit). */
+  private skipSpaces(limit: number): void {
+    const str = this.s;
+    let i = this.pos;
+    let col = this.column;
+    while ((limit < 0 || col < limit) && str.charCodeAt(i) === 0x20) {
+      i++;
+      col++;
+    }
+    this.pos = i;
+    this.column = col;
   }
 
   /** Reads one character and returns it. */
@@ -326,12 +384,19 @@ export class Scanner {
   private scanToNextToken(): void {
     for (;;) {
       if (this.column === 0 && this.bomAtStart) this.skip();
-      for (;;) {
-        const c = this.ch();
-        if (c === 0x20 || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && c === 0x09)) this.skip();
-        else break;
+      {
+        const tabs = this.flowLevel > 0 || !this.simpleKeyAllowed;
+        const str = this.s;
+        let i = this.pos;
+        for (;;) {
+          const c = str.charCodeAt(i);
+          if (c === 0x20 || (tabs && c === 0x09)) i++;
+          else break;
+        }
+        this.column += i - this.pos;
+        this.pos = i;
       }
-      if (this.ch() === C_HASH) while (!isBreakZ(this.ch())) this.skip();
+      if (this.ch() === C_HASH) this.skipToBreak();
       if (isBreak(this.ch())) {
         this.skipLine();
         if (this.flowLevel === 0) this.simpleKeyAllowed = true;
@@ -461,7 +526,7 @@ export class Scanner {
 
   private skipBlanksAndComment(): void {
     while (isBlank(this.ch())) this.skip();
-    if (this.ch() === C_HASH) while (!isBreakZ(this.ch())) this.skip();
+    if (this.ch() === C_HASH) this.skipToBreak();
   }
 
   private scanDirective(): Token {
@@ -631,7 +696,7 @@ export class Scanner {
       end = this.mark();
       let maxIndent = 0;
       for (;;) {
-        while ((indent === 0 || this.column < indent) && this.ch() === 0x20) this.skip();
+        this.skipSpaces(indent === 0 ? -1 : indent);
         if (this.column > maxIndent) maxIndent = this.column;
         if ((indent === 0 || this.column < indent) && this.ch() === 0x09) {
           this.fail(start, "found a tab character where an indentation space is expected");
@@ -658,7 +723,7 @@ export class Scanner {
       trailingBreaks = "";
       leadingBlank = isBlank(this.ch());
       const from = this.pos;
-      while (!isBreakZ(this.ch())) this.skip();
+      this.skipToBreak();
       s += this.s.slice(from, this.pos);
       leadingBreak = this.readLine();
       breaks();
@@ -830,6 +895,50 @@ export class Scanner {
     return out;
   }
 
+  /**
+   * Skips the character here and the plain-scalar characters after it (and blanks between words of the
+   * line), up to a break, the end, blanks not followed by a word, `:` followed by a blank, a break or the
+   * end, or (in flow context) a flow indicator.
+   */
+  private skipPlainRun(flow: boolean): void {
+    const str = this.s;
+    const n = str.length;
+    let i = this.pos;
+    let c = str.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+    let col = this.column + 1;
+    while (i < n) {
+      c = str.charCodeAt(i);
+      if (c < 0x80) {
+        const k = PLAIN_STOP[c]!;
+        if (k !== 0) {
+          if (k === 1) {
+            // blanks inside a line: the scalar goes on when a word follows (what scanPlainScalar's loop
+            // would do word by word, as blanks between words are kept as written)
+            if (c !== 0x20 && c !== 0x09) break;
+            let j = i + 1;
+            while (str.charCodeAt(j) === 0x20 || str.charCodeAt(j) === 0x09) j++;
+            if (!plainGoesOn(str, j, flow)) break;
+            col += j - i;
+            i = j;
+            continue;
+          }
+          if (k === 2) {
+            const d = i + 1 < n ? str.charCodeAt(i + 1) : 0;
+            if (d === 0x20 || d === 0x09 || isBreakOrNul(d)) break;
+          } else if (flow) break;
+        }
+        i++;
+      } else {
+        if (c === 0x85 || c === 0x2028 || c === 0x2029) break;
+        i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+      }
+      col++;
+    }
+    this.pos = i;
+    this.column = col;
+  }
+
   private scanPlainScalar(): Token {
     // while the scalar stays on one line its value is the source text from start to end: built only once
     // a line is folded
@@ -862,13 +971,7 @@ export class Scanner {
         } else if (wsFrom >= 0 && s !== undefined) s += this.s.slice(wsFrom, wsTo);
         wsFrom = -1;
         const from = this.pos;
-        this.skip();
-        for (;;) {
-          const d = this.ch();
-          if (isBlankZ(d) || (d === 0x3a && isBlankZ(this.ch(1)))) break;
-          if (flow && (d === 0x2c || d === 0x3f || d === 0x5b || d === 0x5d || d === 0x7b || d === 0x7d)) break;
-          this.skip();
-        }
+        this.skipPlainRun(flow);
         if (s !== undefined) s += this.s.slice(from, this.pos);
         endPos = this.pos;
         endLine = this.line;
