@@ -14,7 +14,7 @@ import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.
 import { JSON_MAX_DEPTH } from "../json-decode.js";
 import { resolveScalar } from "./compose.js";
 import { EV, Parser } from "./parser.js";
-import { isRefusedFloat, jsonMapKey, scalarJson } from "./to-json.js";
+import { jsonMapKey, scalarJson } from "./to-json.js";
 
 /** What {@link decodeDirect} made of a text. */
 export interface DirectDecoded {
@@ -54,6 +54,16 @@ function decode(text: string): DirectDecoded | undefined {
     let v: JsonValue;
     switch (e.type) {
       case EV.Scalar: {
+        if (e.tag === undefined && !e.implicit) {
+          // quoted and block scalars without a tag are strings, as keys and as values
+          if (topIsMap && key === undefined) {
+            if (e.value === "<<" || Object.hasOwn(top as JsonObject, e.value!)) return undefined;
+            key = e.value!;
+            continue;
+          }
+          v = e.value!;
+          break;
+        }
         const s = resolveScalar(e);
         if (topIsMap && key === undefined) {
           if (e.value === "<<") return undefined; // a merge key (or "<<" written in quotes: same JSON, rare)
@@ -62,8 +72,8 @@ function decode(text: string): DirectDecoded | undefined {
           key = k;
           continue;
         }
+        if (s.t === "float" && !Number.isFinite(s.v)) return undefined; // encoding/json refuses it
         v = scalarJson(s);
-        if (isRefusedFloat(v)) return undefined;
         break;
       }
       case EV.SequenceStart:

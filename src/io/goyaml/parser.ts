@@ -85,7 +85,7 @@ export class Parser {
   next(): YamlEvent {
     if (this.done) {
       const m = { index: 0, line: 0, column: 0 };
-      return { type: EV.StreamEnd, start: m, end: m };
+      return event(EV.StreamEnd, m, m);
     }
     const e = this.step();
     if (e.type === EV.StreamEnd) this.done = true;
@@ -115,7 +115,7 @@ export class Parser {
         if (t.type !== TK.StreamStart) this.error("did not find expected <stream-start>", t.start);
         this.state = S.ImplicitDocumentStart;
         this.skip();
-        return { type: EV.StreamStart, start: t.start, end: t.end };
+        return event(EV.StreamStart, t.start, t.end);
       }
       case S.ImplicitDocumentStart:
         return this.documentStart(true);
@@ -139,7 +139,7 @@ export class Parser {
         }
         this.tagDirectives = [];
         this.state = S.DocumentStart;
-        return { type: EV.DocumentEnd, start: t.start, end };
+        return event(EV.DocumentEnd, t.start, end);
       }
       case S.BlockNode:
         return this.node(true, false);
@@ -187,7 +187,7 @@ export class Parser {
       case S.FlowSequenceEntryMappingEnd: {
         const t = this.peek();
         this.state = S.FlowSequenceEntry;
-        return { type: EV.MappingEnd, start: t.start, end: t.start };
+        return event(EV.MappingEnd, t.start, t.start);
       }
       case S.FlowMappingFirstKey:
       case S.FlowMappingKey:
@@ -212,7 +212,7 @@ export class Parser {
       }
       default: {
         const m = { index: 0, line: 0, column: 0 };
-        return { type: EV.StreamEnd, start: m, end: m };
+        return event(EV.StreamEnd, m, m);
       }
     }
   }
@@ -229,7 +229,7 @@ export class Parser {
       this.processDirectives();
       this.states.push(S.DocumentEnd);
       this.state = S.BlockNode;
-      return { type: EV.DocumentStart, start: t.start, end: t.end };
+      return event(EV.DocumentStart, t.start, t.end);
     }
     if (t.type !== TK.StreamEnd) {
       const start = t.start;
@@ -240,11 +240,11 @@ export class Parser {
       this.state = S.DocumentContent;
       const end = t.end;
       this.skip();
-      return { type: EV.DocumentStart, start, end };
+      return event(EV.DocumentStart, start, end);
     }
     this.state = S.End;
     this.skip();
-    return { type: EV.StreamEnd, start: t.start, end: t.end };
+    return event(EV.StreamEnd, t.start, t.end);
   }
 
   private processDirectives(): void {
@@ -279,7 +279,7 @@ export class Parser {
     if (t.type === TK.Alias) {
       this.pop();
       this.skip();
-      return { type: EV.Alias, start: t.start, end: t.end, anchor: t.value! };
+      return event(EV.Alias, t.start, t.end, undefined, undefined, undefined, undefined, t.value!);
     }
     let start = t.start;
     let end = t.start;
@@ -326,33 +326,33 @@ export class Parser {
     }
     if (indentlessSequence && t.type === TK.BlockEntry) {
       this.state = S.IndentlessSequenceEntry;
-      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, event(EV.SequenceStart, start, t.end, undefined, undefined, undefined, false));
     }
     if (t.type === TK.Scalar) {
       this.pop();
       this.skip();
       const implicit = (tag === "" && t.style === STYLE.Plain) || tag === "!";
-      return withProps(anchor, tag, { type: EV.Scalar, start, end: t.end, value: t.value!, style: t.style!, implicit });
+      return withProps(anchor, tag, event(EV.Scalar, start, t.end, t.value!, t.style!, implicit));
     }
     if (t.type === TK.FlowSequenceStart) {
       this.state = S.FlowSequenceFirstEntry;
-      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: true });
+      return withProps(anchor, tag, event(EV.SequenceStart, start, t.end, undefined, undefined, undefined, true));
     }
     if (t.type === TK.FlowMappingStart) {
       this.state = S.FlowMappingFirstKey;
-      return withProps(anchor, tag, { type: EV.MappingStart, start, end: t.end, flow: true });
+      return withProps(anchor, tag, event(EV.MappingStart, start, t.end, undefined, undefined, undefined, true));
     }
     if (block && t.type === TK.BlockSequenceStart) {
       this.state = S.BlockSequenceFirstEntry;
-      return withProps(anchor, tag, { type: EV.SequenceStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, event(EV.SequenceStart, start, t.end, undefined, undefined, undefined, false));
     }
     if (block && t.type === TK.BlockMappingStart) {
       this.state = S.BlockMappingFirstKey;
-      return withProps(anchor, tag, { type: EV.MappingStart, start, end: t.end, flow: false });
+      return withProps(anchor, tag, event(EV.MappingStart, start, t.end, undefined, undefined, undefined, false));
     }
     if (anchor !== undefined || tag !== "") {
       this.pop();
-      return withProps(anchor, tag, { type: EV.Scalar, start, end, value: "", style: STYLE.Plain, implicit: tag === "" });
+      return withProps(anchor, tag, event(EV.Scalar, start, end, "", STYLE.Plain, tag === ""));
     }
     this.error("did not find expected node content", t.start, start);
   }
@@ -378,7 +378,7 @@ export class Parser {
       this.pop();
       this.marks.pop();
       this.skip();
-      return { type: EV.SequenceEnd, start: t.start, end: t.end };
+      return event(EV.SequenceEnd, t.start, t.end);
     }
     this.error("did not find expected '-' indicator", t.start, this.marks.pop());
   }
@@ -397,7 +397,7 @@ export class Parser {
       return empty(m);
     }
     this.pop();
-    return { type: EV.SequenceEnd, start: t.start, end: t.start };
+    return event(EV.SequenceEnd, t.start, t.start);
   }
 
   private blockMappingKey(first: boolean): YamlEvent {
@@ -421,7 +421,7 @@ export class Parser {
       this.pop();
       this.marks.pop();
       this.skip();
-      return { type: EV.MappingEnd, start: t.start, end: t.end };
+      return event(EV.MappingEnd, t.start, t.end);
     }
     this.error("did not find expected key", t.start, this.marks.pop());
   }
@@ -459,7 +459,7 @@ export class Parser {
       if (t.type === TK.Key) {
         this.state = S.FlowSequenceEntryMappingKey;
         this.skip();
-        return { type: EV.MappingStart, start: t.start, end: t.end, flow: true };
+        return event(EV.MappingStart, t.start, t.end, undefined, undefined, undefined, true);
       }
       if (t.type !== TK.FlowSequenceEnd) {
         this.states.push(S.FlowSequenceEntry);
@@ -469,7 +469,7 @@ export class Parser {
     this.pop();
     this.marks.pop();
     this.skip();
-    return { type: EV.SequenceEnd, start: t.start, end: t.end };
+    return event(EV.SequenceEnd, t.start, t.end);
   }
 
   private flowMappingKey(first: boolean): YamlEvent {
@@ -503,8 +503,22 @@ export class Parser {
     this.pop();
     this.marks.pop();
     this.skip();
-    return { type: EV.MappingEnd, start: t.start, end: t.end };
+    return event(EV.MappingEnd, t.start, t.end);
   }
+}
+
+/** An event with every field present (one object shape for its readers). */
+function event(
+  type: EventType,
+  start: Mark,
+  end: Mark,
+  value?: string,
+  style?: ScalarStyle,
+  implicit?: boolean,
+  flow?: boolean,
+  anchor?: string,
+): YamlEvent {
+  return { type, start, end, anchor, tag: undefined, value, style, implicit, flow };
 }
 
 function withProps(anchor: string | undefined, tag: string, e: YamlEvent): YamlEvent {
@@ -514,5 +528,5 @@ function withProps(anchor: string | undefined, tag: string, e: YamlEvent): YamlE
 }
 
 function empty(mark: Mark): YamlEvent {
-  return { type: EV.Scalar, start: mark, end: mark, value: "", style: STYLE.Plain, implicit: true };
+  return event(EV.Scalar, mark, mark, "", STYLE.Plain, true);
 }

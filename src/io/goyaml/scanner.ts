@@ -5,7 +5,7 @@
  * Written after libyaml's design (as go-yaml ports it), iterative throughout.
  */
 import { hexValue, isAlpha, isBlank, isBlankZ, isBreak, isBreakZ, isDigit, isHex } from "./chars.js";
-import { type Mark, STYLE, TK, type Token, type TokenType, YamlSyntaxError } from "./tokens.js";
+import { type Mark, STYLE, TK, type Token, type TokenType, YamlSyntaxError, token } from "./tokens.js";
 
 const MAX_LEVEL = 10000;
 
@@ -46,6 +46,10 @@ function plainGoesOn(str: string, j: number, flow: boolean): boolean {
   }
   return !(d === 0x85 || d === 0x2028 || d === 0x2029);
 }
+
+/** `-?:,[]{}#&*!|>'"%@\`` */
+const INDICATOR = new Uint8Array(128);
+for (const c of "-?:,[]{}#&*!|>'\"%@`") INDICATOR[c.charCodeAt(0)] = 1;
 
 function isBreakOrNul(d: number): boolean {
   return d === 0 || d === 0x0a || d === 0x0d || d === 0x85 || d === 0x2028 || d === 0x2029;
@@ -186,8 +190,20 @@ export class Scanner {
   // ---- token queue ----
 
   private insert(at: number, t: Token): void {
-    if (at < 0) this.tokens.push(t);
-    else this.tokens.splice(this.head + at, 0, t);
+    const tokens = this.tokens;
+    if (at < 0) {
+      tokens.push(t);
+      return;
+    }
+    // a simple key's token goes in before the tokens queued after it (few: no splice)
+    const to = this.head + at;
+    let i = tokens.length;
+    tokens.push(t);
+    while (i > to) {
+      tokens[i] = tokens[i - 1]!;
+      i--;
+    }
+    tokens[to] = t;
   }
 
   private fetchMoreTokens(): void {
@@ -254,7 +270,7 @@ export class Scanner {
         const m = this.simpleKeys[this.simpleKeys.length - 1]!.mark;
         throw new YamlSyntaxError("scanner", `exceeded max depth of ${MAX_LEVEL}`, this.mark(), m);
       }
-      this.insert(number > -1 ? number - this.parsed : -1, { type, start: mark, end: mark });
+      this.insert(number > -1 ? number - this.parsed : -1, token(type, mark, mark));
     }
   }
 
@@ -262,7 +278,7 @@ export class Scanner {
     if (this.flowLevel > 0) return;
     while (this.indent > column) {
       const m = this.mark();
-      this.insert(-1, { type: TK.BlockEnd, start: m, end: m });
+      this.insert(-1, token(TK.BlockEnd, m, m));
       this.indent = this.indents.pop()!;
     }
   }
@@ -270,7 +286,7 @@ export class Scanner {
   private simpleToken(type: TokenType): void {
     const start = this.mark();
     this.skip();
-    this.insert(-1, { type, start, end: this.mark() });
+    this.insert(-1, token(type, start, this.mark()));
   }
 
   // ---- fetching ----
@@ -282,7 +298,7 @@ export class Scanner {
       this.simpleKeyAllowed = true;
       this.streamStartProduced = true;
       const m = this.mark();
-      this.insert(-1, { type: TK.StreamStart, start: m, end: m });
+      this.insert(-1, token(TK.StreamStart, m, m));
       return;
     }
     this.scanToNextToken();
@@ -369,7 +385,7 @@ export class Scanner {
         this.fetchFlowScalar(false);
         return;
     }
-    const indicator = "-?:,[]{}#&*!|>'\"%@`".includes(String.fromCharCode(c));
+    const indicator = c < 0x80 && INDICATOR[c] === 1;
     if (
       !(isBlankZ(c) || indicator) ||
       (c === 0x2d && !isBlank(n)) ||
@@ -413,7 +429,7 @@ export class Scanner {
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
     const m = this.mark();
-    this.insert(-1, { type: TK.StreamEnd, start: m, end: m });
+    this.insert(-1, token(TK.StreamEnd, m, m));
   }
 
   private fetchDirective(): void {
@@ -431,7 +447,7 @@ export class Scanner {
     this.skip();
     this.skip();
     this.skip();
-    this.insert(-1, { type, start, end: this.mark() });
+    this.insert(-1, token(type, start, this.mark()));
   }
 
   private fetchFlowCollectionStart(type: TokenType): void {
@@ -477,7 +493,7 @@ export class Scanner {
   private fetchValue(): void {
     const key = this.simpleKeys[this.simpleKeys.length - 1]!;
     if (this.simpleKeyValid(key)) {
-      this.insert(key.tokenNumber - this.parsed, { type: TK.Key, start: key.mark, end: key.mark });
+      this.insert(key.tokenNumber - this.parsed, token(TK.Key, key.mark, key.mark));
       this.rollIndent(key.mark.column, key.tokenNumber, TK.BlockMappingStart, key.mark);
       key.possible = false;
       this.keysByToken.delete(key.tokenNumber);
@@ -536,14 +552,14 @@ export class Scanner {
     while (isAlpha(this.ch())) name += this.read();
     if (name === "") this.fail(start, "could not find expected directive name");
     if (!isBlankZ(this.ch())) this.fail(start, "found unexpected non-alphabetical character");
-    let token: Token;
+    let tok: Token;
     if (name === "YAML") {
       while (isBlank(this.ch())) this.skip();
       const major = this.scanVersionNumber(start);
       if (this.ch() !== 0x2e) this.fail(start, "did not find expected digit or '.' character");
       this.skip();
       const minor = this.scanVersionNumber(start);
-      token = { type: TK.VersionDirective, start, end: this.mark(), major, minor };
+      tok = token(TK.VersionDirective, start, this.mark(), undefined, undefined, undefined, major, minor);
     } else if (name === "TAG") {
       while (isBlank(this.ch())) this.skip();
       const handle = this.scanTagHandle(true, start);
@@ -551,14 +567,14 @@ export class Scanner {
       while (isBlank(this.ch())) this.skip();
       const prefix = this.scanTagUri(true, "", start);
       if (!isBlankZ(this.ch())) this.fail(start, "did not find expected whitespace or line break");
-      token = { type: TK.TagDirective, start, end: this.mark(), value: handle, suffix: prefix };
+      tok = token(TK.TagDirective, start, this.mark(), handle, undefined, prefix);
     } else {
       this.fail(start, "found unknown directive name");
     }
     this.skipBlanksAndComment();
     if (!isBreakZ(this.ch())) this.fail(start, "did not find expected comment or line break");
     if (isBreak(this.ch())) this.skipLine();
-    return token;
+    return tok;
   }
 
   private scanVersionNumber(start: Mark): number {
@@ -584,7 +600,7 @@ export class Scanner {
     if (value === "" || !(isBlankZ(c) || "?:,]}%@`".includes(String.fromCharCode(c)))) {
       this.fail(start, "did not find expected alphabetic or numeric character");
     }
-    return { type, start, end, value };
+    return token(type, start, end, value);
   }
 
   private scanTag(): Token {
@@ -612,7 +628,7 @@ export class Scanner {
       }
     }
     if (!isBlankZ(this.ch())) this.fail(start, "did not find expected whitespace or line break");
-    return { type: TK.Tag, start, end: this.mark(), value: handle, suffix };
+    return token(TK.Tag, start, this.mark(), handle, undefined, suffix);
   }
 
   private scanTagHandle(directive: boolean, start: Mark): string {
@@ -730,7 +746,7 @@ export class Scanner {
     }
     if (chomping !== -1) s += leadingBreak;
     if (chomping === 1) s += trailingBreaks;
-    return { type: TK.Scalar, start, end, value: s, style: literal ? STYLE.Literal : STYLE.Folded };
+    return token(TK.Scalar, start, end, s, literal ? STYLE.Literal : STYLE.Folded);
   }
 
   private documentIndicatorHere(): boolean {
@@ -806,7 +822,7 @@ export class Scanner {
       }
     }
     this.skip();
-    return { type: TK.Scalar, start, end: this.mark(), value: s, style: single ? STYLE.Single : STYLE.Double };
+    return token(TK.Scalar, start, this.mark(), s, single ? STYLE.Single : STYLE.Double);
   }
 
   private scanEscape(start: Mark): string {
@@ -1000,6 +1016,6 @@ export class Scanner {
     }
     if (leadingBlanks) this.simpleKeyAllowed = true;
     const end = { index: endPos, line: endLine, column: endColumn };
-    return { type: TK.Scalar, start, end, value: s ?? this.s.slice(start.index, endPos), style: STYLE.Plain };
+    return token(TK.Scalar, start, end, s ?? this.s.slice(start.index, endPos), STYLE.Plain);
   }
 }

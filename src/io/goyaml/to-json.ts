@@ -42,7 +42,7 @@ function firstBadFloat(root: unknown): string | undefined {
   return undefined;
 }
 
-/** The JSON value of a scalar; a float encoding/json refuses becomes a marker ({@link isRefusedFloat}). */
+/** The JSON value of a scalar; a float encoding/json refuses (NaN, ±Inf) becomes a marker reported by {@link goToJson}. */
 export function scalarJson(s: GoScalar): JsonValue {
   switch (s.t) {
     case "null":
@@ -105,11 +105,6 @@ function open(v: GoVal[] | GoMap): Frame {
     if (losers) f.losers = losers;
   }
   return f;
-}
-
-/** Whether {@link scalarJson} returned the marker of a float encoding/json refuses (NaN, ±Inf). */
-export function isRefusedFloat(v: JsonValue): boolean {
-  return v instanceof BadFloat;
 }
 
 /** The JSON key of a Go key, or undefined for keys sigs.k8s.io/yaml refuses. */

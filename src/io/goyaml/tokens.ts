@@ -52,6 +52,20 @@ export interface Token {
   minor?: number;
 }
 
+/** A token with every field present (one object shape for the parser's reads). */
+export function token(
+  type: TokenType,
+  start: Mark,
+  end: Mark,
+  value?: string,
+  style?: ScalarStyle,
+  suffix?: string,
+  major?: number,
+  minor?: number,
+): Token {
+  return { type, start, end, value, suffix, style, major, minor };
+}
+
 /**
  * A YAML syntax error as go-yaml reports it. `kind` decides the line go-yaml prints (`parser.fail`):
  * scanner errors print the 1-based line of the problem, parser errors the 0-based one; a problem on the
