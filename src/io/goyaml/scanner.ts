@@ -227,13 +227,20 @@ export class Scanner {
     return true;
   }
 
-  private saveSimpleKey(): void {
-    const required = this.flowLevel === 0 && this.indent === this.column;
+  /** Saves a possible simple key here; `here` is {@link mark} when the caller has it already. */
+  private saveSimpleKey(here?: Mark): void {
     if (this.simpleKeyAllowed) {
-      const key: SimpleKey = { possible: true, required, tokenNumber: this.parsed + (this.tokens.length - this.head), mark: this.mark() };
+      const required = this.flowLevel === 0 && this.indent === this.column;
+      const tokenNumber = this.parsed + (this.tokens.length - this.head);
+      const mark = here ?? this.mark();
       this.removeSimpleKey();
-      this.simpleKeys[this.simpleKeys.length - 1] = key;
-      this.keysByToken.set(key.tokenNumber, this.simpleKeys.length - 1);
+      // the slot's previous key is no longer possible: the object is reused
+      const key = this.simpleKeys[this.simpleKeys.length - 1]!;
+      key.possible = true;
+      key.required = required;
+      key.tokenNumber = tokenNumber;
+      key.mark = mark;
+      this.keysByToken.set(tokenNumber, this.simpleKeys.length - 1);
     }
   }
 
@@ -527,15 +534,17 @@ export class Scanner {
   }
 
   private fetchFlowScalar(single: boolean): void {
-    this.saveSimpleKey();
+    const start = this.mark();
+    this.saveSimpleKey(start);
     this.simpleKeyAllowed = false;
-    this.insert(-1, this.scanFlowScalar(single));
+    this.insert(-1, this.scanFlowScalar(single, start));
   }
 
   private fetchPlainScalar(): void {
-    this.saveSimpleKey();
+    const start = this.mark();
+    this.saveSimpleKey(start);
     this.simpleKeyAllowed = false;
-    this.insert(-1, this.scanPlainScalar());
+    this.insert(-1, this.scanPlainScalar(start));
   }
 
   // ---- scanning ----
@@ -758,8 +767,7 @@ export class Scanner {
     );
   }
 
-  private scanFlowScalar(single: boolean): Token {
-    const start = this.mark();
+  private scanFlowScalar(single: boolean, start: Mark): Token {
     this.skip();
     let s = "";
     let leadingBreak = "";
@@ -955,7 +963,7 @@ export class Scanner {
     this.column = col;
   }
 
-  private scanPlainScalar(): Token {
+  private scanPlainScalar(start: Mark): Token {
     // while the scalar stays on one line its value is the source text from start to end: built only once
     // a line is folded
     let s: string | undefined;
@@ -965,7 +973,6 @@ export class Scanner {
     let wsTo = -1;
     let leadingBlanks = false;
     const indent = this.indent + 1;
-    const start = this.mark();
     let endPos = this.pos;
     let endLine = this.line;
     let endColumn = this.column;
@@ -998,12 +1005,17 @@ export class Scanner {
       for (;;) {
         const d = this.ch();
         if (isBlank(d)) {
-          if (leadingBlanks && this.column < indent && d === 0x09) {
-            this.fail(start, "found a tab character that violates indentation");
+          if (leadingBlanks) {
+            if (d === 0x20) this.skipSpaces(-1);
+            else {
+              if (this.column < indent) this.fail(start, "found a tab character that violates indentation");
+              this.skip();
+            }
+          } else {
+            if (wsFrom < 0) wsFrom = this.pos;
+            this.skip();
+            wsTo = this.pos;
           }
-          if (!leadingBlanks && wsFrom < 0) wsFrom = this.pos;
-          this.skip();
-          if (!leadingBlanks) wsTo = this.pos;
         } else if (isBreak(d)) {
           if (!leadingBlanks) {
             wsFrom = -1;
