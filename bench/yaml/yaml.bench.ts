@@ -5,9 +5,10 @@
  * size should cost about twice the previous: linear time). CPU time (user+sys) of this process; rounds
  * interleaved, median printed.
  *
- *   npm run bench:yaml [-- --rounds 5] [-- --impl /path/to/other/src/io/decode.ts]
+ *   npm run bench:yaml [-- --rounds 5] [-- --impl /path/to/other/src/io/decode.ts] [-- --no-peers]
  *
- * `--impl` adds another build of decodeDocuments (an older checkout) to compare in the same run.
+ * `--impl` adds another build of decodeDocuments (an older checkout) to compare in the same run;
+ * `--no-peers` leaves out the yaml and js-yaml packages.
  * The corpus is read from CRDKIT_CORPUS (default ../shared/corpus).
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -68,7 +69,7 @@ if (implPath) {
   const other = (await import(implPath)) as { decodeDocuments: Decoder };
   decoders.push([`crdkit@${implPath}`, (t) => other.decodeDocuments(t)]);
 }
-const peers: [string, Decoder][] = [
+const peers: [string, Decoder][] = process.argv.includes("--no-peers") ? [] : [
   ["yaml (npm)", (t) => parseAllDocuments(t).map((d) => (Array.isArray(d) ? null : d.toJS({ maxAliasCount: -1 })))],
   ["js-yaml", (t) => jsYaml.loadAll(t)],
 ];

@@ -29,6 +29,17 @@ for (const s of ["-.inf", "-.Inf", "-.INF"]) MAP.set(s, { t: "float", v: Number.
 MAP.set("<<", { t: "merge" });
 const MAP_KEY_MAX = Math.max(...[...MAP.keys()].map((k) => k.length));
 
+/** ASCII characters a plain scalar that resolves to something other than a string can start with. */
+const MAY_RESOLVE = new Uint8Array(128);
+for (const k of MAP.keys()) if (k !== "") MAY_RESOLVE[k.charCodeAt(0)] = 1;
+for (const c of "0123456789.+-") MAY_RESOLVE[c.charCodeAt(0)] = 1;
+
+/** Whether a plain scalar resolves to a string whatever follows its first character (a quick test, before {@link resolvePlain}). */
+export function plainIsString(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return c >= 0x80 || (c >= 0 && MAY_RESOLVE[c] === 0);
+}
+
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
 const INT64_MIN = -(1n << 63n);
@@ -72,6 +83,7 @@ function parseGoInt(s: string, allowSign: boolean): bigint | undefined {
 
 /** Resolves a plain (unquoted, untagged) scalar as go-yaml v2 does. */
 export function resolvePlain(s: string): GoScalar {
+  if (plainIsString(s)) return { t: "str", v: s };
   if (s.length <= MAP_KEY_MAX) {
     const known = MAP.get(s);
     if (known) return known;

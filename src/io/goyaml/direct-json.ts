@@ -11,6 +11,7 @@
  * limit. The caller then decodes the text again on the full path, which reports all of those exactly.
  */
 import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
+import { plainIsString } from "../go-yaml-resolve.js";
 import { JSON_MAX_DEPTH } from "../json-decode.js";
 import { resolveScalar } from "./compose.js";
 import { EV, Parser } from "./parser.js";
@@ -54,8 +55,8 @@ function decode(text: string): DirectDecoded | undefined {
     let v: JsonValue;
     switch (e.type) {
       case EV.Scalar: {
-        if (e.tag === undefined && !e.implicit) {
-          // quoted and block scalars without a tag are strings, as keys and as values
+        if (e.tag === undefined && (!e.implicit || plainIsString(e.value!))) {
+          // quoted and block scalars without a tag are strings, as keys and as values, and so are most plain ones
           if (topIsMap && key === undefined) {
             if (e.value === "<<" || Object.hasOwn(top as JsonObject, e.value!)) return undefined;
             key = e.value!;
