@@ -163,6 +163,24 @@ export class Scanner {
     this.column = col;
   }
 
+  /** Skips the character here and the ones after it up to a blank, a break, the end, a quote or a backslash. */
+  private skipQuotedRun(): void {
+    const str = this.s;
+    const n = str.length;
+    let i = this.pos;
+    let c = str.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+    let col = this.column + 1;
+    while (i < n) {
+      c = str.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === C_SQ || c === C_DQ || c === C_BSL || isBreakOrNul(c)) break;
+      i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+      col++;
+    }
+    this.pos = i;
+    this.column = col;
+  }
+
   /** Skips spaces while the column is below `limit` (-1: no limit). */
   private skipSpaces(limit: number): void {
     const str = this.s;
@@ -711,14 +729,19 @@ export class Scanner {
     this.skipBlanksAndComment();
     if (!isBreakZ(this.ch())) this.fail(start, "did not find expected comment or line break");
     if (isBreak(this.ch())) this.skipLine();
-    let end = this.mark();
+    // the end mark, built once at the end
+    let endPos = this.pos;
+    let endLine = this.line;
+    let endColumn = this.column;
     let indent = 0;
     if (increment > 0) indent = this.indent >= 0 ? this.indent + increment : increment;
     let s = "";
     let leadingBreak = "";
     let trailingBreaks = "";
     const breaks = (): void => {
-      end = this.mark();
+      endPos = this.pos;
+      endLine = this.line;
+      endColumn = this.column;
       let maxIndent = 0;
       for (;;) {
         this.skipSpaces(indent === 0 ? -1 : indent);
@@ -728,7 +751,9 @@ export class Scanner {
         }
         if (!isBreak(this.ch())) break;
         trailingBreaks += this.readLine();
-        end = this.mark();
+        endPos = this.pos;
+        endLine = this.line;
+        endColumn = this.column;
       }
       if (indent === 0) {
         indent = maxIndent;
@@ -755,6 +780,7 @@ export class Scanner {
     }
     if (chomping !== -1) s += leadingBreak;
     if (chomping === 1) s += trailingBreaks;
+    const end = { index: endPos, line: endLine, column: endColumn };
     return token(TK.Scalar, start, end, s, literal ? STYLE.Literal : STYLE.Folded);
   }
 
@@ -794,12 +820,7 @@ export class Scanner {
           s += this.scanEscape(start);
         } else {
           const from = this.pos;
-          this.skip();
-          for (;;) {
-            const d = this.ch();
-            if (isBlankZ(d) || d === C_SQ || d === C_DQ || d === C_BSL) break;
-            this.skip();
-          }
+          this.skipQuotedRun();
           s += this.s.slice(from, this.pos);
         }
       }
@@ -808,8 +829,10 @@ export class Scanner {
       for (;;) {
         const d = this.ch();
         if (isBlank(d)) {
-          if (!leadingBlanks) whitespaces += this.read();
-          else this.skip();
+          const from = this.pos;
+          do this.skip();
+          while (isBlank(this.ch()));
+          if (!leadingBlanks) whitespaces += this.s.slice(from, this.pos);
         } else if (isBreak(d)) {
           if (!leadingBlanks) {
             whitespaces = "";
