@@ -4,7 +4,7 @@
  * kept, strict errors and their positions, problems and their positions, and positions of a few field
  * paths). Inputs: the texts of the decoding goldens, every YAML file of the corpus (crds and examples), then random documents of the decoding
  * fuzzer's generator (`--fuzz N`, seeds 1–3, read whole as the API server reads a body and split as kubectl
- * reads files). Run it on two builds and diff the outputs:
+ * reads files). Corpus files are also streamed in pieces (`decodeDocumentPieces`) when the build has it. Run it on two builds and diff the outputs:
  *
  *   node --import tsx bench/yaml/decode-dump.ts [--impl /other/checkout/src/io/decode.ts] [--fuzz 10000] > out.txt
  */
@@ -24,7 +24,18 @@ function flag(name: string): string | undefined {
 
 const impl = flag("impl") ?? new URL("../../src/io/decode.ts", import.meta.url).pathname;
 const fuzz = Number(flag("fuzz") ?? 10000);
-const { decodeDocuments } = (await import(impl)) as { decodeDocuments: (t: string, o?: DecodeOptions) => DecodedDocument[] };
+const { decodeDocuments, decodeDocumentPieces } = (await import(impl)) as {
+  decodeDocuments: (t: string, o?: DecodeOptions) => DecodedDocument[];
+  /** Absent in older builds. */
+  decodeDocumentPieces?: (pieces: Iterable<string>) => Iterable<DecodedDocument>;
+};
+
+/** The text in pieces of 4096 characters, as a file is streamed. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += 4096) out.push(text.slice(i, i + 4096));
+  return out;
+}
 
 function dump(v: JsonValue, out: string[]): void {
   if (v === null) out.push("null");
@@ -54,11 +65,11 @@ function dump(v: JsonValue, out: string[]): void {
 
 const PATHS = ["", "<nil>", "metadata", "metadata.name", "spec", "spec.versions[0].name", "spec.template.spec.containers[0].image", "a", "b[0]", "x.y"];
 
-function digest(text: string, opts: DecodeOptions): string {
+function digest(text: string, opts: DecodeOptions | "pieces"): string {
   const out: string[] = [];
   let docs: DecodedDocument[];
   try {
-    docs = decodeDocuments(text, opts);
+    docs = opts === "pieces" ? [...decodeDocumentPieces!(pieces(text))] : decodeDocuments(text, opts);
   } catch (e) {
     return `THROWS ${e instanceof Error ? e.message : String(e)}`;
   }
@@ -88,7 +99,10 @@ for (const f of readdirSync(goldenDir).sort()) {
   }
 }
 const root = corpusRoot();
-for (const f of yamlFiles(root, [])) console.log(`${relative(root, f)} ${digest(readFileSync(f, "utf8"), {})}`);
+for (const f of yamlFiles(root, [])) {
+  const text = readFileSync(f, "utf8");
+  console.log(`${relative(root, f)} ${digest(text, {})}${decodeDocumentPieces ? ` ${digest(text, "pieces")}` : ""}`);
+}
 for (const seed of [1, 2, 3]) {
   const rng = new Rng(seed);
   for (let i = 0; i < fuzz; i++) {
