@@ -42,7 +42,8 @@ export function hexValue(c: number): number {
  */
 export function firstControlCharacter(s: string): number {
   // a UTF-16 regular expression (much faster than a `u` one) finds candidates; pairs are let through
-  const re = new RegExp(CONTROL_OR_SURROGATE);
+  const re = CONTROL_OR_SURROGATE;
+  re.lastIndex = 0;
   for (;;) {
     const m = re.exec(s);
     if (m === null) return -1;
