@@ -7,8 +7,10 @@
 import { resolve as resolvePath } from "node:path";
 import { type DecodedDocument, decodeDocuments } from "../io/decode.js";
 import { splitYamlDocuments } from "../io/yaml-split.js";
-import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, tryCompileCrd } from "../pipeline/compile.js";
+import { type DecodedCrd, decodeCrd } from "../crd/decode-crd.js";
+import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, checkCrd, compileDecoded } from "../pipeline/compile.js";
 import { type JsonObject, type JsonValue, getKey, isObject } from "../value/json-value.js";
+import { decodedCrdEntry, decodedCrdFromEntry } from "./decoded-crd-entry.js";
 import { inputIncludes } from "./files.js";
 import type { CrdFileIndex, IndexedCrd, IndexedProblem, SchemaCache } from "./schema-cache.js";
 
@@ -65,6 +67,8 @@ interface Entry {
   /** `metadata.name`, once the document is loaded. */
   name?: string;
   load: () => JsonValue | undefined;
+  /** The CRD compiled from the cache's decoded form (undefined: none cached, load and compile it). */
+  loadCompiled?: () => CompileResult | undefined;
   result?: CompileResult;
 }
 
@@ -157,6 +161,7 @@ export class LazyCrdRegistry {
           return hit.value;
         }, silent);
         e.fileKey = key;
+        e.loadCompiled = () => this.compileCached(key!, c.index, e);
       }
       return cached.problems;
     }
@@ -255,8 +260,20 @@ export class LazyCrdRegistry {
     else this.byGroupKind.set(key, [e]);
   }
 
+  /** A CRD that passed the checks, compiled from the cache's decoded form (no document read or decoded). */
+  private compileCached(fileKey: string, index: number, e: Entry): CompileResult | undefined {
+    const hit = this.cache!.getDecodedCrd(fileKey, index);
+    const decoded = hit && decodedCrdFromEntry(hit.value);
+    if (!hit || !decoded) return undefined;
+    e.name = decoded.crd.metadata.name ?? "";
+    this.compiledCount++;
+    return compileDecoded(decoded, hit.warnings, LAZY);
+  }
+
   private ensure(e: Entry): CompileResult {
     if (e.result) return e.result;
+    const compiled = e.loadCompiled?.();
+    if (compiled) return (e.result = compiled);
     const value = e.load();
     if (isObject(value)) {
       const md = getKey(value, "metadata");
@@ -271,20 +288,27 @@ export class LazyCrdRegistry {
 
   private compile(value: JsonValue, e: Entry): CompileResult {
     this.compiledCount++;
-    if (!this.cache) return tryCompileCrd(value);
     let key = e.crdKey;
-    if (key === undefined) {
+    if (this.cache && key === undefined) {
       key = this.cache.crdKey(value);
       // next time, the document is read as JSON instead of being decoded again (written before compiling:
       // compiling may keep parts of the value)
       if (e.fileKey !== undefined) this.cache.putCrdValue(e.fileKey, e.origin.index, key, value);
     }
-    const cached = this.cache.getVerdict(key);
-    const r = tryCompileCrd(value, cached);
-    if (!cached) {
-      const v: CrdVerdict = r.ok ? { ok: true, warnings: r.warnings } : { ok: false, message: r.message, errors: r.errors };
-      this.cache.putVerdict(key, v);
+    const cached = key === undefined ? undefined : this.cache!.getVerdict(key);
+    const checked: CrdVerdict & { decoded?: DecodedCrd } = cached ?? checkCrd(value);
+    if (!cached && key !== undefined) {
+      const v: CrdVerdict = checked.ok ? { ok: true, warnings: checked.warnings } : { ok: false, message: checked.message, errors: checked.errors };
+      this.cache!.putVerdict(key, v);
     }
-    return r;
+    if (!checked.ok) return checked;
+    const d = checked.decoded ?? decodeCrd(value);
+    if (!d.ok) return { ok: false, message: d.message, errors: [d.message] };
+    // next time, the CRD is compiled from its decoded form (written before compiling, as above)
+    if (this.cache && e.fileKey !== undefined) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, decodedCrdEntry(d));
+    return compileDecoded(d, checked.warnings, LAZY);
   }
 }
+
+/** The CRDs compiled here passed the create checks: each version is compiled when first used. */
+const LAZY = { lazyVersions: true };

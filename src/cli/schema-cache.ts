@@ -9,6 +9,9 @@
  *   which group and kind each defines — repeat runs decode only the CRDs a document uses.
  * - `value/<sha256>-<n>.json`: document n of such a file as JSON (with its verdict key): reading it is
  *   ~10x cheaper than decoding the YAML again.
+ * - `decoded/<sha256>-<n>.json`: for such a document that passed the CRD checks, what decoding it as a CRD
+ *   gives (./decoded-crd-entry.ts) and the checks' warnings: repeat runs compile it without reading the
+ *   document, hashing it or decoding it again.
  *
  * Entries live in a directory per build (`v1/<build>/`), pruned by ./cache-prune.ts.
  * Entries carry their key, crdkit's build and a checksum, and are checked when read (a corrupt, truncated
@@ -172,15 +175,19 @@ function parseIndex(x: unknown): CrdFileIndex | undefined {
 
 const TAG_F64 = "\u0000f64";
 const TAG_INT = "\u0000int";
+const TAG_NUM = "\u0000num";
 
-/** JSON of a value; int64 beyond 2^53, integral float64 and -0 become tagged objects. */
-function encodeValue(v: JsonValue): { json: string; tagged: boolean } {
+/**
+ * JSON of a value; int64 beyond 2^53, integral float64, -0 and non-finite numbers become tagged objects
+ * (read back by {@link untag}).
+ */
+export function encodeValue(v: unknown): { json: string; tagged: boolean } {
   let tagged = false;
   const json = JSON.stringify(v, function (this: Record<string, unknown>, k: string, x: unknown) {
     const orig = this[k];
     if (orig instanceof Float64) {
       tagged = true;
-      return { [TAG_F64]: Object.is(orig.value, -0) ? "-0" : orig.value };
+      return { [TAG_F64]: Object.is(orig.value, -0) || !Number.isFinite(orig.value) ? String(orig.value) : orig.value };
     }
     if (typeof x === "bigint") {
       tagged = true;
@@ -190,12 +197,17 @@ function encodeValue(v: JsonValue): { json: string; tagged: boolean } {
       tagged = true;
       return { [TAG_INT]: "-0" };
     }
+    if (typeof x === "number" && !Number.isFinite(x)) {
+      tagged = true;
+      return { [TAG_NUM]: String(x) };
+    }
     return x;
   });
   return { json, tagged };
 }
 
-function untag(v: unknown): JsonValue {
+/** The value of {@link encodeValue}'s JSON, parsed: tagged objects become the values they stand for. */
+export function untag(v: unknown): JsonValue {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) v[i] = untag(v[i]);
     return v as JsonValue[];
@@ -204,12 +216,13 @@ function untag(v: unknown): JsonValue {
   const o = v as Record<string, unknown>;
   if (Object.hasOwn(o, TAG_F64)) {
     const n = o[TAG_F64];
-    return new Float64(n === "-0" ? -0 : (n as number));
+    return new Float64(typeof n === "string" ? Number(n) : (n as number));
   }
   if (Object.hasOwn(o, TAG_INT)) {
     const n = o[TAG_INT] as string;
     return n === "-0" ? -0 : BigInt(n);
   }
+  if (Object.hasOwn(o, TAG_NUM)) return Number(o[TAG_NUM] as string);
   for (const k of Object.keys(o)) o[k] = untag(o[k]);
   return o as JsonValue;
 }
@@ -260,38 +273,58 @@ export class SchemaCache {
 
   /** A CRD document of an indexed file, with its verdict key. */
   getCrdValue(fileKey: string, index: number): { crdKey: string; value: JsonValue } | undefined {
-    const key = `${fileKey}-${index}`;
+    const e = this.readTagged("value", `${fileKey}-${index}`);
+    return e && typeof e.head["crdKey"] === "string" ? { crdKey: e.head["crdKey"], value: e.value } : undefined;
+  }
+
+  putCrdValue(fileKey: string, index: number, crdKey: string, value: JsonValue): void {
+    this.writeTagged("value", `${fileKey}-${index}`, { crdKey }, value);
+  }
+
+  /**
+   * What document `index` of an indexed CRD file decodes to (./decoded-crd-entry.ts), with the CRD
+   * checks' warnings: a CRD that passed them is compiled from it without being read or decoded again.
+   */
+  getDecodedCrd(fileKey: string, index: number): { warnings: string[]; value: JsonValue } | undefined {
+    const e = this.readTagged("decoded", `${fileKey}-${index}`);
+    return e && isStringArray(e.head["warnings"]) ? { warnings: e.head["warnings"], value: e.value } : undefined;
+  }
+
+  putDecodedCrd(fileKey: string, index: number, warnings: readonly string[], value: unknown): void {
+    this.writeTagged("decoded", `${fileKey}-${index}`, { warnings }, value);
+  }
+
+  /** A value written by {@link writeTagged}: a header line (with the checksum of the rest), then its JSON. */
+  private readTagged(kind: string, key: string): { head: Record<string, unknown>; value: JsonValue } | undefined {
     let text: string;
     try {
-      text = readFileSync(this.path("value", key), "utf8");
+      text = readFileSync(this.path(kind, key), "utf8");
     } catch {
       return undefined;
     }
-    // first line: a header with the checksum of the rest (the value's JSON)
     const nl = text.indexOf("\n");
     if (nl < 0) return undefined;
     try {
-      const head = JSON.parse(text.slice(0, nl)) as { format?: unknown; key?: unknown; stamp?: unknown; sum?: unknown; crdKey?: unknown; tagged?: unknown };
+      const head = JSON.parse(text.slice(0, nl)) as Record<string, unknown>;
       const body = text.slice(nl + 1);
-      if (head.format !== FORMAT || head.key !== key || head.stamp !== this.stamp || typeof head.crdKey !== "string") return undefined;
-      if (head.sum !== sha256(body)) return undefined;
+      if (head["format"] !== FORMAT || head["key"] !== key || head["stamp"] !== this.stamp) return undefined;
+      if (head["sum"] !== sha256(body)) return undefined;
       const parsed = JSON.parse(body) as unknown;
-      return { crdKey: head.crdKey, value: head.tagged === true ? untag(parsed) : (parsed as JsonValue) };
+      return { head, value: head["tagged"] === true ? untag(parsed) : (parsed as JsonValue) };
     } catch {
       return undefined;
     }
   }
 
-  putCrdValue(fileKey: string, index: number, crdKey: string, value: JsonValue): void {
-    const key = `${fileKey}-${index}`;
+  private writeTagged(kind: string, key: string, extra: Record<string, unknown>, value: unknown): void {
     let enc: ReturnType<typeof encodeValue>;
     try {
       enc = encodeValue(value);
     } catch {
       return;
     }
-    const head = JSON.stringify({ format: FORMAT, key, stamp: this.stamp, sum: sha256(enc.json), crdKey, tagged: enc.tagged });
-    this.writeText("value", key, `${head}\n${enc.json}`);
+    const head = JSON.stringify({ format: FORMAT, key, stamp: this.stamp, sum: sha256(enc.json), ...extra, tagged: enc.tagged });
+    this.writeText(kind, key, `${head}\n${enc.json}`);
   }
 
   private path(kind: string, key: string): string {

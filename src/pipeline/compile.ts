@@ -130,44 +130,107 @@ export function tryCompileCrd(value: JsonValue | CustomResourceDefinition, verdi
   return compileDecoded(decoded, checked.warnings);
 }
 
-function compileDecoded(decoded: DecodedCrd, warnings: string[]): CompileResult {
+/** The compiled schema of a version (shared by the versions with the same schema object). */
+interface CompiledSchema {
+  structural: Structural | undefined;
+  validator: SchemaValidator;
+  statusValidator: SchemaValidator | undefined;
+  ruleCount: number;
+}
+
+/** Compiles a version's schema; a string is the error (`newStructural`'s, or the validator's). */
+function compileSchema(schema: JSONSchemaProps | undefined, status: boolean): CompiledSchema | string {
+  let structural: Structural | undefined;
+  if (schema) {
+    const s = newStructural(schema);
+    if (s instanceof StructuralError) return s.message;
+    structural = s;
+  }
+  try {
+    const validator = compileSchemaValidator(schema);
+    const statusValidator = status ? compileSchemaValidator(schema?.properties?.["status"]) : undefined;
+    return { structural, validator, statusValidator, ruleCount: countRules(structural) };
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Options of {@link compileDecoded}. */
+export interface CompileDecodedOptions {
+  /**
+   * Compile a version's schema when a request first needs it (the CRD passed the create checks, which
+   * reject what compiling could reject: non-structural schemas, `$ref`): a run that validates objects of
+   * one version of a CRD with several compiles one.
+   */
+  lazyVersions?: boolean;
+}
+
+/** A version whose schema is compiled on first use (see {@link CompileDecodedOptions.lazyVersions}). */
+function lazyVersion(crdName: string, base: Pick<CompiledVersion, "name" | "served" | "storage" | "schema" | "subresources">, compile: () => CompiledSchema | string): CompiledVersion {
+  let c: CompiledSchema | undefined;
+  const get = (): CompiledSchema => {
+    if (c === undefined) {
+      const r = compile();
+      if (typeof r === "string") {
+        throw new CrdkitError("invalid-crd", `CustomResourceDefinition.apiextensions.k8s.io "${crdName}" is invalid: spec.versions[${base.name}].schema.openAPIV3Schema: ${r}`);
+      }
+      c = r;
+    }
+    return c;
+  };
+  return {
+    ...base,
+    get structural() {
+      return get().structural;
+    },
+    get statusStructural() {
+      return get().structural?.properties?.get("status");
+    },
+    get validator() {
+      return get().validator;
+    },
+    get statusValidator() {
+      return get().statusValidator;
+    },
+    get ruleCount() {
+      return get().ruleCount;
+    },
+  };
+}
+
+/**
+ * Compiles a CRD that passed the create checks (with their `warnings`) from its decoded form, e.g. one
+ * read back from a cache: what {@link tryCompileCrd} does after decoding.
+ */
+export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: CompileDecodedOptions = {}): CompileResult {
   const { crd, internal } = decoded;
   const name = crd.metadata.name ?? "";
   const errors: string[] = [];
   const versions = new Map<string, CompiledVersion>();
+  // versions with the same schema (hoisted to spec.validation when all are equal) share its compilation
+  const done = new Map<JSONSchemaProps | undefined, CompiledSchema>();
+  const compileShared = (schema: JSONSchemaProps | undefined, status: boolean): CompiledSchema | string => {
+    const prev = done.get(schema);
+    if (prev && (!status || prev.statusValidator)) return prev;
+    const r = compileSchema(schema, status);
+    if (typeof r !== "string") done.set(schema, r);
+    return r;
+  };
   for (const v of internal.spec.versions) {
     const schema = schemaForVersion(internal, v.name)?.openAPIV3Schema;
-    let structural: Structural | undefined;
-    if (schema) {
-      const s = newStructural(schema);
-      if (s instanceof StructuralError) {
-        errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${s.message}`);
-        continue;
-      }
-      structural = s;
-    }
     const subresources = subresourcesForVersion(internal, v.name);
-    let validator: SchemaValidator;
-    let statusValidator: SchemaValidator | undefined;
-    try {
-      validator = compileSchemaValidator(schema);
-      if (subresources?.status) statusValidator = compileSchemaValidator(schema?.properties?.["status"]);
-    } catch (e) {
-      errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${e instanceof Error ? e.message : String(e)}`);
+    const base = { name: v.name, served: v.served, storage: v.storage, schema, subresources };
+    const status = subresources?.status !== undefined;
+    if (opts.lazyVersions) {
+      versions.set(v.name, lazyVersion(name, base, () => compileShared(schema, status)));
       continue;
     }
-    versions.set(v.name, {
-      name: v.name,
-      served: v.served,
-      storage: v.storage,
-      schema,
-      structural,
-      statusStructural: structural?.properties?.get("status"),
-      subresources,
-      validator,
-      statusValidator,
-      ruleCount: countRules(structural),
-    });
+    const c = compileShared(schema, status);
+    if (typeof c === "string") {
+      errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${c}`);
+      continue;
+    }
+    versions.set(v.name, { ...base, ...c, statusStructural: c.structural?.properties?.get("status") });
   }
   if (errors.length > 0) {
     const message = `CustomResourceDefinition.apiextensions.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`}`;
