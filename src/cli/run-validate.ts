@@ -352,7 +352,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
         },
       ]);
     }
-    const old = olds.get(oldObjectKey(obj, crd.namespaced));
+    const old = olds.size === 0 ? undefined : olds.get(oldObjectKey(obj, crd.namespaced));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
     // a file stands for a client's request: server-managed metadata is wiped on create, as the API server does
     const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true };

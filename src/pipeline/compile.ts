@@ -14,7 +14,7 @@ import { newStructural, StructuralError } from "../structural/new-structural.js"
 import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import { countRules } from "./rules-bookkeeping.js";
-import { type SchemaValidator, compileSchemaValidator } from "../validation/schema-validator.js";
+import { type SchemaValidator, type SchemaValidatorOptions, compileSchemaValidator } from "../validation/schema-validator.js";
 import { runCreate, runUpdate, runUpdateStatus } from "./request.js";
 import type { CompiledCrd, PipelineResult, RequestOptions } from "./types.js";
 import type { JsonObject } from "../value/json-value.js";
@@ -139,7 +139,7 @@ interface CompiledSchema {
 }
 
 /** Compiles a version's schema; a string is the error (`newStructural`'s, or the validator's). */
-function compileSchema(schema: JSONSchemaProps | undefined, status: boolean): CompiledSchema | string {
+function compileSchema(schema: JSONSchemaProps | undefined, status: boolean, opts: SchemaValidatorOptions): CompiledSchema | string {
   let structural: Structural | undefined;
   if (schema) {
     const s = newStructural(schema);
@@ -147,20 +147,23 @@ function compileSchema(schema: JSONSchemaProps | undefined, status: boolean): Co
     structural = s;
   }
   try {
-    const validator = compileSchemaValidator(schema);
-    const statusValidator = status ? compileSchemaValidator(schema?.properties?.["status"]) : undefined;
+    const validator = compileSchemaValidator(schema, opts);
+    const statusValidator = status ? compileSchemaValidator(schema?.properties?.["status"], opts) : undefined;
     return { structural, validator, statusValidator, ruleCount: countRules(structural) };
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
 }
 
+const PASSED_CHECKS: SchemaValidatorOptions = { passedCrdChecks: true };
+
 /** Options of {@link compileDecoded}. */
 export interface CompileDecodedOptions {
   /**
    * Compile a version's schema when a request first needs it (the CRD passed the create checks, which
-   * reject what compiling could reject: non-structural schemas, `$ref`): a run that validates objects of
-   * one version of a CRD with several compiles one.
+   * reject what compiling could reject: non-structural schemas, `$ref`; so the validator's up-front walk
+   * for `$ref` is skipped too): a run that validates objects of one version of a CRD with several
+   * compiles one.
    */
   lazyVersions?: boolean;
 }
@@ -212,7 +215,7 @@ export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: Co
   const compileShared = (schema: JSONSchemaProps | undefined, status: boolean): CompiledSchema | string => {
     const prev = done.get(schema);
     if (prev && (!status || prev.statusValidator)) return prev;
-    const r = compileSchema(schema, status);
+    const r = compileSchema(schema, status, opts.lazyVersions ? PASSED_CHECKS : {});
     if (typeof r !== "string") done.set(schema, r);
     return r;
   };

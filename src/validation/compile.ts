@@ -100,6 +100,11 @@ export interface SchemaNode {
 export interface CompileOptions {
   /** Compatibility version for supported formats (default: newest). */
   compatibilityVersion?: CompatibilityVersion;
+  /**
+   * The schema passed the CRD create checks, which reject what compiling throws for (`$ref`; every node
+   * of a decoded schema is an object): the whole-schema walk that throws those errors up front is skipped.
+   */
+  passedCrdChecks?: boolean;
 }
 
 const EMPTY: readonly string[] = [];
@@ -124,7 +129,7 @@ function num(v: unknown): number | undefined {
 export function compileSchemaNode(schema: JSONSchemaProps, opts: CompileOptions = {}): SchemaNode {
   const supported = supportedFormats(opts.compatibilityVersion);
   // the errors a full compilation would throw, thrown now
-  eachSubschema(schema, checkNode);
+  if (!opts.passedCrdChecks) eachSubschema(schema, checkNode);
   const go = (s: JSONSchemaProps): SchemaNode => compileOne(s, supported, go);
   return go(schema);
 }

@@ -110,13 +110,15 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
   assert.equal(cached.filter((f) => f.includes("/index/")).length, 1);
   assert.equal(cached.filter((f) => f.includes("/verdict/")).length, 2);
   assert.equal(cached.filter((f) => f.includes("/value/")).length, 2);
+  // the CRD that passed the checks is also kept decoded (compiled from it next time)
+  assert.equal(cached.filter((f) => f.includes("/decoded/")).length, 1);
   const second = await run();
   assert.equal(second.stdout, first.stdout);
   assert.equal(second.code, first.code);
   // corrupt and truncated entries are ignored (and rewritten), never trusted
   for (const [i, f] of cached.entries()) {
     const text = readFileSync(f, "utf8");
-    const altered = f.includes("/value/")
+    const altered = f.includes("/value/") || f.includes("/decoded/")
       ? text.replace("maximum", "minimum")
       : f.includes("/index/")
         ? text.replace(/"line":(\d)/, '"line":9$1')
@@ -191,7 +193,7 @@ test("cache entries are written whole (temporary file + rename) and concurrent w
   for (const o of outs) assert.equal(o.stdout, outs[0]!.stdout);
   assert.match(outs[0]!.stdout, /Summary: 4 resources: 0 valid, 4 invalid, 0 skipped/);
   const entries = files(cacheHome);
-  assert.ok(entries.length === 5 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
+  assert.ok(entries.length === 6 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
   for (const f of entries) for (const part of readFileSync(f, "utf8").split("\n")) JSON.parse(part);
   const after = await run();
   assert.equal(after.stdout, outs[0]!.stdout);

@@ -1,0 +1,161 @@
+/**
+ * The compiled-CRD cache keeps a CRD that passed the checks in decoded form (src/cli/decoded-crd-entry.ts):
+ * read back, it must be exactly what decoding the CRD gives — same fields, same numbers (int64 vs float64,
+ * big integers, -0), the v1 and internal forms sharing their schemas — and CRDs compiled from it (one
+ * version at a time) must validate exactly as CRDs compiled eagerly.
+ */
+import * as assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { decodedCrdEntry, decodedCrdFromEntry } from "../../src/cli/decoded-crd-entry.js";
+import { encodeValue, untag } from "../../src/cli/schema-cache.js";
+import { type DecodedCrd, decodeCrd } from "../../src/crd/decode-crd.js";
+import { decodeDocuments } from "../../src/io/decode.js";
+import { checkCrd, compileDecoded, tryCompileCrd } from "../../src/pipeline/compile.js";
+import type { PipelineResult } from "../../src/pipeline/types.js";
+import { type JsonObject, type JsonValue, isObject } from "../../src/value/json-value.js";
+import { corpusRoot } from "../corpus-root.js";
+
+function roundTrip(d: DecodedCrd): DecodedCrd | undefined {
+  const { json, tagged } = encodeValue(decodedCrdEntry(d));
+  const parsed = JSON.parse(json) as unknown;
+  return decodedCrdFromEntry(tagged ? untag(parsed) : (parsed as JsonValue));
+}
+
+function decoded(yaml: string): { value: JsonValue; d: DecodedCrd } {
+  const value = decodeDocuments(yaml)[0]!.value!;
+  const d = decodeCrd(value);
+  assert.ok(d.ok, "decodes");
+  return { value, d };
+}
+
+const schema = (extra: string) => `
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+              ratio: {type: number, default: 1.0, maximum: 1.5}
+              big: {type: integer, default: 9007199254740993, enum: [9007199254740993, -0, 2]}
+              name: {type: string, pattern: '^[a-z]+$'}
+${extra}`;
+
+const V1_TWO_VERSIONS = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com, annotations: {a: b}}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:${schema("")}
+    subresources: {status: {}}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:${schema("              extra: {type: string, maxLength: 3}\n")}
+`;
+
+const V1_SAME_SCHEMAS = V1_TWO_VERSIONS.replace("              extra: {type: string, maxLength: 3}\n", "");
+
+const V1BETA1 = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  version: v1
+  preserveUnknownFields: false
+  names: {plural: gadgets, kind: Gadget}
+  scope: Cluster
+  validation:
+    openAPIV3Schema:${schema("").replace(/^ {2}/gm, "")}
+  versions:
+  - {name: v1, served: true, storage: true}
+  - {name: v1beta1, served: true, storage: false}
+`;
+
+test("a decoded CRD read back from its cache entry is exactly the decoded CRD (v1, v1beta1, tagged numbers)", () => {
+  for (const yaml of [V1_TWO_VERSIONS, V1_SAME_SCHEMAS, V1BETA1]) {
+    const { value, d } = decoded(yaml);
+    const back = roundTrip(d);
+    assert.deepStrictEqual(back, d);
+    // what the cold run writes (the checks' decoding) is what a warm run decodes
+    const checked = checkCrd(value);
+    assert.ok(checked.ok, checked.ok ? "" : checked.message);
+    assert.deepStrictEqual(checked.decoded, decodeCrd(value));
+  }
+  // the forms share their schema objects again, as decodeCrd's do
+  const beta = roundTrip(decoded(V1BETA1).d)!;
+  assert.equal(beta.crd.spec.versions[0]!.schema, beta.crd.spec.versions[1]!.schema);
+  assert.equal(beta.crd.spec.versions[0]!.schema, beta.internal.spec.validation);
+  const v1 = roundTrip(decoded(V1_TWO_VERSIONS).d)!;
+  assert.equal(v1.internal.spec.versions[1]!.schema, v1.crd.spec.versions[1]!.schema);
+});
+
+test("anything but an entry of a decoded CRD is not one", () => {
+  const entry = decodedCrdEntry(decoded(V1_TWO_VERSIONS).d) as unknown as JsonObject;
+  for (const bad of [null, 1, [], {}, { ...entry, apiVersion: "v1" }, { ...entry, unknownFields: [1] }, { ...entry, form: [] }, { ...entry, form: { spec: {} } }]) {
+    assert.equal(decodedCrdFromEntry(bad as JsonValue), undefined);
+  }
+});
+
+test("every CRD of the corpus survives its cache entry unchanged", () => {
+  const root = corpusRoot();
+  let n = 0;
+  for (const project of readdirSync(root, { withFileTypes: true })) {
+    if (!project.isDirectory()) continue;
+    let names: string[];
+    try {
+      names = readdirSync(join(root, project.name, "crds"));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!/\.(ya?ml|json)$/.test(name)) continue;
+      for (const doc of decodeDocuments(readFileSync(join(root, project.name, "crds", name), "utf8"))) {
+        if (!isObject(doc.value) || doc.value["kind"] !== "CustomResourceDefinition") continue;
+        const d = decodeCrd(doc.value);
+        if (!d.ok) continue;
+        assert.deepStrictEqual(roundTrip(d), d, `${project.name}/crds/${name}#${doc.index}`);
+        n++;
+      }
+    }
+  }
+  assert.ok(n > 100, `${n} CRDs checked`);
+});
+
+test("a CRD compiled one version at a time validates as the eagerly compiled one; equal schemas are compiled once", () => {
+  const objects = [
+    { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" }, spec: { replicas: 20, name: "A", extra: "x" }, status: { a: 1 } },
+    { apiVersion: "example.com/v2", kind: "Widget", metadata: { name: "w" }, spec: { replicas: 0, ratio: 0.7, extra: "long" } },
+    { apiVersion: "example.com/v2", kind: "Widget", metadata: { name: "w" }, spec: {} },
+  ] as JsonObject[];
+  for (const yaml of [V1_TWO_VERSIONS, V1_SAME_SCHEMAS]) {
+    const { value, d } = decoded(yaml);
+    const eager = tryCompileCrd(value);
+    const lazy = compileDecoded(d, [], { lazyVersions: true });
+    if (!eager.ok || !lazy.ok) assert.fail("compiles");
+    for (const o of objects) {
+      const a: PipelineResult = eager.compiled.create(o, { fieldValidation: "Strict" });
+      const b: PipelineResult = lazy.compiled.create(o, { fieldValidation: "Strict" });
+      assert.deepStrictEqual(b, a);
+      assert.ok(a.errors.length > 0 || o["spec"] !== undefined);
+    }
+  }
+  const same = compileDecoded(decoded(V1_SAME_SCHEMAS).d, [], { lazyVersions: true });
+  const two = compileDecoded(decoded(V1_TWO_VERSIONS).d, []);
+  assert.ok(same.ok && two.ok);
+  const s = same.compiled.ctx.versions;
+  assert.equal(s.get("v1")!.structural, s.get("v2")!.structural);
+  const t = two.compiled.ctx.versions;
+  assert.notEqual(t.get("v1")!.structural, t.get("v2")!.structural);
+  assert.equal(t.get("v2")!.statusValidator, undefined);
+  assert.notEqual(t.get("v1")!.statusValidator, undefined);
+});
