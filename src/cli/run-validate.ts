@@ -13,6 +13,7 @@ import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../va
 import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
 import { globMatcher } from "./glob.js";
+import { cachedBuiltinLookup } from "./builtin-kind-cache.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
 import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
 import { isCrdDoc, LazyCrdRegistry, inputMayHoldCrds } from "./lazy-registry.js";
@@ -162,7 +163,8 @@ function warningAt(message: string, doc: DecodedDocument, at: (p: string) => str
  * over as soon as it is known (and not kept: the returned list is empty).
  */
 export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): Result[] {
-  const builtins = opts.builtins ?? (opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion || undefined));
+  const lookup = opts.kubernetesVersion === undefined ? undefined : builtinKindLookup(opts.kubernetesVersion || undefined);
+  const builtins = opts.builtins ?? (lookup && opts.cache ? cachedBuiltinLookup(opts.cache, opts.kubernetesVersion ?? "", lookup) : lookup);
   const kept: Result[] = [];
   const results = { push: onResult ? (...rs: Result[]) => rs.forEach(onResult) : (...rs: Result[]) => kept.push(...rs) };
   // --crds CRDs are compiled when a document of their kind is first seen; a rejected one is reported then

@@ -9,6 +9,8 @@
  *   which group and kind each defines — repeat runs decode only the CRDs a document uses.
  * - `value/<sha256>-<n>.json`: document n of such a file as JSON (with its verdict key): reading it is
  *   ~10x cheaper than decoding the YAML again.
+ * - `builtin/<sha256>.json`: a built-in kind (release, apiVersion, kind) of the shipped schema bundle,
+ *   resolved: repeat runs neither decompress the bundle nor resolve the kind's definitions.
  * - `decoded/<sha256>-<n>.json`: for such a document that passed the CRD checks, what decoding it as a CRD
  *   gives (./decoded-crd-entry.ts) and the checks' warnings: repeat runs compile it without reading the
  *   document, hashing it or decoding it again.
@@ -292,6 +294,20 @@ export class SchemaCache {
 
   putDecodedCrd(fileKey: string, index: number, warnings: readonly string[], value: unknown): void {
     this.writeTagged("decoded", `${fileKey}-${index}`, { warnings }, value);
+  }
+
+  /** The cache key of a built-in kind of a schema bundle (./builtin-kind-cache.ts). */
+  builtinKey(...parts: string[]): string {
+    return sha256(this.stamp, "builtin", ...parts);
+  }
+
+  /** A built-in kind's resolved schema (or that the release has no usable such kind). */
+  getBuiltinKind(key: string): JsonValue | undefined {
+    return this.readTagged("builtin", key)?.value;
+  }
+
+  putBuiltinKind(key: string, value: unknown): void {
+    this.writeTagged("builtin", key, {}, value);
   }
 
   /** A value written by {@link writeTagged}: a header line (with the checksum of the rest), then its JSON. */
