@@ -31,6 +31,12 @@ const bin = resolve(process.env["CRDKIT_BIN"] ?? join(import.meta.dirname, "../.
 const extra = (process.env["CRDKIT_BENCH_ARGS"] ?? "").split(" ").filter((s) => s !== "");
 const only = process.env["CRDKIT_BENCH_PROJECTS"]?.split(",");
 const baseline = process.env["CRDKIT_BASELINE_BIN"];
+/**
+ * The baseline build runs with its own cache directory: the two builds share V8 code-cache entry names
+ * (one per command), so in one directory each run would drop the other build's entry and compile the
+ * whole CLI again.
+ */
+const baselineRun = (args: string[]): [string, string[]] => ["env", [`XDG_CACHE_HOME=${join(work, "cache-baseline")}`, "node", resolve(baseline!), ...args]];
 const skip = (process.env["CRDKIT_BENCH_SKIP"] ?? "").split(",");
 
 function findTool(name: string): string | undefined {
@@ -84,7 +90,7 @@ const tools: Tool[] = [
   { name: "crdkit --no-cache", run: (_p, crds, ex) => ["node", [bin, "validate", "--no-cache", ...extra, "--crds", crds, ex]] },
   { name: "crdkit (warm cache)", run: (_p, crds, ex) => ["node", [bin, "validate", ...extra, "--crds", crds, ex]] },
 ];
-if (baseline) tools.push({ name: "crdkit baseline (warm)", run: (_p, crds, ex) => ["node", [resolve(baseline), "validate", "--crds", crds, ex]] });
+if (baseline) tools.push({ name: "crdkit baseline (warm)", run: (_p, crds, ex) => baselineRun(["validate", "--crds", crds, ex]) });
 if (kubeconform) {
   for (const p of projects) writeKubeconformSchemas(join(work, p), [join(root, p, "crds")]);
   tools.push({
@@ -103,7 +109,7 @@ else console.log("kubectl-validate not found (Go: nice go install sigs.k8s.io/ku
 // one unmeasured run per project fills the caches (the baseline's too: its rows are warm-cache runs)
 for (const p of projects) {
   cpuSeconds("node", [bin, "validate", ...extra, "--crds", join(root, p, "crds"), join(root, p, "examples")]);
-  if (baseline) cpuSeconds("node", [resolve(baseline), "validate", "--crds", join(root, p, "crds"), join(root, p, "examples")]);
+  if (baseline) cpuSeconds(...baselineRun(["validate", "--crds", join(root, p, "crds"), join(root, p, "examples")]));
 }
 const samples = new Map<string, number[]>(); // `${tool}\0${project}` → CPU seconds per round
 for (let r = 0; r < rounds; r++) {
@@ -153,11 +159,11 @@ if (existsSync(prom)) {
   }
 }
 if (baseline) {
-  single.push(["crdkit baseline, 1 resource, 1 CRD", ["node", [resolve(baseline), "validate", "--crds", join(examples, "crontab-crd.yaml"), join(examples, "crontab-valid.yaml")]]]);
+  single.push(["crdkit baseline, 1 resource, 1 CRD", baselineRun(["validate", "--crds", join(examples, "crontab-crd.yaml"), join(examples, "crontab-valid.yaml")])]);
   if (existsSync(prom)) {
     single.push([
       "crdkit baseline, 1 file, prometheus-operator CRDs",
-      ["node", [resolve(baseline), "validate", "--crds", join(prom, "crds"), join(prom, "examples", "admission-webhook__service-monitor.yaml")]],
+      baselineRun(["validate", "--crds", join(prom, "crds"), join(prom, "examples", "admission-webhook__service-monitor.yaml")]),
     ]);
   }
 }
