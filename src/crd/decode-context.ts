@@ -79,39 +79,80 @@ export class DecodeContext {
 
   /**
    * Runs a custom unmarshaler's inner (non-strict) decode of the field `struct.field`: its first error
-   * becomes this decoder's immediate error, type errors re-labelled with the outer struct and field.
+   * becomes this decoder's immediate error, type errors re-labelled with the outer struct and field
+   * (`field`: a Go field name, or the position whose Go field stack it is).
    */
-  nested<T>(struct: string, field: string, fn: (inner: DecodeContext) => T): T {
+  nested<T>(struct: string, field: string | Loc, fn: (inner: DecodeContext) => T): T {
     const inner = new DecodeContext();
     const r = fn(inner);
     if (inner.tooDeep) this.tooDeep = true;
     const e = inner.immediate ?? inner.saved[0];
-    if (e && !this.immediate) this.immediate = e.kind === "type" ? { ...e, struct, field } : e;
+    if (e && !this.immediate) this.immediate = e.kind === "type" ? { ...e, struct, field: typeof field === "string" ? field : field.go } : e;
     return r;
   }
 }
 
-/** Position in the decoded document. */
-export interface Loc {
+/**
+ * Position in the decoded document. The two path texts are built only when read (for an error or an
+ * unknown field): decoding a schema creates one position per node and almost never reads them.
+ */
+export class Loc {
+  private goText: string | undefined;
+  private strictText: string | undefined;
+  private constructor(
+    private readonly parent: Loc | null,
+    private readonly segment: string,
+    private readonly kind: LocKind,
+    readonly depth: number,
+  ) {}
+
+  /** The document root. */
+  static root(depth = 0): Loc {
+    const l = new Loc(null, "", "root", depth);
+    l.goText = "";
+    l.strictText = "";
+    return l;
+  }
+
+  /** @internal */
+  static make(parent: Loc, segment: string, kind: LocKind, depth: number): Loc {
+    return new Loc(parent, segment, kind, depth);
+  }
+
   /** Go field stack joined with "." (no indices). */
-  readonly go: string;
+  get go(): string {
+    if (this.goText === undefined) {
+      const p = this.parent!;
+      if (this.kind === "field") this.goText = p.go === "" ? this.segment : `${p.go}.${this.segment}`;
+      else if (this.kind === "resetGo") this.goText = "";
+      else this.goText = p.go;
+    }
+    return this.goText;
+  }
+
   /** Strict path (`a.b[0].c.key`). */
-  readonly strict: string;
-  readonly depth: number;
+  get strict(): string {
+    if (this.strictText === undefined) {
+      const p = this.parent!;
+      if (this.kind === "index") this.strictText = `${p.strict}[${this.segment}]`;
+      else if (this.kind === "resetGo") this.strictText = p.strict;
+      else this.strictText = p.strict === "" ? this.segment : `${p.strict}.${this.segment}`;
+    }
+    return this.strictText;
+  }
 }
 
-export const ROOT: Loc = { go: "", strict: "", depth: 0 };
+/** `resetGo`: the same strict path, an empty Go field stack (inside a custom unmarshaler). */
+type LocKind = "root" | "field" | "index" | "key" | "resetGo";
+
+export const ROOT: Loc = Loc.root();
 
 export function fieldLoc(l: Loc, name: string): Loc {
-  return {
-    go: l.go === "" ? name : `${l.go}.${name}`,
-    strict: l.strict === "" ? name : `${l.strict}.${name}`,
-    depth: l.depth + 1,
-  };
+  return Loc.make(l, name, "field", l.depth + 1);
 }
 
 export function indexLoc(l: Loc, i: number): Loc {
-  return { go: l.go, strict: `${l.strict}[${i}]`, depth: l.depth + 1 };
+  return Loc.make(l, String(i), "index", l.depth + 1);
 }
 
 /**
@@ -119,7 +160,12 @@ export function indexLoc(l: Loc, i: number): Loc {
  * type-error field (encoding/json's FieldStack holds struct fields only).
  */
 export function keyLoc(l: Loc, key: string): Loc {
-  return { go: l.go, strict: l.strict === "" ? key : `${l.strict}.${key}`, depth: l.depth + 1 };
+  return Loc.make(l, key, "key", l.depth + 1);
+}
+
+/** `l`'s strict path with an empty Go field stack at `depth` (the inner decode of a custom unmarshaler). */
+export function resetGoLoc(l: Loc, depth: number): Loc {
+  return Loc.make(l, "", "resetGo", depth);
 }
 
 /** Struct-decoding helper: reads known fields with type checks, records unknown keys. */

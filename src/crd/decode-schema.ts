@@ -3,12 +3,108 @@
  * value, with Go's type checks. `items`, `additionalProperties`, `additionalItems` and `dependencies` have
  * custom Go unmarshalers that call a plain (non-strict) `json.Unmarshal`: inside them the Go error field
  * path restarts and unknown fields are not reported — reproduced here.
+ *
+ * A CRD schema has tens of thousands of nodes, so a node is read field by field with plain property reads
+ * (the JSONSchemaProps field names are not Object.prototype members), unknown fields are found against the
+ * fixed set of field names, and paths are built only for an error or an unknown field.
  */
 import type { JSONSchemaProps, ValidationRule } from "./types.js";
-import { type JsonObject, type JsonValue, isObject, setKey } from "../value/json-value.js";
-import { type DecodeContext, fieldLoc, indexLoc, keyLoc, type Loc, MAX_JSON_DEPTH, StructReader } from "./decode-context.js";
+import { type JsonObject, type JsonValue, isObject, kindOf, setKey } from "../value/json-value.js";
+import { type DecodeContext, fieldLoc, indexLoc, keyLoc, Loc, MAX_JSON_DEPTH, resetGoLoc, StructReader } from "./decode-context.js";
 
 const S = "JSONSchemaProps";
+
+/**
+ * The JSON names of JSONSchemaProps' fields, all read on every node; `default` and `example` count as read
+ * only when not null (as before: the decoder reads them only when present), so `default: null` is reported
+ * as an unknown field by strict decoding.
+ */
+const FIELDS = new Set([
+  "id", "$schema", "$ref", "description", "type", "format", "title", "maximum", "minimum", "multipleOf", "exclusiveMaximum",
+  "exclusiveMinimum", "uniqueItems", "nullable", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string", "maxLength",
+  "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "pattern", "enum", "required", "items", "allOf", "oneOf",
+  "anyOf", "not", "properties", "patternProperties", "definitions", "additionalProperties", "additionalItems", "dependencies",
+  "externalDocs", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-map-keys", "x-kubernetes-list-type",
+  "x-kubernetes-map-type", "x-kubernetes-validations",
+]);
+
+/** A field of the node, undefined when absent or null. */
+function field(v: JsonObject, key: string): JsonValue | undefined {
+  const x = v[key];
+  return x === null ? undefined : x;
+}
+
+/** Records `cannot unmarshal … into Go struct field JSONSchemaProps.<field>` for `key` of the node at `loc`. */
+function typeError(ctx: DecodeContext, loc: Loc, key: string, x: JsonValue, goType: string): undefined {
+  ctx.typeError(S, fieldLoc(loc, key).go, x, goType);
+  return undefined;
+}
+
+function stringField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): string | undefined {
+  const x = field(v, key);
+  if (x === undefined || typeof x === "string") return x;
+  return typeError(ctx, loc, key, x, "string");
+}
+
+function boolField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): boolean | undefined {
+  const x = field(v, key);
+  if (x === undefined || typeof x === "boolean") return x;
+  return typeError(ctx, loc, key, x, "bool");
+}
+
+function intField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): number | undefined {
+  const x = field(v, key);
+  if (x === undefined) return undefined;
+  if (kindOf(x) !== "integer") return typeError(ctx, loc, key, x, "int64");
+  return Number(x);
+}
+
+function floatField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): number | undefined {
+  const x = field(v, key);
+  if (x === undefined) return undefined;
+  const k = kindOf(x);
+  if (k !== "integer" && k !== "number") return typeError(ctx, loc, key, x, "float64");
+  return typeof x === "object" && x !== null && "value" in x ? (x as { value: number }).value : Number(x);
+}
+
+function arrayField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string, goType: string): JsonValue[] | undefined {
+  const x = field(v, key);
+  if (x === undefined || Array.isArray(x)) return x;
+  return typeError(ctx, loc, key, x, goType);
+}
+
+function objectField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string, goType: string): JsonObject | undefined {
+  const x = field(v, key);
+  if (x === undefined || isObject(x)) return x;
+  return typeError(ctx, loc, key, x, goType);
+}
+
+function stringArrayField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): string[] | undefined {
+  const x = field(v, key);
+  if (x === undefined) return undefined;
+  if (!Array.isArray(x)) return typeError(ctx, loc, key, x, "[]string");
+  const out: string[] = [];
+  for (const e of x) {
+    if (e === null) out.push("");
+    else if (typeof e !== "string") {
+      typeError(ctx, loc, key, e, "string");
+      out.push("");
+    } else out.push(e);
+  }
+  return out;
+}
+
+/** A Go string field (not a pointer): the zero value is the same as unset, except for `$ref`. */
+function setString(out: JSONSchemaProps, ctx: DecodeContext, v: JsonObject, loc: Loc, key: "id" | "$schema" | "description" | "type" | "format" | "title" | "pattern"): void {
+  const x = stringField(ctx, v, loc, key);
+  if (x !== undefined && x !== "") out[key] = x;
+}
+
+const FLOATS = ["maximum", "minimum", "multipleOf"] as const;
+const BOOLS = ["exclusiveMaximum", "exclusiveMinimum", "uniqueItems", "nullable", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string"] as const;
+const INTS = ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] as const;
+const SCHEMA_LISTS = ["allOf", "oneOf", "anyOf"] as const;
+const SCHEMA_MAPS = ["properties", "patternProperties", "definitions"] as const;
 
 /** Decodes one schema object. `strict` is false inside custom unmarshalers (no unknown-field reporting). */
 export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: boolean): JSONSchemaProps {
@@ -17,43 +113,38 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     ctx.tooDeep = true;
     return out;
   }
-  const r = new StructReader(ctx, v, S, loc);
-  // Go string and bool fields (not pointers): the zero value is the same as unset.
-  const str = (k: "id" | "$schema" | "$ref" | "description" | "type" | "format" | "title" | "pattern") => {
-    const x = r.string(k);
-    if (x !== undefined && (x !== "" || k === "$ref")) out[k] = x;
-  };
-  str("id");
-  str("$schema");
-  str("$ref");
-  str("description");
-  str("type");
-  str("format");
-  str("title");
-  if (r.has("default")) out.default = r.raw("default")!;
-  for (const k of ["maximum", "minimum", "multipleOf"] as const) {
-    const x = r.float(k);
+  setString(out, ctx, v, loc, "id");
+  setString(out, ctx, v, loc, "$schema");
+  const ref = stringField(ctx, v, loc, "$ref");
+  if (ref !== undefined) out.$ref = ref;
+  setString(out, ctx, v, loc, "description");
+  setString(out, ctx, v, loc, "type");
+  setString(out, ctx, v, loc, "format");
+  setString(out, ctx, v, loc, "title");
+  const def = field(v, "default");
+  if (def !== undefined) out.default = def;
+  for (const k of FLOATS) {
+    const x = floatField(ctx, v, loc, k);
     if (x !== undefined) out[k] = x;
   }
-  for (const k of ["exclusiveMaximum", "exclusiveMinimum", "uniqueItems", "nullable", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string"] as const) {
-    const x = r.bool(k);
-    if (x === true) out[k] = x;
+  for (const k of BOOLS) {
+    if (boolField(ctx, v, loc, k) === true) out[k] = true;
   }
-  for (const k of ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] as const) {
-    const x = r.int(k);
+  for (const k of INTS) {
+    const x = intField(ctx, v, loc, k);
     if (x !== undefined) out[k] = x;
   }
-  str("pattern");
-  const en = r.array("enum", "[]v1.JSON");
+  setString(out, ctx, v, loc, "pattern");
+  const en = arrayField(ctx, v, loc, "enum", "[]v1.JSON");
   if (en !== undefined) out.enum = en.slice();
-  const req = r.stringArray("required");
+  const req = stringArrayField(ctx, v, loc, "required");
   if (req !== undefined) out.required = req;
   // items: JSONSchemaPropsOrArray (custom unmarshaler; null/other kinds → unset)
-  const items = r.raw("items");
+  const items = field(v, "items");
   if (items !== undefined && (isObject(items) || Array.isArray(items))) {
     const il = fieldLoc(loc, "items");
-    const iloc: Loc = { go: "", strict: il.strict, depth: loc.depth + 1 };
-    ctx.nested(S, il.go, (inner) => {
+    const iloc = resetGoLoc(il, loc.depth + 1);
+    ctx.nested(S, il, (inner) => {
       if (isObject(items)) out.items = decodeSchema(inner, items, iloc, false);
       else {
         const arr: JSONSchemaProps[] = [];
@@ -66,58 +157,56 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
       }
     });
   }
-  for (const k of ["allOf", "oneOf", "anyOf"] as const) {
-    const a = r.array(k, "[]v1.JSONSchemaProps");
+  for (const k of SCHEMA_LISTS) {
+    const a = arrayField(ctx, v, loc, k, "[]v1.JSONSchemaProps");
     if (a === undefined) continue;
     const kl = fieldLoc(loc, k);
     const arr: JSONSchemaProps[] = [];
     a.forEach((x, i) => {
       if (x === null) arr.push({});
       else if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps");
-      else arr.push(decodeSchema(ctx, x, strict ? indexLoc(kl, i) : { ...indexLoc(kl, i) }, strict));
+      else arr.push(decodeSchema(ctx, x, indexLoc(kl, i), strict));
     });
     out[k] = arr;
   }
-  const not = r.object("not", "v1.JSONSchemaProps");
+  const not = objectField(ctx, v, loc, "not", "v1.JSONSchemaProps");
   if (not !== undefined) out.not = decodeSchema(ctx, not, fieldLoc(loc, "not"), strict);
-  for (const k of ["properties", "patternProperties", "definitions"] as const) {
-    const m = r.object(k, "map[string]v1.JSONSchemaProps");
+  for (const k of SCHEMA_MAPS) {
+    const m = objectField(ctx, v, loc, k, "map[string]v1.JSONSchemaProps");
     if (m === undefined) continue;
     const kl = fieldLoc(loc, k);
     const rec: Record<string, JSONSchemaProps> = {};
     for (const name of Object.keys(m)) {
       const x = m[name]!;
-      const nl = keyLoc(kl, name);
       let val: JSONSchemaProps = {};
       if (x !== null) {
-        if (!isObject(x)) ctx.typeError(S, nl.go, x, "v1.JSONSchemaProps");
-        else val = decodeSchema(ctx, x, nl, strict);
+        if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps");
+        else val = decodeSchema(ctx, x, keyLoc(kl, name), strict);
       }
       setKey(rec as unknown as JsonObject, name, val as unknown as JsonValue);
     }
     out[k] = rec;
   }
   for (const k of ["additionalProperties", "additionalItems"] as const) {
-    const x = r.raw(k);
+    const x = field(v, k);
     if (x === undefined) continue;
-    const kl = fieldLoc(loc, k);
     if (isObject(x)) {
-      const sub = ctx.nested(S, kl.go, (inner) => decodeSchema(inner, x, { go: "", strict: kl.strict, depth: loc.depth + 1 }, false));
-      out[k] = sub;
+      const kl = fieldLoc(loc, k);
+      out[k] = ctx.nested(S, kl, (inner) => decodeSchema(inner, x, resetGoLoc(kl, loc.depth + 1), false));
     } else if (typeof x === "boolean") out[k] = x;
     else ctx.immediateError("boolean or JSON schema expected");
   }
-  const deps = r.object("dependencies", "v1.JSONSchemaDependencies");
+  const deps = objectField(ctx, v, loc, "dependencies", "v1.JSONSchemaDependencies");
   if (deps !== undefined) {
     const dl = fieldLoc(loc, "dependencies");
     const rec: Record<string, JSONSchemaProps | string[]> = {};
     for (const name of Object.keys(deps)) {
       const x = deps[name]!;
       let val: JSONSchemaProps | string[] = [];
-      if (isObject(x)) val = ctx.nested(S, dl.go, (inner) => decodeSchema(inner, x, { go: "", strict: "", depth: loc.depth + 2 }, false));
+      if (isObject(x)) val = ctx.nested(S, dl, (inner) => decodeSchema(inner, x, Loc.root(loc.depth + 2), false));
       else if (Array.isArray(x)) {
         const arr: string[] = [];
-        ctx.nested(S, dl.go, (inner) => {
+        ctx.nested(S, dl, (inner) => {
           for (const e of x) {
             if (typeof e === "string") arr.push(e);
             else inner.typeError("", "", e, "string");
@@ -129,7 +218,7 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     }
     out.dependencies = rec;
   }
-  const ed = r.object("externalDocs", "v1.ExternalDocumentation");
+  const ed = objectField(ctx, v, loc, "externalDocs", "v1.ExternalDocumentation");
   if (ed !== undefined) {
     const er = new StructReader(ctx, ed, "ExternalDocumentation", fieldLoc(loc, "externalDocs"));
     const d: { description?: string; url?: string } = {};
@@ -140,16 +229,17 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     if (strict) er.finish();
     out.externalDocs = d;
   }
-  if (r.has("example")) out.example = r.raw("example")!;
-  const pu = r.bool("x-kubernetes-preserve-unknown-fields");
+  const example = field(v, "example");
+  if (example !== undefined) out.example = example;
+  const pu = boolField(ctx, v, loc, "x-kubernetes-preserve-unknown-fields");
   if (pu !== undefined) out["x-kubernetes-preserve-unknown-fields"] = pu;
-  const lmk = r.stringArray("x-kubernetes-list-map-keys");
+  const lmk = stringArrayField(ctx, v, loc, "x-kubernetes-list-map-keys");
   if (lmk !== undefined) out["x-kubernetes-list-map-keys"] = lmk;
-  const lt = r.string("x-kubernetes-list-type");
+  const lt = stringField(ctx, v, loc, "x-kubernetes-list-type");
   if (lt !== undefined) out["x-kubernetes-list-type"] = lt;
-  const mt = r.string("x-kubernetes-map-type");
+  const mt = stringField(ctx, v, loc, "x-kubernetes-map-type");
   if (mt !== undefined) out["x-kubernetes-map-type"] = mt;
-  const xv = r.array("x-kubernetes-validations", "v1.ValidationRules");
+  const xv = arrayField(ctx, v, loc, "x-kubernetes-validations", "v1.ValidationRules");
   if (xv !== undefined) {
     const vl = fieldLoc(loc, "x-kubernetes-validations");
     const rules: ValidationRule[] = [];
@@ -179,7 +269,12 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     });
     out["x-kubernetes-validations"] = rules;
   }
-  if (strict) r.finish();
+  if (strict) {
+    for (const k of Object.keys(v)) {
+      if (FIELDS.has(k)) continue;
+      if ((k === "default" || k === "example") && v[k] !== null) continue;
+      ctx.unknownFields.push(fieldLoc(loc, k).strict);
+    }
+  }
   return out;
 }
-

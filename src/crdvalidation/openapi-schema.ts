@@ -11,6 +11,7 @@ import type { JSONSchemaProps } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { newStructural, sortedKeys, StructuralError, type StructuralMemo } from "../structural/new-structural.js";
+import type { Structural } from "../structural/structural.js";
 import {
   type CelCompiler, costErrorMessage, MAX_UINT, multiplyGuard, PER_CALL_LIMIT, STATIC_ESTIMATED_COST_LIMIT, type TotalCost,
 } from "./cel-hook.js";
@@ -32,8 +33,6 @@ export interface SchemaOptions {
   preexistingRules: ReadonlySet<string>;
   preexistingMessageExpressions: ReadonlySet<string>;
   celCompiler?: CelCompiler | undefined;
-  /** Structural forms of this schema's nodes, shared by the rule checks of its subtrees. */
-  structuralMemo?: StructuralMemo | undefined;
 }
 
 /** `specStandardValidatorV3` state. */
@@ -129,33 +128,41 @@ export function validateMapListKeysMapSet(s: JSONSchemaProps, p: FieldPath | nul
 
 const NEWLINES = /[\n\r]+/;
 
-interface Result {
+/**
+ * One run of the walk: schema errors and CEL errors (each in visiting order, concatenated at the end),
+ * and the memo of structural conversions for nodes without a structural form from the enclosing tree.
+ */
+interface Walk {
+  opts: SchemaOptions;
   schemaErrors: FieldError[];
   celErrors: FieldError[];
+  memo: StructuralMemo | undefined;
 }
 
-/** Entry point: validates `schema` at `p` (the `openAPIV3Schema` path) with a root CEL context or null. */
-export function validateOpenAPISchema(schema: JSONSchemaProps, p: FieldPath, opts: SchemaOptions, cel: CelContext | null): FieldError[] {
+/**
+ * Entry point: validates `schema` at `p` (the `openAPIV3Schema` path) with a root CEL context or null.
+ * `structural` is `newStructural(schema)` when the caller has it: the nodes reached through properties,
+ * items and additionalProperties then take their structural form from it instead of converting again.
+ */
+export function validateOpenAPISchema(schema: JSONSchemaProps, p: FieldPath, opts: SchemaOptions, cel: CelContext | null, structural?: Structural): FieldError[] {
   const ssv: Ssv = {
     allowDefaults: opts.allowDefaults, disallowDefaultsReason: "", insideResourceMeta: false,
     requireValidPropertyType: opts.requireValidPropertyType, uncorrelatablePath: null,
   };
-  const r = walk(schema, p, ssv, true, opts, cel);
-  return [...r.schemaErrors, ...r.celErrors];
+  const w: Walk = { opts, schemaErrors: [], celErrors: [], memo: undefined };
+  walk(w, schema, p, ssv, true, cel, structural);
+  return [...w.schemaErrors, ...w.celErrors];
 }
 
-function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: boolean, opts: SchemaOptions, cel: CelContext | null): Result {
-  const res: Result = { schemaErrors: [], celErrors: [] };
-  if (!s) return res;
-  const se = res.schemaErrors;
-  const add = (r: Result) => {
-    se.push(...r.schemaErrors);
-    res.celErrors.push(...r.celErrors);
-  };
+function walk(w: Walk, s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: boolean, cel: CelContext | null, ss: Structural | undefined): void {
+  if (!s) return;
+  const opts = w.opts;
+  const se = w.schemaErrors;
+  const before = se.length;
   ssvValidate(ssv, s, p, se);
   if (s.uniqueItems) se.push(fieldError.forbidden(p.child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
   const props = s.properties;
-  const hasProps = props !== undefined && Object.keys(props).length > 0;
+  const hasProps = props !== undefined && hasOwnKeys(props);
   const ap = s.additionalProperties;
   if (ap !== undefined) {
     if (hasProps && (ap === false || typeof ap === "object")) {
@@ -163,47 +170,49 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: bo
     }
     const sub = ssv.insideResourceMeta ? withForbiddenDefaults(ssv, "inside additionalProperties applying to object metadata") : ssv;
     const apSchema = typeof ap === "object" ? ap : undefined;
-    add(walk(apSchema, p.child("additionalProperties"), sub, false, opts, childCel(cel, apSchema)));
+    walk(w, apSchema, p.child("additionalProperties"), sub, false, childCel(cel, apSchema), ss?.additionalProperties?.schema);
   }
   if (hasProps) {
+    // cel.MapIsCorrelatable: an unknown map type is assumed not correlatable (granular is the default).
+    const mt = s["x-kubernetes-map-type"];
+    const uncorrelatable = mt !== undefined && mt !== "granular" && mt !== "atomic";
+    const pp = p.child("properties");
     for (const name of sortedKeys(props)) {
       let sub = ssv;
-      // cel.MapIsCorrelatable: an unknown map type is assumed not correlatable (granular is the default).
-      const mt = s["x-kubernetes-map-type"];
-      if (mt !== undefined && mt !== "granular" && mt !== "atomic") sub = withForbidOldSelf(sub, p);
+      if (uncorrelatable) sub = withForbidOldSelf(sub, p);
       if ((isRoot || s["x-kubernetes-embedded-resource"]) && META_FIELDS.has(name)) {
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);
       }
-      add(walk(props[name]!, p.child("properties").key(name), sub, false, opts, childCel(cel, props[name])));
+      walk(w, props[name]!, pp.key(name), sub, false, childCel(cel, props[name]), ss?.properties?.get(name));
     }
   }
-  add(walk(s.not, p.child("not"), ssv, false, opts, null));
+  walk(w, s.not, p.child("not"), ssv, false, null, undefined);
   s.allOf?.forEach((x, i) => {
-    add(walk(x, p.child("allOf").index(i), ssv, false, opts, null));
+    walk(w, x, p.child("allOf").index(i), ssv, false, null, undefined);
   });
   s.oneOf?.forEach((x, i) => {
-    add(walk(x, p.child("oneOf").index(i), ssv, false, opts, null));
+    walk(w, x, p.child("oneOf").index(i), ssv, false, null, undefined);
   });
   s.anyOf?.forEach((x, i) => {
-    add(walk(x, p.child("anyOf").index(i), ssv, false, opts, null));
+    walk(w, x, p.child("anyOf").index(i), ssv, false, null, undefined);
   });
-  if (s.definitions) for (const k of sortedKeys(s.definitions)) add(walk(s.definitions[k], p.child("definitions").key(k), ssv, false, opts, null));
+  if (s.definitions) for (const k of sortedKeys(s.definitions)) walk(w, s.definitions[k], p.child("definitions").key(k), ssv, false, null, undefined);
   if (s.items !== undefined) {
     const sub = s["x-kubernetes-list-type"] !== "map" ? withForbidOldSelf(ssv, p) : ssv;
     if (Array.isArray(s.items)) {
-      add(walk(undefined, p.child("items"), sub, false, opts, childCel(cel, undefined)));
+      walk(w, undefined, p.child("items"), sub, false, childCel(cel, undefined), undefined);
       s.items.forEach((x, i) => {
-        add(walk(x, p.child("items").index(i), sub, false, opts, childCel(cel, x)));
+        walk(w, x, p.child("items").index(i), sub, false, childCel(cel, x), undefined);
       });
     } else {
-      add(walk(s.items, p.child("items"), sub, false, opts, childCel(cel, s.items)));
+      walk(w, s.items, p.child("items"), sub, false, childCel(cel, s.items), ss?.items);
     }
   }
   if (s.dependencies) {
     for (const k of sortedKeys(s.dependencies)) {
       const d = s.dependencies[k]!;
-      if (!Array.isArray(d)) add(walk(d, p.child("dependencies").key(k), ssv, false, opts, null));
+      if (!Array.isArray(d)) walk(w, d, p.child("dependencies").key(k), ssv, false, null, undefined);
     }
   }
   if (s["x-kubernetes-preserve-unknown-fields"] === false) {
@@ -284,23 +293,34 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, isRoot: bo
       const fp = rule.fieldPath ?? "";
       if (fp.length > 0 && fp.trim().length === 0) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be non-empty if specified"));
       if (NEWLINES.test(fp)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must not contain line breaks"));
-      if (fp.length > 0 && !pathValid(s, fp, opts.structuralMemo)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be a valid path"));
+      if (fp.length > 0 && !pathValid(structuralOf(w, s, ss), fp)) se.push(fieldError.invalid(rp.child("fieldPath"), fp, "must be a valid path"));
     });
-    if (se.length === 0 && cel && opts.celCompiler) compileRules(s, p, ssv, opts, cel, res.celErrors);
+    // the node's and its subtree's schema errors
+    if (se.length === before && cel && opts.celCompiler) compileRules(s, structuralOf(w, s, ss), p, ssv, opts, cel, w.celErrors);
   }
-  return res;
 }
 
-function pathValid(s: JSONSchemaProps, path: string, memo: StructuralMemo | undefined): boolean {
-  const ss = newStructural(s, memo);
+/** True when the object has an own enumerable key (`len(map) > 0`), without listing the keys. */
+function hasOwnKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
+/** `NewStructural(s)`: from the enclosing tree when there is one, else converted (memoised for the run). */
+function structuralOf(w: Walk, s: JSONSchemaProps, ss: Structural | undefined): Structural | StructuralError {
+  if (ss !== undefined) return ss;
+  w.memo ??= new WeakMap();
+  return newStructural(s, w.memo);
+}
+
+function pathValid(ss: Structural | StructuralError, path: string): boolean {
   if (ss instanceof StructuralError) return true;
   return !("error" in validFieldPath(path, ss, true));
 }
 
-function compileRules(s: JSONSchemaProps, p: FieldPath, ssv: Ssv, opts: SchemaOptions, cel: CelContext, out: FieldError[]): void {
+function compileRules(s: JSONSchemaProps, ss: Structural | StructuralError, p: FieldPath, ssv: Ssv, opts: SchemaOptions, cel: CelContext, out: FieldError[]): void {
   const rules = s["x-kubernetes-validations"]!;
   const xv = p.child("x-kubernetes-validations");
-  const ss = newStructural(s, opts.structuralMemo);
   if (ss instanceof StructuralError) {
     out.push(fieldError.internal(xv, `internal error: failed to construct type information for x-kubernetes-validations rules: ${ss.message}`));
     return;

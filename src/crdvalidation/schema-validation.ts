@@ -7,7 +7,8 @@
 import type { CustomResourceValidation, JSONSchemaProps } from "../crd/types.js";
 import { errorString, type FieldError, fieldError, RawJson } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
-import { newStructural, StructuralError } from "../structural/new-structural.js";
+import { cachedStructural, StructuralError } from "../structural/new-structural.js";
+import type { Structural } from "../structural/structural.js";
 import { validateStructural } from "../structural/validate-structural.js";
 import { costErrorMessage, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost } from "./cel-hook.js";
 import { type DefaultsHooks, validateDefaults } from "./defaults-validation.js";
@@ -69,11 +70,13 @@ export function validateCustomResourceValidation(v: CustomResourceValidation | u
     if (statusEnabled) statusRootErrors(schema, p, errs);
     if (schema.nullable) errs.push(fieldError.forbidden(p.child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"));
     let cel: CelContext | null = null;
+    let structural: Structural | undefined;
     const deferred: FieldError[] = [];
     if (opts.requireStructuralSchema) {
-      const ss = newStructural(schema);
+      const ss = cachedStructural(schema);
       if (ss instanceof StructuralError) deferred.push(fieldError.invalid(sp, "", ss.message));
       else {
+        structural = ss;
         const se = validateStructural(sp, ss);
         if (se.length > 0) errs.push(...se);
         else {
@@ -83,8 +86,7 @@ export function validateCustomResourceValidation(v: CustomResourceValidation | u
         }
       }
     }
-    // every rule-carrying node's subtree is converted to its structural form: each node once
-    errs.push(...validateOpenAPISchema(schema, sp, { ...opts, structuralMemo: new WeakMap() }, cel));
+    errs.push(...validateOpenAPISchema(schema, sp, opts, cel, structural));
     if (errs.length === 0 && deferred.length > 0) errs.push(...deferred);
     if (cel && cel.total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
       for (const e of cel.total.mostExpensive) {

@@ -10,7 +10,7 @@ import type {
 } from "../crd/types.js";
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
-import { newStructural, StructuralError } from "../structural/new-structural.js";
+import { cachedStructural, StructuralError } from "../structural/new-structural.js";
 import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import { validFieldPath } from "./field-path.js";
@@ -246,7 +246,7 @@ function specHas(spec: InternalSpec, pred: (s: JSONSchemaProps) => boolean): boo
 
 function structuralOrUndefined(s: JSONSchemaProps | undefined): { ss?: Structural; err?: string } {
   if (!s) return {};
-  const r = newStructural(s);
+  const r = cachedStructural(s);
   return r instanceof StructuralError ? { err: r.message } : { ss: r };
 }
 

@@ -10,7 +10,7 @@ import { crdValidationOptions } from "./crd-hooks.js";
 import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
 import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
-import { newStructural, StructuralError } from "../structural/new-structural.js";
+import { cachedStructural, StructuralError } from "../structural/new-structural.js";
 import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import { countRules } from "./rules-bookkeeping.js";
@@ -142,7 +142,7 @@ interface CompiledSchema {
 function compileSchema(schema: JSONSchemaProps | undefined, status: boolean, opts: SchemaValidatorOptions): CompiledSchema | string {
   let structural: Structural | undefined;
   if (schema) {
-    const s = newStructural(schema);
+    const s = cachedStructural(schema);
     if (s instanceof StructuralError) return s.message;
     structural = s;
   }

@@ -142,6 +142,23 @@ export function newStructural(s: JSONSchemaProps, memo?: StructuralMemo): Struct
   return r;
 }
 
+const byRoot = new WeakMap<JSONSchemaProps, Structural | StructuralError>();
+
+/**
+ * {@link newStructural} of a whole schema, converted once for every caller: the CRD checks and the
+ * compilation of the same decoded CRD share the result (the checks reach a node's structural form through
+ * the tree's `properties` / `items` / `additionalProperties`). Only for schema objects never changed after
+ * decoding (as `decodeCrd` returns them); the result must not be changed either.
+ */
+export function cachedStructural(s: JSONSchemaProps): Structural | StructuralError {
+  let r = byRoot.get(s);
+  if (r === undefined) {
+    r = convert(s, undefined);
+    byRoot.set(s, r);
+  }
+  return r;
+}
+
 function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structural | StructuralError {
   const u = unsupported(s);
   if (u) return u;
