@@ -106,6 +106,34 @@ const INTS = ["maxLength", "minLength", "maxItems", "minItems", "maxProperties",
 const SCHEMA_LISTS = ["allOf", "oneOf", "anyOf"] as const;
 const SCHEMA_MAPS = ["properties", "patternProperties", "definitions"] as const;
 
+// Which fields a node has, one bit per field or group of fields (absent ones are not read).
+const G_IDS = 1 << 0;
+const G_DESCRIPTION = 1 << 1;
+const G_TYPE = 1 << 2;
+const G_FORMAT = 1 << 3;
+const G_DEFAULT = 1 << 4;
+const G_FLOATS = 1 << 5;
+const G_BOOLS = 1 << 6;
+const G_INTS = 1 << 7;
+const G_PATTERN = 1 << 8;
+const G_ENUM = 1 << 9;
+const G_REQUIRED = 1 << 10;
+const G_SUBSCHEMAS = 1 << 11;
+const G_DOCS = 1 << 12;
+const G_EXAMPLE = 1 << 13;
+const G_EXTENSIONS = 1 << 14;
+
+const GROUP = new Map<string, number>([
+  ["id", G_IDS], ["$schema", G_IDS], ["$ref", G_IDS], ["title", G_IDS], ["description", G_DESCRIPTION], ["type", G_TYPE],
+  ["format", G_FORMAT], ["default", G_DEFAULT], ["pattern", G_PATTERN], ["enum", G_ENUM], ["required", G_REQUIRED],
+  ["externalDocs", G_DOCS], ["example", G_EXAMPLE],
+  ...FLOATS.map((k) => [k, G_FLOATS] as const), ...BOOLS.map((k) => [k, G_BOOLS] as const), ...INTS.map((k) => [k, G_INTS] as const),
+  ...["items", ...SCHEMA_LISTS, "not", ...SCHEMA_MAPS, "additionalProperties", "additionalItems", "dependencies"].map((k) => [k, G_SUBSCHEMAS] as const),
+  ...["x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-map-keys", "x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-validations"].map(
+    (k) => [k, G_EXTENSIONS] as const,
+  ),
+]);
+
 /** Decodes one schema object. `strict` is false inside custom unmarshalers (no unknown-field reporting). */
 export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: boolean): JSONSchemaProps {
   const out: JSONSchemaProps = {};
@@ -113,32 +141,87 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     ctx.tooDeep = true;
     return out;
   }
-  setString(out, ctx, v, loc, "id");
-  setString(out, ctx, v, loc, "$schema");
-  const ref = stringField(ctx, v, loc, "$ref");
-  if (ref !== undefined) out.$ref = ref;
-  setString(out, ctx, v, loc, "description");
-  setString(out, ctx, v, loc, "type");
-  setString(out, ctx, v, loc, "format");
-  setString(out, ctx, v, loc, "title");
-  const def = field(v, "default");
-  if (def !== undefined) out.default = def;
-  for (const k of FLOATS) {
-    const x = floatField(ctx, v, loc, k);
-    if (x !== undefined) out[k] = x;
+  // the fields present (in Go's field order below), and whether some key may be an unknown field
+  let m = 0;
+  let unknown = false;
+  for (const k in v) {
+    const g = GROUP.get(k);
+    if (g === undefined) unknown = true;
+    else m |= g;
   }
-  for (const k of BOOLS) {
-    if (boolField(ctx, v, loc, k) === true) out[k] = true;
+  if (m & G_IDS) {
+    setString(out, ctx, v, loc, "id");
+    setString(out, ctx, v, loc, "$schema");
+    const ref = stringField(ctx, v, loc, "$ref");
+    if (ref !== undefined) out.$ref = ref;
   }
-  for (const k of INTS) {
-    const x = intField(ctx, v, loc, k);
-    if (x !== undefined) out[k] = x;
+  if (m & G_DESCRIPTION) setString(out, ctx, v, loc, "description");
+  if (m & G_TYPE) setString(out, ctx, v, loc, "type");
+  if (m & G_FORMAT) setString(out, ctx, v, loc, "format");
+  if (m & G_IDS) setString(out, ctx, v, loc, "title");
+  if (m & G_DEFAULT) {
+    const def = field(v, "default");
+    if (def !== undefined) out.default = def;
+    else unknown = true;
   }
-  setString(out, ctx, v, loc, "pattern");
-  const en = arrayField(ctx, v, loc, "enum", "[]v1.JSON");
-  if (en !== undefined) out.enum = en.slice();
-  const req = stringArrayField(ctx, v, loc, "required");
-  if (req !== undefined) out.required = req;
+  if (m & G_FLOATS) {
+    for (const k of FLOATS) {
+      const x = floatField(ctx, v, loc, k);
+      if (x !== undefined) out[k] = x;
+    }
+  }
+  if (m & G_BOOLS) {
+    for (const k of BOOLS) {
+      if (boolField(ctx, v, loc, k) === true) out[k] = true;
+    }
+  }
+  if (m & G_INTS) {
+    for (const k of INTS) {
+      const x = intField(ctx, v, loc, k);
+      if (x !== undefined) out[k] = x;
+    }
+  }
+  if (m & G_PATTERN) setString(out, ctx, v, loc, "pattern");
+  if (m & G_ENUM) {
+    const en = arrayField(ctx, v, loc, "enum", "[]v1.JSON");
+    if (en !== undefined) out.enum = en.slice();
+  }
+  if (m & G_REQUIRED) {
+    const req = stringArrayField(ctx, v, loc, "required");
+    if (req !== undefined) out.required = req;
+  }
+  if (m & G_SUBSCHEMAS) decodeSubSchemas(ctx, v, loc, strict, out);
+  if (m & G_DOCS) {
+    const ed = objectField(ctx, v, loc, "externalDocs", "v1.ExternalDocumentation");
+    if (ed !== undefined) {
+      const er = new StructReader(ctx, ed, "ExternalDocumentation", fieldLoc(loc, "externalDocs"));
+      const d: { description?: string; url?: string } = {};
+      const desc = er.string("description");
+      if (desc !== undefined) d.description = desc;
+      const url = er.string("url");
+      if (url !== undefined) d.url = url;
+      if (strict) er.finish();
+      out.externalDocs = d;
+    }
+  }
+  if (m & G_EXAMPLE) {
+    const example = field(v, "example");
+    if (example !== undefined) out.example = example;
+    else unknown = true;
+  }
+  if (m & G_EXTENSIONS) decodeExtensions(ctx, v, loc, strict, out);
+  if (strict && unknown) {
+    for (const k of Object.keys(v)) {
+      if (FIELDS.has(k)) continue;
+      if ((k === "default" || k === "example") && v[k] !== null) continue;
+      ctx.unknownFields.push(fieldLoc(loc, k).strict);
+    }
+  }
+  return out;
+}
+
+/** items, allOf/oneOf/anyOf, not, properties/patternProperties/definitions, additionalProperties/Items, dependencies. */
+function decodeSubSchemas(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: boolean, out: JSONSchemaProps): void {
   // items: JSONSchemaPropsOrArray (custom unmarshaler; null/other kinds → unset)
   const items = field(v, "items");
   if (items !== undefined && (isObject(items) || Array.isArray(items))) {
@@ -218,19 +301,10 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     }
     out.dependencies = rec;
   }
-  const ed = objectField(ctx, v, loc, "externalDocs", "v1.ExternalDocumentation");
-  if (ed !== undefined) {
-    const er = new StructReader(ctx, ed, "ExternalDocumentation", fieldLoc(loc, "externalDocs"));
-    const d: { description?: string; url?: string } = {};
-    const desc = er.string("description");
-    if (desc !== undefined) d.description = desc;
-    const url = er.string("url");
-    if (url !== undefined) d.url = url;
-    if (strict) er.finish();
-    out.externalDocs = d;
-  }
-  const example = field(v, "example");
-  if (example !== undefined) out.example = example;
+}
+
+/** The x-kubernetes-* fields: preserve-unknown-fields, list and map types, validation rules. */
+function decodeExtensions(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: boolean, out: JSONSchemaProps): void {
   const pu = boolField(ctx, v, loc, "x-kubernetes-preserve-unknown-fields");
   if (pu !== undefined) out["x-kubernetes-preserve-unknown-fields"] = pu;
   const lmk = stringArrayField(ctx, v, loc, "x-kubernetes-list-map-keys");
@@ -269,12 +343,4 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
     });
     out["x-kubernetes-validations"] = rules;
   }
-  if (strict) {
-    for (const k of Object.keys(v)) {
-      if (FIELDS.has(k)) continue;
-      if ((k === "default" || k === "example") && v[k] !== null) continue;
-      ctx.unknownFields.push(fieldLoc(loc, k).strict);
-    }
-  }
-  return out;
 }

@@ -11,7 +11,7 @@ import { type FieldError, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { prune } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";
-import { compareGoStrings } from "../go/fmt.js";
+import { sortedMapKeys } from "../structural/new-structural.js";
 import { deepClone, deepEqual, type JsonObject, type JsonValue } from "../value/json-value.js";
 
 /** The steps that validate one default value (each optional). */
@@ -63,86 +63,125 @@ function aggregate(errs: FieldError[], text: (e: FieldError) => string): string 
   return t.length === 1 ? t[0]! : `[${t.join(", ")}]`;
 }
 
+/**
+ * Where the walk is below the root: one link per level (`key` undefined for array items). The field path
+ * and the steps of the surrounding object are built from it only for a node with a default.
+ */
+interface Trail {
+  readonly up: Trail | null;
+  readonly key: string | undefined;
+}
+
+/** The field path of the node at `t` below `root`. */
+function pathOf(root: FieldPath, t: Trail | null): FieldPath {
+  const links: Trail[] = [];
+  for (let x = t; x !== null; x = x.up) links.push(x);
+  let p = root;
+  for (let i = links.length - 1; i >= 0; i--) {
+    const k = links[i]!.key;
+    p = k === undefined ? p.child("items") : p.child("properties").key(k);
+  }
+  return p;
+}
+
+/** The steps from the embedded-resource root at `from` (null: the schema root) down to `t`. */
+function stepsOf(from: Trail | null, t: Trail | null): Step[] {
+  const steps: Step[] = [];
+  for (let x = t; x !== from && x !== null; x = x.up) steps.push(x.key === undefined ? { index: true } : { key: x.key });
+  return steps.reverse();
+}
+
+/** One run of the walk. */
+interface Walk {
+  path: FieldPath;
+  requirePruned: boolean;
+  hooks: DefaultsHooks;
+  text: (e: FieldError) => string;
+  out: FieldError[];
+  /** What is left of the CEL budget, shared by every default in walk order. */
+  remaining: number;
+}
+
 /** Validates every default of `s` (root treated as an embedded resource when `isResourceRoot`). */
 export function validateDefaults(path: FieldPath, s: Structural, isResourceRoot: boolean, requirePrunedDefaults: boolean, hooks: DefaultsHooks, errorText: (e: FieldError) => string): FieldError[] {
   const root = isResourceRoot && !s.xEmbeddedResource ? { ...s, xEmbeddedResource: true } : s;
-  const out: FieldError[] = [];
-  walk(path, root, root, [], false, requirePrunedDefaults, hooks, errorText, out, DEFAULTS_CEL_COST_BUDGET);
-  return out;
+  const w: Walk = { path, requirePruned: requirePrunedDefaults, hooks, text: errorText, out: [], remaining: DEFAULTS_CEL_COST_BUDGET };
+  walk(w, root, null, root, null, false);
+  return w.out;
 }
 
-function walk(
-  p: FieldPath, s: Structural, rootIn: Structural, stepsIn: Step[], insideMetaIn: boolean, requirePruned: boolean, hooks: DefaultsHooks,
-  text: (e: FieldError) => string, out: FieldError[], budget: number,
-): number {
-  // the CEL budget is shared by every default in walk order; once exhausted, nothing more is validated
-  let remaining = budget;
-  const cel = (dp: FieldPath, d: JsonValue, isResourceRoot: boolean): void => {
-    if (!hooks.validateCel) return;
-    const r = hooks.validateCel(dp, s, d, isResourceRoot, remaining);
-    out.push(...r.errors);
-    remaining = r.remaining;
-  };
+/**
+ * Visits `s` at `trail`; `root` is the enclosing embedded resource (or the schema root), reached at
+ * `rootTrail`. Once the CEL budget is exhausted nothing more is validated (returns false).
+ */
+function walk(w: Walk, s: Structural, trail: Trail | null, rootIn: Structural, rootTrailIn: Trail | null, insideMetaIn: boolean): boolean {
   let root = rootIn;
-  let steps = stepsIn;
+  let rootTrail = rootTrailIn;
   let insideMeta = insideMetaIn;
   if (s.xEmbeddedResource) {
     insideMeta = false;
-    steps = [];
+    rootTrail = trail;
     root = s;
   }
-  const isResourceRoot = s === root;
   if (s.hasDefault && s.default !== undefined && s.default !== null) {
-    const d = s.default;
-    const dp = p.child("default");
-    if (insideMeta) {
-      const obj = surround(steps, deepClone(d));
-      if (typeof obj === "string") {
-        out.push(fieldError.invalid(dp, d, `failed to validate default value inside metadata: ${obj}`));
-      } else {
-        const cerr = hooks.coerceMeta?.(null, obj, root, true);
-        const verrs = cerr ? [] : (hooks.validateMeta?.(null, obj, root, true) ?? []);
-        if (cerr) out.push(fieldError.invalid(dp, d, `must result in valid metadata: ${text(cerr)}`));
-        else if (verrs.length > 0) out.push(fieldError.invalid(dp, d, `must result in valid metadata: ${aggregate(verrs, text)}`));
-        else {
-          const vv = hooks.validateValue?.(dp, d, s) ?? [];
-          if (vv.length > 0) out.push(...vv);
-          else cel(dp, d, isResourceRoot);
-        }
-      }
-    } else {
-      if (requirePruned) {
-        const pruned = deepClone(d);
-        prune(pruned, s, s.xEmbeddedResource, { trackUnknownFieldPaths: false });
-        if (!deepEqual(pruned, d)) out.push(fieldError.invalid(dp, d, "must not have unknown fields"));
-      }
-      const cerr = hooks.coerceMeta?.(dp, d, s, s.xEmbeddedResource);
-      if (cerr) out.push(cerr);
-      else {
-        const merrs = hooks.validateMeta?.(dp, d, s, s.xEmbeddedResource) ?? [];
-        if (merrs.length > 0) out.push(...merrs);
-        else {
-          const vv = hooks.validateValue?.(dp, d, s) ?? [];
-          if (vv.length > 0) out.push(...vv);
-          else cel(dp, d, isResourceRoot);
-        }
-      }
-    }
-    if (remaining < 0) return remaining;
+    validateDefault(w, s, s.default, pathOf(w.path, trail).child("default"), root, s === root, insideMeta ? stepsOf(rootTrail, trail) : undefined);
+    if (w.remaining < 0) return false;
   }
   if (s.items) {
-    remaining = walk(p.child("items"), s.items, root, [...steps, { index: true }], insideMeta, requirePruned, hooks, text, out, remaining);
-    if (remaining < 0) return remaining;
+    if (!walk(w, s.items, { up: trail, key: undefined }, root, rootTrail, insideMeta)) return false;
   }
   if (s.properties) {
     // Go iterates the properties map in random order; crdkit uses sorted keys (matters only when the
     // budget runs out)
-    for (const k of [...s.properties.keys()].sort(compareGoStrings)) {
+    for (const k of sortedMapKeys(s.properties)) {
       const sub = s.properties.get(k)!;
       const subInside = insideMeta || (s.xEmbeddedResource && (k === "metadata" || k === "apiVersion" || k === "kind"));
-      remaining = walk(p.child("properties").key(k), sub, root, [...steps, { key: k }], subInside, requirePruned, hooks, text, out, remaining);
-      if (remaining < 0) return remaining;
+      if (!walk(w, sub, { up: trail, key: k }, root, rootTrail, subInside)) return false;
     }
   }
-  return remaining;
+  return true;
+}
+
+/** The checks of one default `d` of `s` at `dp`; `steps` (inside metadata) lead from `root` to `s`. */
+function validateDefault(w: Walk, s: Structural, d: JsonValue, dp: FieldPath, root: Structural, isResourceRoot: boolean, steps: Step[] | undefined): void {
+  const { hooks, out, text } = w;
+  const cel = (): void => {
+    if (!hooks.validateCel) return;
+    const r = hooks.validateCel(dp, s, d, isResourceRoot, w.remaining);
+    out.push(...r.errors);
+    w.remaining = r.remaining;
+  };
+  if (steps) {
+    const obj = surround(steps, deepClone(d));
+    if (typeof obj === "string") {
+      out.push(fieldError.invalid(dp, d, `failed to validate default value inside metadata: ${obj}`));
+    } else {
+      const cerr = hooks.coerceMeta?.(null, obj, root, true);
+      const verrs = cerr ? [] : (hooks.validateMeta?.(null, obj, root, true) ?? []);
+      if (cerr) out.push(fieldError.invalid(dp, d, `must result in valid metadata: ${text(cerr)}`));
+      else if (verrs.length > 0) out.push(fieldError.invalid(dp, d, `must result in valid metadata: ${aggregate(verrs, text)}`));
+      else {
+        const vv = hooks.validateValue?.(dp, d, s) ?? [];
+        if (vv.length > 0) out.push(...vv);
+        else cel();
+      }
+    }
+  } else {
+    if (w.requirePruned) {
+      const pruned = deepClone(d);
+      prune(pruned, s, s.xEmbeddedResource, { trackUnknownFieldPaths: false });
+      if (!deepEqual(pruned, d)) out.push(fieldError.invalid(dp, d, "must not have unknown fields"));
+    }
+    const cerr = hooks.coerceMeta?.(dp, d, s, s.xEmbeddedResource);
+    if (cerr) out.push(cerr);
+    else {
+      const merrs = hooks.validateMeta?.(dp, d, s, s.xEmbeddedResource) ?? [];
+      if (merrs.length > 0) out.push(...merrs);
+      else {
+        const vv = hooks.validateValue?.(dp, d, s) ?? [];
+        if (vv.length > 0) out.push(...vv);
+        else cel();
+      }
+    }
+  }
 }

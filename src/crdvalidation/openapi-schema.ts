@@ -187,7 +187,7 @@ function walk(w: Walk, s: JSONSchemaProps | undefined, p: FieldPath, ssv: Ssv, i
       walk(w, props[name]!, pp.key(name), sub, false, childCel(cel, props[name]), ss?.properties?.get(name));
     }
   }
-  walk(w, s.not, p.child("not"), ssv, false, null, undefined);
+  if (s.not) walk(w, s.not, p.child("not"), ssv, false, null, undefined);
   s.allOf?.forEach((x, i) => {
     walk(w, x, p.child("allOf").index(i), ssv, false, null, undefined);
   });

@@ -5,24 +5,40 @@
  */
 import type { JSONSchemaProps } from "../crd/types.js";
 
-/** Direct sub-schemas of a node, in Go's visiting order. */
-export function subSchemas(s: JSONSchemaProps): JSONSchemaProps[] {
-  const out: JSONSchemaProps[] = [];
-  if (s.items !== undefined) {
-    if (Array.isArray(s.items)) out.push(...s.items);
-    else out.push(s.items);
+/** Pushes the values of a schema map in reverse order. */
+function pushValues(stack: JSONSchemaProps[], m: Record<string, JSONSchemaProps> | undefined): void {
+  if (m === undefined) return;
+  const vs = Object.values(m);
+  for (let i = vs.length - 1; i >= 0; i--) stack.push(vs[i]!);
+}
+
+function pushList(stack: JSONSchemaProps[], l: JSONSchemaProps[] | undefined): void {
+  if (l === undefined) return;
+  for (let i = l.length - 1; i >= 0; i--) stack.push(l[i]!);
+}
+
+/** Pushes the direct sub-schemas of `s` so that they pop in Go's visiting order. */
+function pushSubSchemas(stack: JSONSchemaProps[], s: JSONSchemaProps): void {
+  if (s.dependencies) {
+    const ds = Object.values(s.dependencies);
+    for (let i = ds.length - 1; i >= 0; i--) {
+      const d = ds[i]!;
+      if (!Array.isArray(d)) stack.push(d);
+    }
   }
-  if (s.allOf) out.push(...s.allOf);
-  if (s.anyOf) out.push(...s.anyOf);
-  if (s.oneOf) out.push(...s.oneOf);
-  if (s.not) out.push(s.not);
-  if (s.properties) out.push(...Object.values(s.properties));
-  if (typeof s.additionalProperties === "object") out.push(s.additionalProperties);
-  if (s.patternProperties) out.push(...Object.values(s.patternProperties));
-  if (typeof s.additionalItems === "object") out.push(s.additionalItems);
-  if (s.definitions) out.push(...Object.values(s.definitions));
-  if (s.dependencies) for (const d of Object.values(s.dependencies)) if (!Array.isArray(d)) out.push(d);
-  return out;
+  pushValues(stack, s.definitions);
+  if (typeof s.additionalItems === "object") stack.push(s.additionalItems);
+  pushValues(stack, s.patternProperties);
+  if (typeof s.additionalProperties === "object") stack.push(s.additionalProperties);
+  pushValues(stack, s.properties);
+  if (s.not) stack.push(s.not);
+  pushList(stack, s.oneOf);
+  pushList(stack, s.anyOf);
+  pushList(stack, s.allOf);
+  if (s.items !== undefined) {
+    if (Array.isArray(s.items)) pushList(stack, s.items);
+    else stack.push(s.items);
+  }
 }
 
 /** True when `pred` holds for some node of `s`. */
@@ -32,16 +48,18 @@ export function schemaHas(s: JSONSchemaProps | undefined, pred: (s: JSONSchemaPr
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (pred(n)) return true;
-    const subs = subSchemas(n);
-    for (let i = subs.length - 1; i >= 0; i--) stack.push(subs[i]!);
+    pushSubSchemas(stack, n);
   }
   return false;
 }
 
 /** Visits every node (pre-order, Go's order). */
 export function forEachSchema(s: JSONSchemaProps | undefined, fn: (s: JSONSchemaProps) => void): void {
-  schemaHas(s, (n) => {
+  if (!s) return;
+  const stack: JSONSchemaProps[] = [s];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
     fn(n);
-    return false;
-  });
+    pushSubSchemas(stack, n);
+  }
 }

@@ -9,27 +9,20 @@ import { getUnrecognizedFormats } from "../validation/formats.js";
 import { forEachSchema } from "./schema-walk.js";
 import { specSchemas } from "./spec.js";
 
-function unrecognizedFormats(spec: InternalSpec): string[] {
-  const out: string[] = [];
+/** The unrecognized formats (in visiting order) and the sorted set-list warnings of a spec, in one walk. */
+function schemaWarnings(spec: InternalSpec): { formats: string[]; sets: string[] } {
+  const formats: string[] = [];
+  const sets = new Set<string>();
   for (const s of specSchemas(spec)) {
     forEachSchema(s, (n) => {
-      if (n.format) out.push(...getUnrecognizedFormats({ type: n.type ?? "", format: n.format }));
-    });
-  }
-  return out;
-}
-
-function setListWarnings(spec: InternalSpec): string[] {
-  const seen = new Set<string>();
-  for (const s of specSchemas(spec)) {
-    forEachSchema(s, (n) => {
+      if (n.format) formats.push(...getUnrecognizedFormats({ type: n.type ?? "", format: n.format }));
       const items = n.items;
       if (n["x-kubernetes-list-type"] === "set" && items !== undefined && !Array.isArray(items) && (items.type === "object" || items.type === "array")) {
-        seen.add(`x-kubernetes-list-type: set for items of type "${items.type}" is not supported by server-side apply or CEL validation rules`);
+        sets.add(`x-kubernetes-list-type: set for items of type "${items.type}" is not supported by server-side apply or CEL validation rules`);
       }
     });
   }
-  return [...seen].sort();
+  return { formats, sets: [...sets].sort() };
 }
 
 function dedupe(ws: string[]): string[] {
@@ -38,15 +31,18 @@ function dedupe(ws: string[]): string[] {
 
 /** `WarningsOnCreate`. */
 export function warningsOnCreate(spec: InternalSpec): string[] {
-  return dedupe([...unrecognizedFormats(spec).map((f) => `unrecognized format ${JSON.stringify(f)}`), ...setListWarnings(spec)]);
+  const w = schemaWarnings(spec);
+  return dedupe([...w.formats.map((f) => `unrecognized format ${JSON.stringify(f)}`), ...w.sets]);
 }
 
 /** `WarningsOnUpdate`: only new unrecognized formats and new set-list warnings. */
 export function warningsOnUpdate(spec: InternalSpec, oldSpec: InternalSpec): string[] {
-  const oldFormats = new Set(unrecognizedFormats(oldSpec));
-  const oldSets = new Set(setListWarnings(oldSpec));
+  const old = schemaWarnings(oldSpec);
+  const oldFormats = new Set(old.formats);
+  const oldSets = new Set(old.sets);
+  const w = schemaWarnings(spec);
   return dedupe([
-    ...unrecognizedFormats(spec).filter((f) => !oldFormats.has(f)).map((f) => `unrecognized format ${JSON.stringify(f)}`),
-    ...setListWarnings(spec).filter((w) => !oldSets.has(w)),
+    ...w.formats.filter((f) => !oldFormats.has(f)).map((f) => `unrecognized format ${JSON.stringify(f)}`),
+    ...w.sets.filter((x) => !oldSets.has(x)),
   ]);
 }

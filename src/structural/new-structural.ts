@@ -20,10 +20,22 @@ export class StructuralError {
 
 /** Sorted own keys (Go `sort.Strings` order). */
 export function sortedKeys(o: object): string[] {
-  const keys = Object.keys(o);
+  return sortGoStrings(Object.keys(o));
+}
+
+/** Sorted keys of a map (Go `sort.Strings` order). */
+export function sortedMapKeys(m: ReadonlyMap<string, unknown>): string[] {
+  return sortGoStrings([...m.keys()]);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Sorts `keys` in place in Go's byte order and returns it. */
+function sortGoStrings(keys: string[]): string[] {
   if (keys.length < 2) return keys;
   // UTF-16 order equals Go's byte order unless a key holds a surrogate pair.
-  return keys.some((k) => /[\ud800-\udfff]/.test(k)) ? keys.sort(compareGoStrings) : keys.sort();
+  for (const k of keys) if (SURROGATE.test(k)) return keys.sort(compareGoStrings);
+  return keys.sort();
 }
 
 function unsupported(s: JSONSchemaProps): StructuralError | undefined {
@@ -39,6 +51,8 @@ function unsupported(s: JSONSchemaProps): StructuralError | undefined {
 
 const PRESERVE_FALSE = "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined";
 const ITEMS_ARRAY = "OpenAPIV3Schema 'items' must be a schema, but is an array";
+
+const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
 
 function newValueValidation(s: JSONSchemaProps): ValueValidation | StructuralError {
   const v: ValueValidation = {};
@@ -63,7 +77,7 @@ function newValueValidation(s: JSONSchemaProps): ValueValidation | StructuralErr
   if (s.minProperties !== undefined) v.minProperties = s.minProperties;
   if (s.required !== undefined) v.required = s.required;
   if (s.enum && s.enum.length > 0) v.enum = s.enum;
-  for (const k of ["allOf", "anyOf", "oneOf"] as const) {
+  for (const k of COMBINATORS) {
     const list = s[k];
     if (!list || list.length === 0) continue;
     const out: NestedValueValidation[] = [];
@@ -190,11 +204,13 @@ function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structur
     if (it instanceof StructuralError) return it;
     out.items = it;
   }
-  if (s.properties !== undefined && Object.keys(s.properties).length > 0) {
+  const props = s.properties;
+  const keys = props !== undefined ? Object.keys(props) : [];
+  if (keys.length > 0) {
     out.properties = new Map();
-    for (const k of Object.keys(s.properties)) out.properties.set(k, undefined as unknown as Structural);
-    for (const k of sortedKeys(s.properties)) {
-      const p = newStructural(s.properties[k]!, memo);
+    for (const k of keys) out.properties.set(k, undefined as unknown as Structural);
+    for (const k of sortGoStrings(keys)) {
+      const p = newStructural(props![k]!, memo);
       if (p instanceof StructuralError) return p;
       out.properties.set(k, p);
     }

@@ -9,6 +9,7 @@ import { childOf, pathString } from "../errors/field-path.js";
 import { compareGoStrings } from "../go/fmt.js";
 import { errorString } from "../errors/field-error.js";
 import { compileGoRegexp } from "../go/regexp.js";
+import { sortedMapKeys } from "./new-structural.js";
 import type { NestedValueValidation, Structural, ValueValidation } from "./structural.js";
 
 type Level = "root" | "item" | "field";
@@ -21,11 +22,10 @@ export interface StructuralValidationOptions {
 }
 
 
+const NO_KEYS: string[] = [];
+
 function sortedPropKeys(m: Map<string, unknown> | undefined): string[] {
-  if (!m) return [];
-  const keys = [...m.keys()];
-  if (keys.length < 2) return keys;
-  return keys.some((k) => /[\ud800-\udfff]/.test(k)) ? keys.sort(compareGoStrings) : keys.sort();
+  return m ? sortedMapKeys(m) : NO_KEYS;
 }
 
 function isTypeOnly(n: NestedValueValidation, type: string): boolean {
@@ -122,6 +122,7 @@ function validateValueValidation(
   o: StructuralValidationOptions, out: FieldError[],
 ): void {
   if (!v) return;
+  if (v.anyOf === undefined && v.allOf === undefined && v.oneOf === undefined && v.not === undefined && v.pattern === undefined) return;
   const noCel = { ...o, allowNestedXValidations: false };
   if (!skipAnyOf) v.anyOf?.forEach((n, i) => {
     validateNested(n, false, lvl, childOf(p, "anyOf").index(i), noCel, out);
