@@ -220,3 +220,46 @@ test("JSON round trip (v1/conversion_test.go TestJSONRoundTrip): top-level nulls
   assert.deepEqual(one({ default: null, enum: null, example: null }), {});
   assert.deepEqual(one({ default: { test: null }, enum: [null], example: { test: null } }), { default: { test: null }, enum: [null], example: { test: null } });
 });
+
+test("strict decoding: unknown field paths through allOf, not, properties, rules and external docs, in Go's order", () => {
+  const schema: JsonObject = {
+    type: "object", zzz: 1,
+    allOf: [{ required: ["a"] }, { required: ["b"], odd: true }],
+    not: { nope: 1 },
+    properties: { "a.b": { type: "string", "x-extra": 1 }, c: { type: "object", additionalProperties: { type: "string", hidden: 1 } } },
+    dependencies: { c: { type: "object", hidden: 2 } },
+    externalDocs: { url: "u", x: 1 },
+    "x-kubernetes-validations": [{ rule: "true" }, { rule: "true", extra: 1 }],
+  };
+  const d = ok(v1({ group: "example.com", names, scope: "Namespaced", versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }] }));
+  const at = "spec.versions[0].schema.openAPIV3Schema";
+  assert.deepEqual(d.unknownFields, [
+    `${at}.allOf[1].odd`, `${at}.not.nope`, `${at}.properties.a.b.x-extra`, `${at}.externalDocs.x`, `${at}.x-kubernetes-validations[1].extra`, `${at}.zzz`,
+  ]);
+});
+
+test("strict decoding: `default: null` and `example: null` are reported as unknown fields, set ones are not", () => {
+  const d = ok(
+    v1({
+      group: "example.com", names, scope: "Namespaced",
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { a: { type: "string", default: null, example: null }, b: { type: "string", default: "x", example: "y" } } } } }],
+    }),
+  );
+  assert.deepEqual(d.unknownFields, ["spec.versions[0].schema.openAPIV3Schema.properties.a.default", "spec.versions[0].schema.openAPIV3Schema.properties.a.example"]);
+});
+
+const nestedErrors: [string, JsonObject, string][] = [
+  ["a type error inside items names the items field", { type: "array", items: { type: "object", properties: { x: { maxLength: "1" } } } }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.items of type int64"],
+  ["a type error inside additionalProperties names it", { type: "object", properties: { m: { additionalProperties: { type: 1 } } } }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.additionalProperties of type string"],
+  ["a type error in allOf keeps the Go field stack", { allOf: [{}, { nullable: "yes" }] }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.allOf.nullable of type bool"],
+  ["a type error in a rule", { "x-kubernetes-validations": [{ rule: 1 }] }, "ValidationRule.spec.versions.schema.openAPIV3Schema.x-kubernetes-validations.rule of type string"],
+  ["the first type error wins", { properties: { a: { minimum: "x" } }, required: [1] }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.required of type string"],
+];
+
+for (const [name, schema, field] of nestedErrors) {
+  test(`Go decode errors: ${name}`, () => {
+    const d = decodeCrd(v1({ group: "example.com", names, scope: "Namespaced", versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }] }));
+    assert.equal(d.ok, false);
+    if (!d.ok) assert.match(d.message, new RegExp(`Go struct field ${field.replace(/[.$]/g, "\\$&")}$`));
+  });
+}

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type { JSONSchemaProps } from "../crd/types.js";
 import { errorString } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
-import { newStructural, StructuralError } from "./new-structural.js";
+import { cachedStructural, newStructural, StructuralError } from "./new-structural.js";
 import type { Structural } from "./structural.js";
 import { unfold } from "./unfold.js";
 import { type StructuralValidationOptions, validateStructural } from "./validate-structural.js";
@@ -205,4 +205,18 @@ test("Unfold adds the int-or-string anyOf (or allOf when anyOf is taken) and kee
   assert.equal(u.properties?.get("c")?.valueValidation?.allOf, undefined);
   assert.equal(s.properties?.get("a")?.valueValidation?.anyOf, undefined, "input untouched");
   assert.deepEqual(validateStructural(P, u).map(errorString), []);
+});
+
+test("cachedStructural: one conversion per schema object, equal to NewStructural, errors included", () => {
+  const schema: JSONSchemaProps = { type: "object", properties: { b: { type: "string" }, a: { type: "array", items: { type: "integer" } } } };
+  const first = cachedStructural(schema);
+  assert.equal(cachedStructural(schema), first);
+  assert.deepEqual(first, newStructural(schema));
+  const same: JSONSchemaProps = { type: "object", properties: { b: { type: "string" }, a: { type: "array", items: { type: "integer" } } } };
+  assert.notEqual(cachedStructural(same), first);
+  const bad: JSONSchemaProps = { type: "object", properties: { x: { $ref: "#/definitions/y" } } };
+  const err = cachedStructural(bad);
+  assert.ok(err instanceof StructuralError);
+  assert.equal(err.message, "OpenAPIV3Schema '$ref' is not supported");
+  assert.equal(cachedStructural(bad), err);
 });
