@@ -9,13 +9,26 @@ import { getUnrecognizedFormats } from "../validation/formats.js";
 import { forEachSchema } from "./schema-walk.js";
 import { specSchemas } from "./spec.js";
 
+/** Verdicts of `getUnrecognizedFormats` by type and format (a CRD repeats a few pairs on many nodes). */
+const verdicts = new Map<string, boolean>();
+
+function unrecognized(type: string, format: string): boolean {
+  const key = `${type}\n${format}`;
+  let r = verdicts.get(key);
+  if (r === undefined) {
+    r = getUnrecognizedFormats({ type, format }).length > 0;
+    if (verdicts.size < 4096) verdicts.set(key, r);
+  }
+  return r;
+}
+
 /** The unrecognized formats (in visiting order) and the sorted set-list warnings of a spec, in one walk. */
 function schemaWarnings(spec: InternalSpec): { formats: string[]; sets: string[] } {
   const formats: string[] = [];
   const sets = new Set<string>();
   for (const s of specSchemas(spec)) {
     forEachSchema(s, (n) => {
-      if (n.format) formats.push(...getUnrecognizedFormats({ type: n.type ?? "", format: n.format }));
+      if (n.format && unrecognized(n.type ?? "", n.format)) formats.push(n.format);
       const items = n.items;
       if (n["x-kubernetes-list-type"] === "set" && items !== undefined && !Array.isArray(items) && (items.type === "object" || items.type === "array")) {
         sets.add(`x-kubernetes-list-type: set for items of type "${items.type}" is not supported by server-side apply or CEL validation rules`);

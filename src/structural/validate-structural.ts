@@ -58,7 +58,10 @@ export function isIntOrStringAllOfPattern(s: Structural): boolean {
 function validateInvariants(s: Structural, lvl: Level, p: FieldPath | null, o: StructuralValidationOptions, out: FieldError[]): void {
   if (s.type === "array" && !s.items) out.push(fieldError.required(childOf(p, "items"), "must be specified"));
   if (s.items) validateInvariants(s.items, "item", childOf(p, "items"), o, out);
-  for (const k of sortedPropKeys(s.properties)) validateInvariants(s.properties!.get(k)!, "field", childOf(p, "properties").key(k), o, out);
+  if (s.properties && s.properties.size > 0) {
+    const pp = childOf(p, "properties");
+    for (const k of sortedPropKeys(s.properties)) validateInvariants(s.properties.get(k)!, "field", pp.key(k), o, out);
+  }
   if (s.additionalProperties) {
     if (lvl === "root") out.push(fieldError.forbidden(childOf(p, "additionalProperties"), "must not be used at the root"));
     if (s.additionalProperties.schema) validateInvariants(s.additionalProperties.schema, "field", childOf(p, "additionalProperties"), o, out);
