@@ -15,12 +15,12 @@ import { type DecodeContext, fieldLoc, indexLoc, keyLoc, Loc, MAX_JSON_DEPTH, re
 const S = "JSONSchemaProps";
 
 /**
- * The JSON names of JSONSchemaProps' fields, all read on every node; `default` and `example` count as read
- * only when not null (as before: the decoder reads them only when present), so `default: null` is reported
- * as an unknown field by strict decoding.
+ * The JSON names of JSONSchemaProps' fields: never unknown fields, `default: null` and `example: null`
+ * included (a null into Go's *JSON leaves it unset; kube-apiserver accepts such a CRD with Strict field
+ * validation).
  */
 const FIELDS = new Set([
-  "id", "$schema", "$ref", "description", "type", "format", "title", "maximum", "minimum", "multipleOf", "exclusiveMaximum",
+  "default", "example", "id", "$schema", "$ref", "description", "type", "format", "title", "maximum", "minimum", "multipleOf", "exclusiveMaximum",
   "exclusiveMinimum", "uniqueItems", "nullable", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string", "maxLength",
   "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "pattern", "enum", "required", "items", "allOf", "oneOf",
   "anyOf", "not", "properties", "patternProperties", "definitions", "additionalProperties", "additionalItems", "dependencies",
@@ -160,9 +160,9 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   if (m & G_FORMAT) setString(out, ctx, v, loc, "format");
   if (m & G_IDS) setString(out, ctx, v, loc, "title");
   if (m & G_DEFAULT) {
+    // `default: null` is JSON's null into a *JSON: left unset, not an unknown field (measured on kube-apiserver)
     const def = field(v, "default");
     if (def !== undefined) out.default = def;
-    else unknown = true;
   }
   if (m & G_FLOATS) {
     for (const k of FLOATS) {
@@ -207,13 +207,11 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   if (m & G_EXAMPLE) {
     const example = field(v, "example");
     if (example !== undefined) out.example = example;
-    else unknown = true;
   }
   if (m & G_EXTENSIONS) decodeExtensions(ctx, v, loc, strict, out);
   if (strict && unknown) {
     for (const k of Object.keys(v)) {
       if (FIELDS.has(k)) continue;
-      if ((k === "default" || k === "example") && v[k] !== null) continue;
       ctx.unknownFields.push(fieldLoc(loc, k).strict);
     }
   }
