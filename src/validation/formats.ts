@@ -148,8 +148,13 @@ const FORMATS_1_34 = ["k8sshortname", "k8slongname"];
 /** The normalized names of the string formats supported at a compatibility version. */
 export function supportedFormats(v: CompatibilityVersion = NEWEST_COMPATIBILITY_VERSION): ReadonlySet<string> {
   const atLeast134 = v.major > 1 || (v.major === 1 && v.minor >= 34);
-  return new Set(atLeast134 ? [...FORMATS_1_0, ...FORMATS_1_34] : FORMATS_1_0);
+  // two sets, built once (asked for per schema node)
+  if (atLeast134) return (FORMATS_SINCE_1_34 ??= new Set([...FORMATS_1_0, ...FORMATS_1_34]));
+  return (FORMATS_BEFORE_1_34 ??= new Set(FORMATS_1_0));
 }
+
+let FORMATS_SINCE_1_34: ReadonlySet<string> | undefined;
+let FORMATS_BEFORE_1_34: ReadonlySet<string> | undefined;
 
 /**
  * The format kept on a schema node after `StripUnsupportedFormatsPostProcessorForVersion`: string (or
