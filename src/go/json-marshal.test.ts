@@ -4,11 +4,10 @@
  * every document of the corpus.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { test } from "node:test";
+import { corpusDocuments } from "../../test/corpus-documents.js";
 import { corpusRoot } from "../../test/corpus-root.js";
-import { decodeDocuments } from "../io/decode.js";
 import { Float64, type JsonValue } from "../value/json-value.js";
 import { goJsonMarshal, goJsonMarshalIterative, goJsonString } from "./json.js";
 
@@ -53,18 +52,9 @@ test("values nested deeper than the recursion limit", () => {
 const root = corpusRoot();
 test("every corpus document as the iterative encoder writes it", { skip: existsSync(root) ? false : `no corpus at ${root}` }, () => {
   let docs = 0;
-  for (const p of readdirSync(root)) {
-    for (const d of ["crds", "examples"]) {
-      const dir = join(root, p, d);
-      if (!existsSync(dir)) continue;
-      for (const f of readdirSync(dir)) {
-        for (const doc of decodeDocuments(readFileSync(join(dir, f), "utf8"))) {
-          if (doc.value === undefined) continue;
-          assert.equal(goJsonMarshal(doc.value), goJsonMarshalIterative(doc.value), `${p}/${d}/${f}#${doc.index}`);
-          docs++;
-        }
-      }
-    }
+  for (const { label, value } of corpusDocuments(root)) {
+    assert.equal(goJsonMarshal(value), goJsonMarshalIterative(value), label);
+    docs++;
   }
   assert.ok(docs > 1000, `${docs} documents`);
 });
