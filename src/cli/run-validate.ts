@@ -11,7 +11,7 @@ import type { FieldValidationMode, PipelineResult } from "../pipeline/types.js";
 import { goJsonMarshal, goJsonMarshalSize } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { invalidCrdErrors } from "./crd-error-positions.js";
-import { type InputFile, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
+import { type InputFile, InputError, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
 import { globMatcher } from "./glob.js";
 import { cachedBuiltinLookup } from "./builtin-kind-cache.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
@@ -95,7 +95,22 @@ function* eachDocument(files: readonly string[]): Generator<Doc> {
   for (const p of files) {
     const name = p === "-" ? "<stdin>" : p;
     const size = inputSize(p);
-    for (const doc of decodeDocumentPieces(readInputPieces(p))) yield { file: name, doc, size };
+    for (const doc of inputDocuments(p)) yield { file: name, doc, size };
+  }
+}
+
+/**
+ * The documents of an input, decoded as it is read; a document longer than the longest JavaScript string
+ * is an input error (as reading such a file whole was), not an internal one.
+ */
+function* inputDocuments(p: string): Generator<DecodedDocument> {
+  try {
+    yield* decodeDocumentPieces(readInputPieces(p));
+  } catch (e) {
+    if (e instanceof RangeError && /string length/i.test(e.message)) {
+      throw new InputError(`cannot read ${p === "-" ? "standard input" : p}: a document is longer than the longest string JavaScript can hold`);
+    }
+    throw e;
   }
 }
 
@@ -233,7 +248,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     if (opts.reportInputCrds === false) {
       const f = readInput(p);
       registry.addFile(f.name, f.text, true);
-    } else for (const doc of decodeDocumentPieces(readInputPieces(p))) if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
+    } else for (const doc of inputDocuments(p)) if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
   }
 
   const isDefinedKind = (av: string, k: string) => registry.definesKind(av, k) || resolve(av, k).type === "builtin";
