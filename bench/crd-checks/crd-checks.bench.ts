@@ -10,7 +10,7 @@
  *   node --import tsx bench/crd-checks/crd-checks.bench.ts
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeCrd } from "../../src/crd/decode-crd.js";
 import { validateCrdCreate } from "../../src/crdvalidation/validate-crd.js";
@@ -20,6 +20,7 @@ import { crdValidationOptions, defaultsHooks } from "../../src/pipeline/crd-hook
 import { tryCompileCrd } from "../../src/pipeline/compile.js";
 import { isObject, type JsonValue } from "../../src/value/json-value.js";
 import { corpusRoot } from "../../test/corpus-root.js";
+import { expandPaths } from "../../src/cli/files.js";
 
 const root = corpusRoot();
 const rounds = Number(process.env["CRDKIT_BENCH_ROUNDS"] ?? 5);
@@ -29,16 +30,8 @@ if (!existsSync(root)) {
   process.exit(0);
 }
 
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const n of readdirSync(dir).sort()) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.(ya?ml|json)$/.test(n)) out.push(p);
-  }
-  return out;
-}
+/** The YAML/JSON files under a directory, in the order `crdkit validate` reads them (none when it is absent). */
+const files = (dir: string): string[] => (existsSync(dir) ? expandPaths([dir]) : []);
 
 const texts: string[] = [];
 for (const project of readdirSync(root).sort()) {
