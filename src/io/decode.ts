@@ -191,6 +191,8 @@ function* chunkDocuments(
         value: r.value,
         strictErrors: r.duplicateKeys.length > 0 ? [`yaml: unmarshal errors:\n  ${r.duplicateKeys.join("\n  ")}`] : [],
         locate: (path: string) => {
+          // the document's root needs no events (a result's own position: most documents ask only this)
+          if (path === "<nil>" || path === "") return position(chunk, r.rootOffset);
           const evs = events();
           return position(chunk, evs.length > 0 ? locateOffset(chunk.text, evs, 0, path) : 0);
         },
