@@ -12,7 +12,8 @@ import { StoreUnavailableError } from "../types.js";
 export type TxnCall = (req: object, deadline: number) => Promise<TxnResponse>;
 
 interface Reader {
-  key: Buffer;
+  /** The key to read; undefined: only the revision (a consistent read from the watch cache). */
+  key: Buffer | undefined;
   deadline: number;
   resolve: (r: { kv: EtcdKv | undefined; revision: number }) => void;
   reject: (e: unknown) => void;
@@ -30,12 +31,28 @@ export class EtcdReadBatcher {
   constructor(
     private readonly txn: TxnCall,
     private readonly timeoutMs: number,
+    /**
+     * A key whose count-only range makes a batch of revision reads a linearizable request (etcd serves a
+     * Txn without ranges as a serializable read, from the member's own state).
+     */
+    private readonly revisionKey: Buffer = Buffer.from([0]),
   ) {}
 
   /** The key's value (undefined when absent) and the revision it was read at. */
   get(key: Buffer): Promise<{ kv: EtcdKv | undefined; revision: number }> {
     return new Promise((resolve, reject) => {
       this.queue.push({ key, deadline: Date.now() + this.timeoutMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /**
+   * etcd's current revision, from a linearizable request sent after this call (shared with the reads
+   * queued with it): every write acknowledged before the call is at or below it.
+   */
+  revision(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ key: undefined, deadline: Date.now() + this.timeoutMs, resolve: (r) => resolve(r.revision), reject });
       this.pump();
     });
   }
@@ -63,15 +80,21 @@ export class EtcdReadBatcher {
     const index = new Map<string, number>();
     const ops: object[] = [];
     for (const r of batch) {
+      if (r.key === undefined) continue;
       const k = r.key.toString("latin1");
       if (!index.has(k)) {
         index.set(k, ops.length);
         ops.push({ request_range: { key: r.key } });
       }
     }
+    if (ops.length === 0) ops.push({ request_range: { key: this.revisionKey, count_only: true } });
     try {
       const res = await this.txn({ compare: [], success: ops, failure: [] }, Math.min(...batch.map((r) => r.deadline)));
       for (const r of batch) {
+        if (r.key === undefined) {
+          r.resolve({ kv: undefined, revision: res.header.revision });
+          continue;
+        }
         const range = res.responses[index.get(r.key.toString("latin1"))!]?.response_range;
         r.resolve({ kv: range?.kvs[0], revision: res.header.revision });
       }

@@ -33,6 +33,7 @@ import {
 } from "./etcd-client.js";
 import { EtcdCompactor } from "./etcd-compactor.js";
 import { EtcdReadBatcher } from "./etcd-read-batcher.js";
+import { EtcdWatchCache, NOT_CACHED, type WatchCacheHooks } from "./etcd-watch-cache.js";
 
 /** The root of the server's keys; `--etcd-prefix` replaces it in etcd. */
 const ROOT = "/registry";
@@ -44,6 +45,13 @@ export interface EtcdStoreOptions extends EtcdConnection {
   compactionIntervalMs?: number;
   /** Receives compaction failures (default: ignored; the next interval tries again). */
   onCompactionError?: (e: unknown) => void;
+  /**
+   * Single-key reads from a watch cache (etcd-watch-cache.ts; default true, as kube-apiserver's
+   * `--watch-cache`): still linearizable, without reading the key from etcd.
+   */
+  watchCache?: boolean;
+  /** Test hooks of the watch cache. */
+  watchCacheHooks?: WatchCacheHooks;
 }
 
 /** etcd's range end for "every key with this prefix": the prefix with its last byte incremented. */
@@ -65,6 +73,8 @@ export class EtcdStore implements Store {
   private readonly watches = new Set<StoreWatch>();
   private readonly compactor: EtcdCompactor;
   private readonly reads: EtcdReadBatcher;
+  /** The watch cache (undefined when turned off); started by the first read. */
+  readonly cache: EtcdWatchCache | undefined;
 
   constructor(opts: EtcdStoreOptions) {
     const p = opts.prefix ?? ROOT;
@@ -72,7 +82,9 @@ export class EtcdStore implements Store {
     this.client = new EtcdClient(opts);
     this.compactor = new EtcdCompactor(this.client, opts.compactionIntervalMs ?? 5 * 60_000, opts.onCompactionError);
     this.compactor.start();
-    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs);
+    const root = this.etcdKey(ROOT);
+    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs, root);
+    this.cache = opts.watchCache === false ? undefined : new EtcdWatchCache(this.client, root, prefixEnd(root), opts.watchCacheHooks);
   }
 
   /** The etcd key of a store key. */
@@ -98,8 +110,28 @@ export class EtcdStore implements Store {
   }
 
   async get(key: string): Promise<StoredValue | undefined> {
-    const { kv } = await this.reads.get(this.etcdKey(key));
+    const k = this.etcdKey(key);
+    const cache = this.cache;
+    if (cache?.isReady) {
+      const kv = await cache.lookup(k, await this.reads.revision());
+      if (kv !== NOT_CACHED) return kv ? this.stored(kv) : undefined;
+    } else cache?.start();
+    const { kv } = await this.reads.get(k);
     return kv ? this.stored(kv) : undefined;
+  }
+
+  /**
+   * The key as this replica's watch cache has it, without asking etcd (possibly behind other replicas'
+   * writes, as an informer's lister): `NOT_CACHED` when there is no ready cache.
+   */
+  peek(key: string): StoredValue | undefined | typeof NOT_CACHED {
+    const cache = this.cache;
+    if (!cache?.isReady) {
+      cache?.start();
+      return NOT_CACHED;
+    }
+    const kv = cache.peek(this.etcdKey(key));
+    return kv === NOT_CACHED || kv === undefined ? kv : this.stored(kv);
   }
 
   async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {
@@ -326,6 +358,7 @@ export class EtcdStore implements Store {
 
   async close(): Promise<void> {
     this.compactor.stop();
+    this.cache?.stop();
     for (const w of [...this.watches]) w.cancel();
     this.client.close();
   }

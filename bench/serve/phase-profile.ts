@@ -1,0 +1,107 @@
+/**
+ * CPU profiles of `crdkit serve` on etcd, one per load phase (creates, then gets of a small CronTab with 16
+ * requests in flight), for finding per-request costs: the server runs in this process (plain HTTP, an etcd
+ * of its own) and is profiled with the inspector only while a phase runs; the load comes from a worker
+ * thread, so the profile holds the server's work alone. Prints each phase's server-thread CPU per request.
+ *
+ *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR]
+ *   then: node /path/to/a/profile/reader.mjs DIR/creates.cpuprofile
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
+import { startServer } from "../../src/server/server.js";
+import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { EtcdProcess } from "../../test/storage/etcd-process.js";
+
+const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
+const CREATES = Number(arg("creates", "2000"));
+const GETS = Number(arg("gets", "8000"));
+const out = resolve(arg("out", "phase-profiles"));
+mkdirSync(out, { recursive: true });
+
+/** The load generator: runs one phase per message and answers when it is done. */
+const loader = `
+const { parentPort } = require("node:worker_threads");
+const http = require("node:http");
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+function call(url, method, body) {
+  return new Promise((done, fail) => {
+    const req = http.request(url, { method, agent, headers: body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {} }, (res) => {
+      res.resume();
+      res.on("end", () => done(res.statusCode));
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+const cronTab = (p, i) => JSON.stringify({ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: p + "-" + i, namespace: "default" }, spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 } });
+parentPort.on("message", async ({ url, kind, prefix, n, want }) => {
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < n) {
+      const i = next++;
+      const st = kind === "create" ? await call(url, "POST", cronTab(prefix, i)) : await call(url + "/" + prefix + "-" + (i % want), "GET");
+      if (st !== (kind === "create" ? 201 : 200)) throw new Error("HTTP " + st);
+    }
+  }));
+  parentPort.postMessage("done");
+});
+`;
+
+const CRD = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "crontabs.stable.example.com" },
+  spec: {
+    group: "stable.example.com",
+    scope: "Namespaced",
+    names: { plural: "crontabs", singular: "crontab", kind: "CronTab" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } } } } },
+      },
+    ],
+  },
+};
+
+const etcd = await EtcdProcess.start();
+const server = await startServer({ store: new EtcdStore({ servers: [etcd.url] }), ui: false });
+const worker = new Worker(loader, { eval: true });
+const phase = (kind: string, prefix: string, n: number, want = 0) =>
+  new Promise<void>((done, fail) => {
+    worker.once("message", () => done());
+    worker.once("error", fail);
+    worker.postMessage({ url: `${server.url}/apis/stable.example.com/v1/namespaces/default/crontabs`, kind, prefix, n, want });
+  });
+try {
+  const r = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(CRD) });
+  if (r.status !== 201) throw new Error(`CRD: HTTP ${r.status}`);
+  await phase("create", "warm", 500);
+  await phase("get", "warm", 2000, 500);
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  for (const [name, kind, n, want] of [
+    ["creates", "create", CREATES, 0],
+    ["gets", "get", GETS, CREATES],
+  ] as const) {
+    await session.post("Profiler.start");
+    const c0 = process.cpuUsage();
+    await phase(kind, "ct", n, want);
+    const c = process.cpuUsage(c0);
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(join(out, `${name}.cpuprofile`), JSON.stringify(profile));
+    // process.cpuUsage covers every thread: the worker's share is included; the profile is the server thread.
+    console.log(`${name}: ${n} requests, process CPU ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req (with the load generator)`);
+  }
+  session.disconnect();
+} finally {
+  await worker.terminate();
+  await server.close();
+  await etcd.cleanup();
+}

@@ -1,0 +1,244 @@
+/**
+ * Consistent reads from a watch cache (kube-apiserver's KEP-2340, "consistent reads from cache"): every key
+ * under the store's prefix is kept in memory, filled by one list and then kept current by one etcd watch. A
+ * read first learns etcd's current revision with a linearizable request sent after the read arrived (the
+ * read batcher shares one such request between concurrent reads), waits until the cache has applied every
+ * change up to that revision, and then answers from memory: it sees every write acknowledged before it
+ * arrived, also writes through other crdkit processes on the same etcd.
+ *
+ * The watch covers etcd's whole key space (only keys under the prefix are kept): every revision is a write
+ * with at least one event, so the cache learns each revision in order even when the newest write was made
+ * outside the prefix (another tenant of the etcd, the compactor's key), and never waits for a revision it
+ * cannot see. Progress notifications would avoid that traffic, but etcd before 3.4.31/3.5.13 may send one
+ * ahead of the events it covers (kube-apiserver refuses them there), so they are not used.
+ *
+ * While the cache is not ready — starting, or rebuilding after its watch broke (etcd restarted, the watch fell
+ * behind a compaction) — or when it does not catch up within {@link CATCH_UP_TIMEOUT_MS}, reads go to etcd
+ * as before (the caller's fallback), as kube-apiserver falls back to etcd.
+ */
+import type { EtcdClient, EtcdKv, WatchResponse } from "./etcd-client.js";
+
+/** How long a read waits for the cache to reach the revision it needs before reading etcd instead. */
+export const CATCH_UP_TIMEOUT_MS = 3000;
+/** First delay before rebuilding after a failure; doubled up to {@link MAX_RETRY_MS}. */
+const RETRY_MS = 250;
+const MAX_RETRY_MS = 5000;
+
+/** What `lookup` answers when the cache cannot answer (not ready, reset, too slow): read etcd instead. */
+export const NOT_CACHED = Symbol("not cached");
+
+/** Hooks for tests: run between the initial list and the watch, and before each watch response is applied. */
+export interface WatchCacheHooks {
+  afterList?: (revision: number) => Promise<void>;
+  beforeApply?: () => Promise<void>;
+}
+
+interface Waiter {
+  revision: number;
+  generation: number;
+  resolve: (ok: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class EtcdWatchCache {
+  /** Keys (latin1 of the etcd key bytes) → their current value; only meaningful while `ready`. */
+  private items = new Map<string, EtcdKv>();
+  /** Every change through this revision has been applied. */
+  private revision = 0;
+  private ready = false;
+  /** Increases with every reset, so a read never mixes two builds. */
+  private generation = 0;
+  private started = false;
+  private stopped = false;
+  private call: ReturnType<EtcdClient["watchStream"]> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_MS;
+  private waiters: Waiter[] = [];
+  /** Watch responses applied one after another (a test hook may hold them). */
+  private applying: Promise<void> = Promise.resolve();
+  /** Rebuilds so far (tests, diagnostics). */
+  resets = 0;
+
+  constructor(
+    private readonly client: EtcdClient,
+    /** The etcd key prefix whose keys are kept (bytes). */
+    private readonly prefix: Buffer,
+    /** The etcd range end of `prefix`. */
+    private readonly prefixEnd: Buffer,
+    private readonly hooks: WatchCacheHooks = {},
+  ) {}
+
+  /** True while reads can be answered from the cache. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The revision through which the cache has applied every change. */
+  get currentRevision(): number {
+    return this.revision;
+  }
+
+  /** Starts filling the cache (once; later calls do nothing). Reads are answered once it is ready. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.build();
+  }
+
+  /**
+   * The value of the etcd key `key` once the cache has applied every change through `revision` (a
+   * revision etcd reported after the read arrived), undefined when the key does not exist then, or
+   * {@link NOT_CACHED} when the cache cannot answer.
+   */
+  async lookup(key: Buffer, revision: number): Promise<EtcdKv | undefined | typeof NOT_CACHED> {
+    if (!this.ready) return NOT_CACHED;
+    const gen = this.generation;
+    if (this.revision < revision && !(await this.waitFor(revision))) return NOT_CACHED;
+    if (!this.ready || this.generation !== gen) return NOT_CACHED;
+    return this.items.get(key.toString("latin1"));
+  }
+
+  /**
+   * The cached value of `key` without waiting (possibly stale, as an informer's lister), or
+   * {@link NOT_CACHED} when the cache is not ready.
+   */
+  peek(key: Buffer): EtcdKv | undefined | typeof NOT_CACHED {
+    if (!this.ready) return NOT_CACHED;
+    return this.items.get(key.toString("latin1"));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.ready = false;
+    if (this.retry) clearTimeout(this.retry);
+    this.endWatch();
+    this.releaseWaiters();
+  }
+
+  private waitFor(revision: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const w: Waiter = {
+        revision,
+        generation: this.generation,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((x) => x !== w);
+          resolve(false);
+        }, CATCH_UP_TIMEOUT_MS),
+      };
+      w.timer.unref();
+      this.waiters.push(w);
+    });
+  }
+
+  private releaseWaiters(): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
+  }
+
+  private advance(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
+    if (this.waiters.length === 0) return;
+    const keep: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.revision <= revision) {
+        clearTimeout(w.timer);
+        w.resolve(true);
+      } else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  /** Drops the cache and rebuilds it after a delay (reads go to etcd meanwhile). */
+  private reset(): void {
+    this.ready = false;
+    this.generation++;
+    this.resets++;
+    this.items = new Map();
+    this.endWatch();
+    this.releaseWaiters();
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.build();
+    }, this.retryMs);
+    this.retry.unref();
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+  }
+
+  private endWatch(): void {
+    const c = this.call;
+    this.call = undefined;
+    if (!c) return;
+    c.removeAllListeners("data");
+    c.removeAllListeners("end");
+    c.removeAllListeners("error");
+    c.on("error", () => {});
+    c.cancel();
+  }
+
+  /** Lists the prefix, then watches every key from the next revision. */
+  private build(): void {
+    const gen = this.generation;
+    const fail = () => {
+      if (this.generation === gen && !this.stopped) this.reset();
+    };
+    this.client
+      .range({ key: this.prefix, range_end: this.prefixEnd })
+      .then(async (r) => {
+        if (this.stopped || this.generation !== gen) return;
+        const items = new Map<string, EtcdKv>();
+        for (const kv of r.kvs) items.set(kv.key.toString("latin1"), kv);
+        await this.hooks.afterList?.(r.header.revision);
+        if (this.stopped || this.generation !== gen) return;
+        this.items = items;
+        this.revision = r.header.revision;
+        this.watchFrom(r.header.revision, gen, fail);
+      })
+      .catch(fail);
+  }
+
+  private watchFrom(listed: number, gen: number, fail: () => void): void {
+    const call = this.client.watchStream();
+    this.call = call;
+    const prefix = this.prefix.toString("latin1");
+    const apply = (r: WatchResponse) => {
+      if (this.generation !== gen || this.stopped) return;
+      if (r.compact_revision > 0 || r.canceled) {
+        fail();
+        return;
+      }
+      if (r.created && !this.ready) {
+        this.ready = true;
+        this.retryMs = RETRY_MS;
+      }
+      let last = 0;
+      for (const ev of r.events) {
+        const k = ev.kv.key.toString("latin1");
+        if (k.startsWith(prefix)) {
+          if (ev.type === "DELETE") this.items.delete(k);
+          else this.items.set(k, ev.kv);
+        }
+        if (ev.kv.mod_revision > last) last = ev.kv.mod_revision;
+      }
+      // Every revision is one write with events on the whole key space, and etcd sends the events of a
+      // revision together, in revision order: after this response every change through `last` is applied.
+      if (last > 0) this.advance(last);
+    };
+    call.on("data", (r: WatchResponse) => {
+      if (this.hooks.beforeApply) {
+        const hook = this.hooks.beforeApply;
+        this.applying = this.applying.then(hook).then(() => apply(r));
+      } else apply(r);
+    });
+    call.on("error", fail);
+    call.on("end", fail);
+    // The whole key space: key "\0" with range end "\0" (etcd's "every key from key on").
+    call.write({ create_request: { key: Buffer.from([0]), range_end: Buffer.from([0]), start_revision: listed + 1 } });
+  }
+}
