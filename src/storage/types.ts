@@ -125,6 +125,11 @@ export interface Store {
   /** The revision of the last write (0 for an empty store). */
   currentRevision(): Promise<number>;
   get(key: string): Promise<StoredValue | undefined>;
+  /**
+   * Optional: `key` as a local cache of the store has it, without a round trip — possibly behind writes
+   * made elsewhere, as an informer's lister (etcd: the watch cache). Undefined when no cache is ready.
+   */
+  peek?(key: string): { value: StoredValue | undefined } | undefined;
   /** All keys starting with `prefix`, sorted by key, and the revision they were read at. */
   list(prefix: string): Promise<{ items: StoredValue[]; revision: number }>;
   /**

@@ -28,6 +28,7 @@ export function trackRevisions(store: Store): TrackedStore {
     },
     currentRevision: () => seen(store.currentRevision(), (r) => r),
     get: (key) => seen(store.get(key), (v) => v?.modRevision ?? 0),
+    ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
     list: (prefix) => seen(store.list(prefix), (v) => v.revision),
     listRange: (prefix, range) => seen(store.listRange(prefix, range), (v) => (range.revision ? 0 : v.revision)),
     create: (key, value) => seen(store.create(key, value), (v) => v.modRevision),

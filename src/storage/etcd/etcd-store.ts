@@ -120,18 +120,16 @@ export class EtcdStore implements Store {
     return kv ? this.stored(kv) : undefined;
   }
 
-  /**
-   * The key as this replica's watch cache has it, without asking etcd (possibly behind other replicas'
-   * writes, as an informer's lister): `NOT_CACHED` when there is no ready cache.
-   */
-  peek(key: string): StoredValue | undefined | typeof NOT_CACHED {
+  /** The key as this replica's watch cache has it, without asking etcd (see {@link Store.peek}). */
+  peek(key: string): { value: StoredValue | undefined } | undefined {
     const cache = this.cache;
     if (!cache?.isReady) {
       cache?.start();
-      return NOT_CACHED;
+      return undefined;
     }
     const kv = cache.peek(this.etcdKey(key));
-    return kv === NOT_CACHED || kv === undefined ? kv : this.stored(kv);
+    if (kv === NOT_CACHED) return undefined;
+    return { value: kv ? this.stored(kv) : undefined };
   }
 
   async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {

@@ -3,8 +3,9 @@
  * a namespaced object in a namespace that does not exist is 404 `namespaces "x" not found`; a create in a Terminating
  * namespace 403 `… is forbidden: unable to create new content in namespace x because it is being
  * terminated` (cause `NamespaceTerminating`); the immortal namespaces (`default`, `kube-system`,
- * `kube-public`) cannot be deleted. crdkit reads the namespace from the store on each create (the plugin's
- * live lookup), so a namespace created through any replica is seen at once.
+ * `kube-public`) cannot be deleted. As the plugin, a namespace its informer (here the store's cache, when
+ * it has one: the etcd watch cache) holds as Active is admitted without a read; otherwise the namespace is
+ * read from the store (the plugin's live lookup), so a namespace created through any replica is seen at once.
  */
 import type { Store } from "../../../storage/types.js";
 import { isObject, type JsonObject } from "../../../value/json-value.js";
@@ -25,14 +26,19 @@ function admissionName(obj: JsonObject): string {
   return "Unknown";
 }
 
+function phaseOf(ns: JsonObject): unknown {
+  return isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
+}
+
 /** Admits (or refuses with the plugin's ApiError) a create or update of `obj` of `rt` in `namespace`. */
 export async function admitNamespaced(store: Store, rt: ResourceType, namespace: string, operation: "create" | "update", obj: JsonObject): Promise<void> {
   if (!rt.namespaced || namespace === "") return;
-  const sv = await store.get(NAMESPACES_PREFIX + namespace);
+  const key = NAMESPACES_PREFIX + namespace;
+  const cached = store.peek?.(key)?.value;
+  if (cached && phaseOf(parseStored(cached.value)) !== PHASE_TERMINATING) return;
+  const sv = await store.get(key);
   if (!sv) throw apiErrors.notFound("namespaces", "", namespace);
-  const ns = parseStored(sv.value);
-  const phase = isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
-  if (operation !== "create" || phase !== PHASE_TERMINATING) return;
+  if (operation !== "create" || phaseOf(parseStored(sv.value)) !== PHASE_TERMINATING) return;
   const err: ApiError = apiErrors.forbiddenResource(
     rt.plural,
     rt.group,
