@@ -93,6 +93,28 @@ describe("replicas on one etcd", { timeout: 240_000 }, () => {
     assert.equal(w.events.length, expected.length, "no event twice");
   });
 
+  it("answers a GET through one replica with the write just acknowledged through another (consistent reads from the watch cache)", async () => {
+    for (let i = 0; i < 30; i++) {
+      const name = `rw-${i}`;
+      const c = await api(url(i % 3), "POST", WIDGETS, widget(name, { count: i }));
+      assert.equal(c.status, 201, c.text);
+      const reader = url((i + 1) % 3);
+      const got = await api(reader, "GET", `${WIDGETS}/${name}`);
+      assert.equal(got.status, 200, got.text);
+      assert.deepEqual(got.json, c.json);
+      c.json.spec.count = 1000 + i;
+      const u = await api(url((i + 2) % 3), "PUT", `${WIDGETS}/${name}`, c.json);
+      assert.equal(u.status, 200, u.text);
+      const again = await api(reader, "GET", `${WIDGETS}/${name}`);
+      assert.equal(again.json.metadata.resourceVersion, u.json.metadata.resourceVersion);
+      assert.equal(again.json.spec.count, 1000 + i);
+      assert.equal((await api(url(i % 3), "DELETE", `${WIDGETS}/${name}`)).status, 200);
+      const gone = await api(reader, "GET", `${WIDGETS}/${name}`);
+      assert.equal(gone.status, 404);
+      assert.equal(gone.json.message, `widgets.test.example.com "${name}" not found`);
+    }
+  });
+
   it("keeps optimistic concurrency across replicas: 20 writers on 2 replicas lose no update", async () => {
     for (let i = 0; i < 4; i++) assert.equal((await api(url(0), "POST", WIDGETS, widget(`c-${i}`, { count: 0 }))).status, 201);
     const WRITERS = 20;

@@ -58,6 +58,8 @@ export class EtcdWatchCache {
   private applying: Promise<void> = Promise.resolve();
   /** Rebuilds so far (tests, diagnostics). */
   resets = 0;
+  /** Reads answered from the cache so far (tests, diagnostics). */
+  served = 0;
 
   constructor(
     private readonly client: EtcdClient,
@@ -95,7 +97,13 @@ export class EtcdWatchCache {
     const gen = this.generation;
     if (this.revision < revision && !(await this.waitFor(revision))) return NOT_CACHED;
     if (!this.ready || this.generation !== gen) return NOT_CACHED;
+    this.served++;
     return this.items.get(key.toString("latin1"));
+  }
+
+  /** Reads waiting for the cache to catch up (tests). */
+  get waiting(): number {
+    return this.waiters.length;
   }
 
   /**
