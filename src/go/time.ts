@@ -72,6 +72,20 @@ export type ParseTimeResult = { ok: true; time: GoTime } | { ok: false; error: s
  * parse "a" as "2006"` or `parsing time "2020-13-01T00:00:00Z": month out of range`.
  */
 export function parseRFC3339(s: string): ParseTimeResult {
+  // Servers parse the same few timestamps over and over (creationTimestamp, managedFields times).
+  const hit = recentTimes.get(s);
+  if (hit) return hit;
+  const r = parseUncached(s);
+  if (recentTimes.size >= RECENT_TIMES) recentTimes.clear();
+  recentTimes.set(s, Object.freeze(r));
+  return r;
+}
+
+/** Recently parsed RFC 3339 texts and their (frozen) results. */
+const recentTimes = new Map<string, ParseTimeResult>();
+const RECENT_TIMES = 256;
+
+function parseUncached(s: string): ParseTimeResult {
   const all = enc.encode(s);
   const q = timeQuote(all);
   const cannot = (valueElem: Uint8Array, layoutElem: string): ParseTimeResult => ({

@@ -52,10 +52,10 @@ function ignore(set: FieldSet, fields: readonly string[]): FieldSet {
 }
 
 function strip(set: FieldSet): FieldSet {
-  const s = new FieldSet();
-  for (const p of STRIPPED) s.insert(p);
-  return set.difference(s);
+  return set.difference(STRIPPED_SET);
 }
+const STRIPPED_SET = new FieldSet();
+for (const p of STRIPPED) STRIPPED_SET.insert(p);
 
 /** `BuildManagerIdentifier`: the entry without fields and time (and without apiVersion for appliers). */
 function identifier(m: { manager: string; operation: string; apiVersion: string; subresource: string }): string {

@@ -167,23 +167,47 @@ export class FieldSet {
     return out;
   }
 
+  // The set operations walk both trees (no path lists); children left empty are dropped, as a set built
+  // from paths never holds them.
   union(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const p of this.paths()) out.insert(p);
-    for (const p of o.paths()) out.insert(p);
+    for (const set of [this, o]) {
+      for (const [k, pe] of set.members) out.members.set(k, pe);
+      for (const [k, c] of set.children) {
+        const mine = out.children.get(k);
+        const merged = mine ? mine.set.union(c.set) : c.set.union(EMPTY);
+        if (!merged.isBare()) out.children.set(k, { pe: mine?.pe ?? c.pe, set: merged });
+      }
+    }
     return out;
   }
 
   difference(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const p of this.paths()) if (!o.has(p)) out.insert(p);
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const other = o.children.get(k);
+      const sub = c.set.difference(other ? other.set : EMPTY);
+      if (!sub.isBare()) out.children.set(k, { pe: c.pe, set: sub });
+    }
     return out;
   }
 
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const p of this.paths()) if (o.has(p)) out.insert(p);
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const other = o.children.get(k);
+      if (!other) continue;
+      const sub = c.set.intersection(other.set);
+      if (!sub.isBare()) out.children.set(k, { pe: c.pe, set: sub });
+    }
     return out;
+  }
+
+  /** No members and no children at all. */
+  private isBare(): boolean {
+    return this.members.size === 0 && this.children.size === 0;
   }
 
   /** The FieldsV1 object (members and children merged in smd order; `.` marks a member with children). */
@@ -225,3 +249,5 @@ export class FieldSet {
     return out;
   }
 }
+
+const EMPTY = new FieldSet();

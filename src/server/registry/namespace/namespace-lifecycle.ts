@@ -7,7 +7,7 @@
  * it has one: the etcd watch cache) holds as Active is admitted without a read; otherwise the namespace is
  * read from the store (the plugin's live lookup), so a namespace created through any replica is seen at once.
  */
-import type { Store } from "../../../storage/types.js";
+import type { Store, StoredValue } from "../../../storage/types.js";
 import { isObject, type JsonObject } from "../../../value/json-value.js";
 import { apiErrors, type ApiError } from "../../endpoints/errors.js";
 import { parseStored } from "../../endpoints/rest-common.js";
@@ -26,19 +26,27 @@ function admissionName(obj: JsonObject): string {
   return "Unknown";
 }
 
-function phaseOf(ns: JsonObject): unknown {
-  return isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
+/** The phase of a stored Namespace (remembered per stored text: most creates go to a few namespaces). */
+function phaseOf(sv: StoredValue): unknown {
+  const hit = phases.get(sv.key);
+  if (hit && hit.text === sv.value) return hit.phase;
+  const ns = parseStored(sv.value);
+  const phase = isObject(ns["status"]) ? ns["status"]["phase"] : undefined;
+  if (phases.size >= 1024) phases.clear();
+  phases.set(sv.key, { text: sv.value, phase });
+  return phase;
 }
+const phases = new Map<string, { text: string; phase: unknown }>();
 
 /** Admits (or refuses with the plugin's ApiError) a create or update of `obj` of `rt` in `namespace`. */
 export async function admitNamespaced(store: Store, rt: ResourceType, namespace: string, operation: "create" | "update", obj: JsonObject): Promise<void> {
   if (!rt.namespaced || namespace === "") return;
   const key = NAMESPACES_PREFIX + namespace;
   const cached = store.peek?.(key)?.value;
-  if (cached && phaseOf(parseStored(cached.value)) !== PHASE_TERMINATING) return;
+  if (cached && phaseOf(cached) !== PHASE_TERMINATING) return;
   const sv = await store.get(key);
   if (!sv) throw apiErrors.notFound("namespaces", "", namespace);
-  if (operation !== "create" || phaseOf(parseStored(sv.value)) !== PHASE_TERMINATING) return;
+  if (operation !== "create" || phaseOf(sv) !== PHASE_TERMINATING) return;
   const err: ApiError = apiErrors.forbiddenResource(
     rt.plural,
     rt.group,
