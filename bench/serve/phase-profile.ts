@@ -4,7 +4,7 @@
  * of its own) and is profiled with the inspector only while a phase runs; the load comes from a worker
  * thread, so the profile holds the server's work alone. Prints each phase's server-thread CPU per request.
  *
- *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR]
+ *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile]
  *   then: node /path/to/a/profile/reader.mjs DIR/creates.cpuprofile
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -19,7 +19,8 @@ const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`
 const CREATES = Number(arg("creates", "2000"));
 const GETS = Number(arg("gets", "8000"));
 const out = resolve(arg("out", "phase-profiles"));
-mkdirSync(out, { recursive: true });
+const profiling = !process.argv.includes("--no-profile");
+if (profiling) mkdirSync(out, { recursive: true });
 
 /** The load generator: runs one phase per message and answers when it is done. */
 const loader = `
@@ -90,12 +91,14 @@ try {
     ["creates", "create", CREATES, 0],
     ["gets", "get", GETS, CREATES],
   ] as const) {
-    await session.post("Profiler.start");
+    if (profiling) await session.post("Profiler.start");
     const c0 = process.cpuUsage();
     await phase(kind, "ct", n, want);
     const c = process.cpuUsage(c0);
-    const { profile } = await session.post("Profiler.stop");
-    writeFileSync(join(out, `${name}.cpuprofile`), JSON.stringify(profile));
+    if (profiling) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(join(out, `${name}.cpuprofile`), JSON.stringify(profile));
+    }
     // process.cpuUsage covers every thread: the worker's share is included; the profile is the server thread.
     console.log(`${name}: ${n} requests, process CPU ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req (with the load generator)`);
   }

@@ -46,8 +46,9 @@ export interface EtcdStoreOptions extends EtcdConnection {
   /** Receives compaction failures (default: ignored; the next interval tries again). */
   onCompactionError?: (e: unknown) => void;
   /**
-   * Single-key reads from a watch cache (etcd-watch-cache.ts; default true, as kube-apiserver's
-   * `--watch-cache`): still linearizable, without reading the key from etcd.
+   * Reads of the current state (single keys, lists without a revision) from a watch cache
+   * (etcd-watch-cache.ts; default true, as kube-apiserver's `--watch-cache`): still linearizable, without
+   * reading the keys from etcd.
    */
   watchCache?: boolean;
   /** Test hooks of the watch cache. */
@@ -134,13 +135,31 @@ export class EtcdStore implements Store {
 
   async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {
     const k = this.etcdKey(prefix);
+    const cached = await this.cachedRange(k, prefixEnd(k), 0);
+    if (cached) return { items: cached.items, revision: cached.revision };
     const r = await this.client.range({ key: k, range_end: prefixEnd(k) });
     return { items: r.kvs.map((kv) => this.stored(kv)), revision: r.header.revision };
+  }
+
+  /** A consistent range of the current keys from the watch cache, or undefined when it cannot answer. */
+  private async cachedRange(start: Buffer, end: Buffer, limit: number): Promise<ListRangeResult | undefined> {
+    const cache = this.cache;
+    if (!cache?.isReady) {
+      cache?.start();
+      return undefined;
+    }
+    const r = await cache.range(start, end, limit, await this.reads.revision());
+    if (r === NOT_CACHED) return undefined;
+    return { items: r.kvs.map((kv) => this.stored(kv)), revision: r.revision, count: r.count };
   }
 
   async listRange(prefix: string, range: ListRange): Promise<ListRangeResult> {
     const k = this.etcdKey(prefix);
     const start = range.startKey !== undefined && range.startKey > prefix ? this.etcdKey(range.startKey) : k;
+    if (range.revision === undefined || range.revision <= 0) {
+      const cached = await this.cachedRange(start, prefixEnd(k), range.limit ?? 0);
+      if (cached) return cached;
+    }
     const req: Record<string, unknown> = { key: start, range_end: prefixEnd(k) };
     if (range.limit !== undefined && range.limit > 0) req["limit"] = range.limit;
     if (range.revision !== undefined && range.revision > 0) req["revision"] = range.revision;

@@ -43,6 +43,8 @@ interface Waiter {
 export class EtcdWatchCache {
   /** Keys (latin1 of the etcd key bytes) → their current value; only meaningful while `ready`. */
   private items = new Map<string, EtcdKv>();
+  /** The keys of `items` in etcd's order (bytes, which latin1 strings compare as). */
+  private sorted: string[] = [];
   /** Every change through this revision has been applied. */
   private revision = 0;
   private ready = false;
@@ -93,12 +95,57 @@ export class EtcdWatchCache {
    * {@link NOT_CACHED} when the cache cannot answer.
    */
   async lookup(key: Buffer, revision: number): Promise<EtcdKv | undefined | typeof NOT_CACHED> {
-    if (!this.ready) return NOT_CACHED;
-    const gen = this.generation;
-    if (this.revision < revision && !(await this.waitFor(revision))) return NOT_CACHED;
-    if (!this.ready || this.generation !== gen) return NOT_CACHED;
-    this.served++;
+    if (!(await this.caughtUp(revision))) return NOT_CACHED;
     return this.items.get(key.toString("latin1"));
+  }
+
+  /**
+   * The keys in [`start`, `end`) (etcd order) once the cache has applied every change through `revision`:
+   * at most `limit` of them (0: all), how many the range holds, and the revision they are current at; or
+   * {@link NOT_CACHED}.
+   */
+  async range(start: Buffer, end: Buffer, limit: number, revision: number): Promise<{ kvs: EtcdKv[]; count: number; revision: number } | typeof NOT_CACHED> {
+    if (!(await this.caughtUp(revision))) return NOT_CACHED;
+    const from = this.position(start.toString("latin1"));
+    const to = this.position(end.toString("latin1"));
+    const count = Math.max(0, to - from);
+    const stop = limit > 0 ? Math.min(to, from + limit) : to;
+    const kvs: EtcdKv[] = [];
+    for (let i = from; i < stop; i++) kvs.push(this.items.get(this.sorted[i]!)!);
+    return { kvs, count, revision: this.revision };
+  }
+
+  /** Waits until every change through `revision` is applied; false when the cache cannot answer. */
+  private async caughtUp(revision: number): Promise<boolean> {
+    if (!this.ready) return false;
+    const gen = this.generation;
+    if (this.revision < revision && !(await this.waitFor(revision))) return false;
+    if (!this.ready || this.generation !== gen) return false;
+    this.served++;
+    return true;
+  }
+
+  /** The index of the first sorted key ≥ `k`. */
+  private position(k: string): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sorted[mid]! < k) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private put(k: string, kv: EtcdKv): void {
+    if (!this.items.has(k)) this.sorted.splice(this.position(k), 0, k);
+    this.items.set(k, kv);
+  }
+
+  private remove(k: string): void {
+    if (!this.items.delete(k)) return;
+    const i = this.position(k);
+    if (this.sorted[i] === k) this.sorted.splice(i, 1);
   }
 
   /** Reads waiting for the cache to catch up (tests). */
@@ -168,6 +215,7 @@ export class EtcdWatchCache {
     this.generation++;
     this.resets++;
     this.items = new Map();
+    this.sorted = [];
     this.endWatch();
     this.releaseWaiters();
     if (this.stopped || this.retry) return;
@@ -201,10 +249,17 @@ export class EtcdWatchCache {
       .then(async (r) => {
         if (this.stopped || this.generation !== gen) return;
         const items = new Map<string, EtcdKv>();
-        for (const kv of r.kvs) items.set(kv.key.toString("latin1"), kv);
+        const sorted: string[] = [];
+        for (const kv of r.kvs) {
+          const k = kv.key.toString("latin1");
+          items.set(k, kv);
+          sorted.push(k);
+        }
         await this.hooks.afterList?.(r.header.revision);
         if (this.stopped || this.generation !== gen) return;
         this.items = items;
+        // etcd answers a range in key order.
+        this.sorted = sorted;
         this.revision = r.header.revision;
         this.watchFrom(r.header.revision, gen, fail);
       })
@@ -229,8 +284,8 @@ export class EtcdWatchCache {
       for (const ev of r.events) {
         const k = ev.kv.key.toString("latin1");
         if (k.startsWith(prefix)) {
-          if (ev.type === "DELETE") this.items.delete(k);
-          else this.items.set(k, ev.kv);
+          if (ev.type === "DELETE") this.remove(k);
+          else this.put(k, ev.kv);
         }
         if (ev.kv.mod_revision > last) last = ev.kv.mod_revision;
       }
