@@ -4,7 +4,7 @@
  * of its own) and is profiled with the inspector only while a phase runs; the load comes from a worker
  * thread, so the profile holds the server's work alone. Prints each phase's server-thread CPU per request.
  *
- *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile]
+ *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile] [--no-watch-cache]
  *   then: node /path/to/a/profile/reader.mjs DIR/creates.cpuprofile
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -71,7 +71,8 @@ const CRD = {
 };
 
 const etcd = await EtcdProcess.start();
-const server = await startServer({ store: new EtcdStore({ servers: [etcd.url] }), ui: false });
+const watchCache = !process.argv.includes("--no-watch-cache");
+const server = await startServer({ store: new EtcdStore({ servers: [etcd.url], watchCache }), ui: false });
 const worker = new Worker(loader, { eval: true });
 const phase = (kind: string, prefix: string, n: number, want = 0) =>
   new Promise<void>((done, fail) => {
