@@ -4,10 +4,13 @@
  * of its own) and is profiled with the inspector only while a phase runs; the load comes from a worker
  * thread, so the profile holds the server's work alone. Prints each phase's server-thread CPU per request.
  *
- *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile] [--no-watch-cache]
+ *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile] [--no-watch-cache] [--tls]
+ *   (--tls: HTTPS with a throwaway certificate and crdkit's security flags, as bench:etcd runs it)
  *   then: node /path/to/a/profile/reader.mjs DIR/creates.cpuprofile
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -25,8 +28,8 @@ if (profiling) mkdirSync(out, { recursive: true });
 /** The load generator: runs one phase per message and answers when it is done. */
 const loader = `
 const { parentPort } = require("node:worker_threads");
-const http = require("node:http");
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const http = require(process.argv.includes("--tls") ? "node:https" : "node:http");
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false });
 function call(url, method, body) {
   return new Promise((done, fail) => {
     const req = http.request(url, { method, agent, headers: body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {} }, (res) => {
@@ -38,13 +41,15 @@ function call(url, method, body) {
   });
 }
 const cronTab = (p, i) => JSON.stringify({ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: p + "-" + i, namespace: "default" }, spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 } });
-parentPort.on("message", async ({ url, kind, prefix, n, want }) => {
+let crd;
+parentPort.on("message", async ({ url, kind, prefix, n, want, crdText }) => {
+  if (crdText) crd = crdText;
   let next = 0;
   await Promise.all(Array.from({ length: 16 }, async () => {
     while (next < n) {
       const i = next++;
-      const st = kind === "create" ? await call(url, "POST", cronTab(prefix, i)) : await call(url + "/" + prefix + "-" + (i % want), "GET");
-      if (st !== (kind === "create" ? 201 : 200)) throw new Error("HTTP " + st);
+      const st = kind === "crd" ? await call(url, "POST", crd) : kind === "create" ? await call(url, "POST", cronTab(prefix, i)) : await call(url + "/" + prefix + "-" + (i % want), "GET");
+      if (st !== (kind === "get" ? 200 : 201)) throw new Error("HTTP " + st);
     }
   }));
   parentPort.postMessage("done");
@@ -72,17 +77,23 @@ const CRD = {
 
 const etcd = await EtcdProcess.start();
 const watchCache = !process.argv.includes("--no-watch-cache");
-const server = await startServer({ store: new EtcdStore({ servers: [etcd.url], watchCache }), ui: false });
-const worker = new Worker(loader, { eval: true });
+const tls = process.argv.includes("--tls");
+const certDir = mkdtempSync(join(tmpdir(), "crdkit-phase-"));
+if (tls) {
+  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "k.key", "-out", "c.crt", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { cwd: certDir, stdio: "pipe" });
+}
+const security = tls ? { tlsCertFile: join(certDir, "c.crt"), tlsPrivateKeyFile: join(certDir, "k.key") } : {};
+const server = await startServer({ store: new EtcdStore({ servers: [etcd.url], watchCache }), ui: false, security });
+const worker = new Worker(loader, { eval: true, argv: tls ? ["--tls"] : [] });
 const phase = (kind: string, prefix: string, n: number, want = 0) =>
   new Promise<void>((done, fail) => {
     worker.once("message", () => done());
     worker.once("error", fail);
-    worker.postMessage({ url: `${server.url}/apis/stable.example.com/v1/namespaces/default/crontabs`, kind, prefix, n, want });
+    const url = kind === "crd" ? `${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions` : `${server.url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
+    worker.postMessage({ url, kind, prefix, n, want, crdText: JSON.stringify(CRD) });
   });
 try {
-  const r = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(CRD) });
-  if (r.status !== 201) throw new Error(`CRD: HTTP ${r.status}`);
+  await phase("crd", "", 1);
   await phase("create", "warm", 500);
   await phase("get", "warm", 2000, 500);
   const session = new Session();
@@ -108,4 +119,5 @@ try {
   await worker.terminate();
   await server.close();
   await etcd.cleanup();
+  rmSync(certDir, { recursive: true, force: true });
 }
