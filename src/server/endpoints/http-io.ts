@@ -1,4 +1,5 @@
 /** Reading request bodies and writing JSON responses with node:http. */
+import { parseSimpleJsonBody } from "./json-body-fast.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../../io/decode.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
@@ -68,6 +69,8 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
   const bad = (msg: string) =>
     apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): couldn't get version/kind; json parse error: ${msg}`);
   if (!yamlish) {
+    const simple = parseSimpleJsonBody(text);
+    if (simple !== undefined && !depthExceeds(simple, MAX_DEPTH)) return { value: simple, strictErrors: [] };
     const jsonBad = (msg: string) => unrecognizedBody(describe, `couldn't get version/kind; json parse error: ${msg}`, body);
     const r = decodeJsonStream(text);
     const doc = r.documents[0];
