@@ -37,8 +37,15 @@ export function finalizersOf(obj: JsonObject): string[] {
 
 /** RFC 3339 with second precision, as metav1.Time marshals. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const sec = Math.floor(Date.now() / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastText = new Date(sec * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+  return lastText;
 }
+let lastSecond = Number.NaN;
+let lastText = "";
 
 export function newUid(): string {
   return randomUUID();

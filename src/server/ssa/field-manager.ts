@@ -59,11 +59,20 @@ for (const p of STRIPPED) STRIPPED_SET.insert(p);
 
 /** `BuildManagerIdentifier`: the entry without fields and time (and without apiVersion for appliers). */
 function identifier(m: { manager: string; operation: string; apiVersion: string; subresource: string }): string {
-  const o: Record<string, string> = { manager: m.manager, operation: m.operation };
-  if (m.operation !== "Apply" && m.apiVersion !== "") o["apiVersion"] = m.apiVersion;
-  if (m.subresource !== "") o["subresource"] = m.subresource;
-  return JSON.stringify(o);
+  const id = `${m.manager}\u0000${m.operation}\u0000${m.apiVersion}\u0000${m.subresource}`;
+  let text = identifiers.get(id);
+  if (text === undefined) {
+    const o: Record<string, string> = { manager: m.manager, operation: m.operation };
+    if (m.operation !== "Apply" && m.apiVersion !== "") o["apiVersion"] = m.apiVersion;
+    if (m.subresource !== "") o["subresource"] = m.subresource;
+    text = JSON.stringify(o);
+    if (identifiers.size >= 1024) identifiers.clear();
+    identifiers.set(id, text);
+  }
+  return text;
 }
+/** Identifiers built so far (a server sees few managers). */
+const identifiers = new Map<string, string>();
 
 /** `printManager`: `"name"`, `"name" with subresource "status"`, `… using group/version`. */
 function printManager(m: Managed): string {
