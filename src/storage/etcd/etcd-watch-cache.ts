@@ -95,7 +95,7 @@ export class EtcdWatchCache {
    * {@link NOT_CACHED} when the cache cannot answer.
    */
   async lookup(key: Buffer, revision: number): Promise<EtcdKv | undefined | typeof NOT_CACHED> {
-    if (!(await this.caughtUp(revision))) return NOT_CACHED;
+    if (!this.holds(key) || !(await this.caughtUp(revision))) return NOT_CACHED;
     return this.items.get(key.toString("latin1"));
   }
 
@@ -105,7 +105,7 @@ export class EtcdWatchCache {
    * {@link NOT_CACHED}.
    */
   async range(start: Buffer, end: Buffer, limit: number, revision: number): Promise<{ kvs: EtcdKv[]; count: number; revision: number } | typeof NOT_CACHED> {
-    if (!(await this.caughtUp(revision))) return NOT_CACHED;
+    if (!this.holdsRange(start, end) || !(await this.caughtUp(revision))) return NOT_CACHED;
     const from = this.position(start.toString("latin1"));
     const to = this.position(end.toString("latin1"));
     const count = Math.max(0, to - from);
@@ -113,6 +113,21 @@ export class EtcdWatchCache {
     const kvs: EtcdKv[] = [];
     for (let i = from; i < stop; i++) kvs.push(this.items.get(this.sorted[i]!)!);
     return { kvs, count, revision: this.revision };
+  }
+
+  /** `key` is one of the keys the cache keeps (under its prefix): the others are read from etcd. */
+  private holds(key: Buffer): boolean {
+    return Buffer.compare(key, this.prefix) >= 0 && Buffer.compare(key, this.prefixEnd) < 0;
+  }
+
+  /**
+   * Every key of [`start`, `end`) is one the cache keeps (or the range is empty); etcd's open range end
+   * "\0" (every key from `start` on) reaches past the prefix.
+   */
+  private holdsRange(start: Buffer, end: Buffer): boolean {
+    if (end.length === 1 && end[0] === 0) return false;
+    if (Buffer.compare(start, end) >= 0) return true;
+    return Buffer.compare(start, this.prefix) >= 0 && Buffer.compare(end, this.prefixEnd) <= 0;
   }
 
   /** Waits until every change through `revision` is applied; false when the cache cannot answer. */
@@ -146,6 +161,11 @@ export class EtcdWatchCache {
     if (!this.items.delete(k)) return;
     const i = this.position(k);
     if (this.sorted[i] === k) this.sorted.splice(i, 1);
+  }
+
+  /** How many keys the cache keeps (tests, diagnostics). */
+  get size(): number {
+    return this.items.size;
   }
 
   /** Reads waiting for the cache to catch up (tests). */
