@@ -2,11 +2,13 @@
  * When the etcd watch cache cannot answer (src/storage/etcd/etcd-watch-cache.ts), reads go to etcd and still
  * see every acknowledged write: a read waiting for a stuck watch gets the write from etcd once the catch-up
  * wait ends; a read waiting while the watch breaks (etcd killed) is released and answered by etcd after it
- * is back; and with etcd down the cached store fails a read exactly as a store without the cache does.
+ * is back; with etcd down the cached store fails a read exactly as a store without the cache does; and a
+ * read racing the cache's stop (which drops the values) defers to etcd instead of answering 'absent'.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { NOT_CACHED } from "../../src/storage/etcd/etcd-watch-cache.js";
 import { StoreUnavailableError } from "../../src/storage/types.js";
 import { EtcdProcess } from "./etcd-process.js";
 
@@ -112,6 +114,25 @@ describe("etcd watch cache fallback", { timeout: 120_000 }, () => {
     } finally {
       await plain.close();
       await b.close();
+      await etcd.cleanup();
+    }
+  });
+
+  it("a read racing the cache's stop defers to etcd (the stopped cache drops its values), never answers 'absent'", async () => {
+    const etcd = await EtcdProcess.start();
+    const s = new EtcdStore({ servers: [etcd.url], prefix: "/race", callTimeoutMs: 10_000, compactionIntervalMs: 0 });
+    try {
+      const w = await s.create("/registry/k", "{}");
+      await s.get("/registry/warm-up");
+      await until(() => s.cache!.isReady);
+      const key = s.etcdKey("/registry/k");
+      assert.equal((await s.cache!.lookup(key, w.modRevision)) === NOT_CACHED, false);
+      // The cache is current: the lookup does not wait, and the stop lands between its check and its read.
+      const racing = s.cache!.lookup(key, w.modRevision);
+      s.cache!.stop();
+      assert.equal(await racing, NOT_CACHED);
+    } finally {
+      await s.close();
       await etcd.cleanup();
     }
   });

@@ -1,8 +1,8 @@
 /**
  * The etcd watch cache keeps exactly the keys of its store's prefix (src/storage/etcd/etcd-watch-cache.ts):
  * another prefix that merely starts with the same text (`/tenant-1` and `/tenant-10`) is neither kept in
- * memory nor answered from the cache, reads of keys outside the prefix answer what etcd holds, and the
- * root prefix `/` gets a working cache.
+ * memory nor answered from the cache, reads of keys outside the prefix answer what etcd holds, the
+ * root prefix `/` gets a working cache, and a closed store keeps no values.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -59,6 +59,9 @@ describe("etcd watch cache prefix", { timeout: 120_000 }, () => {
       assert.deepEqual((await mine.listRange("/registry", { limit: 3 })).count, 22);
       assert.deepEqual(await mine.list("/registry/ns/"), await plain.list("/registry/ns/"));
       assert.deepEqual(await mine.listRange("/registry/ns/", { limit: 1 }), await plain.listRange("/registry/ns/", { limit: 1 }));
+      // Closing the store lets go of the cached values.
+      await mine.close();
+      assert.equal(mine.cache!.size, 0);
     } finally {
       await mine.close();
       await plain.close();

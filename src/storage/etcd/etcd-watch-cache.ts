@@ -95,7 +95,7 @@ export class EtcdWatchCache {
    * {@link NOT_CACHED} when the cache cannot answer.
    */
   async lookup(key: Buffer, revision: number): Promise<EtcdKv | undefined | typeof NOT_CACHED> {
-    if (!this.holds(key) || !(await this.caughtUp(revision))) return NOT_CACHED;
+    if (!this.holds(key) || !this.answers(await this.caughtUp(revision))) return NOT_CACHED;
     return this.items.get(key.toString("latin1"));
   }
 
@@ -105,7 +105,7 @@ export class EtcdWatchCache {
    * {@link NOT_CACHED}.
    */
   async range(start: Buffer, end: Buffer, limit: number, revision: number): Promise<{ kvs: EtcdKv[]; count: number; revision: number } | typeof NOT_CACHED> {
-    if (!this.holdsRange(start, end) || !(await this.caughtUp(revision))) return NOT_CACHED;
+    if (!this.holdsRange(start, end) || !this.answers(await this.caughtUp(revision))) return NOT_CACHED;
     const from = this.position(start.toString("latin1"));
     const to = this.position(end.toString("latin1"));
     const count = Math.max(0, to - from);
@@ -130,12 +130,23 @@ export class EtcdWatchCache {
     return Buffer.compare(start, this.prefix) >= 0 && Buffer.compare(end, this.prefixEnd) <= 0;
   }
 
-  /** Waits until every change through `revision` is applied; false when the cache cannot answer. */
-  private async caughtUp(revision: number): Promise<boolean> {
-    if (!this.ready) return false;
+  /**
+   * Waits until every change through `revision` is applied; the build (generation) that did, or undefined
+   * when the cache cannot answer.
+   */
+  private async caughtUp(revision: number): Promise<number | undefined> {
+    if (!this.ready) return undefined;
     const gen = this.generation;
-    if (this.revision < revision && !(await this.waitFor(revision))) return false;
-    if (!this.ready || this.generation !== gen) return false;
+    if (this.revision < revision && !(await this.waitFor(revision))) return undefined;
+    return gen;
+  }
+
+  /**
+   * The cache still holds build `gen`, checked in the same turn as the read of its maps (a reset or stop
+   * between the wait and the read would leave them empty).
+   */
+  private answers(gen: number | undefined): boolean {
+    if (gen === undefined || !this.ready || this.generation !== gen) return false;
     this.served++;
     return true;
   }
@@ -182,9 +193,13 @@ export class EtcdWatchCache {
     return this.items.get(key.toString("latin1"));
   }
 
+  /** Stops the watch and any rebuild, releases waiting reads (they read etcd) and drops the kept values. */
   stop(): void {
     this.stopped = true;
     this.ready = false;
+    this.generation++;
+    this.items = new Map();
+    this.sorted = [];
     if (this.retry) clearTimeout(this.retry);
     this.endWatch();
     this.releaseWaiters();
