@@ -1,6 +1,7 @@
 /**
  * Consistent reads from a watch cache (kube-apiserver's KEP-2340, "consistent reads from cache"): every key
- * under the store's prefix is kept in memory, filled by one list and then kept current by one etcd watch. A
+ * under the store's prefix (`<prefix>/`, so a neighbour prefix that starts with the same text is not kept;
+ * reads of keys outside it go to etcd) is kept in memory, filled by one list and then kept current by one etcd watch. A
  * read first learns etcd's current revision with a linearizable request sent after the read arrived (the
  * read batcher shares one such request between concurrent reads), waits until the cache has applied every
  * change up to that revision, and then answers from memory: it sees every write acknowledged before it
