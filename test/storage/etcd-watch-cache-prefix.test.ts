@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { NOT_CACHED } from "../../src/storage/etcd/etcd-watch-cache.js";
 import { EtcdProcess } from "./etcd-process.js";
 
 let etcd: EtcdProcess;
@@ -80,6 +81,38 @@ describe("etcd watch cache prefix", { timeout: 120_000 }, () => {
       assert.deepEqual(await s.list("/registry/root-prefix/"), await plain.list("/registry/root-prefix/"));
       assert.equal(s.cache!.served - served0, 2);
       assert.equal(s.cache!.resets, 0);
+    } finally {
+      await s.close();
+      await plain.close();
+    }
+  });
+
+  it("keeps its values without the rest of the etcd messages they arrived in", async () => {
+    const s = open("/own-bytes");
+    const plain = open("/own-bytes", false);
+    try {
+      for (let i = 0; i < 8; i++) await plain.create(`/registry/big${i}`, "v".repeat(100_000));
+      await plain.create("/registry/keep", "{}");
+      await warm(s);
+      // One revision: a large value outside the prefix and a small one inside arrive in one watch response.
+      await plain.client.txn({
+        compare: [],
+        success: [
+          { request_put: { key: Buffer.from("/own-bytes-neighbour/big"), value: Buffer.alloc(1_500_000, 120) } },
+          { request_put: { key: Buffer.from("/own-bytes/small"), value: Buffer.from("{}") } },
+        ],
+        failure: [],
+      });
+      for (let i = 0; i < 8; i++) await plain.delete(`/registry/big${i}`);
+      assert.equal((await s.get("/registry/small"))?.value, "{}");
+      assert.equal(s.cache!.size, 2);
+      // What the cache holds for its keys is their own bytes, not the 800 kB list or the 1.5 MB response.
+      for (const key of ["/registry/small", "/registry/keep"]) {
+        const kv = s.cache!.peek(s.etcdKey(key));
+        assert.ok(kv !== undefined && kv !== NOT_CACHED, key);
+        assert.ok(kv.value.buffer.byteLength < 64 * 1024, `${key}: ${kv.value.buffer.byteLength} bytes kept`);
+        assert.ok(kv.key.buffer.byteLength < 64 * 1024, `${key}: ${kv.key.buffer.byteLength} bytes kept`);
+      }
     } finally {
       await s.close();
       await plain.close();

@@ -288,7 +288,7 @@ export class EtcdWatchCache {
         const sorted: string[] = [];
         for (const kv of r.kvs) {
           const k = kv.key.toString("latin1");
-          items.set(k, kv);
+          items.set(k, own(kv));
           sorted.push(k);
         }
         await this.hooks.afterList?.(r.header.revision);
@@ -321,7 +321,7 @@ export class EtcdWatchCache {
         const k = ev.kv.key.toString("latin1");
         if (k.startsWith(prefix)) {
           if (ev.type === "DELETE") this.remove(k);
-          else this.put(k, ev.kv);
+          else this.put(k, own(ev.kv));
         }
         if (ev.kv.mod_revision > last) last = ev.kv.mod_revision;
       }
@@ -340,4 +340,13 @@ export class EtcdWatchCache {
     // The whole key space: key "\0" with range end "\0" (etcd's "every key from key on").
     call.write({ create_request: { key: Buffer.from([0]), range_end: Buffer.from([0]), start_revision: listed + 1 } });
   }
+}
+
+/**
+ * `kv` with its own copies of the key and value bytes: the decoder hands out views of the whole gRPC
+ * message, which would keep the entire initial list, or a watch response's values of keys outside the
+ * prefix, in memory for as long as one small kept value.
+ */
+function own(kv: EtcdKv): EtcdKv {
+  return { ...kv, key: Buffer.from(kv.key), value: Buffer.from(kv.value) };
 }
