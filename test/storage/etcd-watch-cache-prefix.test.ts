@@ -118,4 +118,5 @@ describe("etcd watch cache prefix", { timeout: 120_000 }, () => {
       await plain.close();
     }
   });
+
 });
