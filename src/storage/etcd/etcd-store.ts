@@ -84,7 +84,7 @@ export class EtcdStore implements Store {
     this.compactor = new EtcdCompactor(this.client, opts.compactionIntervalMs ?? 5 * 60_000, opts.onCompactionError);
     this.compactor.start();
     // The store's keys are all under ROOT + "/": keys of another prefix that merely starts with this one
-    // (`/registry2/…` beside `/registry/…`) are neither kept in the cache nor a reason to refuse an empty prefix.
+    // (`/registry2/…` beside `/registry/…`) are not kept in the cache, and prefix `/` still has a non-empty key.
     const root = this.etcdKey(`${ROOT}/`);
     this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs, root);
     this.cache = opts.watchCache === false ? undefined : new EtcdWatchCache(this.client, root, prefixEnd(root), opts.watchCacheHooks);
