@@ -95,6 +95,26 @@ function cpTextSlow(cps: readonly number[], a: number, b: number): string {
   return s;
 }
 
+/**
+ * The keyword token (`true`, `false`, `null`, `in`) spelled by the `len` UTF-16 units of `src` at
+ * `s`, or "IDENTIFIER" (the token text is then the slice). The constant strings are returned, so
+ * keyword tokens share one string each.
+ */
+function keywordKind(src: string, s: number, len: number): TokenKind {
+  switch (len) {
+    case 2:
+      return src.charCodeAt(s) === 105 && src.charCodeAt(s + 1) === 110 ? "in" : "IDENTIFIER";
+    case 4:
+      if (src.startsWith("true", s)) return "true";
+      if (src.startsWith("null", s)) return "null";
+      return "IDENTIFIER";
+    case 5:
+      return src.startsWith("false", s) ? "false" : "IDENTIFIER";
+    default:
+      return "IDENTIFIER";
+  }
+}
+
 /** Lexer state (a class, so no closures are created per call). */
 class Lexer {
   readonly tokens: Token[] = [];
@@ -337,9 +357,15 @@ class Lexer {
           const src = this.source as string;
           while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
         } else while (isIdentPart(this.at(k))) k++;
-        const text = this.text( s, k);
-        const kind: TokenKind =
-          text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
+        let kind: TokenKind;
+        let text: string;
+        if (this.direct) {
+          kind = keywordKind(this.source as string, s, k - s);
+          text = kind === "IDENTIFIER" ? (this.source as string).slice(s, k) : kind;
+        } else {
+          text = this.text(s, k);
+          kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
+        }
         this.tokens.push({ kind, start: s, end: k, text });
         this.i = k;
         continue;

@@ -69,6 +69,15 @@ const RESERVED = new Set([
   "while",
 ]);
 
+/** First letters of the reserved words (most identifiers need no set lookup). */
+const RESERVED_FIRST = new Uint8Array(128);
+for (const w of RESERVED) RESERVED_FIRST[w.charCodeAt(0)] = 1;
+
+function isReserved(name: string): boolean {
+  const c = name.charCodeAt(0);
+  return c < 128 && RESERVED_FIRST[c] === 1 && RESERVED.has(name);
+}
+
 const EXPR_START =
   "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAP_START =
@@ -625,8 +634,11 @@ class Parser {
   }
 
   private parsePrimary(): Expr {
-    const t = this.peek();
+    const t = this.cur();
     switch (t.kind) {
+      case ".":
+      case "IDENTIFIER":
+        return this.parseIdentLike();
       case "NUM_INT":
       case "NUM_FLOAT":
       case "NUM_UINT":
@@ -648,9 +660,6 @@ class Parser {
         return this.parseList();
       case "{":
         return this.parseMap();
-      case ".":
-      case "IDENTIFIER":
-        return this.parseIdentLike();
       default:
         if (this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k))) return this.parsePrimary();
         // ANTLR-style recovery: report, drop the token, and try again (stops at a closer or EOF)
@@ -671,9 +680,12 @@ class Parser {
       if (this.peek().kind !== "IDENTIFIER") this.syntax(this.peek(), `no viable alternative at input '.${this.peek().text}'`);
     }
     // message construction lookahead: IDENT ('.' IDENT)* '{'
-    let k = 0;
-    while (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === ".") k += 2;
-    if (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === "{") {
+    // (an IDENTIFIER is never the final EOF, so the token after it exists)
+    const tokens = this.tokens;
+    let j = this.pos;
+    while ((tokens[j] as Token).kind === "IDENTIFIER" && (tokens[j + 1] as Token).kind === ".") j += 2;
+    const k = j - this.pos;
+    if ((tokens[j] as Token).kind === "IDENTIFIER" && (tokens[j + 1] as Token).kind === "{") {
       const parts: string[] = [];
       for (let j = 0; j <= k; j += 2) parts.push(this.peek(j).text);
       this.pos += k + 1;
@@ -683,7 +695,7 @@ class Parser {
     }
     const idTok = this.next();
     if (this.peek().kind === "(") {
-      if (RESERVED.has(idTok.text)) {
+      if (isReserved(idTok.text)) {
         const r = this.report(`reserved identifier: ${idTok.text}`, first.start);
         this.next();
         this.parseArgs();
@@ -696,7 +708,7 @@ class Parser {
       const e = this.callOrMacro(id, name, args);
       return e;
     }
-    if (RESERVED.has(idTok.text)) return this.report(`reserved identifier: ${idTok.text}`, first.start);
+    if (isReserved(idTok.text)) return this.report(`reserved identifier: ${idTok.text}`, first.start);
     return { kind: "ident", id: this.id(idTok.start), name: (leadingDot ? "." : "") + idTok.text };
   }
 
@@ -968,13 +980,12 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
  * then UTF-16 units); `undefined` when the source has a surrogate.
  */
 function lineOffsetsWithoutSurrogates(source: string): number[] | undefined {
+  if (SURROGATE.test(source)) return undefined;
   const out: number[] = [];
-  const n = source.length;
-  for (let i = 0; i < n; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) out.push(i + 1);
-    else if (c >= 0xd800 && c <= 0xdfff) return undefined;
-  }
-  out.push(n + 1);
+  for (let i = source.indexOf("\n"); i >= 0; i = source.indexOf("\n", i + 1)) out.push(i + 1);
+  out.push(source.length + 1);
   return out;
 }
+
+/** A UTF-16 surrogate (paired or lone). */
+const SURROGATE = /[\ud800-\udfff]/;
