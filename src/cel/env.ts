@@ -317,7 +317,7 @@ export class Env {
         return { issues: formatIssues(parsed.ast.sourceInfo, collector.issues), issueList: collector.issues };
       }
     }
-    const outputType = checked.types.get(parsed.ast.expr.id);
+    const outputType = checked.typeOf(parsed.ast.expr.id);
     if (outputType === undefined) throw new EnvError("checker produced no type for the root expression");
     return { ast: parsed.ast, checked, outputType };
   }

@@ -59,13 +59,21 @@ export interface Reference {
 
 /** Result of checking: types and references by node id, plus issues. */
 export interface CheckResult {
+  /** Types by node id (a read-only view, in the order the checker typed the nodes). */
   readonly types: Map<number, CelType>;
+  /** References by node id (a read-only view). */
   readonly references: Map<number, Reference>;
   readonly issues: readonly CelIssue[];
   /** Total number of issues reported (may exceed `issues.length`). */
   readonly issueCount: number;
   /** Number of list and map literal nodes checked (lets validators skip their walk when 0). */
   readonly aggregateLiterals?: number;
+  /** `types.get(id)`, without building the map. */
+  typeOf(id: number): CelType | undefined;
+  /** `references.get(id)`, without building the map. */
+  referenceOf(id: number): Reference | undefined;
+  /** `[...references.values()]`, without building the map. */
+  referenceList(): readonly Reference[];
 }
 
 /** Checker options. */
@@ -79,24 +87,83 @@ export interface CheckOptions {
 export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
   const c = new Checker(ast, decls, options);
   c.check(ast.expr);
-  const { types, mappings } = c;
-  // forEach: no entry arrays (replacing a value keeps the key's place)
-  types.forEach((t, id) => {
+  const { typeArr, typedIds, mappings } = c;
+  // unbound type parameters become dyn
+  for (let i = 0; i < typedIds.length; i++) {
+    const id = typedIds[i] as number;
+    const t = typeArr[id] as CelType;
     const u = substitute(mappings, t, true);
-    if (u !== t) types.set(id, u);
-  });
-  return {
-    types: c.types,
-    references: c.references,
-    issues: c.errors.issues,
-    issueCount: c.errors.count,
-    aggregateLiterals: c.aggregateLiterals,
-  };
+    if (u !== t) typeArr[id] = u;
+  }
+  return new CheckedResult(c, c.errors.issues, c.errors.count, c.aggregateLiterals);
+}
+
+/**
+ * A check result over the checker's arrays indexed by node id: node ids are small integers, and
+ * an array store is much cheaper than a hash map's. The `Map` views are built on first use
+ * (crdkit's own consumers read through {@link CheckResult.typeOf} / `referenceOf`).
+ */
+class CheckedResult implements CheckResult {
+  private readonly typeArr: (CelType | undefined)[];
+  private readonly typedIds: readonly number[];
+  private readonly refArr: (Reference | undefined)[];
+  private readonly refIds: readonly number[];
+  private typeMap: Map<number, CelType> | undefined;
+  private refMap: Map<number, Reference> | undefined;
+
+  constructor(
+    c: Checker,
+    readonly issues: readonly CelIssue[],
+    readonly issueCount: number,
+    readonly aggregateLiterals: number,
+  ) {
+    this.typeArr = c.typeArr;
+    this.typedIds = c.typedIds;
+    this.refArr = c.refArr;
+    this.refIds = c.refIds;
+  }
+
+  get types(): Map<number, CelType> {
+    let m = this.typeMap;
+    if (m === undefined) {
+      m = new Map();
+      for (const id of this.typedIds) m.set(id, this.typeArr[id] as CelType);
+      this.typeMap = m;
+    }
+    return m;
+  }
+
+  get references(): Map<number, Reference> {
+    let m = this.refMap;
+    if (m === undefined) {
+      m = new Map();
+      for (const id of this.refIds) m.set(id, this.refArr[id] as Reference);
+      this.refMap = m;
+    }
+    return m;
+  }
+
+  typeOf(id: number): CelType | undefined {
+    return this.typeArr[id];
+  }
+
+  referenceOf(id: number): Reference | undefined {
+    return this.refArr[id];
+  }
+
+  referenceList(): readonly Reference[] {
+    const out: Reference[] = new Array(this.refIds.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.refArr[this.refIds[i] as number] as Reference;
+    return out;
+  }
 }
 
 class Checker {
-  readonly types = new Map<number, CelType>();
-  readonly references = new Map<number, Reference>();
+  /** Types and references by node id, and the ids in the order they were first set. */
+  readonly typeArr: (CelType | undefined)[] = [];
+  readonly typedIds: number[] = [];
+  readonly refArr: (Reference | undefined)[] = [];
+  readonly refIds: number[] = [];
   readonly errors: IssueCollector;
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
@@ -154,7 +221,7 @@ class Checker {
       let name = ident.name.startsWith(".") ? ident.name.slice(1) : ident.name;
       if (ident.requiresDisambiguation) name = `.${name}`;
       this.setTypeId(id, ident.type);
-      this.references.set(id, { name });
+      this.setReference(id, { name });
       return;
     }
     this.setTypeId(id, ErrorType);
@@ -168,7 +235,7 @@ class Checker {
       if (ident !== undefined) {
         const name = ident.requiresDisambiguation ? `.${ident.name}` : ident.name;
         this.setType(e, ident.type);
-        this.references.set(e.id, { name });
+        this.setReference(e.id, { name });
         return;
       }
     }
@@ -194,7 +261,7 @@ class Checker {
     }
     const resultType = this.checkSelectField(e.id, operand, field.value.value, true);
     this.setType(e, substitute(this.mappings, resultType, false));
-    this.references.set(e.id, { name: "_?._", overloadIds: ["select_optional_field"] });
+    this.setReference(e.id, { name: "_?._", overloadIds: ["select_optional_field"] });
   }
 
   private checkSelectField(id: number, operand: Expr, field: string, optional: boolean): CelType {
@@ -271,7 +338,7 @@ class Checker {
       if (hit !== undefined) {
         this.freeTypeVarCounter += hit.typeVarsConsumed;
         this.setType(e, hit.result);
-        this.references.set(e.id, hit.reference);
+        this.setReference(e.id, hit.reference);
         return;
       }
     }
@@ -279,8 +346,8 @@ class Checker {
     const errorsBefore = this.errors.count;
     this.resolveOverloadUncached(e, fn, isMember, argTypes);
     if (!cacheable || this.errors.count !== errorsBefore) return;
-    const result = this.types.get(e.id);
-    const ref = this.references.get(e.id);
+    const result = this.typeArr[e.id];
+    const ref = this.refArr[e.id];
     if (result === undefined || ref?.overloadIds === undefined || hasTypeParam(result)) return;
     this.cache.set(fn.name, isMember, argTypes, {
       result,
@@ -332,7 +399,7 @@ class Checker {
       return;
     }
     this.setType(e, resultType);
-    this.references.set(e.id, { name: fn.name, overloadIds: ids });
+    this.setReference(e.id, { name: fn.name, overloadIds: ids });
   }
 
   /** cel-go's special case for (variadic) `_&&_` / `_||_`: every argument must be bool. */
@@ -350,7 +417,7 @@ class Checker {
       return;
     }
     this.setType(e, BoolType);
-    this.references.set(e.id, { name: fn.name, overloadIds: [overloadId] });
+    this.setReference(e.id, { name: fn.name, overloadIds: [overloadId] });
   }
 
   private checkCreateList(e: ListExpr): void {
@@ -400,7 +467,7 @@ class Checker {
       return;
     }
     let typeName = ident.name;
-    this.references.set(e.id, { name: typeName });
+    this.setReference(e.id, { name: typeName });
     let resultType: CelType = ErrorType;
     const identType = ident.type;
     if (identType.kind !== "error") {
@@ -533,16 +600,22 @@ class Checker {
   }
 
   private setTypeId(id: number, t: CelType): void {
-    const old = this.types.get(id);
+    const old = this.typeArr[id];
     if (old !== undefined && !isExactType(old, t)) {
       this.report(id, `incompatible type already exists for expression: ${id} old:${formatType(old)}, new:${formatType(t)}`);
       return;
     }
-    this.types.set(id, t);
+    if (old === undefined) this.typedIds.push(id);
+    this.typeArr[id] = t;
+  }
+
+  private setReference(id: number, r: Reference): void {
+    if (this.refArr[id] === undefined) this.refIds.push(id);
+    this.refArr[id] = r;
   }
 
   private getType(e: Expr): CelType {
-    return this.types.get(e.id) ?? ErrorType;
+    return this.typeArr[e.id] ?? ErrorType;
   }
 
   private report(id: number, message: string): void {

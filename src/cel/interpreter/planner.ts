@@ -45,7 +45,15 @@ export interface CheckedInfo {
   /** Node id → checked type (opaque to the planner). */
   readonly types?: ReadonlyMap<number, unknown>;
   /** Node id → resolved identifier name and/or candidate overload ids. */
-  readonly references?: ReadonlyMap<number, { readonly name?: string; readonly overloadIds?: readonly string[] }>;
+  readonly references?: ReadonlyMap<number, PlannedReference>;
+  /** `references.get(id)` without building the map (the checker's results have it). */
+  referenceOf?(id: number): PlannedReference | undefined;
+}
+
+/** What the planner reads of a checker reference. */
+interface PlannedReference {
+  readonly name?: string;
+  readonly overloadIds?: readonly string[];
 }
 
 /** Planner options. */
@@ -161,6 +169,13 @@ class Planner {
 
   constructor(private readonly o: PlanOptions) {}
 
+  /** The checker's reference of node `id`, if checked. */
+  private ref(id: number): PlannedReference | undefined {
+    const c = this.o.checked;
+    if (c === undefined) return undefined;
+    return c.referenceOf !== undefined ? c.referenceOf(id) : c.references?.get(id);
+  }
+
   private local(name: string): number | undefined {
     const names = this.localNames;
     for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localSlots[i];
@@ -221,7 +236,7 @@ class Planner {
   }
 
   private planIdent(id: number, name: string, cost: number): Interp {
-    let refName = this.o.checked?.references?.get(id)?.name ?? name;
+    let refName = this.ref(id)?.name ?? name;
     // a leading dot names the global (root-scoped) identifier, bypassing locals
     const global = refName.startsWith(".");
     if (global) refName = refName.slice(1);
@@ -275,7 +290,7 @@ class Planner {
   }
 
   private planSelect(e: SelectExpr, noRoot = false): Interp {
-    const refName = this.o.checked?.references?.get(e.id)?.name;
+    const refName = this.ref(e.id)?.name;
     if (refName !== undefined && !e.testOnly) return this.planIdent(e.id, refName, noRoot ? 0 : 1);
     const operand = this.planOperand(e.operand, noRoot);
     const field = e.field;
@@ -674,7 +689,7 @@ class Planner {
   private planStrictCallInner(e: CallExpr): Interp {
     if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
       return this.planAppend(e);
-    const ref = this.o.checked?.references?.get(e.id);
+    const ref = this.ref(e.id);
     const resolved = ref?.name;
     if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
       // the target was a namespace (sets.contains, optional.of, strings.quote)

@@ -37,7 +37,7 @@ class Context implements ValidationContext {
     private readonly issues: IssueCollector,
   ) {}
   typeOf(id: number): CelType {
-    return this.checked.types.get(id) ?? ErrorType;
+    return this.checked.typeOf(id) ?? ErrorType;
   }
   report(id: number, message: string): void {
     this.issues.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
@@ -53,7 +53,7 @@ class Context implements ValidationContext {
       // after a successful check every call has a reference naming its function: no reference
       // with this name, no such call (skips the walk in the common case)
       let present = false;
-      for (const r of this.checked.references.values()) {
+      for (const r of this.checked.referenceList()) {
         if (r.name === name) {
           present = true;
           break;
@@ -87,7 +87,7 @@ function collectCalls(e: Expr, checked: CheckResult, name: string, out: CallExpr
       collectCalls(e.operand, checked, name, out);
       return;
     case "call":
-      if ((checked.references.get(e.id)?.name ?? e.function) === name) out.push(e);
+      if ((checked.referenceOf(e.id)?.name ?? e.function) === name) out.push(e);
       if (e.target !== undefined) collectCalls(e.target, checked, name, out);
       for (const a of e.args) collectCalls(a, checked, name, out);
       return;
