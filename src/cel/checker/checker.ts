@@ -72,7 +72,7 @@ export interface CheckResult {
   typeOf(id: number): CelType | undefined;
   /** `references.get(id)`, without building the map. */
   referenceOf(id: number): Reference | undefined;
-  /** `[...references.values()]`, without building the map. */
+  /** `[...references.values()]`, without building the map (one array per result). */
   referenceList(): readonly Reference[];
 }
 
@@ -110,6 +110,7 @@ class CheckedResult implements CheckResult {
   private readonly refIds: readonly number[];
   private typeMap: Map<number, CelType> | undefined;
   private refMap: Map<number, Reference> | undefined;
+  private refList: Reference[] | undefined;
 
   constructor(
     c: Checker,
@@ -152,10 +153,29 @@ class CheckedResult implements CheckResult {
   }
 
   referenceList(): readonly Reference[] {
-    const out: Reference[] = new Array(this.refIds.length);
-    for (let i = 0; i < out.length; i++) out[i] = this.refArr[this.refIds[i] as number] as Reference;
+    let out = this.refList;
+    if (out === undefined) {
+      out = new Array<Reference>(this.refIds.length);
+      for (let i = 0; i < out.length; i++) out[i] = this.refArr[this.refIds[i] as number] as Reference;
+      this.refList = out;
+    }
     return out;
   }
+}
+
+const SINGLE_IDS = new Map<string, readonly string[]>();
+
+/**
+ * `[id]`, one shared array per overload id: references that resolve to one overload share their
+ * id list, which the planner's dispatch memo is keyed by.
+ */
+function singleId(id: string): readonly string[] {
+  let ids = SINGLE_IDS.get(id);
+  if (ids === undefined) {
+    ids = [id];
+    SINGLE_IDS.set(id, ids);
+  }
+  return ids;
 }
 
 class Checker {
@@ -360,7 +380,7 @@ class Checker {
     const logical = fn.name === "_&&_" || fn.name === "_||_";
     const disabled = this.env.decls.disabledOverloads;
     let resultType: CelType | undefined;
-    let ids: string[] | undefined;
+    let ids: readonly string[] | undefined;
     for (const ov of fn.overloads) {
       if (disabled.size > 0 && disabled.has(ov.id)) continue;
       if (ov.member !== isMember) continue;
@@ -382,8 +402,8 @@ class Checker {
         candidateResult = instantiate(ov.result, fresh);
       }
       if (this.isAssignableList(argTypes, candidateArgs)) {
-        if (ids === undefined) ids = [ov.id];
-        else ids.push(ov.id);
+        if (ids === undefined) ids = singleId(ov.id);
+        else ids = [...ids, ov.id];
         const fnResult = ov.typeParams.length > 0 ? substitute(this.mappings, candidateResult, false) : candidateResult;
         if (resultType === undefined) resultType = fnResult;
         else if (!isDyn(resultType) && !isExactType(fnResult, resultType)) resultType = DynType;
@@ -417,7 +437,7 @@ class Checker {
       return;
     }
     this.setType(e, BoolType);
-    this.setReference(e.id, { name: fn.name, overloadIds: [overloadId] });
+    this.setReference(e.id, { name: fn.name, overloadIds: singleId(overloadId) });
   }
 
   private checkCreateList(e: ListExpr): void {
