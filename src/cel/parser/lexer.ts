@@ -71,6 +71,18 @@ for (let c = 0; c < 128; c++) {
 const isIdentStart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 1) !== 0;
 const isIdentPart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 2) !== 0;
 
+const FAST_IDENT = 1;
+const FAST_PUNCT = 2;
+/**
+ * The lexer's fast paths by ASCII character: identifier starts other than `b`, `B`, `r`, `R` (string
+ * prefixes), and punctuation other than `.` (may begin a number) and `/` (may begin a comment).
+ */
+const FAST_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (((ASCII_CLASS[c] as number) & 1) !== 0 && c !== 98 && c !== 66 && c !== 114 && c !== 82) FAST_CLASS[c] = FAST_IDENT;
+}
+for (const ch of "=!<>&|[]{}(),-?:+*%") FAST_CLASS[ch.charCodeAt(0)] = FAST_PUNCT;
+
 /** Splits a string into code points (lone surrogates kept as their own code units). */
 export function toCodePoints(s: string): number[] {
   const out: number[] = [];
@@ -262,6 +274,35 @@ class Lexer {
     }
   }
 
+  /** Scans the identifier or keyword starting at `s`. */
+  private identifier(s: number): void {
+    let k = s + 1;
+    let kind: TokenKind;
+    let text: string;
+    if (this.direct) {
+      const src = this.source as string;
+      while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
+      kind = keywordKind(src, s, k - s);
+      text = kind === "IDENTIFIER" ? src.slice(s, k) : kind;
+    } else {
+      while (isIdentPart(this.at(k))) k++;
+      text = this.text(s, k);
+      kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
+    }
+    this.tokens.push({ kind, start: s, end: k, text });
+    this.i = k;
+  }
+
+  /** Emits the punctuation token starting with ASCII `c` at `s`, if there is one. */
+  private punctuation(s: number, c: number): boolean {
+    const kind = this.punct(c, this.at(s + 1));
+    if (kind === undefined) return false;
+    // punctuation text is its kind
+    this.tokens.push({ kind, start: s, end: s + kind.length, text: kind });
+    this.i = s + kind.length;
+    return true;
+  }
+
   run(): void {
     while (this.i < this.n) {
       const c = this.at(this.i);
@@ -269,6 +310,16 @@ class Lexer {
       if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
         this.i++;
         continue;
+      }
+      // fast paths for the commonest tokens: identifiers that cannot begin a string literal's
+      // prefix, and punctuation that cannot begin a number or a comment
+      if (c < 128) {
+        const f = FAST_CLASS[c] as number;
+        if (f === FAST_IDENT) {
+          this.identifier(this.i);
+          continue;
+        }
+        if (f === FAST_PUNCT && this.punctuation(this.i, c)) continue;
       }
       // comment
       if (c === 47 && this.at(this.i + 1) === 47) {
@@ -352,22 +403,7 @@ class Lexer {
         }
       }
       if (isIdentStart(c)) {
-        let k = this.i + 1;
-        if (this.direct) {
-          const src = this.source as string;
-          while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
-        } else while (isIdentPart(this.at(k))) k++;
-        let kind: TokenKind;
-        let text: string;
-        if (this.direct) {
-          kind = keywordKind(this.source as string, s, k - s);
-          text = kind === "IDENTIFIER" ? (this.source as string).slice(s, k) : kind;
-        } else {
-          text = this.text(s, k);
-          kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
-        }
-        this.tokens.push({ kind, start: s, end: k, text });
-        this.i = k;
+        this.identifier(s);
         continue;
       }
       if (c === 96) {
@@ -384,13 +420,7 @@ class Lexer {
         continue;
       }
       if (c < 128) {
-        const kind = this.punct(c, this.at(this.i + 1));
-        if (kind !== undefined) {
-          // punctuation text is its kind
-          this.tokens.push({ kind, start: s, end: s + kind.length, text: kind });
-          this.i += kind.length;
-          continue;
-        }
+        if (this.punctuation(s, c)) continue;
         if (c === 38 || c === 124 || c === 61) {
           // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
           this.fail(s, this.i + 1 < this.n ? this.i + 1 : this.i);
