@@ -348,11 +348,23 @@ class Checker {
   }
 
   private resolveOverloadOrError(e: CallExpr, fn: FunctionDecl, target: Expr | undefined): void {
-    const argTypes: CelType[] = [];
-    if (target !== undefined) argTypes.push(this.getType(target));
-    for (const a of e.args) argTypes.push(this.getType(a));
+    const args = e.args;
     const isMember = target !== undefined;
-    const cacheable = argTypes.length > 0 && argTypes.length <= 4 && !argTypes.some(hasTypeParam);
+    const off = isMember ? 1 : 0;
+    const n = args.length + off;
+    const argTypes = new Array<CelType>(n);
+    // cacheable: one to four argument types without type parameters
+    let cacheable = n > 0 && n <= 4;
+    if (target !== undefined) {
+      const t = this.getType(target);
+      argTypes[0] = t;
+      if (cacheable && hasTypeParam(t)) cacheable = false;
+    }
+    for (let i = 0; i < args.length; i++) {
+      const t = this.getType(args[i] as Expr);
+      argTypes[i + off] = t;
+      if (cacheable && hasTypeParam(t)) cacheable = false;
+    }
     if (cacheable) {
       const hit = this.cache.get(fn.name, isMember, argTypes);
       if (hit !== undefined) {

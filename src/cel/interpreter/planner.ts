@@ -697,7 +697,7 @@ class Planner {
     }
     const fn = e.function;
     const receiver = e.target !== undefined;
-    const argExprs = receiver ? [e.target as Expr, ...e.args] : e.args;
+    const argExprs = receiver ? withTarget(e.target as Expr, e.args) : e.args;
     const ids = ref?.overloadIds;
     const dispatch = dispatchFor(this.o.functions, fn, argExprs.length, receiver, ids);
     const cands = dispatch.cands;
@@ -709,7 +709,8 @@ class Planner {
         if (g.length > 0) return this.planStrictCall({ kind: "call", id: e.id, function: `${qn}.${fn}`, args: e.args });
       }
     }
-    const args = argExprs.map((x) => this.plan(x));
+    const args = new Array<Interp>(argExprs.length);
+    for (let i = 0; i < args.length; i++) args[i] = this.plan(argExprs[i] as Expr);
     const callCost = this.o.callCost;
     const id = e.id;
     // cel-go charges every evaluated call (also when an argument is an error or no overload
@@ -717,8 +718,7 @@ class Planner {
     // one overload, otherwise "" (dynamic dispatch), whose cost is 1.
     const plannedId =
       fn === "_==_" ? "equals" : fn === "_!=_" ? "not_equals" : ids?.length === 1 ? (ids[0] as string) : "";
-    const tracker = trackerFor(plannedId);
-    const baseCost = callCostFn(plannedId);
+    const { tracker, baseCost } = costModelOf(plannedId);
     const charge =
       tracker === undefined && callCost === undefined
         ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
@@ -786,6 +786,31 @@ class Planner {
       return r;
     };
   }
+}
+
+/** `[target, ...args]`. */
+function withTarget(target: Expr, args: readonly Expr[]): Expr[] {
+  const out = new Array<Expr>(args.length + 1);
+  out[0] = target;
+  for (let i = 0; i < args.length; i++) out[i + 1] = args[i] as Expr;
+  return out;
+}
+
+/** The runtime cost functions of an overload id. */
+interface CostModel {
+  readonly tracker: ReturnType<typeof trackerFor>;
+  readonly baseCost: ReturnType<typeof callCostFn>;
+}
+const COST_MODELS = new Map<string, CostModel>();
+
+/** {@link trackerFor} and {@link callCostFn} of `id`, looked up once per overload id. */
+function costModelOf(id: string): CostModel {
+  let m = COST_MODELS.get(id);
+  if (m === undefined) {
+    m = { tracker: trackerFor(id), baseCost: callCostFn(id) };
+    if (COST_MODELS.size < 10000) COST_MODELS.set(id, m);
+  }
+  return m;
 }
 
 /** Plain field selection `operand.field` (charged like cel-go's qualifiers). */
