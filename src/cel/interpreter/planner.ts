@@ -102,21 +102,22 @@ type Interp = (s: State) => CelValue;
 /** Marker of a comprehension accumulator whose init expression has not been evaluated yet. */
 const UNINITIALIZED = new CelError("uninitialized accumulator") as CelValue;
 
-const TYPE_IDENTS: Record<string, CelType> = {
-  int: TYPES.int,
-  uint: TYPES.uint,
-  double: TYPES.double,
-  bool: TYPES.bool,
-  string: TYPES.string,
-  bytes: TYPES.bytes,
-  list: TYPES.list,
-  map: TYPES.map,
-  null_type: TYPES.null,
-  type: TYPES.type,
-  "google.protobuf.Duration": TYPES.duration,
-  "google.protobuf.Timestamp": TYPES.timestamp,
-  optional_type: TYPES.optional,
-};
+/** Type names and their type values (a Map: names like `toString` are not inherited lookups). */
+const TYPE_IDENTS = new Map<string, CelType>([
+  ["int", TYPES.int],
+  ["uint", TYPES.uint],
+  ["double", TYPES.double],
+  ["bool", TYPES.bool],
+  ["string", TYPES.string],
+  ["bytes", TYPES.bytes],
+  ["list", TYPES.list],
+  ["map", TYPES.map],
+  ["null_type", TYPES.null],
+  ["type", TYPES.type],
+  ["google.protobuf.Duration", TYPES.duration],
+  ["google.protobuf.Timestamp", TYPES.timestamp],
+  ["optional_type", TYPES.optional],
+]);
 
 const NO_OVERLOAD = "no such overload";
 
@@ -258,7 +259,7 @@ class Planner {
         s.add(cost);
         return s.slots[slot] as CelValue;
       };
-    const typeVal = TYPE_IDENTS[refName] ?? this.o.typeValues?.get(refName);
+    const typeVal = TYPE_IDENTS.get(refName) ?? this.o.typeValues?.get(refName);
     // in a checked program a type name is a constant (cel-go plans the checker's reference value)
     if (typeVal !== undefined && this.o.checked !== undefined)
       return (s) => {
@@ -320,7 +321,7 @@ class Planner {
     // applied after a failed operand; in optional mode only a present field is charged.
     const select = fieldSelect(operand, field, id);
     if (qn === undefined) return select;
-    const typeVal = TYPE_IDENTS[qn] ?? this.o.typeValues?.get(qn);
+    const typeVal = TYPE_IDENTS.get(qn) ?? this.o.typeValues?.get(qn);
     const rootCost = noRoot ? 0 : 1;
     return (s) => {
       const v = s.hasDottedNames() ? s.resolve(qn) : undefined;
