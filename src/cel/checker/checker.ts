@@ -188,6 +188,8 @@ class Checker {
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
   private freeTypeVarCounter = 0;
+  /** A select chain known not to name a qualified identifier (its parent's test failed). */
+  private unqualifiedOperand: Expr | undefined;
   /** List and map literals seen. */
   aggregateLiterals = 0;
   private readonly env: CheckerEnv;
@@ -249,7 +251,15 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): void {
-    const qualifiers = this.env.mayResolveQualified(e) ? computeQualifiers(e) : undefined;
+    let may: boolean;
+    if (e === this.unqualifiedOperand) may = false;
+    else {
+      may = this.env.mayResolveQualified(e);
+      // the operand chain has the same root and locals, and below a select that is not a presence
+      // test the same presence tests: it cannot name a qualified identifier either
+      if (!may && !e.testOnly && e.operand.kind === "select") this.unqualifiedOperand = e.operand;
+    }
+    const qualifiers = may ? computeQualifiers(e) : undefined;
     if (qualifiers !== undefined) {
       const ident = this.env.resolveQualifiedIdent(qualifiers);
       if (ident !== undefined) {
