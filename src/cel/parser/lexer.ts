@@ -51,7 +51,47 @@ export interface Token {
   readonly start: number;
   readonly end: number;
   readonly text: string;
+  /** 1 + the index of the token's kind in {@link BINARY_OPERATORS} when it is one, else 0. */
+  readonly op: number;
 }
+
+/** The binary operators of the relation, addition and multiplication levels (see {@link Token.op}). */
+export const BINARY_OPERATORS: readonly TokenKind[] = ["<", "<=", ">=", ">", "==", "!=", "in", "+", "-", "*", "/", "%"];
+const OP_IN = BINARY_OPERATORS.indexOf("in") + 1;
+
+/** A punctuation token kind and its {@link Token.op}. */
+interface Punct {
+  readonly kind: TokenKind;
+  readonly op: number;
+}
+const PUNCTS = new Map<TokenKind, Punct>();
+for (const kind of ["==", "!=", "!", "<=", "<", ">=", ">", "&&", "||", "[", "]", "{", "}", "(", ")", ".", ",", "-", "?", ":", "+", "*", "/", "%"] as const)
+  PUNCTS.set(kind, { kind, op: BINARY_OPERATORS.indexOf(kind) + 1 });
+const punctOf = (k: TokenKind): Punct => PUNCTS.get(k) as Punct;
+const P_EQ = punctOf("==");
+const P_NE = punctOf("!=");
+const P_NOT = punctOf("!");
+const P_LE = punctOf("<=");
+const P_LT = punctOf("<");
+const P_GE = punctOf(">=");
+const P_GT = punctOf(">");
+const P_AND = punctOf("&&");
+const P_OR = punctOf("||");
+const P_LBRACKET = punctOf("[");
+const P_RBRACKET = punctOf("]");
+const P_LBRACE = punctOf("{");
+const P_RBRACE = punctOf("}");
+const P_LPAREN = punctOf("(");
+const P_RPAREN = punctOf(")");
+const P_DOT = punctOf(".");
+const P_COMMA = punctOf(",");
+const P_MINUS = punctOf("-");
+const P_QUESTION = punctOf("?");
+const P_COLON = punctOf(":");
+const P_PLUS = punctOf("+");
+const P_STAR = punctOf("*");
+const P_SLASH = punctOf("/");
+const P_PERCENT = punctOf("%");
 
 /** A lexical error (ANTLR `token recognition error`). */
 export interface LexError {
@@ -153,7 +193,7 @@ class Lexer {
     return this.direct ? (this.source as string).charCodeAt(k) : ((this.cps as readonly number[])[k] as number);
   }
   private push(kind: TokenKind, s: number, e: number): void {
-    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e) });
+    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e), op: 0 });
   }
   private fail(s: number, p: number): void {
     const e = Math.min(p + 1, this.n);
@@ -225,50 +265,50 @@ class Lexer {
   }
 
   /** The punctuation token starting with ASCII `c` followed by `d` (-1 at the end), if any. */
-  private punct(c: number, d: number): TokenKind | undefined {
+  private punct(c: number, d: number): Punct | undefined {
     switch (c) {
       case 61: // =
-        return d === 61 ? "==" : undefined;
+        return d === 61 ? P_EQ : undefined;
       case 33: // !
-        return d === 61 ? "!=" : "!";
+        return d === 61 ? P_NE : P_NOT;
       case 60: // <
-        return d === 61 ? "<=" : "<";
+        return d === 61 ? P_LE : P_LT;
       case 62: // >
-        return d === 61 ? ">=" : ">";
+        return d === 61 ? P_GE : P_GT;
       case 38: // &
-        return d === 38 ? "&&" : undefined;
+        return d === 38 ? P_AND : undefined;
       case 124: // |
-        return d === 124 ? "||" : undefined;
+        return d === 124 ? P_OR : undefined;
       case 91:
-        return "[";
+        return P_LBRACKET;
       case 93:
-        return "]";
+        return P_RBRACKET;
       case 123:
-        return "{";
+        return P_LBRACE;
       case 125:
-        return "}";
+        return P_RBRACE;
       case 40:
-        return "(";
+        return P_LPAREN;
       case 41:
-        return ")";
+        return P_RPAREN;
       case 46:
-        return ".";
+        return P_DOT;
       case 44:
-        return ",";
+        return P_COMMA;
       case 45:
-        return "-";
+        return P_MINUS;
       case 63:
-        return "?";
+        return P_QUESTION;
       case 58:
-        return ":";
+        return P_COLON;
       case 43:
-        return "+";
+        return P_PLUS;
       case 42:
-        return "*";
+        return P_STAR;
       case 47:
-        return "/";
+        return P_SLASH;
       case 37:
-        return "%";
+        return P_PERCENT;
       default:
         return undefined;
     }
@@ -289,16 +329,17 @@ class Lexer {
       text = this.text(s, k);
       kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
     }
-    this.tokens.push({ kind, start: s, end: k, text });
+    this.tokens.push({ kind, start: s, end: k, text, op: kind === "in" ? OP_IN : 0 });
     this.i = k;
   }
 
   /** Emits the punctuation token starting with ASCII `c` at `s`, if there is one. */
   private punctuation(s: number, c: number): boolean {
-    const kind = this.punct(c, this.at(s + 1));
-    if (kind === undefined) return false;
+    const p = this.punct(c, this.at(s + 1));
+    if (p === undefined) return false;
+    const kind = p.kind;
     // punctuation text is its kind
-    this.tokens.push({ kind, start: s, end: s + kind.length, text: kind });
+    this.tokens.push({ kind, start: s, end: s + kind.length, text: kind, op: p.op });
     this.i = s + kind.length;
     return true;
   }
@@ -429,7 +470,7 @@ class Lexer {
       }
       this.fail(s, s);
     }
-    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>" });
+    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>", op: 0 });
   }
 }
 

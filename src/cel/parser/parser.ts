@@ -13,7 +13,7 @@ import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
 import type { CelIssue } from "./issues.js";
 import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
-import { lex, lexSource, toCodePoints } from "./lexer.js";
+import { BINARY_OPERATORS, lex, lexSource, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { IdMap } from "../id-map.js";
@@ -109,20 +109,22 @@ interface BinaryOp {
   /** 1 relation, 2 addition, 3 multiplication (all left-associative). */
   readonly prec: number;
 }
-const BINARY_OPS = new Map<TokenKind, BinaryOp>([
-  ["<", { fn: "_<_", prec: 1 }],
-  ["<=", { fn: "_<=_", prec: 1 }],
-  [">=", { fn: "_>=_", prec: 1 }],
-  [">", { fn: "_>_", prec: 1 }],
-  ["==", { fn: "_==_", prec: 1 }],
-  ["!=", { fn: "_!=_", prec: 1 }],
-  ["in", { fn: "@in", prec: 1 }],
-  ["+", { fn: "_+_", prec: 2 }],
-  ["-", { fn: "_-_", prec: 2 }],
-  ["*", { fn: "_*_", prec: 3 }],
-  ["/", { fn: "_/_", prec: 3 }],
-  ["%", { fn: "_%_", prec: 3 }],
-]);
+const BINARY_BY_KIND: Partial<Record<TokenKind, BinaryOp>> = {
+  "<": { fn: "_<_", prec: 1 },
+  "<=": { fn: "_<=_", prec: 1 },
+  ">=": { fn: "_>=_", prec: 1 },
+  ">": { fn: "_>_", prec: 1 },
+  "==": { fn: "_==_", prec: 1 },
+  "!=": { fn: "_!=_", prec: 1 },
+  in: { fn: "@in", prec: 1 },
+  "+": { fn: "_+_", prec: 2 },
+  "-": { fn: "_-_", prec: 2 },
+  "*": { fn: "_*_", prec: 3 },
+  "/": { fn: "_/_", prec: 3 },
+  "%": { fn: "_%_", prec: 3 },
+};
+/** The operators by {@link Token.op} (index 0: not a binary operator). */
+const BINARY_OPS: readonly (BinaryOp | undefined)[] = [undefined, ...BINARY_OPERATORS.map((k) => BINARY_BY_KIND[k])];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -134,6 +136,8 @@ const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACRO
 interface MacroTable {
   /** Macros by name, in declaration order. */
   readonly byName: ReadonlyMap<string, readonly Macro[]>;
+  /** Whether a macro is named like a binary operator's function (else those calls skip the lookup). */
+  readonly binaryOperatorMacros: boolean;
 }
 
 const macroTables = new WeakMap<readonly Macro[], MacroTable>();
@@ -148,7 +152,8 @@ function macroTable(macros: readonly Macro[]): MacroTable {
       if (list === undefined) byName.set(m.name, [m]);
       else list.push(m);
     }
-    t = { byName };
+    const binaryOperatorMacros = BINARY_OPS.some((op) => op !== undefined && byName.has(op.fn));
+    t = { byName, binaryOperatorMacros };
     macroTables.set(macros, t);
   }
   return t;
@@ -501,12 +506,14 @@ class Parser {
     const k = this.cur().kind;
     let left = k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
     for (;;) {
-      const op = BINARY_OPS.get(this.cur().kind);
+      const op = BINARY_OPS[this.cur().op];
       if (op === undefined || op.prec < minPrec) return left;
       const t = this.next();
       const id = this.id(t.start);
       const right = op.prec === 3 ? this.parseUnaryOrMember() : this.parseBinary(op.prec + 1);
-      left = this.deepen(this.callOrMacro(id, op.fn, [left, right]), left, right);
+      const args = [left, right];
+      const call = this.macros.binaryOperatorMacros ? this.callOrMacro(id, op.fn, args) : this.call(id, op.fn, args);
+      left = this.deepen(call, left, right);
     }
   }
 
