@@ -173,7 +173,8 @@ function singleId(id: string): readonly string[] {
   let ids = SINGLE_IDS.get(id);
   if (ids === undefined) {
     ids = [id];
-    SINGLE_IDS.set(id, ids);
+    // overload ids come from declarations; environments declaring ever new ones stop being remembered
+    if (SINGLE_IDS.size < 10000) SINGLE_IDS.set(id, ids);
   }
   return ids;
 }
