@@ -74,6 +74,20 @@ const caches = new WeakMap<object, WeakMap<object, ResolutionCache>>();
  * (environments built with the same libraries share the function table).
  */
 export function resolutionCacheFor(functions: object, disabledOverloads: object): ResolutionCache {
+  if (functions === last.functions && disabledOverloads === last.disabled) return last.cache;
+  const c = lookupCache(functions, disabledOverloads);
+  last = { functions, disabled: disabledOverloads, cache: c };
+  return c;
+}
+
+/** The most recent {@link resolutionCacheFor} answer (checks mostly run against one environment in a row). */
+let last: { functions: object | undefined; disabled: object | undefined; cache: ResolutionCache } = {
+  functions: undefined,
+  disabled: undefined,
+  cache: new ResolutionCache(),
+};
+
+function lookupCache(functions: object, disabledOverloads: object): ResolutionCache {
   let byDisabled = caches.get(functions);
   if (byDisabled === undefined) {
     byDisabled = new WeakMap();
