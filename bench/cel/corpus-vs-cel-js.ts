@@ -6,6 +6,12 @@
  * shared machine does not skew them as wall time would. Expressions that use Kubernetes library
  * functions cel-js does not have are timed for crdkit only and counted apart.
  *
+ * Like with like: cel-js's parser builds nodes that carry their own evaluate functions and its check
+ * binds each call's overload handler while typing it, so after `parse().check()` the expression is
+ * ready to evaluate; crdkit's evaluable form is the planner's, so its side is compile + program.
+ * crdkit's compile also runs the AST validators Kubernetes enables (homogeneous aggregate literals,
+ * duration / timestamp / regex literals, string.format), which cel-js does not have.
+ *
  *   node --import tsx bench/cel/corpus-vs-cel-js.ts [--rounds N]     (npm run bench:cel-corpus)
  */
 import { readFileSync } from "node:fs";

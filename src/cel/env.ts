@@ -238,12 +238,14 @@ export class Env {
     if (libs.strings !== false) {
       lists.push(STRINGS_EXT_V2);
       const version = typeof libs.strings === "number" ? libs.strings : 2;
-      if (version >= 1) this.validators.push((ctx) => validateStringFormat(ctx, { version }));
+      const formatOptions = { version };
+      if (version >= 1) this.validators.push((ctx) => validateStringFormat(ctx, formatOptions));
     }
     if (options.extendedValidations === true) {
+      const literals = () => this.literalFunctions();
       this.validators.push(
-        (ctx) => validateDurationLiterals(ctx, this.literalFunctions()),
-        (ctx) => validateTimestampLiterals(ctx, this.literalFunctions()),
+        (ctx) => validateDurationLiterals(ctx, literals),
+        (ctx) => validateTimestampLiterals(ctx, literals),
         validateRegexLiterals,
       );
       const exempt = libs.strings !== false ? ["format"] : [];
@@ -317,7 +319,7 @@ export class Env {
         return { issues: formatIssues(parsed.ast.sourceInfo, collector.issues), issueList: collector.issues };
       }
     }
-    const outputType = checked.types.get(parsed.ast.expr.id);
+    const outputType = checked.typeOf(parsed.ast.expr.id);
     if (outputType === undefined) throw new EnvError("checker produced no type for the root expression");
     return { ast: parsed.ast, checked, outputType };
   }

@@ -117,7 +117,7 @@ export function compileNodeRules(
       res.error = { type: "Invalid", detail: "cel expression must evaluate to a bool" };
       return res;
     }
-    for (const ref of c.checked.references.values()) {
+    for (const ref of c.checked.referenceList()) {
       if (ref.name === "oldSelf") {
         res.usesOldSelf = true;
         break;

@@ -59,13 +59,21 @@ export interface Reference {
 
 /** Result of checking: types and references by node id, plus issues. */
 export interface CheckResult {
+  /** Types by node id (a read-only view, in the order the checker typed the nodes). */
   readonly types: Map<number, CelType>;
+  /** References by node id (a read-only view). */
   readonly references: Map<number, Reference>;
   readonly issues: readonly CelIssue[];
   /** Total number of issues reported (may exceed `issues.length`). */
   readonly issueCount: number;
   /** Number of list and map literal nodes checked (lets validators skip their walk when 0). */
   readonly aggregateLiterals?: number;
+  /** `types.get(id)`, without building the map. */
+  typeOf(id: number): CelType | undefined;
+  /** `references.get(id)`, without building the map. */
+  referenceOf(id: number): Reference | undefined;
+  /** `[...references.values()]`, without building the map (one array per result). */
+  referenceList(): readonly Reference[];
 }
 
 /** Checker options. */
@@ -79,28 +87,110 @@ export interface CheckOptions {
 export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
   const c = new Checker(ast, decls, options);
   c.check(ast.expr);
-  const { types, mappings } = c;
-  // forEach: no entry arrays (replacing a value keeps the key's place)
-  types.forEach((t, id) => {
+  const { typeArr, typedIds, mappings } = c;
+  // unbound type parameters become dyn
+  for (let i = 0; i < typedIds.length; i++) {
+    const id = typedIds[i] as number;
+    const t = typeArr[id] as CelType;
     const u = substitute(mappings, t, true);
-    if (u !== t) types.set(id, u);
-  });
-  return {
-    types: c.types,
-    references: c.references,
-    issues: c.errors.issues,
-    issueCount: c.errors.count,
-    aggregateLiterals: c.aggregateLiterals,
-  };
+    if (u !== t) typeArr[id] = u;
+  }
+  return new CheckedResult(c, c.errors.issues, c.errors.count, c.aggregateLiterals);
+}
+
+/**
+ * A check result over the checker's arrays indexed by node id: node ids are small integers, and
+ * an array store is much cheaper than a hash map's. The `Map` views are built on first use
+ * (crdkit's own consumers read through {@link CheckResult.typeOf} / `referenceOf`).
+ */
+class CheckedResult implements CheckResult {
+  private readonly typeArr: (CelType | undefined)[];
+  private readonly typedIds: readonly number[];
+  private readonly refArr: (Reference | undefined)[];
+  private readonly refIds: readonly number[];
+  private typeMap: Map<number, CelType> | undefined;
+  private refMap: Map<number, Reference> | undefined;
+  private refList: Reference[] | undefined;
+
+  constructor(
+    c: Checker,
+    readonly issues: readonly CelIssue[],
+    readonly issueCount: number,
+    readonly aggregateLiterals: number,
+  ) {
+    this.typeArr = c.typeArr;
+    this.typedIds = c.typedIds;
+    this.refArr = c.refArr;
+    this.refIds = c.refIds;
+  }
+
+  get types(): Map<number, CelType> {
+    let m = this.typeMap;
+    if (m === undefined) {
+      m = new Map();
+      for (const id of this.typedIds) m.set(id, this.typeArr[id] as CelType);
+      this.typeMap = m;
+    }
+    return m;
+  }
+
+  get references(): Map<number, Reference> {
+    let m = this.refMap;
+    if (m === undefined) {
+      m = new Map();
+      for (const id of this.refIds) m.set(id, this.refArr[id] as Reference);
+      this.refMap = m;
+    }
+    return m;
+  }
+
+  typeOf(id: number): CelType | undefined {
+    return this.typeArr[id];
+  }
+
+  referenceOf(id: number): Reference | undefined {
+    return this.refArr[id];
+  }
+
+  referenceList(): readonly Reference[] {
+    let out = this.refList;
+    if (out === undefined) {
+      out = new Array<Reference>(this.refIds.length);
+      for (let i = 0; i < out.length; i++) out[i] = this.refArr[this.refIds[i] as number] as Reference;
+      this.refList = out;
+    }
+    return out;
+  }
+}
+
+const SINGLE_IDS = new Map<string, readonly string[]>();
+
+/**
+ * `[id]`, one shared array per overload id: references that resolve to one overload share their
+ * id list, which the planner's dispatch memo is keyed by.
+ */
+function singleId(id: string): readonly string[] {
+  let ids = SINGLE_IDS.get(id);
+  if (ids === undefined) {
+    ids = [id];
+    // overload ids come from declarations; environments declaring ever new ones stop being remembered
+    if (SINGLE_IDS.size < 10000) SINGLE_IDS.set(id, ids);
+  }
+  return ids;
 }
 
 class Checker {
-  readonly types = new Map<number, CelType>();
-  readonly references = new Map<number, Reference>();
+  /** Types and references by node id, and the ids in the order they were first set. */
+  readonly typeArr: (CelType | undefined)[] = [];
+  readonly typedIds: number[] = [];
+  readonly refArr: (Reference | undefined)[] = [];
+  readonly refIds: number[] = [];
   readonly errors: IssueCollector;
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
   private freeTypeVarCounter = 0;
+  /** A select chain known not to name a qualified identifier (its parent's test failed). */
+  private unqualifiedOperand: Expr | undefined;
   /** List and map literals seen. */
   aggregateLiterals = 0;
   private readonly env: CheckerEnv;
@@ -154,7 +244,7 @@ class Checker {
       let name = ident.name.startsWith(".") ? ident.name.slice(1) : ident.name;
       if (ident.requiresDisambiguation) name = `.${name}`;
       this.setTypeId(id, ident.type);
-      this.references.set(id, { name });
+      this.setReference(id, { name });
       return;
     }
     this.setTypeId(id, ErrorType);
@@ -162,13 +252,21 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): void {
-    const qualifiers = this.env.mayResolveQualified(e) ? computeQualifiers(e) : undefined;
+    let may: boolean;
+    if (e === this.unqualifiedOperand) may = false;
+    else {
+      may = this.env.mayResolveQualified(e);
+      // the operand chain has the same root and locals, and below a select that is not a presence
+      // test the same presence tests: it cannot name a qualified identifier either
+      if (!may && !e.testOnly && e.operand.kind === "select") this.unqualifiedOperand = e.operand;
+    }
+    const qualifiers = may ? computeQualifiers(e) : undefined;
     if (qualifiers !== undefined) {
       const ident = this.env.resolveQualifiedIdent(qualifiers);
       if (ident !== undefined) {
         const name = ident.requiresDisambiguation ? `.${ident.name}` : ident.name;
         this.setType(e, ident.type);
-        this.references.set(e.id, { name });
+        this.setReference(e.id, { name });
         return;
       }
     }
@@ -194,7 +292,7 @@ class Checker {
     }
     const resultType = this.checkSelectField(e.id, operand, field.value.value, true);
     this.setType(e, substitute(this.mappings, resultType, false));
-    this.references.set(e.id, { name: "_?._", overloadIds: ["select_optional_field"] });
+    this.setReference(e.id, { name: "_?._", overloadIds: ["select_optional_field"] });
   }
 
   private checkSelectField(id: number, operand: Expr, field: string, optional: boolean): CelType {
@@ -261,17 +359,29 @@ class Checker {
   }
 
   private resolveOverloadOrError(e: CallExpr, fn: FunctionDecl, target: Expr | undefined): void {
-    const argTypes: CelType[] = [];
-    if (target !== undefined) argTypes.push(this.getType(target));
-    for (const a of e.args) argTypes.push(this.getType(a));
+    const args = e.args;
     const isMember = target !== undefined;
-    const cacheable = argTypes.length > 0 && argTypes.length <= 4 && !argTypes.some(hasTypeParam);
+    const off = isMember ? 1 : 0;
+    const n = args.length + off;
+    const argTypes = new Array<CelType>(n);
+    // cacheable: one to four argument types without type parameters
+    let cacheable = n > 0 && n <= 4;
+    if (target !== undefined) {
+      const t = this.getType(target);
+      argTypes[0] = t;
+      if (cacheable && hasTypeParam(t)) cacheable = false;
+    }
+    for (let i = 0; i < args.length; i++) {
+      const t = this.getType(args[i] as Expr);
+      argTypes[i + off] = t;
+      if (cacheable && hasTypeParam(t)) cacheable = false;
+    }
     if (cacheable) {
       const hit = this.cache.get(fn.name, isMember, argTypes);
       if (hit !== undefined) {
         this.freeTypeVarCounter += hit.typeVarsConsumed;
         this.setType(e, hit.result);
-        this.references.set(e.id, hit.reference);
+        this.setReference(e.id, hit.reference);
         return;
       }
     }
@@ -279,8 +389,8 @@ class Checker {
     const errorsBefore = this.errors.count;
     this.resolveOverloadUncached(e, fn, isMember, argTypes);
     if (!cacheable || this.errors.count !== errorsBefore) return;
-    const result = this.types.get(e.id);
-    const ref = this.references.get(e.id);
+    const result = this.typeArr[e.id];
+    const ref = this.refArr[e.id];
     if (result === undefined || ref?.overloadIds === undefined || hasTypeParam(result)) return;
     this.cache.set(fn.name, isMember, argTypes, {
       result,
@@ -293,7 +403,7 @@ class Checker {
     const logical = fn.name === "_&&_" || fn.name === "_||_";
     const disabled = this.env.decls.disabledOverloads;
     let resultType: CelType | undefined;
-    let ids: string[] | undefined;
+    let ids: readonly string[] | undefined;
     for (const ov of fn.overloads) {
       if (disabled.size > 0 && disabled.has(ov.id)) continue;
       if (ov.member !== isMember) continue;
@@ -315,8 +425,8 @@ class Checker {
         candidateResult = instantiate(ov.result, fresh);
       }
       if (this.isAssignableList(argTypes, candidateArgs)) {
-        if (ids === undefined) ids = [ov.id];
-        else ids.push(ov.id);
+        if (ids === undefined) ids = singleId(ov.id);
+        else ids = [...ids, ov.id];
         const fnResult = ov.typeParams.length > 0 ? substitute(this.mappings, candidateResult, false) : candidateResult;
         if (resultType === undefined) resultType = fnResult;
         else if (!isDyn(resultType) && !isExactType(fnResult, resultType)) resultType = DynType;
@@ -332,7 +442,7 @@ class Checker {
       return;
     }
     this.setType(e, resultType);
-    this.references.set(e.id, { name: fn.name, overloadIds: ids });
+    this.setReference(e.id, { name: fn.name, overloadIds: ids });
   }
 
   /** cel-go's special case for (variadic) `_&&_` / `_||_`: every argument must be bool. */
@@ -350,7 +460,7 @@ class Checker {
       return;
     }
     this.setType(e, BoolType);
-    this.references.set(e.id, { name: fn.name, overloadIds: [overloadId] });
+    this.setReference(e.id, { name: fn.name, overloadIds: singleId(overloadId) });
   }
 
   private checkCreateList(e: ListExpr): void {
@@ -400,7 +510,7 @@ class Checker {
       return;
     }
     let typeName = ident.name;
-    this.references.set(e.id, { name: typeName });
+    this.setReference(e.id, { name: typeName });
     let resultType: CelType = ErrorType;
     const identType = ident.type;
     if (identType.kind !== "error") {
@@ -533,16 +643,22 @@ class Checker {
   }
 
   private setTypeId(id: number, t: CelType): void {
-    const old = this.types.get(id);
+    const old = this.typeArr[id];
     if (old !== undefined && !isExactType(old, t)) {
       this.report(id, `incompatible type already exists for expression: ${id} old:${formatType(old)}, new:${formatType(t)}`);
       return;
     }
-    this.types.set(id, t);
+    if (old === undefined) this.typedIds.push(id);
+    this.typeArr[id] = t;
+  }
+
+  private setReference(id: number, r: Reference): void {
+    if (this.refArr[id] === undefined) this.refIds.push(id);
+    this.refArr[id] = r;
   }
 
   private getType(e: Expr): CelType {
-    return this.types.get(e.id) ?? ErrorType;
+    return this.typeArr[e.id] ?? ErrorType;
   }
 
   private report(id: number, message: string): void {

@@ -17,9 +17,13 @@ export interface CachedResolution {
   readonly typeVarsConsumed: number;
 }
 
-type Node = WeakMap<CelType, Node | CachedResolution>;
+/** A trie node: the resolution for the argument types so far, and the nodes for one more argument type. */
+interface Node {
+  readonly next: WeakMap<CelType, Node>;
+  result: CachedResolution | undefined;
+}
 
-const END: CelType = { kind: "unspecified", name: "", params: [] };
+const newNode = (): Node => ({ next: new WeakMap(), result: undefined });
 
 /** Whether `t` mentions a type parameter anywhere. */
 export function hasTypeParam(t: CelType): boolean {
@@ -37,29 +41,29 @@ export class ResolutionCache {
 
   get(fn: string, member: boolean, argTypes: readonly CelType[]): CachedResolution | undefined {
     let node = (member ? this.memberRoots : this.globalRoots).get(fn);
-    for (const t of argTypes) {
+    for (let i = 0; i < argTypes.length; i++) {
       if (node === undefined) return undefined;
-      node = node.get(t) as Node | undefined;
+      node = node.next.get(argTypes[i] as CelType);
     }
-    return node?.get(END) as CachedResolution | undefined;
+    return node?.result;
   }
 
   set(fn: string, member: boolean, argTypes: readonly CelType[], r: CachedResolution): void {
     const roots = member ? this.memberRoots : this.globalRoots;
-    let node = roots.get(fn);
+    let node: Node | undefined = roots.get(fn);
     if (node === undefined) {
-      node = new WeakMap();
+      node = newNode();
       roots.set(fn, node);
     }
     for (const t of argTypes) {
-      let next = node.get(t) as Node | undefined;
+      let next: Node | undefined = node.next.get(t);
       if (next === undefined) {
-        next = new WeakMap();
-        node.set(t, next);
+        next = newNode();
+        node.next.set(t, next);
       }
       node = next;
     }
-    node.set(END, r);
+    node.result = r;
   }
 }
 
@@ -70,6 +74,20 @@ const caches = new WeakMap<object, WeakMap<object, ResolutionCache>>();
  * (environments built with the same libraries share the function table).
  */
 export function resolutionCacheFor(functions: object, disabledOverloads: object): ResolutionCache {
+  if (functions === last.functions && disabledOverloads === last.disabled) return last.cache;
+  const c = lookupCache(functions, disabledOverloads);
+  last = { functions, disabled: disabledOverloads, cache: c };
+  return c;
+}
+
+/** The most recent {@link resolutionCacheFor} answer (checks mostly run against one environment in a row). */
+let last: { functions: object | undefined; disabled: object | undefined; cache: ResolutionCache } = {
+  functions: undefined,
+  disabled: undefined,
+  cache: new ResolutionCache(),
+};
+
+function lookupCache(functions: object, disabledOverloads: object): ResolutionCache {
   let byDisabled = caches.get(functions);
   if (byDisabled === undefined) {
     byDisabled = new WeakMap();

@@ -132,7 +132,7 @@ class Coster implements CallCostContext {
 
   /** The identifier name as rewritten by the checker (qualified / disambiguated). */
   private identName(id: number, fallback: string): string {
-    return this.expr.checked.references.get(id)?.name ?? fallback;
+    return this.expr.checked.referenceOf(id)?.name ?? fallback;
   }
 
   private costIdent(id: number, name: string): CostEstimate {
@@ -143,7 +143,7 @@ class Coster implements CallCostContext {
   }
 
   private costSelect(e: Extract<Expr, { kind: "select" }>): CostEstimate {
-    const ref = this.expr.checked.references.get(e.id);
+    const ref = this.expr.checked.referenceOf(e.id);
     if (ref?.name !== undefined) return this.costIdent(e.id, ref.name); // qualified identifier
     let sum = ZERO;
     if (e.testOnly) {
@@ -158,7 +158,7 @@ class Coster implements CallCostContext {
   }
 
   private costCall(e: CallExpr): CostEstimate {
-    const ref = this.expr.checked.references.get(e.id);
+    const ref = this.expr.checked.referenceOf(e.id);
     const fnName = ref?.name ?? e.function;
     const isMember = e.target !== undefined && fnName === e.function;
     if (fnName === "dyn" && !isMember && e.args.length === 1) {
@@ -304,7 +304,7 @@ class Coster implements CallCostContext {
   }
 
   private getType(e: Expr): CelType {
-    return this.expr.checked.types.get(e.id) ?? ErrorType;
+    return this.expr.checked.typeOf(e.id) ?? ErrorType;
   }
 
   /** cel-go `getPath`: the path of a field/variable expression; nil (undefined) for anything else. */

@@ -101,6 +101,11 @@ const CASES: [string, Want, Record<string, unknown>?][] = [
   ["has({'a': 1}.a) && !has({'a': 1}.b)", true],
   ["x", { error: "no such attribute(s): x" }],
   ["a.b.c", { error: "no such attribute(s): a.b.c" }],
+  // names of JavaScript object members are unbound names like any other, not type names
+  ["toString", { error: "no such attribute(s): toString" }],
+  ["constructor", { error: "no such attribute(s): constructor" }],
+  ["__proto__", { error: "no such attribute(s): __proto__" }],
+  ["hasOwnProperty.x", { error: "no such attribute(s): hasOwnProperty.x" }],
   ["a.b.c", 7, { "a.b.c": 7 }],
   ["a.b.c", 8, { a: { b: { c: 8 } } }],
   // logic: commutative && / || absorb errors

@@ -45,7 +45,15 @@ export interface CheckedInfo {
   /** Node id → checked type (opaque to the planner). */
   readonly types?: ReadonlyMap<number, unknown>;
   /** Node id → resolved identifier name and/or candidate overload ids. */
-  readonly references?: ReadonlyMap<number, { readonly name?: string; readonly overloadIds?: readonly string[] }>;
+  readonly references?: ReadonlyMap<number, PlannedReference>;
+  /** `references.get(id)` without building the map (the checker's results have it). */
+  referenceOf?(id: number): PlannedReference | undefined;
+}
+
+/** What the planner reads of a checker reference. */
+interface PlannedReference {
+  readonly name?: string;
+  readonly overloadIds?: readonly string[];
 }
 
 /** Planner options. */
@@ -94,21 +102,22 @@ type Interp = (s: State) => CelValue;
 /** Marker of a comprehension accumulator whose init expression has not been evaluated yet. */
 const UNINITIALIZED = new CelError("uninitialized accumulator") as CelValue;
 
-const TYPE_IDENTS: Record<string, CelType> = {
-  int: TYPES.int,
-  uint: TYPES.uint,
-  double: TYPES.double,
-  bool: TYPES.bool,
-  string: TYPES.string,
-  bytes: TYPES.bytes,
-  list: TYPES.list,
-  map: TYPES.map,
-  null_type: TYPES.null,
-  type: TYPES.type,
-  "google.protobuf.Duration": TYPES.duration,
-  "google.protobuf.Timestamp": TYPES.timestamp,
-  optional_type: TYPES.optional,
-};
+/** Type names and their type values (a Map: names like `toString` are not inherited lookups). */
+const TYPE_IDENTS = new Map<string, CelType>([
+  ["int", TYPES.int],
+  ["uint", TYPES.uint],
+  ["double", TYPES.double],
+  ["bool", TYPES.bool],
+  ["string", TYPES.string],
+  ["bytes", TYPES.bytes],
+  ["list", TYPES.list],
+  ["map", TYPES.map],
+  ["null_type", TYPES.null],
+  ["type", TYPES.type],
+  ["google.protobuf.Duration", TYPES.duration],
+  ["google.protobuf.Timestamp", TYPES.timestamp],
+  ["optional_type", TYPES.optional],
+]);
 
 const NO_OVERLOAD = "no such overload";
 
@@ -160,6 +169,13 @@ class Planner {
   private nextSlot = 0;
 
   constructor(private readonly o: PlanOptions) {}
+
+  /** The checker's reference of node `id`, if checked. */
+  private ref(id: number): PlannedReference | undefined {
+    const c = this.o.checked;
+    if (c === undefined) return undefined;
+    return c.referenceOf !== undefined ? c.referenceOf(id) : c.references?.get(id);
+  }
 
   private local(name: string): number | undefined {
     const names = this.localNames;
@@ -221,7 +237,7 @@ class Planner {
   }
 
   private planIdent(id: number, name: string, cost: number): Interp {
-    let refName = this.o.checked?.references?.get(id)?.name ?? name;
+    let refName = this.ref(id)?.name ?? name;
     // a leading dot names the global (root-scoped) identifier, bypassing locals
     const global = refName.startsWith(".");
     if (global) refName = refName.slice(1);
@@ -243,7 +259,7 @@ class Planner {
         s.add(cost);
         return s.slots[slot] as CelValue;
       };
-    const typeVal = TYPE_IDENTS[refName] ?? this.o.typeValues?.get(refName);
+    const typeVal = TYPE_IDENTS.get(refName) ?? this.o.typeValues?.get(refName);
     // in a checked program a type name is a constant (cel-go plans the checker's reference value)
     if (typeVal !== undefined && this.o.checked !== undefined)
       return (s) => {
@@ -275,7 +291,7 @@ class Planner {
   }
 
   private planSelect(e: SelectExpr, noRoot = false): Interp {
-    const refName = this.o.checked?.references?.get(e.id)?.name;
+    const refName = this.ref(e.id)?.name;
     if (refName !== undefined && !e.testOnly) return this.planIdent(e.id, refName, noRoot ? 0 : 1);
     const operand = this.planOperand(e.operand, noRoot);
     const field = e.field;
@@ -305,7 +321,7 @@ class Planner {
     // applied after a failed operand; in optional mode only a present field is charged.
     const select = fieldSelect(operand, field, id);
     if (qn === undefined) return select;
-    const typeVal = TYPE_IDENTS[qn] ?? this.o.typeValues?.get(qn);
+    const typeVal = TYPE_IDENTS.get(qn) ?? this.o.typeValues?.get(qn);
     const rootCost = noRoot ? 0 : 1;
     return (s) => {
       const v = s.hasDottedNames() ? s.resolve(qn) : undefined;
@@ -674,7 +690,7 @@ class Planner {
   private planStrictCallInner(e: CallExpr): Interp {
     if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
       return this.planAppend(e);
-    const ref = this.o.checked?.references?.get(e.id);
+    const ref = this.ref(e.id);
     const resolved = ref?.name;
     if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
       // the target was a namespace (sets.contains, optional.of, strings.quote)
@@ -682,7 +698,7 @@ class Planner {
     }
     const fn = e.function;
     const receiver = e.target !== undefined;
-    const argExprs = receiver ? [e.target as Expr, ...e.args] : e.args;
+    const argExprs = receiver ? withTarget(e.target as Expr, e.args) : e.args;
     const ids = ref?.overloadIds;
     const dispatch = dispatchFor(this.o.functions, fn, argExprs.length, receiver, ids);
     const cands = dispatch.cands;
@@ -694,7 +710,8 @@ class Planner {
         if (g.length > 0) return this.planStrictCall({ kind: "call", id: e.id, function: `${qn}.${fn}`, args: e.args });
       }
     }
-    const args = argExprs.map((x) => this.plan(x));
+    const args = new Array<Interp>(argExprs.length);
+    for (let i = 0; i < args.length; i++) args[i] = this.plan(argExprs[i] as Expr);
     const callCost = this.o.callCost;
     const id = e.id;
     // cel-go charges every evaluated call (also when an argument is an error or no overload
@@ -702,8 +719,7 @@ class Planner {
     // one overload, otherwise "" (dynamic dispatch), whose cost is 1.
     const plannedId =
       fn === "_==_" ? "equals" : fn === "_!=_" ? "not_equals" : ids?.length === 1 ? (ids[0] as string) : "";
-    const tracker = trackerFor(plannedId);
-    const baseCost = callCostFn(plannedId);
+    const { tracker, baseCost } = costModelOf(plannedId);
     const charge =
       tracker === undefined && callCost === undefined
         ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
@@ -771,6 +787,31 @@ class Planner {
       return r;
     };
   }
+}
+
+/** `[target, ...args]`. */
+function withTarget(target: Expr, args: readonly Expr[]): Expr[] {
+  const out = new Array<Expr>(args.length + 1);
+  out[0] = target;
+  for (let i = 0; i < args.length; i++) out[i + 1] = args[i] as Expr;
+  return out;
+}
+
+/** The runtime cost functions of an overload id. */
+interface CostModel {
+  readonly tracker: ReturnType<typeof trackerFor>;
+  readonly baseCost: ReturnType<typeof callCostFn>;
+}
+const COST_MODELS = new Map<string, CostModel>();
+
+/** {@link trackerFor} and {@link callCostFn} of `id`, looked up once per overload id. */
+function costModelOf(id: string): CostModel {
+  let m = COST_MODELS.get(id);
+  if (m === undefined) {
+    m = { tracker: trackerFor(id), baseCost: callCostFn(id) };
+    if (COST_MODELS.size < 10000) COST_MODELS.set(id, m);
+  }
+  return m;
 }
 
 /** Plain field selection `operand.field` (charged like cel-go's qualifiers). */

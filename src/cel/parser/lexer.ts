@@ -51,7 +51,47 @@ export interface Token {
   readonly start: number;
   readonly end: number;
   readonly text: string;
+  /** 1 + the index of the token's kind in {@link BINARY_OPERATORS} when it is one, else 0. */
+  readonly op: number;
 }
+
+/** The binary operators of the relation, addition and multiplication levels (see {@link Token.op}). */
+export const BINARY_OPERATORS: readonly TokenKind[] = ["<", "<=", ">=", ">", "==", "!=", "in", "+", "-", "*", "/", "%"];
+const OP_IN = BINARY_OPERATORS.indexOf("in") + 1;
+
+/** A punctuation token kind and its {@link Token.op}. */
+interface Punct {
+  readonly kind: TokenKind;
+  readonly op: number;
+}
+const PUNCTS = new Map<TokenKind, Punct>();
+for (const kind of ["==", "!=", "!", "<=", "<", ">=", ">", "&&", "||", "[", "]", "{", "}", "(", ")", ".", ",", "-", "?", ":", "+", "*", "/", "%"] as const)
+  PUNCTS.set(kind, { kind, op: BINARY_OPERATORS.indexOf(kind) + 1 });
+const punctOf = (k: TokenKind): Punct => PUNCTS.get(k) as Punct;
+const P_EQ = punctOf("==");
+const P_NE = punctOf("!=");
+const P_NOT = punctOf("!");
+const P_LE = punctOf("<=");
+const P_LT = punctOf("<");
+const P_GE = punctOf(">=");
+const P_GT = punctOf(">");
+const P_AND = punctOf("&&");
+const P_OR = punctOf("||");
+const P_LBRACKET = punctOf("[");
+const P_RBRACKET = punctOf("]");
+const P_LBRACE = punctOf("{");
+const P_RBRACE = punctOf("}");
+const P_LPAREN = punctOf("(");
+const P_RPAREN = punctOf(")");
+const P_DOT = punctOf(".");
+const P_COMMA = punctOf(",");
+const P_MINUS = punctOf("-");
+const P_QUESTION = punctOf("?");
+const P_COLON = punctOf(":");
+const P_PLUS = punctOf("+");
+const P_STAR = punctOf("*");
+const P_SLASH = punctOf("/");
+const P_PERCENT = punctOf("%");
 
 /** A lexical error (ANTLR `token recognition error`). */
 export interface LexError {
@@ -70,6 +110,18 @@ for (let c = 0; c < 128; c++) {
 }
 const isIdentStart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 1) !== 0;
 const isIdentPart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 2) !== 0;
+
+const FAST_IDENT = 1;
+const FAST_PUNCT = 2;
+/**
+ * The lexer's fast paths by ASCII character: identifier starts other than `b`, `B`, `r`, `R` (string
+ * prefixes), and punctuation other than `.` (may begin a number) and `/` (may begin a comment).
+ */
+const FAST_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (((ASCII_CLASS[c] as number) & 1) !== 0 && c !== 98 && c !== 66 && c !== 114 && c !== 82) FAST_CLASS[c] = FAST_IDENT;
+}
+for (const ch of "=!<>&|[]{}(),-?:+*%") FAST_CLASS[ch.charCodeAt(0)] = FAST_PUNCT;
 
 /** Splits a string into code points (lone surrogates kept as their own code units). */
 export function toCodePoints(s: string): number[] {
@@ -93,6 +145,26 @@ function cpTextSlow(cps: readonly number[], a: number, b: number): string {
   let s = "";
   for (let i = a; i < b; i++) s += String.fromCodePoint(cps[i] as number);
   return s;
+}
+
+/**
+ * The keyword token (`true`, `false`, `null`, `in`) spelled by the `len` UTF-16 units of `src` at
+ * `s`, or "IDENTIFIER" (the token text is then the slice). The constant strings are returned, so
+ * keyword tokens share one string each.
+ */
+function keywordKind(src: string, s: number, len: number): TokenKind {
+  switch (len) {
+    case 2:
+      return src.charCodeAt(s) === 105 && src.charCodeAt(s + 1) === 110 ? "in" : "IDENTIFIER";
+    case 4:
+      if (src.startsWith("true", s)) return "true";
+      if (src.startsWith("null", s)) return "null";
+      return "IDENTIFIER";
+    case 5:
+      return src.startsWith("false", s) ? "false" : "IDENTIFIER";
+    default:
+      return "IDENTIFIER";
+  }
 }
 
 /** Lexer state (a class, so no closures are created per call). */
@@ -121,7 +193,7 @@ class Lexer {
     return this.direct ? (this.source as string).charCodeAt(k) : ((this.cps as readonly number[])[k] as number);
   }
   private push(kind: TokenKind, s: number, e: number): void {
-    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e) });
+    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e), op: 0 });
   }
   private fail(s: number, p: number): void {
     const e = Math.min(p + 1, this.n);
@@ -193,53 +265,83 @@ class Lexer {
   }
 
   /** The punctuation token starting with ASCII `c` followed by `d` (-1 at the end), if any. */
-  private punct(c: number, d: number): TokenKind | undefined {
+  private punct(c: number, d: number): Punct | undefined {
     switch (c) {
       case 61: // =
-        return d === 61 ? "==" : undefined;
+        return d === 61 ? P_EQ : undefined;
       case 33: // !
-        return d === 61 ? "!=" : "!";
+        return d === 61 ? P_NE : P_NOT;
       case 60: // <
-        return d === 61 ? "<=" : "<";
+        return d === 61 ? P_LE : P_LT;
       case 62: // >
-        return d === 61 ? ">=" : ">";
+        return d === 61 ? P_GE : P_GT;
       case 38: // &
-        return d === 38 ? "&&" : undefined;
+        return d === 38 ? P_AND : undefined;
       case 124: // |
-        return d === 124 ? "||" : undefined;
+        return d === 124 ? P_OR : undefined;
       case 91:
-        return "[";
+        return P_LBRACKET;
       case 93:
-        return "]";
+        return P_RBRACKET;
       case 123:
-        return "{";
+        return P_LBRACE;
       case 125:
-        return "}";
+        return P_RBRACE;
       case 40:
-        return "(";
+        return P_LPAREN;
       case 41:
-        return ")";
+        return P_RPAREN;
       case 46:
-        return ".";
+        return P_DOT;
       case 44:
-        return ",";
+        return P_COMMA;
       case 45:
-        return "-";
+        return P_MINUS;
       case 63:
-        return "?";
+        return P_QUESTION;
       case 58:
-        return ":";
+        return P_COLON;
       case 43:
-        return "+";
+        return P_PLUS;
       case 42:
-        return "*";
+        return P_STAR;
       case 47:
-        return "/";
+        return P_SLASH;
       case 37:
-        return "%";
+        return P_PERCENT;
       default:
         return undefined;
     }
+  }
+
+  /** Scans the identifier or keyword starting at `s`. */
+  private identifier(s: number): void {
+    let k = s + 1;
+    let kind: TokenKind;
+    let text: string;
+    if (this.direct) {
+      const src = this.source as string;
+      while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
+      kind = keywordKind(src, s, k - s);
+      text = kind === "IDENTIFIER" ? src.slice(s, k) : kind;
+    } else {
+      while (isIdentPart(this.at(k))) k++;
+      text = this.text(s, k);
+      kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
+    }
+    this.tokens.push({ kind, start: s, end: k, text, op: kind === "in" ? OP_IN : 0 });
+    this.i = k;
+  }
+
+  /** Emits the punctuation token starting with ASCII `c` at `s`, if there is one. */
+  private punctuation(s: number, c: number): boolean {
+    const p = this.punct(c, this.at(s + 1));
+    if (p === undefined) return false;
+    const kind = p.kind;
+    // punctuation text is its kind
+    this.tokens.push({ kind, start: s, end: s + kind.length, text: kind, op: p.op });
+    this.i = s + kind.length;
+    return true;
   }
 
   run(): void {
@@ -249,6 +351,16 @@ class Lexer {
       if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
         this.i++;
         continue;
+      }
+      // fast paths for the commonest tokens: identifiers that cannot begin a string literal's
+      // prefix, and punctuation that cannot begin a number or a comment
+      if (c < 128) {
+        const f = FAST_CLASS[c] as number;
+        if (f === FAST_IDENT) {
+          this.identifier(this.i);
+          continue;
+        }
+        if (f === FAST_PUNCT && this.punctuation(this.i, c)) continue;
       }
       // comment
       if (c === 47 && this.at(this.i + 1) === 47) {
@@ -332,16 +444,7 @@ class Lexer {
         }
       }
       if (isIdentStart(c)) {
-        let k = this.i + 1;
-        if (this.direct) {
-          const src = this.source as string;
-          while (k < this.n && isIdentPart(src.charCodeAt(k))) k++;
-        } else while (isIdentPart(this.at(k))) k++;
-        const text = this.text( s, k);
-        const kind: TokenKind =
-          text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
-        this.tokens.push({ kind, start: s, end: k, text });
-        this.i = k;
+        this.identifier(s);
         continue;
       }
       if (c === 96) {
@@ -358,13 +461,7 @@ class Lexer {
         continue;
       }
       if (c < 128) {
-        const kind = this.punct(c, this.at(this.i + 1));
-        if (kind !== undefined) {
-          // punctuation text is its kind
-          this.tokens.push({ kind, start: s, end: s + kind.length, text: kind });
-          this.i += kind.length;
-          continue;
-        }
+        if (this.punctuation(s, c)) continue;
         if (c === 38 || c === 124 || c === 61) {
           // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
           this.fail(s, this.i + 1 < this.n ? this.i + 1 : this.i);
@@ -373,7 +470,7 @@ class Lexer {
       }
       this.fail(s, s);
     }
-    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>" });
+    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>", op: 0 });
   }
 }
 

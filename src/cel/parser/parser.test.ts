@@ -2,6 +2,7 @@ import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { exprLocation } from "../ast.js";
 import type { Expr } from "../ast.js";
+import type { Macro } from "./macros.js";
 import { parse } from "./parser.js";
 
 const errorCases: { expr: string; want: string }[] = [
@@ -142,4 +143,20 @@ test("limits: recursion and size fail cleanly", () => {
   assert.match(parse("1".repeat(100001)).errorText, /expression code point size exceeds limit: size: 100001, limit 100000/);
   const many = parse("?".repeat(500));
   assert.equal(many.issues.length, 101);
+});
+
+test("a macro named like an operator's function expands operator calls, as cel-go's parser does", () => {
+  const plus: Macro = {
+    name: "_+_",
+    argCount: 2,
+    receiver: false,
+    expand: (h, _target, args) => h.call("_-_", ...args),
+  };
+  const r = parse("1 + 2 * 3", { macros: [plus] });
+  assert.ok(r.ast, r.errorText);
+  const e = r.ast.expr;
+  assert.equal(e.kind === "call" ? e.function : e.kind, "_-_");
+  assert.equal([...r.sourceInfo.macroCalls.values()].map((c) => (c.kind === "call" ? c.function : c.kind)).join(), "_+_");
+  const plain = parse("1 + 2 * 3", { macros: [] });
+  assert.equal(plain.ast?.expr.kind === "call" ? plain.ast.expr.function : "", "_+_");
 });

@@ -13,9 +13,9 @@ import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
 import type { CelIssue } from "./issues.js";
 import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
-import { lex, lexSource, toCodePoints } from "./lexer.js";
+import { BINARY_OPERATORS, lex, lexSource, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
-import { LISTS_MACROS, macroKey, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
+import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { IdMap } from "../id-map.js";
 import { unescapeLiteral } from "./unescape.js";
 
@@ -69,6 +69,15 @@ const RESERVED = new Set([
   "while",
 ]);
 
+/** First letters of the reserved words (most identifiers need no set lookup). */
+const RESERVED_FIRST = new Uint8Array(128);
+for (const w of RESERVED) RESERVED_FIRST[w.charCodeAt(0)] = 1;
+
+function isReserved(name: string): boolean {
+  const c = name.charCodeAt(0);
+  return c < 128 && RESERVED_FIRST[c] === 1 && RESERVED.has(name);
+}
+
 const EXPR_START =
   "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAP_START =
@@ -94,17 +103,28 @@ const START_KINDS = new Set<TokenKind>([
 
 class SyntaxStop extends Error {}
 
-const REL_OPS: Partial<Record<TokenKind, string>> = {
-  "<": "_<_",
-  "<=": "_<=_",
-  ">=": "_>=_",
-  ">": "_>_",
-  "==": "_==_",
-  "!=": "_!=_",
-  in: "@in",
+/** A binary operator of the relation / addition / multiplication levels: its function and precedence. */
+interface BinaryOp {
+  readonly fn: string;
+  /** 1 relation, 2 addition, 3 multiplication (all left-associative). */
+  readonly prec: number;
+}
+const BINARY_BY_KIND: Partial<Record<TokenKind, BinaryOp>> = {
+  "<": { fn: "_<_", prec: 1 },
+  "<=": { fn: "_<=_", prec: 1 },
+  ">=": { fn: "_>=_", prec: 1 },
+  ">": { fn: "_>_", prec: 1 },
+  "==": { fn: "_==_", prec: 1 },
+  "!=": { fn: "_!=_", prec: 1 },
+  in: { fn: "@in", prec: 1 },
+  "+": { fn: "_+_", prec: 2 },
+  "-": { fn: "_-_", prec: 2 },
+  "*": { fn: "_*_", prec: 3 },
+  "/": { fn: "_/_", prec: 3 },
+  "%": { fn: "_%_", prec: 3 },
 };
-const MUL_OPS: Partial<Record<TokenKind, string>> = { "*": "_*_", "/": "_/_", "%": "_%_" };
-const ADD_OPS: Partial<Record<TokenKind, string>> = { "+": "_+_", "-": "_-_" };
+/** The operators by {@link Token.op} (index 0: not a binary operator). */
+const BINARY_OPS: readonly (BinaryOp | undefined)[] = [undefined, ...BINARY_OPERATORS.map((k) => BINARY_BY_KIND[k])];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -114,8 +134,10 @@ const MAX_SYNTAX_ERRORS = 100;
 const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS, ...LISTS_MACROS];
 
 interface MacroTable {
-  readonly names: ReadonlySet<string>;
-  readonly byKey: ReadonlyMap<string, Macro>;
+  /** Macros by name, in declaration order. */
+  readonly byName: ReadonlyMap<string, readonly Macro[]>;
+  /** Whether a macro is named like a binary operator's function (else those calls skip the lookup). */
+  readonly binaryOperatorMacros: boolean;
 }
 
 const macroTables = new WeakMap<readonly Macro[], MacroTable>();
@@ -124,12 +146,32 @@ const macroTables = new WeakMap<readonly Macro[], MacroTable>();
 function macroTable(macros: readonly Macro[]): MacroTable {
   let t = macroTables.get(macros);
   if (t === undefined) {
-    const byKey = new Map<string, Macro>();
-    for (const m of macros) byKey.set(macroKey(m.name, m.argCount, m.receiver), m);
-    t = { names: new Set(macros.map((m) => m.name)), byKey };
+    const byName = new Map<string, Macro[]>();
+    for (const m of macros) {
+      const list = byName.get(m.name);
+      if (list === undefined) byName.set(m.name, [m]);
+      else list.push(m);
+    }
+    const binaryOperatorMacros = BINARY_OPS.some((op) => op !== undefined && byName.has(op.fn));
+    t = { byName, binaryOperatorMacros };
     macroTables.set(macros, t);
   }
   return t;
+}
+
+/**
+ * The macro for a call with `argCount` arguments: the last declared one of that arity and call
+ * style, else the last variadic one (a later declaration with the same key replaces an earlier one).
+ */
+function findMacro(candidates: readonly Macro[], argCount: number, receiver: boolean): Macro | undefined {
+  let exact: Macro | undefined;
+  let variadic: Macro | undefined;
+  for (const m of candidates) {
+    if (m.receiver !== receiver) continue;
+    if (m.argCount === argCount) exact = m;
+    else if (m.argCount === -1) variadic = m;
+  }
+  return exact ?? variadic;
 }
 
 /** Node factories for macro expansion; every node it creates gets its id at `offset`. */
@@ -244,6 +286,8 @@ class Helper implements MacroExprHelper {
 
 class Parser {
   private pos = 0;
+  /** Index of the final EOF token. */
+  private readonly last: number;
   private nextId = 1;
   readonly positions: Map<number, number> = new IdMap<number>();
   readonly macroCalls = new Map<number, Expr>();
@@ -260,6 +304,7 @@ class Parser {
     private readonly tokens: readonly Token[],
     opts: ParseOptions,
   ) {
+    this.last = tokens.length - 1;
     this.macros = macroTable(opts.macros ?? DEFAULT_MACROS);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
     this.optional = opts.enableOptionalSyntax ?? true;
@@ -267,12 +312,17 @@ class Parser {
   }
 
   // ---- token helpers
+  /** The token `k` ahead (the final EOF when past the end). */
   private peek(k = 0): Token {
-    return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)] as Token;
+    return this.tokens[Math.min(this.pos + k, this.last)] as Token;
+  }
+  /** The current token (`pos` never passes the final EOF). */
+  private cur(): Token {
+    return this.tokens[this.pos] as Token;
   }
   private next(): Token {
-    const t = this.peek();
-    if (this.pos < this.tokens.length - 1) this.pos++;
+    const t = this.tokens[this.pos] as Token;
+    if (this.pos < this.last) this.pos++;
     return t;
   }
   private syntax(t: Token, msg: string): never {
@@ -342,10 +392,8 @@ class Parser {
   }
 
   private callOrMacro(id: number, fn: string, args: Expr[], target?: Expr): Expr {
-    const m = this.macros.names.has(fn)
-      ? (this.macros.byKey.get(macroKey(fn, args.length, target !== undefined)) ??
-        this.macros.byKey.get(macroKey(fn, -1, target !== undefined)))
-      : undefined;
+    const candidates = this.macros.byName.get(fn);
+    const m = candidates === undefined ? undefined : findMacro(candidates, args.length, target !== undefined);
     if (m) {
       const offset = this.positions.get(id) ?? -1;
       const h = this.helper(offset);
@@ -401,7 +449,7 @@ class Parser {
     }
     const cond = this.parseOr();
     let out = cond;
-    if (this.peek().kind === "?") {
+    if (this.cur().kind === "?") {
       const q = this.next();
       const id = this.id(q.start);
       const a = this.parseOr();
@@ -413,17 +461,32 @@ class Parser {
     return out;
   }
 
-  private parseLogic(fn: "_||_" | "_&&_", tok: TokenKind): Expr {
-    const first = fn === "_||_" ? this.parseAnd() : this.parseRelation();
-    if (this.peek().kind !== tok) return first;
+  /** `a || b || ...`: cel-go's balanced tree of the `&&` terms. */
+  private parseOr(): Expr {
+    const first = this.parseAnd();
+    if (this.cur().kind !== "||") return first;
     const terms: Expr[] = [first];
     const ops: number[] = [];
-    while (this.peek().kind === tok) {
+    while (this.cur().kind === "||") {
       const t = this.next();
       ops.push(this.id(t.start));
-      terms.push(fn === "_||_" ? this.parseAnd() : this.parseRelation());
+      terms.push(this.parseAnd());
     }
-    return this.balanced(fn, terms, ops, 0, ops.length - 1);
+    return this.balanced("_||_", terms, ops, 0, ops.length - 1);
+  }
+
+  /** `a && b && ...`: cel-go's balanced tree of the relation terms. */
+  private parseAnd(): Expr {
+    const first = this.parseBinary(1);
+    if (this.cur().kind !== "&&") return first;
+    const terms: Expr[] = [first];
+    const ops: number[] = [];
+    while (this.cur().kind === "&&") {
+      const t = this.next();
+      ops.push(this.id(t.start));
+      terms.push(this.parseBinary(1));
+    }
+    return this.balanced("_&&_", terms, ops, 0, ops.length - 1);
   }
 
   /** cel-go's balanced tree of a `||` / `&&` chain. */
@@ -434,54 +497,36 @@ class Parser {
     return this.deepen(this.call(ops[mid] as number, fn, [left, right]), left, right);
   }
 
-  private parseOr(): Expr {
-    return this.parseLogic("_||_", "||");
-  }
-  private parseAnd(): Expr {
-    return this.parseLogic("_&&_", "&&");
-  }
-
-  private parseRelation(): Expr {
-    let left = this.parseAdd();
+  /**
+   * The relation, addition and multiplication levels by precedence climbing: operators of
+   * precedence `minPrec` or higher, each level left-associative. Builds the same tree, with ids
+   * in the same order, as one recursive-descent function per level.
+   */
+  private parseBinary(minPrec: number): Expr {
+    const k = this.cur().kind;
+    let left = k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
     for (;;) {
-      const op = REL_OPS[this.peek().kind];
-      if (op === undefined) return left;
+      const op = BINARY_OPS[this.cur().op];
+      if (op === undefined || op.prec < minPrec) return left;
       const t = this.next();
       const id = this.id(t.start);
-      const right = this.parseAdd();
-      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
+      const right = op.prec === 3 ? this.parseUnaryOrMember() : this.parseBinary(op.prec + 1);
+      const args = [left, right];
+      const call = this.macros.binaryOperatorMacros ? this.callOrMacro(id, op.fn, args) : this.call(id, op.fn, args);
+      left = this.deepen(call, left, right);
     }
   }
 
-  private parseAdd(): Expr {
-    let left = this.parseMul();
-    for (;;) {
-      const op = ADD_OPS[this.peek().kind];
-      if (op === undefined) return left;
-      const t = this.next();
-      const id = this.id(t.start);
-      const right = this.parseMul();
-      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
-    }
-  }
-
-  private parseMul(): Expr {
-    let left = this.parseUnary();
-    for (;;) {
-      const op = MUL_OPS[this.peek().kind];
-      if (op === undefined) return left;
-      const t = this.next();
-      const id = this.id(t.start);
-      const right = this.parseUnary();
-      left = this.deepen(this.callOrMacro(id, op, [left, right]), left, right);
-    }
+  private parseUnaryOrMember(): Expr {
+    const k = this.cur().kind;
+    return k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
   }
 
   private parseUnary(): Expr {
-    const t = this.peek();
+    const t = this.cur();
     if (t.kind === "!" || (t.kind === "-" && !this.isSignedLiteral())) {
       let count = 0;
-      while (this.peek().kind === t.kind) {
+      while (this.cur().kind === t.kind) {
         this.next();
         count++;
       }
@@ -596,8 +641,11 @@ class Parser {
   }
 
   private parsePrimary(): Expr {
-    const t = this.peek();
+    const t = this.cur();
     switch (t.kind) {
+      case ".":
+      case "IDENTIFIER":
+        return this.parseIdentLike();
       case "NUM_INT":
       case "NUM_FLOAT":
       case "NUM_UINT":
@@ -619,9 +667,6 @@ class Parser {
         return this.parseList();
       case "{":
         return this.parseMap();
-      case ".":
-      case "IDENTIFIER":
-        return this.parseIdentLike();
       default:
         if (this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k))) return this.parsePrimary();
         // ANTLR-style recovery: report, drop the token, and try again (stops at a closer or EOF)
@@ -642,9 +687,12 @@ class Parser {
       if (this.peek().kind !== "IDENTIFIER") this.syntax(this.peek(), `no viable alternative at input '.${this.peek().text}'`);
     }
     // message construction lookahead: IDENT ('.' IDENT)* '{'
-    let k = 0;
-    while (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === ".") k += 2;
-    if (this.peek(k).kind === "IDENTIFIER" && this.peek(k + 1).kind === "{") {
+    // (an IDENTIFIER is never the final EOF, so the token after it exists)
+    const tokens = this.tokens;
+    let j = this.pos;
+    while ((tokens[j] as Token).kind === "IDENTIFIER" && (tokens[j + 1] as Token).kind === ".") j += 2;
+    const k = j - this.pos;
+    if ((tokens[j] as Token).kind === "IDENTIFIER" && (tokens[j + 1] as Token).kind === "{") {
       const parts: string[] = [];
       for (let j = 0; j <= k; j += 2) parts.push(this.peek(j).text);
       this.pos += k + 1;
@@ -654,7 +702,7 @@ class Parser {
     }
     const idTok = this.next();
     if (this.peek().kind === "(") {
-      if (RESERVED.has(idTok.text)) {
+      if (isReserved(idTok.text)) {
         const r = this.report(`reserved identifier: ${idTok.text}`, first.start);
         this.next();
         this.parseArgs();
@@ -667,7 +715,7 @@ class Parser {
       const e = this.callOrMacro(id, name, args);
       return e;
     }
-    if (RESERVED.has(idTok.text)) return this.report(`reserved identifier: ${idTok.text}`, first.start);
+    if (isReserved(idTok.text)) return this.report(`reserved identifier: ${idTok.text}`, first.start);
     return { kind: "ident", id: this.id(idTok.start), name: (leadingDot ? "." : "") + idTok.text };
   }
 
@@ -939,13 +987,12 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
  * then UTF-16 units); `undefined` when the source has a surrogate.
  */
 function lineOffsetsWithoutSurrogates(source: string): number[] | undefined {
+  if (SURROGATE.test(source)) return undefined;
   const out: number[] = [];
-  const n = source.length;
-  for (let i = 0; i < n; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) out.push(i + 1);
-    else if (c >= 0xd800 && c <= 0xdfff) return undefined;
-  }
-  out.push(n + 1);
+  for (let i = source.indexOf("\n"); i >= 0; i = source.indexOf("\n", i + 1)) out.push(i + 1);
+  out.push(source.length + 1);
   return out;
 }
+
+/** A UTF-16 surrogate (paired or lone). */
+const SURROGATE = /[\ud800-\udfff]/;

@@ -38,7 +38,7 @@ class LiteralCollector {
         this.walk(e.operand, childExempt);
         break;
       case "call": {
-        const name = this.ctx.checked.references.get(e.id)?.name ?? e.function;
+        const name = this.ctx.checked.referenceOf(e.id)?.name ?? e.function;
         if (this.exemptFunctions.includes(name)) childExempt = true;
         if (e.target !== undefined) this.walk(e.target, childExempt);
         for (const a of e.args) this.walk(a, childExempt);

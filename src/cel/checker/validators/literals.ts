@@ -13,12 +13,19 @@ import type { ValidationContext } from "./validator.js";
 
 type ArgCheck = (call: CallExpr, arg: Expr) => boolean;
 
-function validateCalls(ctx: ValidationContext, fnName: string, check: ArgCheck): void {
-  for (const e of ctx.callsNamed(fnName)) {
+function validateCalls(ctx: ValidationContext, fnName: string, calls: readonly CallExpr[], check: ArgCheck): void {
+  for (const e of calls) {
     const arg = e.args[0];
     if (arg === undefined || arg.kind !== "const") continue;
     if (!check(e, arg)) ctx.report(arg.id, `invalid ${fnName} argument`);
   }
+}
+
+/** The implementations literal calls are evaluated with, or a function giving them when first needed. */
+export type LiteralFunctions = FunctionRegistry | (() => FunctionRegistry);
+
+function registryOf(f: LiteralFunctions): FunctionRegistry {
+  return typeof f === "function" ? f() : f;
 }
 
 /** Evaluates the call on its own (cel-go `evalCall`); false when it yields an error. */
@@ -31,13 +38,15 @@ function evalCallOk(functions: FunctionRegistry): ArgCheck {
 }
 
 /** `duration('...')` literals must parse. */
-export function validateDurationLiterals(ctx: ValidationContext, functions: FunctionRegistry): void {
-  validateCalls(ctx, "duration", evalCallOk(functions));
+export function validateDurationLiterals(ctx: ValidationContext, functions: LiteralFunctions): void {
+  const calls = ctx.callsNamed("duration");
+  if (calls.length > 0) validateCalls(ctx, "duration", calls, evalCallOk(registryOf(functions)));
 }
 
 /** `timestamp('...')` / `timestamp(<int>)` literals must be valid. */
-export function validateTimestampLiterals(ctx: ValidationContext, functions: FunctionRegistry): void {
-  validateCalls(ctx, "timestamp", evalCallOk(functions));
+export function validateTimestampLiterals(ctx: ValidationContext, functions: LiteralFunctions): void {
+  const calls = ctx.callsNamed("timestamp");
+  if (calls.length > 0) validateCalls(ctx, "timestamp", calls, evalCallOk(registryOf(functions)));
 }
 
 /**
@@ -45,7 +54,9 @@ export function validateTimestampLiterals(ctx: ValidationContext, functions: Fun
  * (As in cel-go this is the pattern for `s.matches(re)` but the subject for `matches(s, re)`.)
  */
 export function validateRegexLiterals(ctx: ValidationContext): void {
-  validateCalls(ctx, "matches", (_call, arg) => {
+  const calls = ctx.callsNamed("matches");
+  if (calls.length === 0) return;
+  validateCalls(ctx, "matches", calls, (_call, arg) => {
     if (arg.kind !== "const" || arg.value.kind !== "string") return false;
     return !(compileRegex(arg.value.value) instanceof CelError);
   });

@@ -83,7 +83,7 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
   const calls = ctx.callsNamed("format");
   if (calls.length === 0) return;
   let any = false;
-  for (const r of ctx.checked.references.values()) {
+  for (const r of ctx.checked.referenceList()) {
     if (r.overloadIds?.includes("string_format") === true) {
       any = true;
       break;
@@ -113,7 +113,7 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
 
 function isCandidate(ctx: ValidationContext, e: CallExpr): boolean {
   if (e.target === undefined || e.function !== "format") return false;
-  const ref = ctx.checked.references.get(e.id);
+  const ref = ctx.checked.referenceOf(e.id);
   if (ref?.name !== undefined && ref.name !== "format") return false;
   const ids = ref?.overloadIds ?? [];
   if (ids.length !== 0 && !ids.includes("string_format")) return false;

@@ -5,7 +5,7 @@
  */
 import { type CallExpr, type Expr, type ParsedAst, visitExpr } from "../../ast.js";
 import { type CelType, ErrorType } from "../../types/types.js";
-import type { CheckResult } from "../checker.js";
+import type { CheckResult, Reference } from "../checker.js";
 import type { IssueCollector } from "../issues.js";
 
 /** What a validator gets. */
@@ -37,7 +37,7 @@ class Context implements ValidationContext {
     private readonly issues: IssueCollector,
   ) {}
   typeOf(id: number): CelType {
-    return this.checked.types.get(id) ?? ErrorType;
+    return this.checked.typeOf(id) ?? ErrorType;
   }
   report(id: number, message: string): void {
     this.issues.report(id, this.ast.sourceInfo.positions.get(id) ?? -1, message);
@@ -51,20 +51,11 @@ class Context implements ValidationContext {
     let list = this.calls?.get(name);
     if (list === undefined) {
       // after a successful check every call has a reference naming its function: no reference
-      // with this name, no such call (skips the walk in the common case)
-      let present = false;
-      for (const r of this.checked.references.values()) {
-        if (r.name === name) {
-          present = true;
-          break;
-        }
-      }
-      if (!present && this.checked.issueCount === 0) list = NO_CALLS;
-      else {
-        const out: CallExpr[] = [];
-        collectCalls(this.ast.expr, this.checked, name, out);
-        list = out;
-      }
+      // with this name, no such call (skips the walk, and the memo, in the common case)
+      if (this.checked.issueCount === 0 && !hasReferenceNamed(this.checked, name)) return NO_CALLS;
+      const out: CallExpr[] = [];
+      collectCalls(this.ast.expr, this.checked, name, out);
+      list = out;
       (this.calls ??= new Map()).set(name, list);
     }
     return list;
@@ -77,6 +68,12 @@ class Context implements ValidationContext {
 
 const NO_CALLS: readonly CallExpr[] = [];
 
+function hasReferenceNamed(checked: CheckResult, name: string): boolean {
+  const refs = checked.referenceList();
+  for (let i = 0; i < refs.length; i++) if ((refs[i] as Reference).name === name) return true;
+  return false;
+}
+
 /** Appends the calls resolved to `name` under `e`, in pre-order (recursive: parsed ASTs are depth-limited). */
 function collectCalls(e: Expr, checked: CheckResult, name: string, out: CallExpr[]): void {
   switch (e.kind) {
@@ -87,7 +84,7 @@ function collectCalls(e: Expr, checked: CheckResult, name: string, out: CallExpr
       collectCalls(e.operand, checked, name, out);
       return;
     case "call":
-      if ((checked.references.get(e.id)?.name ?? e.function) === name) out.push(e);
+      if ((checked.referenceOf(e.id)?.name ?? e.function) === name) out.push(e);
       if (e.target !== undefined) collectCalls(e.target, checked, name, out);
       for (const a of e.args) collectCalls(a, checked, name, out);
       return;
