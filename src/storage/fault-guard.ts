@@ -6,7 +6,7 @@
  */
 import { isDamageCode, StoreFaultError } from "./store-faults.js";
 
-const WRITES = new Set(["create", "update", "delete", "deletePrefix"]);
+const WRITES = new Set(["create", "createThen", "update", "delete", "deletePrefix"]);
 const FAULT = Symbol("storeFault");
 
 /** The damage a guarded store found, or undefined (also for stores that are not guarded). */

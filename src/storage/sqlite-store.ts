@@ -6,6 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import {
+  type FollowUp,
   FutureRevisionError,
   KeyExistsError,
   type ListRange,
@@ -74,7 +75,7 @@ export class SqliteStore implements Store {
   private rev: number;
   private compacted: number;
   private writesSinceCompact = 0;
-  private pendingWrites: { body: (events: StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  private pendingWrites: { body: (events: StoreEvent[], earlier: readonly StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
 
   private mark: RevisionMark | undefined;
   private readonly path: string;
@@ -196,14 +197,45 @@ export class SqliteStore implements Store {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.write((events) => {
-      if (this.stmts.get.get(key)) throw new KeyExistsError(key);
+    return this.write((events) => this.insert(key, value, events));
+  }
+
+  /**
+   * `create`, then the follow-up's value as the key's next revision, in the same transaction (so the two
+   * share one fsync; both are durable when it resolves). A follow-up that throws, or whose value etcd
+   * would refuse, writes nothing: the create stands alone.
+   */
+  createThen(key: string, value: string, followUp: FollowUp): Promise<{ created: StoredValue; next?: StoredValue }> {
+    try {
+      checkEtcdRequestSize(key, value, 0, false);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.write((events, earlier) => {
+      const created = this.insert(key, value, events);
+      let nextValue: string | undefined;
+      try {
+        nextValue = followUp(created, earlier.map((e) => e.key));
+        if (nextValue !== undefined) checkEtcdRequestSize(key, nextValue, created.modRevision, true);
+      } catch {
+        nextValue = undefined;
+      }
+      if (nextValue === undefined) return { created };
       const rev = this.bump();
-      this.stmts.insert.run(key, value, rev, rev);
-      this.stmts.event.run(rev, "ADDED", key, value, null, rev, null);
-      events.push({ type: "ADDED", key, revision: rev, value });
-      return { key, value, createRevision: rev, modRevision: rev };
+      this.stmts.replace.run(nextValue, rev, key);
+      this.stmts.event.run(rev, "MODIFIED", key, nextValue, value, created.createRevision, created.modRevision);
+      events.push({ type: "MODIFIED", key, revision: rev, value: nextValue, prevValue: value });
+      return { created, next: { key, value: nextValue, createRevision: created.createRevision, modRevision: rev } };
     });
+  }
+
+  private insert(key: string, value: string, events: StoreEvent[]): StoredValue {
+    if (this.stmts.get.get(key)) throw new KeyExistsError(key);
+    const rev = this.bump();
+    this.stmts.insert.run(key, value, rev, rev);
+    this.stmts.event.run(rev, "ADDED", key, value, null, rev, null);
+    events.push({ type: "ADDED", key, revision: rev, value });
+    return { key, value, createRevision: rev, modRevision: rev };
   }
 
   update(key: string, value: string, expectedRevision?: number): Promise<StoredValue> {
@@ -292,7 +324,7 @@ export class SqliteStore implements Store {
    * (each in its own savepoint, so a refused write leaves the others), committed with one fsync; each
    * promise settles, and watchers see the events, only after that commit is durable.
    */
-  private write<T>(body: (events: StoreEvent[]) => T): Promise<T> {
+  private write<T>(body: (events: StoreEvent[], earlier: readonly StoreEvent[]) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pendingWrites.push({ body, resolve: resolve as (v: unknown) => void, reject });
       if (this.pendingWrites.length === 1) setImmediate(() => this.flush());
@@ -316,7 +348,7 @@ export class SqliteStore implements Store {
           const rev = this.rev;
           const mine: StoreEvent[] = [];
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(() => w.body(mine))() });
+            outcomes.push({ ok: true, value: this.db.transaction(() => w.body(mine, events))() });
             events.push(...mine);
           } catch (e) {
             this.rev = rev;

@@ -118,6 +118,13 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * A controller's write that follows a create in the same commit ({@link Store.createThen}): given the
+ * created value and the keys written earlier in the same uncommitted commit, the key's next value, or
+ * undefined to write nothing (the caller then writes it later, as an ordinary update).
+ */
+export type FollowUp = (created: StoredValue, earlierKeys: readonly string[]) => string | undefined;
+
+/**
  * A transactional key-value store with a global revision. Every method is atomic and asynchronous.
  * Implementations must make a write durable before its promise resolves.
  */
@@ -140,6 +147,13 @@ export interface Store {
   listRange(prefix: string, range: ListRange): Promise<ListRangeResult>;
   /** Creates `key`; rejects with {@link KeyExistsError}. */
   create(key: string, value: string): Promise<StoredValue>;
+  /**
+   * Optional (stores that commit writes in groups): `create`, then `followUp` run on the created value
+   * and its result written as the key's next revision (a MODIFIED event after the ADDED one) in the same
+   * durable commit — a controller's update right after the create, sharing its fsync. Resolves once both
+   * are durable; `next` is absent when `followUp` wrote nothing (or its write was refused).
+   */
+  createThen?(key: string, value: string, followUp: FollowUp): Promise<{ created: StoredValue; next?: StoredValue }>;
   /**
    * Replaces `key` if its modRevision equals `expectedRevision` (or unconditionally when it is
    * undefined); rejects with {@link KeyNotFoundError} / {@link RevisionConflictError}.

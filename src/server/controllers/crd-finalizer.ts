@@ -73,6 +73,9 @@ export class CrdFinalizer {
   }
 
   private consider(name: string, value: string): void {
+    // Only a CRD marked for deletion concerns this controller: the stored text of any other has no such key
+    // (a schema property of that name only costs the parse).
+    if (!value.includes('"deletionTimestamp"')) return;
     const crd = parseStored(value);
     if (typeof metaOf(crd)["deletionTimestamp"] !== "string" || !finalizersOf(crd).includes(CRD_CLEANUP_FINALIZER)) return;
     this.queue.add(name, 0);

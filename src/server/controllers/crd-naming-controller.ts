@@ -7,7 +7,10 @@
  * taken changes their verdict), as the naming controller requeues the group.
  *
  * crdkit runs the pass before answering the CRD write (`crdNamingStore`), so a CRD created through this
- * server is established when its create returns; Kubernetes runs it moments later.
+ * server is established when its create returns; Kubernetes runs it moments later. On a store that commits
+ * writes in groups (SQLite, `Store.createThen`) the status write of a create shares the create's commit
+ * and fsync: still two revisions (ADDED without conditions, then MODIFIED with them), both durable before
+ * the answer, which is the CRD as created.
  */
 import { KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
@@ -52,15 +55,10 @@ export class CrdNamingController {
       if (!sv) return "";
       const crd = parseStored(sv.value);
       const group = groupOf(crd);
-      const status = namingStatus(crd, this.registry.takenNames(group, name));
-      // The nonstructuralschema controller's condition, kept in the same pass.
-      const conds = Array.isArray(status["conditions"]) ? status["conditions"] : [];
-      const withNs = withNonStructuralCondition(crd, conds, nowTimestamp());
-      if (withNs !== conds) status["conditions"] = withNs;
-      if (deepEqual(status, crd["status"] ?? null)) return group;
-      const next = trackUpdate(crd, { ...crd, status }, CRD_TYPE, CONTROLLER_MANAGER, "apiextensions.k8s.io/v1", "status", ["spec", "metadata"]);
+      const next = this.statusWrite(name, crd);
+      if (next === undefined) return group;
       try {
-        await this.store.update(key, encodeObject(next), sv.modRevision);
+        await this.store.update(key, next, sv.modRevision);
         return group;
       } catch (e) {
         if (e instanceof KeyNotFoundError) return "";
@@ -68,6 +66,46 @@ export class CrdNamingController {
       }
     }
     return "";
+  }
+
+  /**
+   * The CRD with the status the controllers give it (accepted names, conditions, the nonstructural
+   * condition, their managed-fields entry), encoded for the store; undefined when the status is already so.
+   */
+  private statusWrite(name: string, crd: JsonObject): string | undefined {
+    const status = namingStatus(crd, this.registry.takenNames(groupOf(crd), name));
+    // The nonstructuralschema controller's condition, kept in the same pass.
+    const conds = Array.isArray(status["conditions"]) ? status["conditions"] : [];
+    const withNs = withNonStructuralCondition(crd, conds, nowTimestamp());
+    if (withNs !== conds) status["conditions"] = withNs;
+    if (deepEqual(status, crd["status"] ?? null)) return undefined;
+    const next = trackUpdate(crd, { ...crd, status }, CRD_TYPE, CONTROLLER_MANAGER, "apiextensions.k8s.io/v1", "status", ["spec", "metadata"]);
+    return encodeObject(next);
+  }
+
+  /**
+   * The status write that follows a CRD create in the same commit (`Store.createThen`): as {@link sync}
+   * would write it, computed from the registry — so only when no other CRD was written earlier in that
+   * commit (the registry has not seen it yet); otherwise nothing, and {@link afterWrite} does the pass.
+   */
+  followUp(created: StoredValue, earlierKeys: readonly string[]): string | undefined {
+    if (!created.key.startsWith(CRD_PREFIX) || earlierKeys.some((k) => k.startsWith(CRD_PREFIX))) return undefined;
+    return this.statusWrite(created.key.slice(CRD_PREFIX.length), parseStored(created.value));
+  }
+
+  /**
+   * The passes for every other CRD of `group` (default: the group `name` has in the registry) after a write
+   * of `name` (a name taken or freed changes their verdict).
+   */
+  async afterGroupChange(name: string, group = this.registry.get(name)?.group): Promise<void> {
+    if (!group) return;
+    try {
+      for (const other of this.registry.namesInGroup(group)) {
+        if (other !== name) await this.sync(other);
+      }
+    } catch {
+      // Reported by the next request that reaches the store.
+    }
   }
 
   /** A pass over every CRD (at startup), in name order. */
@@ -85,15 +123,15 @@ export class CrdNamingController {
    * has succeeded either way: a store failure here leaves the status to the next write.
    */
   async afterWrite(name: string, group?: string, written?: StoredValue): Promise<void> {
+    let g: string | undefined;
     try {
-      const g = (await this.sync(name, written)) || group;
-      if (!g) return;
-      for (const e of [...this.registry.entries()]) {
-        if (e.group === g && e.name !== name) await this.sync(e.name);
-      }
+      g = (await this.sync(name, written)) || group;
     } catch {
       // Reported by the next request that reaches the store.
+      return;
     }
+    // Only the group's CRDs (not every CRD: installing n CRDs stays O(n)).
+    if (g) await this.afterGroupChange(name, g);
   }
 }
 
@@ -109,6 +147,13 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
     create: async (key, value) => {
+      if (store.createThen) {
+        // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
+        const { created, next } = await store.createThen(key, value, (sv, earlier) => controller.followUp(sv, earlier));
+        if (next) await controller.afterGroupChange(nameOf(key));
+        else await controller.afterWrite(nameOf(key), undefined, created);
+        return created;
+      }
       const sv = await store.create(key, value);
       await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;

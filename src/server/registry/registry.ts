@@ -131,6 +131,8 @@ export class Registry {
   private readonly crds = new Map<string, CrdEntry>();
   /** `group` → `plural` → CRD name. */
   private readonly byResource = new Map<string, Map<string, string>>();
+  /** `group` → the names of its CRDs (accepted names or not). */
+  private readonly byGroup = new Map<string, Set<string>>();
   private changeCounter = 0;
   private readonly informer: PrefixInformer;
 
@@ -194,6 +196,9 @@ export class Registry {
     const m = this.byResource.get(old.group);
     if (m && m.get(old.names.plural) === name) m.delete(old.names.plural);
     if (m && m.size === 0) this.byResource.delete(old.group);
+    const g = this.byGroup.get(old.group);
+    g?.delete(name);
+    if (g && g.size === 0) this.byGroup.delete(old.group);
     this.changeCounter++;
   }
 
@@ -201,6 +206,9 @@ export class Registry {
     this.remove(name);
     const e = toEntry(name, obj, revision);
     this.crds.set(name, e);
+    let g = this.byGroup.get(e.group);
+    if (!g) this.byGroup.set(e.group, (g = new Set()));
+    g.add(name);
     if (e.names.plural !== "") {
       let m = this.byResource.get(e.group);
       if (!m) this.byResource.set(e.group, (m = new Map()));
@@ -212,6 +220,11 @@ export class Registry {
   /** Every CRD. */
   entries(): IterableIterator<CrdEntry> {
     return this.crds.values();
+  }
+
+  /** The names of the CRDs of `group`, in no particular order. */
+  namesInGroup(group: string): string[] {
+    return [...(this.byGroup.get(group) ?? [])];
   }
 
   get(name: string): CrdEntry | undefined {

@@ -141,6 +141,17 @@ function withoutManaged(o: JsonObject): JsonObject {
   return { ...o, metadata: meta };
 }
 
+/**
+ * The object without the top-level fields a strategy resets: their paths are dropped from every comparison
+ * result anyway (`ignore`), so they are left out of the comparison (a status write does not walk the spec).
+ */
+function withoutFields(o: JsonObject, fields: readonly string[]): JsonObject {
+  if (!fields.some((k) => Object.hasOwn(o, k))) return o;
+  const out = { ...o };
+  for (const k of fields) delete out[k];
+  return out;
+}
+
 function setManaged(o: JsonObject, managers: Map<string, Managed>): JsonObject {
   const out = withoutManaged(o);
   const enc = encode(managers);
@@ -196,7 +207,7 @@ function takeOver(
   force: boolean,
   ignored: readonly string[],
 ): { conflicts: Conflict[]; changed: FieldSet; removed: FieldSet } {
-  const cmp = compareValues(withoutManaged(live), withoutManaged(next), type);
+  const cmp = compareValues(withoutFields(withoutManaged(live), ignored), withoutFields(withoutManaged(next), ignored), type);
   const changed = ignore(cmp.modified.union(cmp.added), ignored);
   cmp.removed = ignore(cmp.removed, ignored);
   const conflicts: Conflict[] = [];
