@@ -1,0 +1,185 @@
+/**
+ * The CRD install path: the create answers the CRD as stored (no conditions), the controllers' status write
+ * follows as its own revision (on SQLite in the same commit), and one install costs the same store work
+ * whether it is the 5th CRD or the 60th.
+ */
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { after, before, describe, it } from "node:test";
+import { startServer, type RunningServer } from "../../src/server/server.js";
+import { SqliteStore } from "../../src/storage/sqlite-store.js";
+import type { Store } from "../../src/storage/types.js";
+import { CrdNamingController, crdNamingStore } from "../../src/server/controllers/crd-naming-controller.js";
+import { CRD_PREFIX, Registry } from "../../src/server/registry/registry.js";
+import { registrySynced } from "../../src/server/registry/registry-synced-store.js";
+import { api } from "./client.js";
+
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+function thingCrd(i: number, group = `g${i}.example.com`, kind = `Thing${i}`): Record<string, unknown> {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `things${i}.${group}` },
+    spec: {
+      group,
+      scope: "Namespaced",
+      names: { plural: `things${i}`, kind },
+      versions: [
+        { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } },
+      ],
+    },
+  };
+}
+
+type Cond = { type: string; status: string; reason: string };
+const conds = (o: { status?: { conditions?: Cond[] | null } }) => (o.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason]);
+
+/** Reads `n` watch events (NDJSON) from `path`. */
+function watchEvents(base: string, path: string, n: number): Promise<{ type: string; object: Record<string, unknown> & { metadata: { resourceVersion: string } } }[]> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, (res) => {
+      let buf = "";
+      const got: { type: string; object: Record<string, unknown> & { metadata: { resourceVersion: string } } }[] = [];
+      res.on("data", (d: Buffer) => {
+        buf += d.toString();
+        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+          got.push(JSON.parse(buf.slice(0, i)));
+          buf = buf.slice(i + 1);
+          if (got.length === n) {
+            resolve(got);
+            req.destroy();
+          }
+        }
+      });
+      res.on("end", () => resolve(got));
+    });
+    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
+    req.end();
+  });
+}
+
+/** The store with a count of the calls made through it. */
+function counted(store: Store): { store: Store; calls: () => number } {
+  let n = 0;
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== "function") return v;
+      return (...args: unknown[]) => {
+        n++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: wrapped, calls: () => n };
+}
+
+describe("CRD install", () => {
+  let s: RunningServer;
+  let calls: () => number;
+  before(async () => {
+    const c = counted(new SqliteStore({ path: ":memory:" }));
+    calls = c.calls;
+    s = await startServer({ store: c.store, ui: false });
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  it("answers the CRD as created; the status write is the next revision, and the CRD is established when the create returns", async () => {
+    const rv0 = (await api(s.url, "GET", CRDS)).json.metadata.resourceVersion;
+    const events = watchEvents(s.url, `${CRDS}?watch=1&resourceVersion=${rv0}&fieldSelector=metadata.name%3Dthings1.g1.example.com`, 2);
+    const r = await api(s.url, "POST", CRDS, thingCrd(1));
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.status.conditions, null);
+    assert.deepEqual(r.json.status.acceptedNames, { plural: "", kind: "" });
+    const rv = Number(r.json.metadata.resourceVersion);
+    const got = await api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
+    assert.equal(Number(got.json.metadata.resourceVersion), rv + 1);
+    assert.deepEqual(conds(got.json), [
+      ["NamesAccepted", "True", "NoConflicts"],
+      ["Established", "True", "InitialNamesAccepted"],
+    ]);
+    assert.deepEqual(
+      got.json.metadata.managedFields.map((m: Record<string, string>) => [m.manager, m.operation, m.subresource]),
+      [
+        ["kube-apiserver", "Update", "status"],
+        ["node", "Update", undefined],
+      ],
+    );
+    const ev = await events;
+    assert.deepEqual(
+      ev.map((e) => [e.type, Number(e.object.metadata.resourceVersion), conds(e.object as { status?: { conditions?: Cond[] } })]),
+      [
+        ["ADDED", rv, []],
+        ["MODIFIED", rv + 1, conds(got.json)],
+      ],
+    );
+    // The resource is served at once.
+    assert.equal((await api(s.url, "GET", "/apis/g1.example.com/v1/namespaces/default/things1")).status, 200);
+  });
+
+  it("two CRDs of one group claiming one kind in the same commit: one is accepted, the other reports the conflict", async () => {
+    const [a, b] = await Promise.all([
+      api(s.url, "POST", CRDS, thingCrd(2, "same.example.com", "Same")),
+      api(s.url, "POST", CRDS, thingCrd(3, "same.example.com", "Same")),
+    ]);
+    assert.equal(a.status, 201, a.text);
+    assert.equal(b.status, 201, b.text);
+    const got = await Promise.all(["things2", "things3"].map(async (p) => (await api(s.url, "GET", `${CRDS}/${p}.same.example.com`)).json));
+    const verdicts = got.map((o) => conds(o)).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+    assert.deepEqual(verdicts, [
+      [
+        ["NamesAccepted", "False", "ListKindConflict"],
+        ["Established", "False", "NotAccepted"],
+      ],
+      [
+        ["NamesAccepted", "True", "NoConflicts"],
+        ["Established", "True", "InitialNamesAccepted"],
+      ],
+    ]);
+  });
+
+  it("one install does the same store work for the 5th CRD as for the 60th (nothing per install over all CRDs)", async () => {
+    const work: number[] = [];
+    for (let i = 10; i < 70; i++) {
+      const before = calls();
+      const r = await api(s.url, "POST", CRDS, thingCrd(i));
+      assert.equal(r.status, 201, r.text);
+      const got = await api(s.url, "GET", `${CRDS}/things${i}.g${i}.example.com`);
+      assert.deepEqual(conds(got.json)[1], ["Established", "True", "InitialNamesAccepted"]);
+      work.push(calls() - before);
+    }
+    assert.equal(new Set(work).size, 1, `store calls per install: ${work.join(",")}`);
+  });
+});
+
+describe("CRD naming on a store that commits in groups", () => {
+  it("a CRD created in the same commit as another of its group gets its status after that one is known (no follow-up on a stale registry)", async () => {
+    const store = new SqliteStore({ path: ":memory:" });
+    const registry = new Registry(store);
+    await registry.start();
+    const synced = registrySynced(store, registry);
+    const crds = crdNamingStore(synced, new CrdNamingController(synced, registry));
+    const stored = (i: number) =>
+      JSON.stringify({
+        ...thingCrd(i, "same.example.com", "Same"),
+        status: { acceptedNames: { plural: "", kind: "" }, conditions: null, storedVersions: ["v1"] },
+      });
+    // Issued in one turn of the event loop: one SQLite transaction.
+    const [a, b] = await Promise.all([crds.create(`${CRD_PREFIX}things1.same.example.com`, stored(1)), crds.create(`${CRD_PREFIX}things2.same.example.com`, stored(2))]);
+    assert.equal(b.modRevision, a.modRevision + 2, "the first create's status write shares the commit");
+    const status = async (i: number) => JSON.parse((await store.get(`${CRD_PREFIX}things${i}.same.example.com`))!.value);
+    assert.deepEqual(conds(await status(1)), [
+      ["NamesAccepted", "True", "NoConflicts"],
+      ["Established", "True", "InitialNamesAccepted"],
+    ]);
+    assert.deepEqual(conds(await status(2)), [
+      ["NamesAccepted", "False", "ListKindConflict"],
+      ["Established", "False", "NotAccepted"],
+    ]);
+    registry.stop();
+    await store.close();
+  });
+});
