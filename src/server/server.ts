@@ -158,7 +158,7 @@ export class ApiHandler {
     this.naming = new CrdNamingController(synced, this.registry);
     this.crdStore = crdNamingStore(synced, this.naming);
     // A CRD the finalizer deleted frees its names for the others of its group.
-    this.finalizer = new CrdFinalizer(this.store, async (name, group, revision) => {
+    this.finalizer = new CrdFinalizer(this.store, this.registry, async (name, group, revision) => {
       await this.registry.caughtUp(revision);
       await this.naming.afterWrite(name, group);
     });

@@ -14,10 +14,9 @@
 import { KeyNotFoundError, RevisionConflictError, type Store } from "../../storage/types.js";
 import { isObject, type JsonObject } from "../../value/json-value.js";
 import { conditionTrue, readNames, setCrdCondition } from "./crd-status.js";
-import { finalizersOf, metaOf, nowTimestamp } from "../registry/object-meta.js";
-import { PrefixInformer } from "../registry/prefix-informer.js";
+import { finalizersOf, metaOf, metaString, nowTimestamp } from "../registry/object-meta.js";
 import { KeyedQueue } from "./keyed-queue.js";
-import { CRD_PREFIX } from "../registry/registry.js";
+import { CRD_PREFIX, type Registry } from "../registry/registry.js";
 import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 
 export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
@@ -36,7 +35,6 @@ export function markCrdDeleting(crd: JsonObject): void {
 
 /** The finalizer controller. */
 export class CrdFinalizer {
-  private readonly informer: PrefixInformer;
   // Every replica runs this controller: writes are compare-and-swap, a conflict or an unreachable store
   // means another pass later (the work is idempotent).
   private readonly queue = new KeyedQueue((name) =>
@@ -49,35 +47,23 @@ export class CrdFinalizer {
   /** `deleted`: called with a CRD's name, group and deletion revision once the controller has deleted it. */
   constructor(
     private readonly store: Store,
+    /** The CRDs are followed through the registry's watch (of every replica's writes). */
+    private readonly registry: Registry,
     private readonly deleted: (name: string, group: string, revision: number) => Promise<void> = async () => {},
-  ) {
-    this.informer = new PrefixInformer(store, CRD_PREFIX, {
-      replace: (items) => {
-        for (const it of items) this.consider(it.key.slice(CRD_PREFIX.length), it.value);
-      },
-      event: (e) => {
-        if (e.type !== "DELETED") this.consider(e.key.slice(CRD_PREFIX.length), e.value);
-      },
-    });
-  }
+  ) {}
 
-  /** Resumes pending deletions and follows CRD changes (of every replica). */
-  start(): Promise<void> {
-    return this.informer.start();
+  /** Resumes pending deletions and follows CRD changes (the registry must be started). */
+  async start(): Promise<void> {
+    this.registry.follow((name, crd) => this.consider(name, crd));
   }
 
   /** Stops the controller (server shutdown). */
   stop(): void {
-    this.informer.stop();
     this.queue.stop();
   }
 
-  private consider(name: string, value: string): void {
-    // Only a CRD marked for deletion concerns this controller: the stored text of any other has no such key
-    // (a schema property of that name only costs the parse).
-    if (!value.includes('"deletionTimestamp"')) return;
-    const crd = parseStored(value);
-    if (typeof metaOf(crd)["deletionTimestamp"] !== "string" || !finalizersOf(crd).includes(CRD_CLEANUP_FINALIZER)) return;
+  private consider(name: string, crd: JsonObject): void {
+    if (metaString(crd, "deletionTimestamp") === "" || !finalizersOf(crd).includes(CRD_CLEANUP_FINALIZER)) return;
     this.queue.add(name, 0);
   }
 

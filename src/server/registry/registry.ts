@@ -135,6 +135,8 @@ export class Registry {
   private readonly byGroup = new Map<string, Set<string>>();
   private changeCounter = 0;
   private readonly informer: PrefixInformer;
+  /** Controllers that follow CRDs through the registry's watch instead of one of their own. */
+  private readonly followers: ((name: string, crd: JsonObject) => void)[] = [];
 
   /**
    * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
@@ -154,6 +156,8 @@ export class Registry {
           const name = it.key.slice(CRD_PREFIX.length);
           if (this.crds.get(name)?.revision !== it.modRevision) this.put(name, parseStored(it.value), it.modRevision);
         }
+        // After a re-list every follower sees every CRD again (as after its own list).
+        for (const f of this.followers) for (const e of this.crds.values()) f(e.name, e.obj);
       },
       event: (e) => this.onEvent(e),
     });
@@ -186,7 +190,21 @@ export class Registry {
   private onEvent(e: StoreEvent): void {
     const name = e.key.slice(CRD_PREFIX.length);
     if (e.type === "DELETED") this.remove(name);
-    else this.put(name, parseStored(e.value), e.revision);
+    else {
+      const obj = parseStored(e.value);
+      this.put(name, obj, e.revision);
+      for (const f of this.followers) f(name, obj);
+    }
+  }
+
+  /**
+   * Calls `changed` with every CRD now, then with each CRD written from now on and with every CRD after a
+   * re-list (not for deletions): a controller that follows CRDs shares the registry's watch and its parse
+   * (the object must not be changed).
+   */
+  follow(changed: (name: string, crd: JsonObject) => void): void {
+    this.followers.push(changed);
+    for (const e of this.crds.values()) changed(e.name, e.obj);
   }
 
   private remove(name: string): void {
