@@ -45,10 +45,7 @@ const STRIPPED: PathElement[][] = [
 
 /** Drops the paths under the top-level fields a strategy resets (`GetResetFields`). */
 function ignore(set: FieldSet, fields: readonly string[]): FieldSet {
-  if (fields.length === 0) return set;
-  const s = new FieldSet();
-  for (const p of set.paths()) if (!(p[0]?.kind === "f" && fields.includes(p[0].name))) s.insert(p);
-  return s;
+  return fields.length === 0 ? set : set.withoutTopFields(fields);
 }
 
 function strip(set: FieldSet): FieldSet {

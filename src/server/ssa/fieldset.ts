@@ -228,24 +228,44 @@ export class FieldSet {
     return out;
   }
 
-  /** Parses FieldsV1; throws on malformed keys (the API server then ignores the entry set). */
+  /** A copy without the top-level fields named in `names`. */
+  withoutTopFields(names: readonly string[]): FieldSet {
+    const drop = new Set(names.map((n) => `f:${n}`));
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!drop.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (drop.has(k)) continue;
+      const sub = c.set.union(EMPTY);
+      if (!sub.isBare()) out.children.set(k, { pe: c.pe, set: sub });
+    }
+    return out;
+  }
+
+  /** Parses FieldsV1 (building the trie directly); throws on malformed keys (the API server then ignores the entry set). */
   static fromFieldsV1(v: JsonValue | undefined): FieldSet {
     const out = new FieldSet();
-    const walk = (node: JsonValue, prefix: PathElement[]): void => {
-      if (!isObject(node)) throw new Error("FieldsV1 must be an object");
+    // `set` is the node of `node`; a `.` in it makes the node's own element (`self`, at `key` of `parent`) a member.
+    const walk = (node: JsonObject, set: FieldSet, parent: FieldSet | undefined, key: string, self: PathElement | undefined): void => {
       for (const [k, child] of Object.entries(node)) {
         if (k === ".") {
-          if (prefix.length > 0) out.insert(prefix);
+          if (parent && self) parent.members.set(key, self);
           continue;
         }
         const pe = deserializePE(k);
         if (!pe) throw new Error(`invalid FieldsV1 key ${k}`);
-        const p = [...prefix, pe];
-        if (isObject(child) && Object.keys(child).length > 0) walk(child, p);
-        else out.insert(p);
+        const ck = serializePE(pe);
+        if (isObject(child) && Object.keys(child).length > 0) {
+          const existing = set.children.get(ck);
+          const sub = existing?.set ?? new FieldSet();
+          walk(child, sub, set, ck, pe);
+          if (!existing && !sub.isBare()) set.children.set(ck, { pe, set: sub });
+        } else set.members.set(ck, pe);
       }
     };
-    if (v !== undefined && v !== null) walk(v, []);
+    if (v !== undefined && v !== null) {
+      if (!isObject(v)) throw new Error("FieldsV1 must be an object");
+      walk(v, out, undefined, "", undefined);
+    }
     return out;
   }
 }

@@ -1,0 +1,58 @@
+/** FieldSet operations on tries: union, difference, intersection, FieldsV1 round trips. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FieldSet } from "./fieldset.js";
+
+const fs = (v: Record<string, unknown>) => FieldSet.fromFieldsV1(v as never);
+
+describe("FieldSet", () => {
+  const a = { "f:spec": { ".": {}, "f:replicas": {}, "f:ports": { 'k:{"port":80}': { ".": {}, "f:name": {} } } }, "f:status": { "f:phase": {} } };
+  const b = { "f:spec": { "f:replicas": {}, "f:ports": { 'k:{"port":80}': { "f:name": {} } } }, "f:metadata": { "f:labels": { "f:x": {} } } };
+
+  const cases: { op: "union" | "difference" | "intersection"; want: Record<string, unknown> }[] = [
+    {
+      op: "union",
+      want: {
+        "f:metadata": { "f:labels": { "f:x": {} } },
+        "f:spec": { ".": {}, "f:ports": { 'k:{"port":80}': { ".": {}, "f:name": {} } }, "f:replicas": {} },
+        "f:status": { "f:phase": {} },
+      },
+    },
+    // Subtrees left with nothing are dropped (no `f:ports` without members below it).
+    { op: "difference", want: { "f:spec": { ".": {}, "f:ports": { 'k:{"port":80}': {} } }, "f:status": { "f:phase": {} } } },
+    { op: "intersection", want: { "f:spec": { "f:ports": { 'k:{"port":80}': { "f:name": {} } }, "f:replicas": {} } } },
+  ];
+  for (const c of cases) {
+    it(`${c.op} keeps FieldsV1 order and prunes empty subtrees`, () => {
+      const out = fs(a)[c.op](fs(b));
+      assert.deepEqual(JSON.stringify(out.toFieldsV1()), JSON.stringify(c.want));
+    });
+  }
+
+  it("results share no nodes with their inputs", () => {
+    const x = fs(a);
+    const y = fs(b);
+    for (const out of [x.union(y), x.difference(y), x.intersection(y)]) {
+      for (const p of out.paths()) out.insert([...p, { kind: "f", name: "added" }]);
+    }
+    assert.deepEqual(x.toFieldsV1(), fs(a).toFieldsV1());
+    assert.deepEqual(y.toFieldsV1(), fs(b).toFieldsV1());
+  });
+
+  it("an empty difference is empty; `.` alone makes the parent a member", () => {
+    assert.equal(fs(a).difference(fs(a)).empty(), true);
+    assert.deepEqual(JSON.stringify(fs(a).difference(fs(a)).toFieldsV1()), "{}");
+    const dot = fs({ "f:spec": { ".": {} } });
+    assert.deepEqual(dot.paths(), [[{ kind: "f", name: "spec" }]]);
+    assert.deepEqual(JSON.stringify(dot.toFieldsV1()), '{"f:spec":{}}');
+  });
+
+  it("drops top-level fields", () => {
+    assert.deepEqual(JSON.stringify(fs(a).withoutTopFields(["status", "metadata"]).toFieldsV1()), JSON.stringify({ "f:spec": { ".": {}, "f:ports": { 'k:{"port":80}': { ".": {}, "f:name": {} } }, "f:replicas": {} } }));
+  });
+
+  it("refuses malformed FieldsV1", () => {
+    assert.throws(() => fs({ "x:y": {} }), /invalid FieldsV1 key x:y/);
+    assert.throws(() => FieldSet.fromFieldsV1("str"), /FieldsV1 must be an object/);
+  });
+});
