@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import {
   type FollowUp,
+  type FollowUpGuard,
   FutureRevisionError,
   KeyExistsError,
   type ListRange,
@@ -75,7 +76,7 @@ export class SqliteStore implements Store {
   private rev: number;
   private compacted: number;
   private writesSinceCompact = 0;
-  private pendingWrites: { body: (events: StoreEvent[], earlier: readonly StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  private pendingWrites: { body: (events: StoreEvent[]) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
 
   private mark: RevisionMark | undefined;
   private readonly path: string;
@@ -121,6 +122,9 @@ export class SqliteStore implements Store {
         "SELECT rev, type, key, value, prev FROM events WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev",
       ),
       trim: this.db.prepare<[number]>("DELETE FROM events WHERE rev <= ?"),
+      changedOther: this.db.prepare<[number, number, string, string, string], { rev: number }>(
+        "SELECT rev FROM events WHERE rev > ? AND rev < ? AND key >= ? AND key < ? AND key <> ? LIMIT 1",
+      ),
     };
     this.rev = this.stmts.getMeta.get("revision")?.num ?? 0;
     this.compacted = this.stmts.getMeta.get("compacted")?.num ?? 0;
@@ -202,20 +206,21 @@ export class SqliteStore implements Store {
 
   /**
    * `create`, then the follow-up's value as the key's next revision, in the same transaction (so the two
-   * share one fsync; both are durable when it resolves). A follow-up that throws, or whose value etcd
-   * would refuse, writes nothing: the create stands alone.
+   * share one fsync; both are durable when it resolves). A failed guard (a key under its prefix changed
+   * after its revision, committed or earlier in this transaction), a follow-up that throws, or a value etcd
+   * would refuse writes nothing: the create stands alone.
    */
-  createThen(key: string, value: string, followUp: FollowUp): Promise<{ created: StoredValue; next?: StoredValue }> {
+  createThen(key: string, value: string, followUp: FollowUp, guard: FollowUpGuard): Promise<{ created: StoredValue; next?: StoredValue }> {
     try {
       checkEtcdRequestSize(key, value, 0, false);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.write((events, earlier) => {
+    return this.write((events) => {
       const created = this.insert(key, value, events);
       let nextValue: string | undefined;
       try {
-        nextValue = followUp(created, earlier.map((e) => e.key));
+        if (!this.changedSince(guard, key, created.modRevision)) nextValue = followUp(key, value);
         if (nextValue !== undefined) checkEtcdRequestSize(key, nextValue, created.modRevision, true);
       } catch {
         nextValue = undefined;
@@ -227,6 +232,12 @@ export class SqliteStore implements Store {
       events.push({ type: "MODIFIED", key, revision: rev, value: nextValue, prevValue: value });
       return { created, next: { key, value: nextValue, createRevision: created.createRevision, modRevision: rev } };
     });
+  }
+
+  /** Whether a key under the guard's prefix other than `key` changed after its revision and before `before`. */
+  private changedSince(guard: FollowUpGuard, key: string, before: number): boolean {
+    if (guard.unchangedSince < this.compacted) return true;
+    return this.stmts.changedOther.get(guard.unchangedSince, before, guard.prefix, prefixEnd(guard.prefix), key) !== undefined;
   }
 
   private insert(key: string, value: string, events: StoreEvent[]): StoredValue {
@@ -324,7 +335,7 @@ export class SqliteStore implements Store {
    * (each in its own savepoint, so a refused write leaves the others), committed with one fsync; each
    * promise settles, and watchers see the events, only after that commit is durable.
    */
-  private write<T>(body: (events: StoreEvent[], earlier: readonly StoreEvent[]) => T): Promise<T> {
+  private write<T>(body: (events: StoreEvent[]) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pendingWrites.push({ body, resolve: resolve as (v: unknown) => void, reject });
       if (this.pendingWrites.length === 1) setImmediate(() => this.flush());
@@ -348,7 +359,7 @@ export class SqliteStore implements Store {
           const rev = this.rev;
           const mine: StoreEvent[] = [];
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(() => w.body(mine, events))() });
+            outcomes.push({ ok: true, value: this.db.transaction(() => w.body(mine))() });
             events.push(...mine);
           } catch (e) {
             this.rev = rev;

@@ -118,11 +118,20 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * A controller's write that follows a create in the same commit ({@link Store.createThen}): given the
- * created value and the keys written earlier in the same uncommitted commit, the key's next value, or
- * undefined to write nothing (the caller then writes it later, as an ordinary update).
+ * A controller's write that follows a create ({@link Store.createThen}): given the key and the created
+ * value, the key's next value, or undefined to write nothing (the caller then writes it later, as an
+ * ordinary update). It may run before the create is applied.
  */
-export type FollowUp = (created: StoredValue, earlierKeys: readonly string[]) => string | undefined;
+export type FollowUp = (key: string, created: string) => string | undefined;
+
+/**
+ * The condition of a follow-up write: no key under `prefix` other than the created one changed (was
+ * created, updated or deleted) after revision `unchangedSince` — the state the follow-up was computed from.
+ */
+export interface FollowUpGuard {
+  prefix: string;
+  unchangedSince: number;
+}
 
 /**
  * A transactional key-value store with a global revision. Every method is atomic and asynchronous.
@@ -148,12 +157,13 @@ export interface Store {
   /** Creates `key`; rejects with {@link KeyExistsError}. */
   create(key: string, value: string): Promise<StoredValue>;
   /**
-   * Optional (stores that commit writes in groups): `create`, then `followUp` run on the created value
-   * and its result written as the key's next revision (a MODIFIED event after the ADDED one) in the same
-   * durable commit — a controller's update right after the create, sharing its fsync. Resolves once both
-   * are durable; `next` is absent when `followUp` wrote nothing (or its write was refused).
+   * Optional: `create`, then `followUp`'s value written as the key's next revision (a MODIFIED event after
+   * the ADDED one) if `guard` holds and nothing changed the key since its create — a controller's update
+   * right after the create, sharing its commit (SQLite) or sent without waiting for the create's answer
+   * (etcd). Resolves once both are durable; `next` is absent when nothing more was written (the follow-up
+   * declined, its guard failed, or etcd applied it too early): the caller then writes it as usual.
    */
-  createThen?(key: string, value: string, followUp: FollowUp): Promise<{ created: StoredValue; next?: StoredValue }>;
+  createThen?(key: string, value: string, followUp: FollowUp, guard: FollowUpGuard): Promise<{ created: StoredValue; next?: StoredValue }>;
   /**
    * Replaces `key` if its modRevision equals `expectedRevision` (or unconditionally when it is
    * undefined); rejects with {@link KeyNotFoundError} / {@link RevisionConflictError}.

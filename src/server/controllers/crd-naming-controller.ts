@@ -7,12 +7,12 @@
  * taken changes their verdict), as the naming controller requeues the group.
  *
  * crdkit runs the pass before answering the CRD write (`crdNamingStore`), so a CRD created through this
- * server is established when its create returns; Kubernetes runs it moments later. On a store that commits
- * writes in groups (SQLite, `Store.createThen`) the status write of a create shares the create's commit
- * and fsync: still two revisions (ADDED without conditions, then MODIFIED with them), both durable before
- * the answer, which is the CRD as created.
+ * server is established when its create returns; Kubernetes runs it moments later. The status write of a
+ * create is handed to the store with the create (`Store.createThen`): SQLite commits both with one fsync,
+ * etcd gets it right behind the create; still two revisions (ADDED without conditions, then MODIFIED with
+ * them), both durable before the answer, which is the CRD as created.
  */
-import { KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
+import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
 import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 import type { Registry } from "../registry/registry.js";
@@ -84,13 +84,18 @@ export class CrdNamingController {
   }
 
   /**
-   * The status write that follows a CRD create in the same commit (`Store.createThen`): as {@link sync}
-   * would write it, computed from the registry — so only when no other CRD was written earlier in that
-   * commit (the registry has not seen it yet); otherwise nothing, and {@link afterWrite} does the pass.
+   * The status write that follows a CRD create (`Store.createThen`): as {@link sync} would write it,
+   * computed from the registry as it is now — the guard makes the store write it only if no other CRD
+   * changed since the revision the registry reflects; otherwise {@link afterWrite} does the pass.
    */
-  followUp(created: StoredValue, earlierKeys: readonly string[]): string | undefined {
-    if (!created.key.startsWith(CRD_PREFIX) || earlierKeys.some((k) => k.startsWith(CRD_PREFIX))) return undefined;
-    return this.statusWrite(created.key.slice(CRD_PREFIX.length), parseStored(created.value));
+  followUp(key: string, created: string): string | undefined {
+    if (!key.startsWith(CRD_PREFIX)) return undefined;
+    return this.statusWrite(key.slice(CRD_PREFIX.length), parseStored(created));
+  }
+
+  /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */
+  followUpGuard(): FollowUpGuard {
+    return { prefix: CRD_PREFIX, unchangedSince: this.registry.revision };
   }
 
   /**
@@ -149,7 +154,7 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
     create: async (key, value) => {
       if (store.createThen) {
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
-        const { created, next } = await store.createThen(key, value, (sv, earlier) => controller.followUp(sv, earlier));
+        const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
         if (next) await controller.afterGroupChange(nameOf(key));
         else await controller.afterWrite(nameOf(key), undefined, created);
         return created;

@@ -6,7 +6,7 @@
  * The RBAC kinds use it with the RBAC policy as the cache (a role binding created through this server
  * authorizes the next request).
  */
-import type { FollowUp, Store } from "../../storage/types.js";
+import type { FollowUp, FollowUpGuard, Store } from "../../storage/types.js";
 
 /** A cache fed by store watches (the CRD registry, the RBAC policy). */
 export interface WatchCache {
@@ -31,7 +31,7 @@ export function registrySynced(store: Store, registry: WatchCache): Store {
     watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
     create: (key, value) => caughtUp(key, store.create(key, value), (v) => v.modRevision),
     ...(store.createThen
-      ? { createThen: (key: string, value: string, followUp: FollowUp) => caughtUp(key, store.createThen!(key, value, followUp), (v) => (v.next ?? v.created).modRevision) }
+      ? { createThen: (key: string, value: string, followUp: FollowUp, guard: FollowUpGuard) => caughtUp(key, store.createThen!(key, value, followUp, guard), (v) => (v.next ?? v.created).modRevision) }
       : {}),
     update: (key, value, expected) => caughtUp(key, store.update(key, value, expected), (v) => v.modRevision),
     delete: (key, expected) => caughtUp(key, store.delete(key, expected), (v) => v.revision),

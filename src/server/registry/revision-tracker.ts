@@ -5,7 +5,7 @@
  * replica has seen. Used where a revision is needed without a round trip (the watch cache start of a
  * resource built on demand).
  */
-import type { FollowUp, Store } from "../../storage/types.js";
+import type { FollowUp, FollowUpGuard, Store } from "../../storage/types.js";
 
 export interface TrackedStore extends Store {
   /** The newest revision seen so far. */
@@ -33,7 +33,7 @@ export function trackRevisions(store: Store): TrackedStore {
     listRange: (prefix, range) => seen(store.listRange(prefix, range), (v) => (range.revision ? 0 : v.revision)),
     create: (key, value) => seen(store.create(key, value), (v) => v.modRevision),
     ...(store.createThen
-      ? { createThen: (key: string, value: string, followUp: FollowUp) => seen(store.createThen!(key, value, followUp), (v) => (v.next ?? v.created).modRevision) }
+      ? { createThen: (key: string, value: string, followUp: FollowUp, guard: FollowUpGuard) => seen(store.createThen!(key, value, followUp, guard), (v) => (v.next ?? v.created).modRevision) }
       : {}),
     update: (key, value, expected) => seen(store.update(key, value, expected), (v) => v.modRevision),
     delete: (key, expected) => seen(store.delete(key, expected), (v) => v.revision),
