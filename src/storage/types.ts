@@ -120,7 +120,7 @@ export class StoreUnavailableError extends Error {
 /**
  * A controller's write that follows a create ({@link Store.createThen}): given the key and the created
  * value, the key's next value, or undefined to write nothing (the caller then writes it later, as an
- * ordinary update). It may run before the create is applied.
+ * ordinary update).
  */
 export type FollowUp = (key: string, created: string) => string | undefined;
 
@@ -157,11 +157,11 @@ export interface Store {
   /** Creates `key`; rejects with {@link KeyExistsError}. */
   create(key: string, value: string): Promise<StoredValue>;
   /**
-   * Optional: `create`, then `followUp`'s value written as the key's next revision (a MODIFIED event after
-   * the ADDED one) if `guard` holds and nothing changed the key since its create — a controller's update
-   * right after the create, sharing its commit (SQLite) or sent without waiting for the create's answer
-   * (etcd). Resolves once both are durable; `next` is absent when nothing more was written (the follow-up
-   * declined, its guard failed, or etcd applied it too early): the caller then writes it as usual.
+   * Optional (stores that commit writes in groups: SQLite): `create`, then `followUp`'s value written as the
+   * key's next revision (a MODIFIED event after the ADDED one) in the same commit if `guard` holds — a
+   * controller's update right after the create, sharing its fsync. Resolves once both are durable; `next` is
+   * absent when nothing more was written (the follow-up declined or its guard failed): the caller then
+   * writes it as usual.
    */
   createThen?(key: string, value: string, followUp: FollowUp, guard: FollowUpGuard): Promise<{ created: StoredValue; next?: StoredValue }>;
   /**

@@ -8,9 +8,9 @@
  *
  * crdkit runs the pass before answering the CRD write (`crdNamingStore`), so a CRD created through this
  * server is established when its create returns; Kubernetes runs it moments later. The status write of a
- * create is handed to the store with the create (`Store.createThen`): SQLite commits both with one fsync,
- * etcd gets it right behind the create; still two revisions (ADDED without conditions, then MODIFIED with
- * them), both durable before the answer, which is the CRD as created.
+ * create is handed to the store with the create where it can share its commit (`Store.createThen`, SQLite:
+ * one fsync for both); still two revisions (ADDED without conditions, then MODIFIED with them), both durable
+ * before the answer, which is the CRD as created.
  */
 import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";

@@ -118,7 +118,6 @@ message Compare {
     bytes value = 7;
     int64 lease = 8;
   }
-  bytes range_end = 64;
 }
 
 message TxnRequest {

@@ -8,8 +8,6 @@
  * the objects' JSON as the API server writes it (`json.Marshal` plus the encoder's newline).
  */
 import {
-  type FollowUp,
-  type FollowUpGuard,
   FutureRevisionError,
   KeyExistsError,
   KeyNotFoundError,
@@ -188,55 +186,6 @@ export class EtcdStore implements Store {
     });
     if (!r.succeeded) throw new KeyExistsError(key);
     return { key, value, createRevision: r.header.revision, modRevision: r.header.revision };
-  }
-
-  /**
-   * `create`, with the follow-up's Txn sent right behind it instead of after its answer (etcd usually
-   * applies both in one batch). It puts the next value only if the key holds exactly the created value,
-   * unchanged since (version 1), and no other key under the guard's prefix changed after its revision (two
-   * range compares around the key); when etcd applied it before the create, or anything changed, it
-   * writes nothing and the caller writes the follow-up as usual.
-   */
-  async createThen(key: string, value: string, followUp: FollowUp, guard: FollowUpGuard): Promise<{ created: StoredValue; next?: StoredValue }> {
-    const k = this.etcdKey(key);
-    let nextValue: string | undefined;
-    try {
-      nextValue = followUp(key, value);
-    } catch {
-      nextValue = undefined;
-    }
-    const created = this.create(key, value).then(
-      (v) => ({ ok: true as const, v }),
-      (e: unknown) => ({ ok: false as const, e }),
-    );
-    const createdValue = async (): Promise<StoredValue> => {
-      const c = await created;
-      if (!c.ok) throw c.e;
-      return c.v;
-    };
-    if (nextValue === undefined) return { created: await createdValue() };
-    const p = this.etcdKey(guard.prefix);
-    const since = guard.unchangedSince + 1;
-    // Sent two turns of the event loop later, so that grpc-js has put the create on the wire first (etcd
-    // then applies the follow-up after it about nine times in ten, measured; one turn: seven in ten).
-    for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
-    const next = this.client
-      .txn({
-        compare: [
-          { result: "EQUAL", target: "VERSION", key: k, version: 1 },
-          { result: "EQUAL", target: "VALUE", key: k, value: encodeValue(value) },
-          { result: "LESS", target: "MOD", key: p, range_end: k, mod_revision: since },
-          { result: "LESS", target: "MOD", key: Buffer.concat([k, Buffer.from([0])]), range_end: prefixEnd(p), mod_revision: since },
-        ],
-        success: [{ request_put: { key: k, value: encodeValue(nextValue) } }],
-        failure: [],
-      })
-      .then(
-        (r) => (r.succeeded ? r.header.revision : undefined),
-        () => undefined,
-      );
-    const [c, rev] = await Promise.all([createdValue(), next]);
-    return rev === undefined ? { created: c } : { created: c, next: { key, value: nextValue, createRevision: c.createRevision, modRevision: rev } };
   }
 
   /** The guard of a conditional write: the expected mod revision, or "exists" when unconditional. */
