@@ -68,6 +68,9 @@ function toStored(r: KvRow): StoredValue {
   return { key: r.key, value: r.value, createRevision: r.create_rev, modRevision: r.mod_rev };
 }
 
+/** How many revisions back a follow-up guard is checked (see `createThen`). */
+const GUARD_SCAN_LIMIT = 1000;
+
 /** A {@link Store} on one SQLite file. */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -234,9 +237,13 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Whether a key under the guard's prefix other than `key` changed after its revision and before `before`. */
+  /**
+   * Whether a key under the guard's prefix other than `key` changed after its revision and before `before`.
+   * A guard more than {@link GUARD_SCAN_LIMIT} revisions back counts as changed (the history is scanned by
+   * revision; the caller then writes its follow-up as usual).
+   */
   private changedSince(guard: FollowUpGuard, key: string, before: number): boolean {
-    if (guard.unchangedSince < this.compacted) return true;
+    if (guard.unchangedSince < this.compacted || before - guard.unchangedSince > GUARD_SCAN_LIMIT) return true;
     return this.stmts.changedOther.get(guard.unchangedSince, before, guard.prefix, prefixEnd(guard.prefix), key) !== undefined;
   }
 

@@ -100,6 +100,12 @@ describe("SqliteStore.createThen", () => {
     // The guard's revision compacted away: no follow-up.
     await store.compact(9);
     assert.equal((await store.createThen("/a/v", "1", () => "2", guard(8))).next, undefined);
+    // A guard more than 1,000 revisions back is not scanned for (nothing under /a/ changed, still no follow-up:
+    // the caller writes it as usual).
+    for (let i = 0; i < 1000; i++) await store.create(`/b/${i}`, "1");
+    assert.equal((await store.createThen("/a/u", "1", () => "2", guard(10))).next, undefined);
+    const recent = await store.currentRevision();
+    assert.equal((await store.createThen("/a/t", "1", () => "2", guard(recent))).next?.value, "2");
     await store.close();
   });
 
