@@ -132,7 +132,12 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
   }
   // `NewInvalid` names the object's own kind (`CronJob.stable.example.com "x" is invalid: kind: …`).
   const kind = res.object === null || res.object === undefined ? undefined : res.object["kind"];
-  if (res.errors.length > 0) throw apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, r.rt.group, name, res.errors);
+  if (res.errors.length > 0) {
+    const e = apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, r.rt.group, name, res.errors);
+    // Kubernetes records decoding's warnings (unknown fields under fieldValidation=Warn) before validating.
+    e.warnings = collectWarnings(r, res);
+    throw e;
+  }
   if (!res.object) throw apiErrors.internal("admission returned no object");
   return res.object;
 }

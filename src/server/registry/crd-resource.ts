@@ -8,6 +8,7 @@ import { CRD_COLUMNS } from "../tableconvertor/crd-table.js";
 import { strictDecodingMessage } from "../../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../../crdvalidation/index.js";
 import { fieldError, FieldPath, type FieldError } from "../../errors/index.js";
+import { getObjectMeta, objectMetaToUnstructured } from "../../objectmeta/get-set.js";
 import { crdValidationOptions } from "../../pipeline/crd-hooks.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
@@ -55,10 +56,20 @@ function verdict(v: CrdValidationResult, input: JsonObject, opts: RequestOptions
   if (strict.length > 0 && mode === "Warn") warnings.push(...strict);
   if (v.errors.length > 0) return { object: null, errors: v.errors, warnings, unknownFields: v.unknownFields };
   const decoded = v.crd ? (plain(v.crd.crd) as JsonObject) : deepClone(input);
-  const out: JsonObject = { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: "CustomResourceDefinition", metadata: input["metadata"] ?? {} };
+  const out: JsonObject = { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: "CustomResourceDefinition", metadata: typedMetadata(input) };
   out["spec"] = isObject(decoded["spec"]) ? decoded["spec"] : specOf(input);
   warnings.push(...v.warnings);
   return { object: out, errors: [], warnings, unknownFields: v.unknownFields };
+}
+
+/**
+ * The request's metadata as Kubernetes stores a typed object's ObjectMeta: decoded as Go does (`null` leaves
+ * a field unset, unknown fields dropped) and encoded with `omitempty`, so `labels: null` is not kept.
+ */
+function typedMetadata(input: JsonObject): JsonValue {
+  const m = getObjectMeta(input);
+  if (m.meta) return objectMetaToUnstructured(m.meta);
+  return input["metadata"] ?? {};
 }
 
 function typeMetaErrors(obj: JsonObject): FieldError[] {
