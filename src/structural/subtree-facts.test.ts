@@ -1,0 +1,82 @@
+/**
+ * The shared per-subtree facts (embedded resource, default, set/map list anywhere below a node): one walk
+ * answers all three, for trees, schemas sharing a node (a YAML alias) and cyclic structures.
+ */
+import { strict as assert } from "node:assert";
+import { test } from "node:test";
+import type { JSONSchemaProps } from "../crd/types.js";
+import { newStructural, StructuralError } from "./new-structural.js";
+import type { Structural } from "./structural.js";
+import { DEFAULTS, EMBEDDED, LIST_TYPES, hasDefaults, hasEmbedded, hasListTypes, subtreeFacts } from "./subtree-facts.js";
+
+function ss(s: JSONSchemaProps): Structural {
+  const r = newStructural(s);
+  if (r instanceof StructuralError) throw new Error(r.message);
+  return r;
+}
+
+const cases: [string, JSONSchemaProps, number][] = [
+  ["nothing", { type: "object", properties: { a: { type: "string" }, b: { type: "array", items: { type: "integer" } } } }, 0],
+  ["a default deep in items", { type: "object", properties: { a: { type: "array", items: { type: "object", properties: { x: { type: "string", default: "d" } } } } } }, DEFAULTS],
+  ["embedded under additionalProperties", { type: "object", additionalProperties: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true } }, EMBEDDED],
+  ["map list", { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"], items: { type: "object", required: ["k"], properties: { k: { type: "string" } } } }, LIST_TYPES],
+  ["atomic list is no list type", { type: "array", "x-kubernetes-list-type": "atomic", items: { type: "string" } }, 0],
+  [
+    "all three in different branches",
+    {
+      type: "object",
+      properties: {
+        a: { type: "array", "x-kubernetes-list-type": "set", items: { type: "string" } },
+        b: { type: "object", properties: { c: { type: "integer", default: 1 } } },
+        e: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
+      },
+    },
+    EMBEDDED | DEFAULTS | LIST_TYPES,
+  ],
+];
+
+for (const [name, schema, want] of cases) {
+  test(`subtree facts: ${name}`, () => {
+    const s = ss(schema);
+    assert.equal(subtreeFacts(s), want);
+    assert.equal(hasEmbedded(s), (want & EMBEDDED) !== 0);
+    assert.equal(hasDefaults(s), (want & DEFAULTS) !== 0);
+    assert.equal(hasListTypes(s), (want & LIST_TYPES) !== 0);
+  });
+}
+
+test("subtree facts: asking about a child first, then the root, still sees the child's facts", () => {
+  const s = ss({ type: "object", properties: { a: { type: "object", properties: { b: { type: "string", default: "x" } } }, c: { type: "string" } } });
+  assert.equal(hasDefaults(s.properties!.get("c")!), false);
+  assert.equal(hasDefaults(s.properties!.get("a")!), true);
+  assert.equal(hasDefaults(s), true);
+});
+
+test("subtree facts: a node shared by two parents counts for both", () => {
+  const shared = ss({ type: "object", properties: { d: { type: "string", default: "x" } } });
+  const plain = (props: Record<string, Structural>): Structural => ({
+    type: "object",
+    properties: new Map(Object.entries(props)),
+    hasDefault: false,
+    nullable: false,
+    xPreserveUnknownFields: false,
+    xEmbeddedResource: false,
+    xIntOrString: false,
+    raw: {},
+  });
+  // p1 is walked after p2 is pushed: the shared node must be finished before either parent is
+  const p1 = plain({ s: shared });
+  const p2 = plain({ s: shared });
+  const root = plain({ a: p1, b: p2 });
+  assert.equal(subtreeFacts(root), DEFAULTS);
+  assert.equal(hasDefaults(p1), true);
+  assert.equal(hasDefaults(p2), true);
+});
+
+test("subtree facts: a cyclic structure ends (the cycle adds nothing)", () => {
+  const a = ss({ type: "object", properties: { x: { type: "string" } } });
+  const b = ss({ type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true });
+  a.properties!.set("self", a);
+  a.properties!.set("b", b);
+  assert.equal(subtreeFacts(a), EMBEDDED);
+});
