@@ -7,7 +7,7 @@ import { test } from "node:test";
 import type { JSONSchemaProps } from "../crd/types.js";
 import { newStructural, StructuralError } from "./new-structural.js";
 import type { Structural } from "./structural.js";
-import { DEFAULTS, EMBEDDED, LIST_TYPES, hasDefaults, hasEmbedded, hasListTypes, subtreeFacts } from "./subtree-facts.js";
+import { ALLOF_RULES, CLAUSE_RULES, DEFAULTS, EMBEDDED, LIST_TYPES, XVALIDATIONS, hasDefaults, hasEmbedded, hasListTypes, hasXValidations, subtreeFacts } from "./subtree-facts.js";
 
 function ss(s: JSONSchemaProps): Structural {
   const r = newStructural(s);
@@ -21,6 +21,10 @@ const cases: [string, JSONSchemaProps, number][] = [
   ["embedded under additionalProperties", { type: "object", additionalProperties: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true } }, EMBEDDED],
   ["map list", { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"], items: { type: "object", required: ["k"], properties: { k: { type: "string" } } } }, LIST_TYPES],
   ["atomic list is no list type", { type: "array", "x-kubernetes-list-type": "atomic", items: { type: "string" } }, 0],
+  ["rules on a nested property", { type: "object", properties: { a: { type: "object", properties: { b: { type: "string", "x-kubernetes-validations": [{ rule: "self != ''" }] } } } } }, XVALIDATIONS],
+  ["rules in an allOf clause", { type: "object", properties: { a: { type: "string", allOf: [{ "x-kubernetes-validations": [{ rule: "true" }] }] } } }, ALLOF_RULES | CLAUSE_RULES],
+  ["rules in an anyOf clause (not the CEL validator's allOf view)", { type: "object", properties: { a: { type: "string", anyOf: [{ "x-kubernetes-validations": [{ rule: "true" }] }] } } }, CLAUSE_RULES],
+  ["rules under not, inside allOf", { type: "string", allOf: [{ not: { "x-kubernetes-validations": [{ rule: "true" }] } }] }, CLAUSE_RULES],
   [
     "all three in different branches",
     {
@@ -42,6 +46,7 @@ for (const [name, schema, want] of cases) {
     assert.equal(hasEmbedded(s), (want & EMBEDDED) !== 0);
     assert.equal(hasDefaults(s), (want & DEFAULTS) !== 0);
     assert.equal(hasListTypes(s), (want & LIST_TYPES) !== 0);
+    assert.equal(hasXValidations(s), (want & XVALIDATIONS) !== 0);
   });
 }
 
