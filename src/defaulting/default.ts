@@ -60,7 +60,9 @@ export function applyDefaults(x: JsonValue, s: Structural | undefined | null): v
   const plan = props ? planOf(s) : undefined;
   if (plan) {
     for (const [k, prop] of plan.defaulted) {
-      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setKey(x, k, deepClone(prop.default!));
+      const d = prop.default;
+      if (!prop.hasDefault || d === undefined || d === null) continue; // (a schema's defaults pruned since)
+      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setKey(x, k, deepClone(d));
     }
   }
   const ap = s.additionalProperties;

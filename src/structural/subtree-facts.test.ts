@@ -79,9 +79,26 @@ test("subtree facts: a node shared by two parents counts for both", () => {
 });
 
 test("subtree facts: a cyclic structure ends (the cycle adds nothing)", () => {
-  const a = ss({ type: "object", properties: { x: { type: "string" } } });
-  const b = ss({ type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true });
-  a.properties!.set("self", a);
-  a.properties!.set("b", b);
+  const node = (props: Map<string, Structural>, embedded: boolean): Structural => ({
+    type: "object",
+    properties: props,
+    hasDefault: false,
+    nullable: false,
+    xPreserveUnknownFields: embedded,
+    xEmbeddedResource: embedded,
+    xIntOrString: false,
+    raw: {},
+  });
+  const b = node(new Map(), true);
+  const props = new Map<string, Structural>();
+  const a = node(props, false);
+  props.set("self", a);
+  props.set("b", b);
   assert.equal(subtreeFacts(a), EMBEDDED);
+});
+
+test("subtree facts: a converted schema's facts are recorded as it is converted", () => {
+  const s = ss({ type: "object", properties: { a: { type: "array", "x-kubernetes-list-type": "set", items: { type: "string" } } } });
+  assert.equal(subtreeFacts(s.properties!.get("a")!), LIST_TYPES);
+  assert.equal(subtreeFacts(s), LIST_TYPES);
 });

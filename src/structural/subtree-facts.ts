@@ -111,6 +111,21 @@ export function subtreeFacts(s: Structural): number {
   return compute(s);
 }
 
+/**
+ * Records the facts of a node whose children's facts are known (or cheap to find): called by the
+ * structural conversion as it finishes each node, children first, so that a converted schema needs no
+ * walk of its own.
+ */
+export function recordSubtreeFacts(s: Structural): void {
+  if (facts.has(s)) return;
+  let r = own(s);
+  if (s.items) r |= subtreeFacts(s.items);
+  const ap = s.additionalProperties?.schema;
+  if (ap) r |= subtreeFacts(ap);
+  if (s.properties) for (const p of s.properties.values()) r |= subtreeFacts(p);
+  facts.set(s, r);
+}
+
 /** `s` or a node below it is an embedded resource. */
 export function hasEmbedded(s: Structural): boolean {
   return (subtreeFacts(s) & EMBEDDED) !== 0;
