@@ -372,7 +372,8 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     const old = olds.size === 0 ? undefined : olds.get(oldObjectKey(obj, crd.namespaced));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
     // a file stands for a client's request: server-managed metadata is wiped on create, as the API server does
-    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true };
+    // the document was decoded for this request alone and is not read after it: no copy is made
+    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true, consumeInput: true };
     let res: PipelineResult;
     if (old) {
       r.operation = "update";
