@@ -12,6 +12,7 @@ import { goJsonMarshal, goJsonMarshalSize } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, InputError, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
+import { keyedCrdFile } from "./file-key-memo.js";
 import { globMatcher } from "./glob.js";
 import { cachedBuiltinLookup } from "./builtin-kind-cache.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
@@ -230,12 +231,23 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     }
   };
   for (const p of expandPaths(opts.crds)) {
-    const f = readInput(p);
-    for (const problem of registry.addFile(f.name, f.text)) {
+    // with a cache, an unchanged CRD file is neither read nor hashed (its key is remembered by its stat)
+    let name: string;
+    let problems: ReturnType<LazyCrdRegistry["addFile"]>;
+    if (opts.cache && p !== "-") {
+      const f = keyedCrdFile(opts.cache, p);
+      name = f.name;
+      problems = registry.addKeyedFile(f.name, f.key, f.text);
+    } else {
+      const f = readInput(p);
+      name = f.name;
+      problems = registry.addFile(f.name, f.text);
+    }
+    for (const problem of problems) {
       const { index, message, line, column } = problem;
       results.push(
         invalid(
-          { file: f.name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
+          { file: name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
           [{ type: "DecodeError", field: "", message, line, column }],
         ),
       );
