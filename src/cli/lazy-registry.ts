@@ -313,7 +313,15 @@ export class LazyCrdRegistry {
     const d = checked.decoded ?? decodeCrd(value);
     if (!d.ok) return { ok: false, message: d.message, errors: [d.message] };
     // next time, the CRD is compiled from its decoded form (written before compiling, as above)
-    if (this.cache && e.fileKey !== undefined) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, decodedCrdEntry(d));
+    if (this.cache && e.fileKey !== undefined) {
+      let entry: ReturnType<typeof decodedCrdEntry> | undefined;
+      try {
+        entry = decodedCrdEntry(d);
+      } catch {
+        // a schema nested too deeply to copy: not cached (compiled from the document next time)
+      }
+      if (entry) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, entry);
+    }
     return compileDecoded(d, checked.warnings, LAZY);
   }
 }
