@@ -92,13 +92,26 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
 /** The documents of the input files, decoded as they are read: a file is never held whole (YAML). */
-function* eachDocument(files: readonly string[]): Generator<Doc> {
+function* eachDocument(files: readonly string[], predecoded: Map<string, { size: number; docs: DecodedDocument[] }>): Generator<Doc> {
   for (const p of files) {
     const name = p === "-" ? "<stdin>" : p;
+    // a file decoded ahead for its CRDs is not decoded again (once: a path given twice is read again)
+    const held = predecoded.get(p);
+    if (held) {
+      predecoded.delete(p);
+      for (const doc of held.docs) yield { file: name, doc, size: held.size };
+      continue;
+    }
     const size = inputSize(p);
     for (const doc of inputDocuments(p)) yield { file: name, doc, size };
   }
 }
+
+/**
+ * Input files decoded ahead to register their CRDs keep their documents for the validation that follows,
+ * up to this many file bytes in all (larger inputs are decoded again, so memory stays bounded).
+ */
+const PREDECODED_MAX_BYTES = 4 << 20;
 
 /**
  * The documents of an input, decoded as it is read; a document longer than the longest JavaScript string
@@ -256,11 +269,24 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   // CRDs among the inputs are registered (and reported) before any document is validated; only files that
   // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
   const inputFiles = expandPaths(opts.inputs, exclude);
+  const predecoded = new Map<string, { size: number; docs: DecodedDocument[] }>();
+  let predecodedBytes = 0;
   for (const p of opts.inputCrdFiles ?? inputFiles.filter(inputMayHoldCrds)) {
     if (opts.reportInputCrds === false) {
       const f = readInput(p);
       registry.addFile(f.name, f.text, true);
-    } else for (const doc of inputDocuments(p)) if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
+      continue;
+    }
+    const size = inputSize(p);
+    const keep: DecodedDocument[] | undefined = predecoded.has(p) || predecodedBytes + size > PREDECODED_MAX_BYTES ? undefined : [];
+    for (const doc of inputDocuments(p)) {
+      keep?.push(doc);
+      if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
+    }
+    if (keep) {
+      predecoded.set(p, { size, docs: keep });
+      predecodedBytes += size;
+    }
   }
 
   const isDefinedKind = (av: string, k: string) => registry.definesKind(av, k) || resolve(av, k).type === "builtin";
@@ -282,7 +308,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   const totalFiles = inputFiles.length;
   let filesDone = 0;
   let lastFile: string | undefined;
-  for (const { file, doc, size } of eachDocument(inputFiles)) {
+  for (const { file, doc, size } of eachDocument(inputFiles, predecoded)) {
     if (opts.onFileDone && file !== lastFile) {
       if (lastFile !== undefined) opts.onFileDone(++filesDone, totalFiles);
       lastFile = file;
