@@ -111,7 +111,7 @@ function* eachDocument(files: readonly string[], predecoded: Map<string, { size:
  * Input files decoded ahead to register their CRDs keep their documents for the validation that follows,
  * up to this many file bytes in all (larger inputs are decoded again, so memory stays bounded).
  */
-const PREDECODED_MAX_BYTES = 4 << 20;
+const PREDECODED_MAX_BYTES = 2 << 20;
 
 /**
  * The documents of an input, decoded as it is read; a document longer than the longest JavaScript string
