@@ -3,6 +3,9 @@
 //   on Node.js >= 22.1 Node's own compile cache (module.enableCompileCache), else a vm.Script whose
 //   cached data (the compiled code of every function the run used) is kept in the user cache directory
 //   ($XDG_CACHE_HOME/crdkit/code, else ~/.cache/crdkit/code) and checked (length, CRC-32) before use.
+//   An entry holds the functions of the run that wrote it: a run that took much longer (CPU) than that one
+//   (it likely used more of the CLI) writes the entry again when it now holds more compiled code, so an
+//   entry first written by a tiny run does not leave every larger run compiling most functions itself.
 //   CRDKIT_NO_CACHE=1 turns the cache off.
 // - other commands (serve, help, version) run the ES module bundle dist/bundle/main.js.
 // - without a bundle (esbuild not installed) or with one older than dist/cli (tsc run alone): dist/cli/main.js.
@@ -53,13 +56,17 @@ async function loadWithCodeCache(fs, mod, file, st, command) {
     : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
   const crc = (b) => (zlib.crc32 ? zlib.crc32(b) : 0);
   let cachedData;
+  let producerCpu = 0;
   if (entry) {
     try {
       const buf = fs.readFileSync(entry);
-      // header: data length and CRC-32 (uint32 LE each)
-      if (buf.length >= 8 && buf.readUInt32LE(0) === buf.length - 8) {
-        const data = buf.subarray(8);
-        if (buf.readUInt32LE(4) === crc(data) >>> 0) cachedData = data;
+      // header: data length, CRC-32, CPU ms of the run that wrote it (uint32 LE each)
+      if (buf.length >= HEADER && buf.readUInt32LE(0) === buf.length - HEADER) {
+        const data = buf.subarray(HEADER);
+        if (buf.readUInt32LE(4) === crc(data) >>> 0) {
+          cachedData = data;
+          producerCpu = buf.readUInt32LE(8);
+        }
       }
     } catch {
       // no entry yet
@@ -74,19 +81,42 @@ async function loadWithCodeCache(fs, mod, file, st, command) {
   script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
   if (entry && (cachedData === undefined || script.cachedDataRejected)) {
     // at exit the cached data holds every function the run compiled
-    process.once("exit", () => writeEntry(fs, path, entry, script.createCachedData(), crc));
+    process.once("exit", () => writeEntry(fs, path, entry, script.createCachedData(), crc, cpuMs()));
+  } else if (entry) {
+    process.once("exit", () => {
+      // a run much longer than the one that wrote the entry: keep what it compiled if that is more
+      const cpu = cpuMs();
+      if (cpu < Math.max(REFRESH_MIN_CPU_MS, 2 * producerCpu)) return;
+      const data = script.createCachedData();
+      // not more: the same data, recorded as written by this run (longer runs only try again)
+      writeEntry(fs, path, entry, data.length > cachedData.length * 1.02 ? data : cachedData, crc, cpu);
+    });
   }
   return module.exports;
 }
 
-function writeEntry(fs, path, entry, data, crc) {
+/** Bytes before an entry's data: length, CRC-32, CPU ms of the run that wrote it. */
+const HEADER = 12;
+/**
+ * Runs shorter than this never rewrite an entry (making the data costs ~10-20 ms);
+ * CRDKIT_CODE_CACHE_REFRESH_MS overrides it (tests).
+ */
+const REFRESH_MIN_CPU_MS = /^\d+$/.test(process.env.CRDKIT_CODE_CACHE_REFRESH_MS ?? "") ? Number(process.env.CRDKIT_CODE_CACHE_REFRESH_MS) : 400;
+
+function cpuMs() {
+  const u = process.cpuUsage();
+  return Math.min(0xffffffff, Math.round((u.user + u.system) / 1000));
+}
+
+function writeEntry(fs, path, entry, data, crc, cpu) {
   const dir = path.dirname(entry);
   const tmp = `${entry}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    const head = Buffer.alloc(8);
+    const head = Buffer.alloc(HEADER);
     head.writeUInt32LE(data.length, 0);
     head.writeUInt32LE(crc(data) >>> 0, 4);
+    head.writeUInt32LE(cpu, 8);
     fs.writeFileSync(tmp, Buffer.concat([head, data]));
     fs.renameSync(tmp, entry);
     // entries of other builds of this command are stale

@@ -150,13 +150,20 @@ export class LazyCrdRegistry {
    * decoded (to report as DecodeError). `silent`: rejected CRDs of the file are not reported.
    */
   addFile(file: string, text: string, silent = false): IndexedProblem[] {
-    const key = this.cache?.fileKey(text);
+    return this.addKeyedFile(file, this.cache?.fileKey(text), () => text, silent);
+  }
+
+  /**
+   * {@link addFile} of a file whose cache key is known (./file-key-memo.ts): its text is read through
+   * `text` only when the cache does not have what is needed.
+   */
+  addKeyedFile(file: string, key: string | undefined, readText: () => string, silent = false): IndexedProblem[] {
     const cached = key === undefined ? undefined : this.cache!.getIndex(key);
     if (cached) {
       for (const c of cached.crds) {
         const e = this.register(c, file, () => {
           const hit = this.cache!.getCrdValue(key!, c.index);
-          if (!hit) return loadIndexed(text, c);
+          if (!hit) return loadIndexed(readText(), c);
           e.crdKey = hit.crdKey;
           return hit.value;
         }, silent);
@@ -165,6 +172,7 @@ export class LazyCrdRegistry {
       }
       return cached.problems;
     }
+    const text = readText();
     const docs = decodeDocuments(text);
     const idx = indexFile(text, docs);
     if (key !== undefined) this.cache!.putIndex(key, idx);
@@ -305,7 +313,15 @@ export class LazyCrdRegistry {
     const d = checked.decoded ?? decodeCrd(value);
     if (!d.ok) return { ok: false, message: d.message, errors: [d.message] };
     // next time, the CRD is compiled from its decoded form (written before compiling, as above)
-    if (this.cache && e.fileKey !== undefined) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, decodedCrdEntry(d));
+    if (this.cache && e.fileKey !== undefined) {
+      let entry: ReturnType<typeof decodedCrdEntry> | undefined;
+      try {
+        entry = decodedCrdEntry(d);
+      } catch {
+        // a schema nested too deeply to copy: not cached (compiled from the document next time)
+      }
+      if (entry) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, entry);
+    }
     return compileDecoded(d, checked.warnings, LAZY);
   }
 }

@@ -12,6 +12,7 @@ import { goJsonMarshal, goJsonMarshalSize } from "../go/json.js";
 import { type JsonObject, type JsonValue, getKey, isObject, kindOf } from "../value/json-value.js";
 import { invalidCrdErrors } from "./crd-error-positions.js";
 import { type InputFile, InputError, expandPaths, inputSize, readInput, readInputPieces } from "./files.js";
+import { keyedCrdFile } from "./file-key-memo.js";
 import { globMatcher } from "./glob.js";
 import { cachedBuiltinLookup } from "./builtin-kind-cache.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
@@ -91,13 +92,26 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** The documents of the files, decoded one file at a time (a file's documents are let go after it). */
 /** The documents of the input files, decoded as they are read: a file is never held whole (YAML). */
-function* eachDocument(files: readonly string[]): Generator<Doc> {
+function* eachDocument(files: readonly string[], predecoded: Map<string, { size: number; docs: DecodedDocument[] }>): Generator<Doc> {
   for (const p of files) {
     const name = p === "-" ? "<stdin>" : p;
+    // a file decoded ahead for its CRDs is not decoded again (once: a path given twice is read again)
+    const held = predecoded.get(p);
+    if (held) {
+      predecoded.delete(p);
+      for (const doc of held.docs) yield { file: name, doc, size: held.size };
+      continue;
+    }
     const size = inputSize(p);
     for (const doc of inputDocuments(p)) yield { file: name, doc, size };
   }
 }
+
+/**
+ * Input files decoded ahead to register their CRDs keep their documents for the validation that follows,
+ * up to this many file bytes in all (larger inputs are decoded again, so memory stays bounded).
+ */
+const PREDECODED_MAX_BYTES = 2 << 20;
 
 /**
  * The documents of an input, decoded as it is read; a document longer than the longest JavaScript string
@@ -230,12 +244,23 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     }
   };
   for (const p of expandPaths(opts.crds)) {
-    const f = readInput(p);
-    for (const problem of registry.addFile(f.name, f.text)) {
+    // with a cache, an unchanged CRD file is neither read nor hashed (its key is remembered by its stat)
+    let name: string;
+    let problems: ReturnType<LazyCrdRegistry["addFile"]>;
+    if (opts.cache && p !== "-") {
+      const f = keyedCrdFile(opts.cache, p);
+      name = f.name;
+      problems = registry.addKeyedFile(f.name, f.key, f.text);
+    } else {
+      const f = readInput(p);
+      name = f.name;
+      problems = registry.addFile(f.name, f.text);
+    }
+    for (const problem of problems) {
       const { index, message, line, column } = problem;
       results.push(
         invalid(
-          { file: f.name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
+          { file: name, index, apiVersion: "", kind: "", namespace: "", name: "", status: "valid", valid: true, errors: [], warnings: [], line, column },
           [{ type: "DecodeError", field: "", message, line, column }],
         ),
       );
@@ -244,11 +269,24 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   // CRDs among the inputs are registered (and reported) before any document is validated; only files that
   // may hold one are decoded for that. Then each file is decoded, validated and let go, one at a time.
   const inputFiles = expandPaths(opts.inputs, exclude);
+  const predecoded = new Map<string, { size: number; docs: DecodedDocument[] }>();
+  let predecodedBytes = 0;
   for (const p of opts.inputCrdFiles ?? inputFiles.filter(inputMayHoldCrds)) {
     if (opts.reportInputCrds === false) {
       const f = readInput(p);
       registry.addFile(f.name, f.text, true);
-    } else for (const doc of inputDocuments(p)) if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
+      continue;
+    }
+    const size = inputSize(p);
+    const keep: DecodedDocument[] | undefined = predecoded.has(p) || predecodedBytes + size > PREDECODED_MAX_BYTES ? undefined : [];
+    for (const doc of inputDocuments(p)) {
+      keep?.push(doc);
+      if (!doc.problem && isCrdDoc(doc.value)) register(p === "-" ? "<stdin>" : p, doc);
+    }
+    if (keep) {
+      predecoded.set(p, { size, docs: keep });
+      predecodedBytes += size;
+    }
   }
 
   const isDefinedKind = (av: string, k: string) => registry.definesKind(av, k) || resolve(av, k).type === "builtin";
@@ -270,7 +308,7 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
   const totalFiles = inputFiles.length;
   let filesDone = 0;
   let lastFile: string | undefined;
-  for (const { file, doc, size } of eachDocument(inputFiles)) {
+  for (const { file, doc, size } of eachDocument(inputFiles, predecoded)) {
     if (opts.onFileDone && file !== lastFile) {
       if (lastFile !== undefined) opts.onFileDone(++filesDone, totalFiles);
       lastFile = file;
@@ -372,7 +410,8 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     const old = olds.size === 0 ? undefined : olds.get(oldObjectKey(obj, crd.namespaced));
     const strictDecodingErrors = item === undefined ? doc.strictErrors : [];
     // a file stands for a client's request: server-managed metadata is wiped on create, as the API server does
-    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true };
+    // the document was decoded for this request alone and is not read after it: no copy is made
+    const ropts = { version, fieldValidation: opts.fieldValidation, strictDecodingErrors, wipeSystemFields: true, consumeInput: true };
     let res: PipelineResult;
     if (old) {
       r.operation = "update";

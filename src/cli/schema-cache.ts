@@ -14,6 +14,8 @@
  * - `decoded/<sha256>-<n>.json`: for such a document that passed the CRD checks, what decoding it as a CRD
  *   gives (./decoded-crd-entry.ts) and the checks' warnings: repeat runs compile it without reading the
  *   document, hashing it or decoding it again.
+ * - `stat/<sha256>.json`: for a CRD file's path, its `file` key with the file's identity and times when it
+ *   was hashed (./file-key-memo.ts): repeat runs neither read nor hash a file that has not changed since.
  *
  * Entries live in a directory per build (`v1/<build>/`), pruned by ./cache-prune.ts.
  * Entries carry their key, crdkit's build and a checksum, and are checked when read (a corrupt, truncated
@@ -157,6 +159,27 @@ function parseVerdict(x: unknown): CrdVerdict | undefined {
   return undefined;
 }
 
+/** A file's identity and times (bigint `stat` fields, as decimal strings) when its text had key `key`. */
+export interface FileStatEntry {
+  path: string;
+  dev: string;
+  ino: string;
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+  /** When the file was stat'ed and read (ms since the epoch). */
+  checkedAt: number;
+  key: string;
+}
+
+function parseFileStat(x: unknown): FileStatEntry | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  for (const k of ["path", "dev", "ino", "size", "mtimeNs", "ctimeNs", "key"]) if (typeof o[k] !== "string") return undefined;
+  if (typeof o["checkedAt"] !== "number" || !Number.isFinite(o["checkedAt"])) return undefined;
+  return o as unknown as FileStatEntry;
+}
+
 function parseIndex(x: unknown): CrdFileIndex | undefined {
   if (typeof x !== "object" || x === null) return undefined;
   const o = x as Record<string, unknown>;
@@ -263,6 +286,16 @@ export class SchemaCache {
   putVerdict(key: string, v: CrdVerdict): void {
     const stored: CrdVerdict = v.ok ? { ok: true, warnings: v.warnings } : { ok: false, message: v.message, errors: v.errors };
     this.write("verdict", key, stored);
+  }
+
+  /** What {@link putFileStat} recorded for a file path (absolute). */
+  getFileStat(path: string): FileStatEntry | undefined {
+    const e = this.read("stat", sha256(this.stamp, "stat", path), parseFileStat);
+    return e?.path === path ? e : undefined;
+  }
+
+  putFileStat(e: FileStatEntry): void {
+    this.write("stat", sha256(this.stamp, "stat", e.path), e);
   }
 
   getIndex(key: string): CrdFileIndex | undefined {

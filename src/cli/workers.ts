@@ -6,12 +6,15 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { InputError, expandPaths, readInput } from "./files.js";
 import { globMatcher } from "./glob.js";
 import { inputMayHoldCrds } from "./lazy-registry.js";
 import type { Result } from "./results.js";
 import type { RunOptions } from "./run-validate.js";
+import { lazyBuiltin } from "./lazy-builtin.js";
+
+const threads = lazyBuiltin<typeof import("node:worker_threads")>("node:worker_threads");
 
 /** Below this many input bytes a run stays on one thread (starting a worker costs ~0.1 s of CPU). */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
@@ -65,10 +68,10 @@ export function splitFiles(files: readonly string[], n: number): string[][] {
 
 function newWorker(task: WorkerTask): Worker {
   const js = new URL("./validate-worker.js", import.meta.url);
-  if (existsSync(js)) return new Worker(js, { workerData: task });
+  if (existsSync(js)) return new (threads().Worker)(js, { workerData: task });
   // run from the TypeScript sources (tests, development): the worker loads them through tsx
   const ts = JSON.stringify(new URL("./validate-worker.ts", import.meta.url).href);
-  return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: task });
+  return new (threads().Worker)(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: task });
 }
 
 /** A run-level warning sent by a worker. */

@@ -5,28 +5,31 @@
  * the items / additionalProperties default. Defaults are deep-copied, never shared.
  */
 import type { Structural } from "../structural/structural.js";
+import { hasDefaults } from "../structural/subtree-facts.js";
 import { type JsonValue, deepClone, isObject, setKey } from "../value/json-value.js";
 
-const defaultsCache = new WeakMap<Structural, boolean>();
+/** Per object node: its properties with a non-null default, and its properties whose subtree has one. */
+interface DefaultsPlan {
+  defaulted: [string, Structural][];
+  /** Properties to walk into (their subtree has a default). */
+  walk: Map<string, Structural>;
+}
 
-/** True when `s` or a node below it has a default (cached); without one, defaulting is a no-op there. */
-function hasDefaults(s: Structural): boolean {
-  const c = defaultsCache.get(s);
-  if (c !== undefined) return c;
-  defaultsCache.set(s, false);
-  let r = s.hasDefault;
-  if (!r && s.items) r = hasDefaults(s.items);
-  if (!r && s.additionalProperties?.schema) r = hasDefaults(s.additionalProperties.schema);
-  if (!r && s.properties) {
-    for (const p of s.properties.values()) {
-      if (hasDefaults(p)) {
-        r = true;
-        break;
+const plans = new WeakMap<Structural, DefaultsPlan>();
+
+function planOf(s: Structural): DefaultsPlan {
+  let p = plans.get(s);
+  if (p === undefined) {
+    p = { defaulted: [], walk: new Map() };
+    if (s.properties) {
+      for (const [k, prop] of s.properties) {
+        if (prop.hasDefault && prop.default !== undefined && prop.default !== null) p.defaulted.push([k, prop]);
+        if (hasDefaults(prop)) p.walk.set(k, prop);
       }
     }
+    plans.set(s, p);
   }
-  defaultsCache.set(s, r);
-  return r;
+  return p;
 }
 
 function isNonNullableNull(x: JsonValue | undefined, s: Structural | undefined): boolean {
@@ -54,20 +57,34 @@ export function applyDefaults(x: JsonValue, s: Structural | undefined | null): v
   }
   if (!isObject(x)) return;
   const props = s.properties;
-  if (props) {
-    for (const [k, prop] of props) {
-      if (!prop.hasDefault || prop.default === undefined || prop.default === null) continue;
-      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setKey(x, k, deepClone(prop.default));
+  const plan = props ? planOf(s) : undefined;
+  if (plan) {
+    for (const [k, prop] of plan.defaulted) {
+      const d = prop.default;
+      if (!prop.hasDefault || d === undefined || d === null) continue; // (a schema's defaults pruned since)
+      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setKey(x, k, deepClone(d));
     }
   }
   const ap = s.additionalProperties;
   if (!props && !ap) return;
+  if (ap === undefined) {
+    // only properties: walk the ones whose subtree has a default (the others have nothing to do)
+    const walk = plan!.walk;
+    if (walk.size === 0) return;
+    for (const k of Object.keys(x)) {
+      const prop = walk.get(k);
+      if (prop === undefined) continue;
+      const v = x[k]!;
+      if (typeof v === "object" && v !== null) applyDefaults(v, prop);
+    }
+    return;
+  }
   for (const k of Object.keys(x)) {
     const prop = props?.get(k);
     if (prop !== undefined) {
       const v = x[k]!;
       if (typeof v === "object" && v !== null) applyDefaults(v, prop);
-    } else if (ap !== undefined) {
+    } else {
       const aps = ap.schema;
       if (isNonNullableNull(x[k], aps)) x[k] = defaultCopy(aps!);
       const v = x[k]!;

@@ -6,34 +6,13 @@
 import { type FieldError, fieldError } from "../errors/field-error.js";
 import { FieldPath } from "../errors/field-path.js";
 import type { Structural } from "../structural/structural.js";
+import { hasListTypes } from "../structural/subtree-facts.js";
 import { goJsonMarshal } from "../go/json.js";
 import { type JsonObject, type JsonValue, isObject, kindOf, setKey, toNumber } from "../value/json-value.js";
 
 /** Marker for "the key field is absent" (Go's `unspecifiedKeyValue{}`), distinct from an explicit null. */
 const UNSPECIFIED = Symbol("unspecified-key");
 type KeyValue = JsonValue | typeof UNSPECIFIED;
-
-const relevant = new WeakMap<Structural, boolean>();
-
-/** True when the subtree of `s` declares a set or map list somewhere (cached per schema node). */
-function hasListTypes(s: Structural): boolean {
-  const cached = relevant.get(s);
-  if (cached !== undefined) return cached;
-  relevant.set(s, false); // cycle guard
-  let r = s.xListType === "set" || s.xListType === "map";
-  if (!r && s.items) r = hasListTypes(s.items);
-  if (!r && s.additionalProperties?.schema) r = hasListTypes(s.additionalProperties.schema);
-  if (!r && s.properties) {
-    for (const p of s.properties.values()) {
-      if (hasListTypes(p)) {
-        r = true;
-        break;
-      }
-    }
-  }
-  relevant.set(s, r);
-  return r;
-}
 
 function keyPath(p: FieldPath | null, k: string): FieldPath {
   return (p ?? FieldPath.of("")).key(k);

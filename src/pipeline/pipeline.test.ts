@@ -169,3 +169,19 @@ test("rules: evaluated, or blocked by earlier errors with Kubernetes' single err
   ]);
   assert.deepEqual(withRule.create(base("  replicas: 2\n")).errors, []);
 });
+
+test("create: the input is left unchanged, unless the caller hands it over (consumeInput)", () => {
+  const spec = "  tz: null\n  foo: 1\n";
+  const input = base(spec);
+  const before = structuredClone(input);
+  const kept = crd.create(input, { fieldValidation: "Warn" });
+  assert.deepEqual(input, before);
+  assert.notEqual(kept.object, input);
+  const handed = base(spec);
+  const r = crd.create(handed, { fieldValidation: "Warn", consumeInput: true });
+  // the same verdict and object, built in the handed-over value itself
+  assert.deepEqual(r.errors, kept.errors);
+  assert.deepEqual(r.warnings, kept.warnings);
+  assert.deepEqual(r.object, kept.object);
+  assert.equal(r.object, handed);
+});

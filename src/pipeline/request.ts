@@ -93,7 +93,7 @@ function compactJson(v: JsonValue): string {
 
 /** The decoding half of a request: everything `schemaCoercingDecoder` and the defaulter do. */
 function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decoded {
-  const obj = deepClone(input);
+  const obj = opts.consumeInput === true ? input : deepClone(input);
   // The unstructured JSON decoder first reads apiVersion and kind (transformDecodeError wording).
   const unrecognized = (err: (body: string) => string): Decoded => {
     const { version } = resolveVersion(ctx, obj, { ...opts, version: opts.version ?? firstServed(ctx) });

@@ -35,6 +35,12 @@ export interface RequestOptions {
    * before the unknown-field errors, fail the request in Strict mode and are warnings in Warn mode.
    */
   strictDecodingErrors?: readonly string[];
+  /**
+   * The caller hands the object over (a value decoded for this request alone, no part of it shared or
+   * read afterwards): the pipeline works on it in place instead of on a copy, as the API server works on
+   * the object it decoded from the body. Default false: the input is left unchanged.
+   */
+  consumeInput?: boolean;
 }
 
 /** The outcome of one create/update, as the API server would produce it. */

@@ -7,6 +7,7 @@ import type { NestedValueValidation, Structural } from "../structural/structural
 import { type CompiledRule, compileNodeRules } from "./compile.js";
 import { type DeclType, schemaDeclType } from "./decl-type.js";
 import { escapeProperty } from "./escaping.js";
+import { ALLOF_RULES, XVALIDATIONS, hasXValidations, subtreeFacts } from "../structural/subtree-facts.js";
 
 /** A validator node. */
 export interface RuleValidator {
@@ -35,52 +36,22 @@ interface VSchema {
 const NO_RULES: VSchema = {};
 
 /**
- * The schema nodes with x-kubernetes-validations at or below them (the allOf of value validations
- * included), for every tree walked by {@link markRules}; any other node of a walked tree has none. Only
- * the (few) nodes with rules are recorded, so a large schema costs one plain walk.
+ * True when `s` or a schema below it has x-kubernetes-validations (the allOf of value validations
+ * included): the structural model's subtree facts, found in one walk per schema and shared with the
+ * other walks that skip subtrees.
  */
-const withRulesBelow = new WeakSet<Structural>();
-const walkedRoots = new WeakSet<Structural>();
-
-function markRules(s: Structural, depth: number): boolean {
-  if (depth > 10000) return false;
-  let r = (s.xValidations?.length ?? 0) > 0;
-  if (s.items && markRules(s.items, depth + 1)) r = true;
-  const ap = s.additionalProperties?.schema;
-  if (ap && markRules(ap, depth + 1)) r = true;
-  if (s.properties) for (const p of s.properties.values()) if (markRules(p, depth + 1)) r = true;
-  if (!r) for (const a of s.valueValidation?.allOf ?? []) if (nestedHasRules(a, depth + 1)) { r = true; break; }
-  if (r) withRulesBelow.add(s);
-  return r;
-}
-
-/** True when `s` (a node of the tree rooted at `root`) or a schema below it has rules. */
-function structuralHasRules(root: Structural, s: Structural): boolean {
-  if (!walkedRoots.has(root)) {
-    markRules(root, 0);
-    walkedRoots.add(root);
-  }
-  return withRulesBelow.has(s);
-}
-
-function nestedHasRules(n: NestedValueValidation, depth: number): boolean {
-  if (depth > 10000) return false;
-  if ((n.xValidations?.length ?? 0) > 0) return true;
-  if (n.items && nestedHasRules(n.items, depth + 1)) return true;
-  if (n.additionalProperties && nestedHasRules(n.additionalProperties, depth + 1)) return true;
-  for (const p of n.properties?.values() ?? []) if (nestedHasRules(p, depth + 1)) return true;
-  for (const a of n.valueValidation.allOf ?? []) if (nestedHasRules(a, depth + 1)) return true;
-  return false;
+function structuralHasRules(s: Structural): boolean {
+  return (subtreeFacts(s) & (XVALIDATIONS | ALLOF_RULES)) !== 0;
 }
 
 /** The rule-carrying view of `s`; subtrees without any rule are left empty (they get no validator either way). */
-function fromStructural(root: Structural, s: Structural): VSchema {
-  if (!structuralHasRules(root, s)) return NO_RULES;
+function fromStructural(s: Structural): VSchema {
+  if (!structuralHasRules(s)) return NO_RULES;
   return {
     xValidations: s.xValidations,
-    items: s.items ? fromStructural(root, s.items) : undefined,
-    properties: s.properties ? new Map([...s.properties].map(([k, v]) => [k, fromStructural(root, v)])) : undefined,
-    additionalProperties: s.additionalProperties?.schema ? fromStructural(root, s.additionalProperties.schema) : undefined,
+    items: s.items ? fromStructural(s.items) : undefined,
+    properties: s.properties ? new Map([...s.properties].map(([k, v]) => [k, fromStructural(v)])) : undefined,
+    additionalProperties: s.additionalProperties?.schema ? fromStructural(s.additionalProperties.schema) : undefined,
     allOf: s.valueValidation?.allOf?.map(fromNested),
   };
 }
@@ -93,15 +64,6 @@ function fromNested(n: NestedValueValidation): VSchema {
     additionalProperties: n.additionalProperties ? fromNested(n.additionalProperties) : undefined,
     allOf: n.valueValidation.allOf?.map(fromNested),
   };
-}
-
-function hasXValidations(s: Structural | undefined, depth = 0): boolean {
-  if (!s || depth > 10000) return false;
-  if ((s.xValidations?.length ?? 0) > 0) return true;
-  if (hasXValidations(s.items, depth + 1)) return true;
-  if (hasXValidations(s.additionalProperties?.schema, depth + 1)) return true;
-  for (const p of s.properties?.values() ?? []) if (hasXValidations(p, depth + 1)) return true;
-  return false;
 }
 
 const withRules = new WeakMap<VSchema, boolean>();
@@ -208,7 +170,7 @@ export function newRuleValidator(s: Structural, isResourceRoot = true): RuleVali
   const cache = caches[isResourceRoot ? 1 : 0]!;
   const hit = cache.get(s);
   if (hit) return hit.v;
-  const v = hasXValidations(s) ? build(fromStructural(s, s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0) : undefined;
+  const v = hasXValidations(s) ? build(fromStructural(s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0) : undefined;
   cache.set(s, { v });
   return v;
 }

@@ -9,6 +9,7 @@
 import type { JSONSchemaProps } from "../crd/types.js";
 import { compareGoStrings } from "../go/fmt.js";
 import type { NestedValueValidation, Structural, ValueValidation } from "./structural.js";
+import { recordSubtreeFacts } from "./subtree-facts.js";
 
 /** The error `NewStructural` returns (a plain Go `error`, not a field error). */
 export class StructuralError {
@@ -224,5 +225,6 @@ function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structur
       out.additionalProperties = { allows: s.additionalProperties };
     }
   }
+  recordSubtreeFacts(out);
   return out;
 }

@@ -43,7 +43,7 @@ test("validate: same output without, with, and with a corrupt code cache entry",
   assert.ok(entry?.startsWith("validate-"), `an entry for validate: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), entry!);
   const good = readFileSync(path);
-  assert.equal(good.readUInt32LE(0), good.length - 8);
+  assert.equal(good.readUInt32LE(0), good.length - 12);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
 
   // a flipped byte in the data: the CRC-32 no longer matches; then a truncated file
@@ -53,8 +53,30 @@ test("validate: same output without, with, and with a corrupt code cache entry",
     writeFileSync(path, bad);
     assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
     const again = readFileSync(path);
-    assert.equal(again.readUInt32LE(0), again.length - 8, "the entry is rewritten");
+    assert.equal(again.readUInt32LE(0), again.length - 12, "the entry is rewritten");
   }
+});
+
+test("validate: a run much longer than the one that wrote the entry writes it again (as written by that run)", () => {
+  if (!ownCache) return;
+  const cache = join(home, "refresh");
+  const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  const [entry] = entries(cache);
+  const path = join(codeDir(cache), entry!);
+  const written = readFileSync(path);
+  // a short run (under the default 400 ms of CPU) leaves the entry as it is
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  assert.deepEqual(readFileSync(path), written);
+  // an entry written by a "0 ms" run: the next run is much longer, and records itself as the writer
+  const zero = Buffer.from(written);
+  zero.writeUInt32LE(0, 8);
+  writeFileSync(path, zero);
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache, CRDKIT_CODE_CACHE_REFRESH_MS: "0" }, ...validateArgs), first);
+  const again = readFileSync(path);
+  assert.equal(again.readUInt32LE(0), again.length - 12);
+  assert.ok(again.readUInt32LE(8) > 0, "the entry records the run that wrote it");
+  // and is still a good entry
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
 });
 
 test("validate -j 2 (worker threads from the bundle): the single-threaded output, no warning", () => {

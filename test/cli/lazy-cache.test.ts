@@ -112,6 +112,8 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
   assert.equal(cached.filter((f) => f.includes("/value/")).length, 2);
   // the CRD that passed the checks is also kept decoded (compiled from it next time)
   assert.equal(cached.filter((f) => f.includes("/decoded/")).length, 1);
+  // the CRD file's key is remembered by its stat (read and hashed again only when it changed)
+  assert.equal(cached.filter((f) => f.includes("/stat/")).length, 1);
   const second = await run();
   assert.equal(second.stdout, first.stdout);
   assert.equal(second.code, first.code);
@@ -122,7 +124,9 @@ test("only the CRDs that documents use are compiled; a rejected one is reported 
       ? text.replace("maximum", "minimum")
       : f.includes("/index/")
         ? text.replace(/"line":(\d)/, '"line":9$1')
-        : text.replace(/"ok":(true|false)/, (_m, b) => `"ok":${b === "true" ? "false" : "true"}`);
+        : f.includes("/stat/")
+          ? text.replace(/"key":"([0-9a-f])/, (_m, c) => `"key":"${c === "0" ? "1" : "0"}`)
+          : text.replace(/"ok":(true|false)/, (_m, b) => `"ok":${b === "true" ? "false" : "true"}`);
     assert.notEqual(altered, text);
     writeFileSync(f, i % 2 === 0 ? text.slice(0, text.length >> 1) : altered);
   }
@@ -193,7 +197,8 @@ test("cache entries are written whole (temporary file + rename) and concurrent w
   for (const o of outs) assert.equal(o.stdout, outs[0]!.stdout);
   assert.match(outs[0]!.stdout, /Summary: 4 resources: 0 valid, 4 invalid, 0 skipped/);
   const entries = files(cacheHome);
-  assert.ok(entries.length === 6 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
+  // index, 2 values, 2 verdicts, decoded, and the CRD file's stat record
+  assert.ok(entries.length === 7 && entries.every((f) => f.endsWith(".json")), entries.join(", "));
   for (const f of entries) for (const part of readFileSync(f, "utf8").split("\n")) JSON.parse(part);
   const after = await run();
   assert.equal(after.stdout, outs[0]!.stdout);
