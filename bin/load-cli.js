@@ -108,6 +108,9 @@ function cpuMs() {
   return Math.min(0xffffffff, Math.round((u.user + u.system) / 1000));
 }
 
+/** Code-cache entries of other builds of the same command kept beside the current one. */
+const KEPT_OTHER_BUILDS = 3;
+
 function writeEntry(fs, path, entry, data, crc, cpu) {
   const dir = path.dirname(entry);
   const tmp = `${entry}.${process.pid}.tmp`;
@@ -119,9 +122,14 @@ function writeEntry(fs, path, entry, data, crc, cpu) {
     head.writeUInt32LE(cpu, 8);
     fs.writeFileSync(tmp, Buffer.concat([head, data]));
     fs.renameSync(tmp, entry);
-    // entries of other builds of this command are stale
-    const prefix = `${path.basename(entry).split("-")[0]}-`;
-    for (const f of fs.readdirSync(dir)) if (f.startsWith(prefix) && f.endsWith(".v8") && f !== path.basename(entry)) fs.rmSync(path.join(dir, f), { force: true });
+    // entries of other builds of this command: the newest few are kept (two installs used in turn, say a
+    // global and a project's own crdkit, must not rewrite each other's entry on every run), older ones go
+    const others = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(`${path.basename(entry).split("-")[0]}-`) && f.endsWith(".v8") && f !== path.basename(entry))
+      .map((f) => ({ f, t: fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => b.t - a.t);
+    for (const { f } of others.slice(KEPT_OTHER_BUILDS)) fs.rmSync(path.join(dir, f), { force: true });
   } catch {
     try {
       fs.rmSync(tmp, { force: true });

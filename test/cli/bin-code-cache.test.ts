@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,4 +104,23 @@ test("check gets its own entry; CRDKIT_NO_CACHE=1 writes none; serve and version
   const v = run({ XDG_CACHE_HOME: none }, "version");
   assert.match(v.stdout, /^crdkit \d+\.\d+\.\d+/);
   assert.deepEqual(entries(none), []);
+});
+
+test("entries of other builds: the three newest are kept beside the current one, older ones removed", () => {
+  if (!ownCache) return;
+  const cache = join(home, "builds");
+  mkdirSync(codeDir(cache), { recursive: true });
+  // five entries of other builds (other sizes/mtimes of the bundle), oldest first, and another command's
+  const others = [1, 2, 3, 4, 5].map((i) => `validate-${i}-${i}-${process.version}-${process.arch}.v8`);
+  others.forEach((f, i) => {
+    const p = join(codeDir(cache), f);
+    writeFileSync(p, "x");
+    utimesSync(p, 1_000_000 + i, 1_000_000 + i);
+  });
+  writeFileSync(join(codeDir(cache), "check-1-1-x.v8"), "x");
+  assert.equal(run({ XDG_CACHE_HOME: cache }, ...validateArgs).status, 1);
+  const left = entries(cache).sort();
+  assert.deepEqual(left.filter((f) => others.includes(f)).sort(), others.slice(2).sort());
+  assert.ok(left.includes("check-1-1-x.v8"));
+  assert.equal(left.filter((f) => f.startsWith("validate-") && !others.includes(f)).length, 1, left.join(", "));
 });
