@@ -18,7 +18,7 @@ export type { Macro, MacroExprHelper, MacroResult, MacroError } from "./parser/m
 export { EXISTS_ONE_MACRO, LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
 export * from "./values/values.js";
 export { celCompare, celEquals, codePointLength, tagOf, typeOf } from "./values/ops.js";
-export type { CallCostFn, OverloadImpl } from "./interpreter/functions.js";
+export type { CallCostFn, CallCostShape, OverloadImpl } from "./interpreter/functions.js";
 export { FunctionRegistry } from "./interpreter/functions.js";
 export type { Activation, CheckedInfo, EvalOptions, EvalResult, PlanOptions, Program } from "./interpreter/planner.js";
 export { COST_LIMIT_MESSAGE, ProgramInstantiationError, plan } from "./interpreter/planner.js";

@@ -5,6 +5,7 @@
 import {
   type AstNode,
   type CallCostFn,
+  type CallCostShape,
   type CallEstimate,
   CelMap,
   CelSpecial,
@@ -296,8 +297,24 @@ function traversalCost(v: CelValue, depth = 0): number {
 
 const ceilT = (n: number, f = STRING_TRAVERSAL) => Number(mulFactorU64(BigInt(n), f));
 
+/** The functions {@link kubeCallCost} prices by their arguments or result (the cases of its switch). */
+const PER_CALL_FUNCTIONS: ReadonlySet<string> = new Set([
+  "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes", "url", "lowerAscii", "upperAscii",
+  "substring", "trim", "replace", "split", "join", "find", "findAll", "cidr", "isIP", "isCIDR", "quantity",
+  "isQuantity", "semver", "isSemver", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "validate", "_==_",
+]);
+
+/** {@link kubeCallCost}'s cost of a call site, from its function and overload id alone. */
+function kubeCallCostShape(fn: string, overloadId: string): CallCostShape {
+  if (UNIT_COST_FUNCTIONS.has(fn)) {
+    if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : "default";
+    return 1;
+  }
+  return PER_CALL_FUNCTIONS.has(fn) ? "dynamic" : "default";
+}
+
 /** `library.CostEstimator.CallCost`: runtime costs of Kubernetes functions (undefined: default model). */
-export const kubeCallCost: CallCostFn = (fn, overloadId, args, result) => {
+const kubeCallCostOf = (fn: string, overloadId: string, args: readonly CelValue[], result: CelValue): number | undefined => {
   if (UNIT_COST_FUNCTIONS.has(fn)) {
     // `add`/`sub` are only Kubernetes functions on quantities.
     if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : undefined;
@@ -379,3 +396,6 @@ export const kubeCallCost: CallCostFn = (fn, overloadId, args, result) => {
   }
   return undefined;
 };
+
+/** {@link kubeCallCostOf} with its plan-time {@link CallCostShape}s (constant-cost calls are not called per evaluation). */
+export const kubeCallCost: CallCostFn = Object.assign(kubeCallCostOf, { shape: kubeCallCostShape });

@@ -37,12 +37,24 @@ export interface OverloadImpl {
  * Per-call runtime cost callback (cel-go `ActualCostEstimator.CallCost`); return
  * `undefined` to use the default cost model.
  */
-export type CallCostFn = (
+export type CallCostFn = ((
   fn: string,
   overloadId: string,
   args: readonly CelValue[],
   result: CelValue,
-) => number | undefined;
+) => number | undefined) & {
+  /**
+   * Optional: what the model charges a call site, known when the program is planned (the function
+   * name and overload id are fixed there), so the planner need not call it on every evaluation.
+   */
+  readonly shape?: (fn: string, overloadId: string) => CallCostShape;
+};
+
+/**
+ * A {@link CallCostFn}'s answer for one call site: a constant cost for every call, `"default"` (it
+ * always returns `undefined`: the default cost model applies), or `"dynamic"` (ask it per call).
+ */
+export type CallCostShape = number | "default" | "dynamic";
 
 /** Bound of the planner memo of a registry (entries beyond it restart the memo). */
 const MAX_DERIVED = 4096;
@@ -88,6 +100,11 @@ export class FunctionRegistry {
   /** Whether any overload of `fn` exists. */
   hasFunction(fn: string): boolean {
     return (this.byName.get(fn)?.length ?? 0) > 0;
+  }
+
+  /** Every overload, in the order added. */
+  overloads(): OverloadImpl[] {
+    return [...this.byId.values()];
   }
 
   /** Overload by id. */

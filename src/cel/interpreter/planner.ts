@@ -28,7 +28,7 @@ import {
 import { formatKey, indexValue, selectField } from "./access.js";
 import type { Cand, Impl } from "./dispatch.js";
 import { makeDispatcher, pickN } from "./dispatch.js";
-import type { CallCostFn, OverloadImpl } from "./functions.js";
+import type { CallCostFn, CallCostShape, OverloadImpl } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
 import { COST, callCostFn, trackerFor } from "./runtime-cost.js";
 import type { Activation } from "./state.js";
@@ -658,12 +658,13 @@ class Planner {
     const accu = this.plan(e.args[0] as Expr);
     const rhs = this.plan(e.args[1] as Expr);
     const callCost = this.o.callCost;
+    const shape = callCostShape(callCost, "_+_", "add_list");
     return (s) => {
       const a = accu(s);
       const b = rhs(s);
       // the call is charged even when an operand is an error (cel-go evalBinary is observed)
       const charge = (r: CelValue): CelValue => {
-        s.add(callCost?.("_+_", "add_list", [a, b], r) ?? 1);
+        s.add(shape === "default" ? 1 : typeof shape === "number" ? shape : (callCost?.("_+_", "add_list", [a, b], r) ?? 1));
         return r;
       };
       if (a instanceof CelSpecial) return charge(a);
@@ -720,10 +721,16 @@ class Planner {
     const plannedId =
       fn === "_==_" ? "equals" : fn === "_!=_" ? "not_equals" : ids?.length === 1 ? (ids[0] as string) : "";
     const { tracker, baseCost } = costModelOf(plannedId);
+    // a host model whose cost of this call site is known now is not consulted per call
+    const shape = tracker !== undefined ? "dynamic" : callCostShape(callCost, fn, plannedId);
+    // only a per-call model reads the argument list (unary calls build it only then)
+    const dyn = shape === "dynamic";
     const charge =
-      tracker === undefined && callCost === undefined
+      shape === "default"
         ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
-        : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
+        : typeof shape === "number"
+          ? (s: State): void => s.add(shape)
+          : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
             const vals = all ?? [a, b];
             const res = r ?? null;
             s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
@@ -745,12 +752,12 @@ class Planner {
       return (s) => {
         const x = a0(s);
         if (x instanceof CelSpecial && !nonStrict) {
-          charge(s, x, null, [x], x);
+          charge(s, x, null, dyn ? [x] : undefined, x);
           return x;
         }
         const c = pick(x, null);
         const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
-        charge(s, x, null, [x], r);
+        charge(s, x, null, dyn ? [x] : undefined, r);
         return r;
       };
     }
@@ -812,6 +819,12 @@ function costModelOf(id: string): CostModel {
     if (COST_MODELS.size < 10000) COST_MODELS.set(id, m);
   }
   return m;
+}
+
+/** What the host call-cost model charges a call of `fn` by overload `id` ({@link CallCostShape}). */
+function callCostShape(callCost: CallCostFn | undefined, fn: string, id: string): CallCostShape {
+  if (callCost === undefined) return "default";
+  return callCost.shape?.(fn, id) ?? "dynamic";
 }
 
 /** Plain field selection `operand.field` (charged like cel-go's qualifiers). */

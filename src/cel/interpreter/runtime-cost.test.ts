@@ -176,3 +176,34 @@ test("runtime cost: exists over a map", () => {
   // m 1, cond @not_strictly_false(!@result) 3, step @result 1 + k 1 + == 1, result 1
   assert.equal(r.cost, 8);
 });
+
+test("runtime cost: a call-cost model's plan-time shape (constant, default, per call)", () => {
+  const types = { str1: "string", str2: "string" };
+  const vars = { str1: "val1", str2: "val2222222" };
+  const expr = `"abcdefg".contains(str1 + str2)`;
+  let calls = 0;
+  const model = (shape: CallCostFn["shape"]): CallCostFn =>
+    Object.assign(
+      (_fn: string, id: string): number | undefined => {
+        calls++;
+        return id === "contains_string" ? 7 : undefined;
+      },
+      { shape },
+    );
+  // a constant: charged without consulting the model (add_string keeps its default cost of 2)
+  const constant = run(expr, vars, { types, callCost: model((fn) => (fn === "contains" ? 5 : "default")) });
+  assert.equal(constant.value, false);
+  assert.equal(constant.cost, 2 + 5 + 2);
+  // "default" everywhere: the default model (contains_string 1*2), the model is never called
+  const dflt = run(expr, vars, { types, callCost: model(() => "default") });
+  assert.equal(dflt.cost, 2 + 2 + 2);
+  assert.equal(calls, 0);
+  // per call: asked for each call, as without a shape
+  const dyn = run(expr, vars, { types, callCost: model(() => "dynamic") });
+  assert.equal(dyn.cost, 2 + 7 + 2);
+  assert.equal(calls, 2);
+  // a constant counts against the limit like any charge
+  const over = run(expr, vars, { types, limit: 8, callCost: model((fn) => (fn === "contains" ? 5 : "default")) });
+  assert.ok(over.value instanceof CelError);
+  assert.equal(over.value.message, COST_LIMIT_MESSAGE);
+});

@@ -1,0 +1,43 @@
+/** kubeCallCost's plan-time shapes agree with what it charges per call, for every overload Kubernetes rules can call. */
+import * as assert from "node:assert/strict";
+import { test } from "node:test";
+import type { CelValue } from "../cel/index.js";
+import { kubeCallCost } from "./costs.js";
+import { sharedRegistry } from "./env.js";
+
+const SAMPLES: readonly CelValue[] = ["abc", "", ["a", "b"], 3n, "x".repeat(100)];
+
+for (const flavor of ["stored", "new"] as const) {
+  test(`kubeCallCost shape matches its per-call answers (${flavor} registry)`, () => {
+    const shape = kubeCallCost.shape;
+    assert.ok(shape !== undefined);
+    let constants = 0;
+    let defaults = 0;
+    for (const ov of sharedRegistry(flavor).overloads()) {
+      // the planner asks with the checker's overload id, or "" when dispatch is dynamic
+      for (const id of [ov.id, ""]) {
+        const sh = shape(ov.fn, id);
+        if (sh === "dynamic") continue;
+        if (sh === "default") defaults++;
+        else constants++;
+        for (const sample of SAMPLES) {
+          const args = ov.args.map(() => sample);
+          const got = kubeCallCost(ov.fn, id, args, sample);
+          assert.equal(got, sh === "default" ? undefined : sh, `${ov.fn} ${id || "(dynamic dispatch)"}`);
+        }
+      }
+    }
+    // both kinds occur (standard functions are default, the quantity/IP/semver accessors constant)
+    assert.ok(constants > 10 && defaults > 100, `${constants} constant, ${defaults} default`);
+  });
+}
+
+test("kubeCallCost shape: priced functions are asked per call", () => {
+  const shape = kubeCallCost.shape;
+  assert.ok(shape !== undefined);
+  assert.equal(shape("_==_", "equals"), "dynamic");
+  assert.equal(shape("matches", "matches_string"), "default");
+  assert.equal(shape("indexOf", "string_index_of_string"), "dynamic");
+  assert.equal(shape("add", "quantity_add"), 1);
+  assert.equal(shape("isGreaterThan", "quantity_is_greater_than"), 1);
+});
