@@ -41,3 +41,14 @@ test("kubeCallCost shape: priced functions are asked per call", () => {
   assert.equal(shape("add", "quantity_add"), 1);
   assert.equal(shape("isGreaterThan", "quantity_is_greater_than"), 1);
 });
+
+test("kubeCallCost: == costs 1 on a Kubernetes opaque left operand, else the default model", () => {
+  const toQuantity = sharedRegistry("stored").byOverloadId("string_to_quantity");
+  assert.ok(toQuantity !== undefined);
+  const q = (toQuantity.impl as (s: string) => CelValue)("1Gi");
+  assert.equal(kubeCallCost("_==_", "equals", [q, q], true), 1);
+  // an empty right operand does not lower it (the default model would charge 0)
+  assert.equal(kubeCallCost("_==_", "equals", [q, ""], false), 1);
+  assert.equal(kubeCallCost("_==_", "equals", ["abc", "abc"], true), undefined);
+  assert.equal(kubeCallCost("_==_", "equals", [3n, 3n], true), undefined);
+});

@@ -315,6 +315,8 @@ function kubeCallCostShape(fn: string, overloadId: string): CallCostShape {
 
 /** `library.CostEstimator.CallCost`: runtime costs of Kubernetes functions (undefined: default model). */
 const kubeCallCostOf = (fn: string, overloadId: string, args: readonly CelValue[], result: CelValue): number | undefined => {
+  // the most frequent priced call first
+  if (fn === "_==_") return kubeEqualsCost(args[0]);
   if (UNIT_COST_FUNCTIONS.has(fn)) {
     // `add`/`sub` are only Kubernetes functions on quantities.
     if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : undefined;
@@ -385,17 +387,20 @@ const kubeCallCostOf = (fn: string, overloadId: string, args: readonly CelValue[
         return s * r;
       }
       return undefined;
-    case "_==_": {
-      const l = args[0];
-      if (l !== undefined && !(l instanceof CelSpecial) && typeof l === "object" && l !== null && "celType" in l) {
-        const n = (l as { celType: { name: string } }).celType.name;
-        if ([QUANTITY_TYPE, IP_TYPE, CIDR_TYPE, FORMAT_TYPE, URL_TYPE, SEMVER_TYPE].includes(n)) return 1;
-      }
-      return undefined;
-    }
   }
   return undefined;
 };
+
+/** Kubernetes' opaque types whose `==` costs 1. */
+const UNIT_EQUALS_TYPES: ReadonlySet<string> = new Set([QUANTITY_TYPE, IP_TYPE, CIDR_TYPE, FORMAT_TYPE, URL_TYPE, SEMVER_TYPE]);
+
+/** `_==_`: 1 when the left operand is one of Kubernetes' opaque values, else the default model. */
+function kubeEqualsCost(l: CelValue | undefined): number | undefined {
+  if (l !== undefined && !(l instanceof CelSpecial) && typeof l === "object" && l !== null && "celType" in l) {
+    if (UNIT_EQUALS_TYPES.has((l as { celType: { name: string } }).celType.name)) return 1;
+  }
+  return undefined;
+}
 
 /** {@link kubeCallCostOf} with its plan-time {@link CallCostShape}s (constant-cost calls are not called per evaluation). */
 export const kubeCallCost: CallCostFn = Object.assign(kubeCallCostOf, { shape: kubeCallCostShape });
