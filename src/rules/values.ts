@@ -20,9 +20,13 @@ interface ListInfo {
 
 const LIST_INFO = new WeakMap<readonly CelValue[], ListInfo>();
 
+/** {@link KubeMap}'s memo of a key without a value. */
+const ABSENT: unique symbol = Symbol("absent");
+
 /** An object or map value backed by unstructured data. */
 export class KubeMap extends CelMap {
-  private cache: Map<string, CelValue> | undefined;
+  /** CEL key → its value or {@link ABSENT} (the raw data does not change while rules are evaluated). */
+  private cache: Map<string, CelValue | typeof ABSENT> | undefined;
   constructor(
     readonly raw: JsonObject,
     readonly schema: Structural,
@@ -39,8 +43,16 @@ export class KubeMap extends CelMap {
     if (this.mode === "map") return this.schema.additionalProperties?.schema;
     return undefined;
   }
-  /** The value for a CEL key, or undefined when absent. */
+  /** The value for a CEL key, or undefined when absent (answers are remembered per key, absent ones too). */
   find(key: string): CelValue | undefined {
+    const hit = this.cache?.get(key);
+    if (hit !== undefined) return hit === ABSENT ? undefined : hit;
+    const c = this.lookup(key);
+    if (!this.cache) this.cache = new Map();
+    this.cache.set(key, c === undefined ? ABSENT : c);
+    return c;
+  }
+  private lookup(key: string): CelValue | undefined {
     let k: string | undefined = key;
     if (this.mode === "object") {
       k = unescapeProperty(key);
@@ -51,13 +63,7 @@ export class KubeMap extends CelMap {
     if (this.mode === "object" && v === null) return undefined;
     const ps = this.propSchema(k);
     if (!ps) return undefined;
-    let c = this.cache?.get(k);
-    if (c === undefined) {
-      c = toCelValue(v, ps);
-      if (!this.cache) this.cache = new Map();
-      this.cache.set(k, c);
-    }
-    return c;
+    return toCelValue(v, ps);
   }
   get(key: CelValue): CelValue | undefined {
     if (typeof key !== "string") return undefined;
