@@ -20,5 +20,6 @@ export function compileRegex(pattern: string): RE2JS | CelError {
 export function matches(s: string, pattern: string): CelValue {
   const r = compileRegex(pattern);
   if (r instanceof CelError) return r;
-  return r.matcher(s).find();
+  // re2js `test`: the same unanchored search as `matcher(s).find()`, without a Matcher or capture groups
+  return r.test(s);
 }
