@@ -106,10 +106,14 @@ class Run {
   errors: FieldError[] = [];
   warnings: string[] = [];
   evaluated = 0;
+  /** The per-evaluation options of every program (one object for the run). */
+  private readonly evalOpts: { readonly costLimit: number };
   constructor(
     readonly perCallLimit: number,
     readonly onRule?: (trace: RuleTrace) => void,
-  ) {}
+  ) {
+    this.evalOpts = { costLimit: perCallLimit };
+  }
 
   validate(v: RuleValidator, path: FieldPath | null, obj: JsonValue | undefined, old: JsonValue | undefined, r: Ratchet, budget: number, depth: number): number {
     if (obj === undefined || obj === null) return budget;
@@ -184,7 +188,7 @@ class Run {
       const optional = rule.optionalOldSelf === true;
       if (c.usesOldSelf && old === undefined && !optional) continue;
       this.evaluated++;
-      const res = c.program.eval(optional ? optActivation : activation, { costLimit: this.perCallLimit });
+      const res = c.program.eval(optional ? optActivation : activation, this.evalOpts);
       if (this.onRule) {
         const failed = res.value instanceof CelSpecial;
         this.onRule({
@@ -250,7 +254,7 @@ class Run {
     remaining: number,
   ): { detail: string; remaining: number } | { kind: "internal" | "invalid" | "soft"; text: string; remaining: number } {
     this.evaluated++;
-    const res = prog.eval(activation, { costLimit: this.perCallLimit });
+    const res = prog.eval(activation, this.evalOpts);
     if (res.cost > remaining) {
       return { kind: "invalid", text: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run", remaining: -1 };
     }
