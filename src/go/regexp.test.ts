@@ -54,3 +54,25 @@ describe("compileGoRegexp matching", () => {
     it(`${p} ~ ${JSON.stringify(s)}`, () => assert.equal(compileGoRegexp(p).regexp?.test(s), want));
   }
 });
+
+describe("compileGoRegexp remembered match results", () => {
+  it("a repeated subject gets the same answer, a different subject its own (short, long, past the memo limit)", () => {
+    const re = compileGoRegexp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$").regexp!;
+    const long = "a".repeat(300);
+    for (let round = 0; round < 3; round++) {
+      assert.equal(re.test("my-route"), true);
+      assert.equal(re.test("My-Route"), false);
+      assert.equal(re.test("my-route-"), false);
+      assert.equal(re.test(long), true);
+      assert.equal(re.test(`${long}-`), false);
+    }
+    // more distinct subjects than all memos hold together: answers stay right when they start afresh
+    const other = compileGoRegexp("^x[0-9]+$").regexp!;
+    for (let i = 0; i < 20000; i++) {
+      assert.equal(other.test(`x${i}`), true);
+      if (i % 1000 === 0) assert.equal(re.test(i % 2000 === 0 ? "ok" : "NO"), i % 2000 === 0);
+    }
+    assert.equal(other.test("x"), false);
+    assert.equal(other.test("x1"), true);
+  });
+});

@@ -35,10 +35,44 @@ export function compileGoRegexp(pattern: string): GoRegexpResult {
   return res;
 }
 
+/**
+ * Match results are remembered per regexp for short subjects (documents repeat the same names, kinds and
+ * hosts): matching is a pure function of (pattern, subject). All memos together hold at most
+ * MEMO_LIMIT entries of at most MEMO_MAX_SUBJECT characters; past that they all start afresh.
+ */
+const MEMO_LIMIT = 16384;
+const MEMO_MAX_SUBJECT = 256;
+let memoEntries = 0;
+let memoGeneration = 0;
+
+function memoizedTest(re: RE2JS): (s: string) => boolean {
+  let memo = new Map<string, boolean>();
+  let generation = memoGeneration;
+  return (s: string) => {
+    if (s.length > MEMO_MAX_SUBJECT) return re.test(s);
+    if (generation !== memoGeneration) {
+      memo = new Map();
+      generation = memoGeneration;
+    }
+    const hit = memo.get(s);
+    if (hit !== undefined) return hit;
+    const r = re.test(s);
+    if (memoEntries >= MEMO_LIMIT) {
+      memoEntries = 0;
+      memoGeneration++;
+      memo = new Map();
+      generation = memoGeneration;
+    }
+    memo.set(s, r);
+    memoEntries++;
+    return r;
+  };
+}
+
 function compileUncached(pattern: string): GoRegexpResult {
   try {
     const re = RE2JS.compile(pattern);
-    return { regexp: { source: pattern, test: (s: string) => re.test(s), re } };
+    return { regexp: { source: pattern, test: memoizedTest(re), re } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     // Go accepts duplicate capture-group names (RE2/J does not): retry without the names.

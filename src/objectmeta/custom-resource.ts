@@ -46,7 +46,11 @@ export function objectMetaOf(obj: JsonObject): MetaOrErrors {
  * `ErrorList.Filter` — which de-duplicates by full text (a repeated invalid finalizer is reported once).
  */
 export function validateCustomResourceMetadata(obj: JsonObject, namespaced: boolean): FieldError[] {
-  const m = objectMetaOf(obj);
+  return validateCustomResourceMetadataOf(objectMetaOf(obj), namespaced);
+}
+
+/** {@link validateCustomResourceMetadata} of metadata already read with {@link objectMetaOf} (read once, used twice). */
+export function validateCustomResourceMetadataOf(m: MetaOrErrors, namespaced: boolean): FieldError[] {
   if (m.errors) return m.errors;
   return dedupeErrors(validateObjectMeta(m.meta, namespaced, nameIsDNSSubdomain, METADATA));
 }
@@ -55,7 +59,12 @@ export function validateCustomResourceMetadata(obj: JsonObject, namespaced: bool
 export function validateCustomResourceMetadataUpdate(newObj: JsonObject, oldObj: JsonObject): FieldError[] {
   const n = objectMetaOf(newObj);
   if (n.errors) return n.errors;
-  const o = objectMetaOf(oldObj);
+  return validateCustomResourceMetadataUpdateOf(n, objectMetaOf(oldObj));
+}
+
+/** {@link validateCustomResourceMetadataUpdate} of metadata already read with {@link objectMetaOf}. */
+export function validateCustomResourceMetadataUpdateOf(n: MetaOrErrors, o: MetaOrErrors): FieldError[] {
+  if (n.errors) return n.errors;
   if (o.errors) return o.errors;
   return dedupeErrors(validateObjectMetaUpdate(n.meta, o.meta, METADATA));
 }

@@ -43,7 +43,9 @@ export {
 export {
   objectMetaOf,
   validateCustomResourceMetadata,
+  validateCustomResourceMetadataOf,
   validateCustomResourceMetadataUpdate,
+  validateCustomResourceMetadataUpdateOf,
   validateGenericCreate,
   validateGenericUpdate,
   finalizerWarnings,

@@ -19,10 +19,11 @@ import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.
 import type { CompiledVersion, CrdContext } from "./compile.js";
 import { coerce } from "../objectmeta/coerce.js";
 import {
+  type MetaOrErrors,
   finalizerWarnings,
   objectMetaOf,
-  validateCustomResourceMetadata,
-  validateCustomResourceMetadataUpdate,
+  validateCustomResourceMetadataOf,
+  validateCustomResourceMetadataUpdateOf,
   validateGenericCreate,
   validateGenericUpdate,
 } from "../objectmeta/custom-resource.js";
@@ -324,9 +325,7 @@ function finalizersOf(obj: JsonObject): string[] {
 }
 
 /** `rest.validateCommonFields`: generic ObjectMeta checks, first in every update's error list. */
-function genericUpdate(ctx: CrdContext, obj: JsonObject, old: JsonObject): FieldError[] {
-  const n = objectMetaOf(obj);
-  const o = objectMetaOf(old);
+function genericUpdate(ctx: CrdContext, n: MetaOrErrors, o: MetaOrErrors): FieldError[] {
   if (!n.meta || !o.meta) return [];
   return validateGenericUpdate(n.meta, o.meta, ctx.namespaced);
 }
@@ -393,9 +392,12 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     // Validate
     const errors: FieldError[] = [];
     const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
+    // the metadata, read once for the strategy and the generic checks (nothing changes it between)
+    let meta: MetaOrErrors | undefined;
     if (typeMeta.length > 0) errors.push(...typeMeta);
     else {
-      errors.push(...validateCustomResourceMetadata(obj, ctx.namespaced));
+      meta = objectMetaOf(obj);
+      errors.push(...validateCustomResourceMetadataOf(meta, ctx.namespaced));
       errors.push(...validateCustomResource(null, obj, version.validator));
       errors.push(...validateScaleSpec(obj, version.subresources?.scale));
       errors.push(...validateScaleStatus(obj, version.subresources?.scale));
@@ -405,10 +407,7 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     const warnings = [...d.warnings];
     runRules(version, obj, undefined, errors, warnings);
     // generic ObjectMeta checks run only when the strategy found nothing
-    if (errors.length === 0) {
-      const m = objectMetaOf(obj);
-      if (m.meta) errors.push(...validateGenericCreate(m.meta, ctx.namespaced));
-    }
+    if (errors.length === 0 && meta?.meta) errors.push(...validateGenericCreate(meta.meta, ctx.namespaced));
     if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj)));
     return { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
@@ -445,11 +444,14 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
       const g = getMeta(old, "generation");
       setMeta(obj, "generation", (typeof g === "number" ? g : 0) + 1);
     }
-    const errors: FieldError[] = genericUpdate(ctx, obj, old);
+    // the metadata of both, read once for the generic and the strategy checks (nothing changes them between)
+    const newMeta = objectMetaOf(obj);
+    const oldMeta = objectMetaOf(old);
+    const errors: FieldError[] = genericUpdate(ctx, newMeta, oldMeta);
     const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
     if (typeMeta.length > 0) errors.push(...typeMeta);
     else {
-      errors.push(...validateCustomResourceMetadataUpdate(obj, old));
+      errors.push(...validateCustomResourceMetadataUpdateOf(newMeta, oldMeta));
       errors.push(...validateCustomResourceUpdate(null, obj, old, version.validator));
       errors.push(...validateScaleSpec(obj, version.subresources?.scale));
       errors.push(...validateScaleStatus(obj, version.subresources?.scale));
@@ -480,11 +482,14 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
     const obj = deepClone(old);
     if (Object.hasOwn(d.obj, "status")) setKey(obj, "status", d.obj["status"]!);
     else delete obj["status"];
-    const errors: FieldError[] = genericUpdate(ctx, obj, old);
+    // the metadata of both, read once for the generic and the strategy checks (nothing changes them between)
+    const newMeta = objectMetaOf(obj);
+    const oldMeta = objectMetaOf(old);
+    const errors: FieldError[] = genericUpdate(ctx, newMeta, oldMeta);
     const typeMeta = validateTypeMeta(obj, ctx.kind, ctx.group, version.name);
     if (typeMeta.length > 0) errors.push(...typeMeta);
     else {
-      errors.push(...validateCustomResourceMetadataUpdate(obj, old));
+      errors.push(...validateCustomResourceMetadataUpdateOf(newMeta, oldMeta));
       if (Object.hasOwn(obj, "status")) {
         errors.push(
           ...validateCustomResourceUpdate(STATUS, obj["status"]!, Object.hasOwn(old, "status") ? old["status"]! : null, version.statusValidator),

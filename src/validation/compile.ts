@@ -94,6 +94,8 @@ export interface SchemaNode {
   readonly dependencies?: readonly (readonly [string, { schema?: SchemaNode; property?: readonly string[] }])[];
   readonly listType: string;
   readonly listMapKeys: readonly string[];
+  /** Whether any of anyOf/oneOf/allOf/not/dependencies is set (else the schema-props step has nothing to do). */
+  readonly composite: boolean;
 }
 
 /** Options of {@link compileSchemaNode}. */
@@ -265,6 +267,11 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
   const nz = <T>(a: T[] | undefined) => (a && a.length > 0 ? a : undefined);
   const typeHas: Record<string, boolean> = Object.create(null);
   for (const t of types) typeHas[t] = true;
+  const allOf = nz(listOf(s.allOf));
+  const anyOf = nz(listOf(s.anyOf));
+  const oneOf = nz(listOf(s.oneOf));
+  const not = isRecord(s.not) ? go(s.not) : undefined;
+  const dependencies = nz(deps);
   return {
     types,
     typeHas,
@@ -302,13 +309,14 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     properties: props,
     additionalProperties: schemaOrBool(s.additionalProperties),
     patternProperties: nz(patternProps),
-    allOf: nz(listOf(s.allOf)),
-    anyOf: nz(listOf(s.anyOf)),
-    oneOf: nz(listOf(s.oneOf)),
-    not: isRecord(s.not) ? go(s.not) : undefined,
-    dependencies: nz(deps),
+    allOf,
+    anyOf,
+    oneOf,
+    not,
+    dependencies,
     listType: typeof s["x-kubernetes-list-type"] === "string" ? s["x-kubernetes-list-type"] : "",
     listMapKeys: Array.isArray(s["x-kubernetes-list-map-keys"]) ? s["x-kubernetes-list-map-keys"] : EMPTY,
+    composite: allOf !== undefined || anyOf !== undefined || oneOf !== undefined || not !== undefined || dependencies !== undefined,
   };
 }
 

@@ -118,6 +118,11 @@ export function enumContains(values: readonly JsonValue[], data: JsonValue): boo
   return false;
 }
 
+/** A number as the messages print it (built only when an error is reported). */
+function goNum(isInt: boolean, iv: number | bigint, fv: number): GoNum {
+  return isInt ? { kind: "int", v: iv } : { kind: "float", v: fv };
+}
+
 const SCH_TYPE: Record<string, [string, string]> = {
   boolean: ["boolean", ""],
   string: ["string", ""],
@@ -153,7 +158,7 @@ export class Evaluation {
     let mc = 0;
     if (n.typeApplies) mc += this.typeCheck(n, data, kind, acc) + 1;
     // schemaPropsValidator counts itself once (mainResult.Inc) and SchemaValidator once more.
-    mc += this.schemaProps(n, data, kind, acc) + 2;
+    mc += (n.composite ? this.schemaProps(n, data, kind, acc) : 0) + 2;
     if (kind === "string") {
       this.stringCheck(n, data as string, acc);
       mc += 1;
@@ -241,8 +246,6 @@ export class Evaluation {
     const isInt = kind === "integer";
     const iv = data as number | bigint;
     const fv = isInt ? Number(iv) : toNumber(data as number);
-    const valueNum: GoNum = isInt ? { kind: "int", v: iv } : { kind: "float", v: fv };
-    const asFloat: GoNum = { kind: "float", v: fv };
     if (n.numType !== "" && !(isInt ? intInRange(iv, n.numType, n.numFormat) : floatInRange(fv, n.numType, n.numFormat)))
       acc.push(this.rangeError("Checked", n));
     if (n.multipleOf !== undefined) {
@@ -250,7 +253,7 @@ export class Evaluation {
       if (n.multipleOfInRange && isInt) {
         const fi = n.multipleOfInt;
         if (cmpInt(fi, 0) <= 0) acc.push(verr.multipleOfMustBePositive(this.names.name(), { kind: "int", v: fi }));
-        else if (BigInt(iv) % BigInt(fi) !== 0n) acc.push(verr.notMultipleOf(this.names.name(), { kind: "int", v: fi }, valueNum));
+        else if (BigInt(iv) % BigInt(fi) !== 0n) acc.push(verr.notMultipleOf(this.names.name(), { kind: "int", v: fi }, goNum(isInt, iv, fv)));
       } else {
         if (!n.multipleOfInRange) acc.push(this.rangeError("MultipleOf", n));
         this.floatMultipleOf(factor, fv, acc);
@@ -260,24 +263,24 @@ export class Evaluation {
       if (n.minimumInRange && isInt) {
         const c = cmpInt(iv, n.minimumInt);
         if (n.exclusiveMinimum ? c <= 0 : c < 0)
-          acc.push(verr.exceedsMinimum(this.names.name(), { kind: "int", v: n.minimumInt }, n.exclusiveMinimum, valueNum));
+          acc.push(verr.exceedsMinimum(this.names.name(), { kind: "int", v: n.minimumInt }, n.exclusiveMinimum, goNum(isInt, iv, fv)));
       } else {
         if (!n.minimumInRange) acc.push(this.rangeError("Minimum boundary", n));
         const min = n.minimum;
         if (n.exclusiveMinimum ? fv <= min : fv < min)
-          acc.push(verr.exceedsMinimum(this.names.name(), { kind: "float", v: min }, n.exclusiveMinimum, asFloat));
+          acc.push(verr.exceedsMinimum(this.names.name(), { kind: "float", v: min }, n.exclusiveMinimum, { kind: "float", v: fv }));
       }
     }
     if (n.maximum !== undefined) {
       if (n.maximumInRange && isInt) {
         const c = cmpInt(iv, n.maximumInt);
         if (n.exclusiveMaximum ? c >= 0 : c > 0)
-          acc.push(verr.exceedsMaximum(this.names.name(), { kind: "int", v: n.maximumInt }, n.exclusiveMaximum, valueNum));
+          acc.push(verr.exceedsMaximum(this.names.name(), { kind: "int", v: n.maximumInt }, n.exclusiveMaximum, goNum(isInt, iv, fv)));
       } else {
         if (!n.maximumInRange) acc.push(this.rangeError("Maximum boundary", n));
         const max = n.maximum;
         if (n.exclusiveMaximum ? fv >= max : fv > max)
-          acc.push(verr.exceedsMaximum(this.names.name(), { kind: "float", v: max }, n.exclusiveMaximum, asFloat));
+          acc.push(verr.exceedsMaximum(this.names.name(), { kind: "float", v: max }, n.exclusiveMaximum, { kind: "float", v: fv }));
       }
     }
   }
