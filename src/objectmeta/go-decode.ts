@@ -139,7 +139,8 @@ class Decoder {
   private strictStack: string[] = [];
   savedError: string | null = null;
   readonly unknown: string[] = [];
-  private readonly seenUnknown = new Set<string>();
+  /** Unknown paths already recorded (made on the first unknown field). */
+  private seenUnknown: Set<string> | null = null;
 
   constructor(private readonly strict: boolean) {}
 
@@ -165,6 +166,7 @@ class Decoder {
   private recordUnknown(key: string): void {
     if (!this.strict || this.unknown.length >= 100) return;
     const p = this.strictStack.length > 0 ? this.strictStack.join("") + "." + key : key;
+    this.seenUnknown ??= new Set();
     if (this.seenUnknown.has(p)) return;
     this.seenUnknown.add(p);
     this.unknown.push(p);

@@ -180,6 +180,8 @@ export class Evaluation {
 
   /** typeValidator: returns 1 when valid (its own MatchCount), 0 on error. */
   private typeCheck(n: SchemaNode, data: JsonValue, kind: string, acc: VErr[]): number {
+    // A kind the schema lists is valid whatever the format (every branch below accepts it).
+    if (n.typeHas[kind] === true) return 1;
     if (n.format === "") {
       // Fast path (no format): kind in types, int64 accepted by number, integral float64 by integer.
       const t = n.typeHas;
