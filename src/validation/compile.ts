@@ -168,48 +168,52 @@ function eachSubschema(root: JSONSchemaProps, f: (s: JSONSchemaProps) => void): 
   }
 }
 
-/** A node's `properties`: the schemas by name, each compiled on first lookup (a read-only Map). */
+/**
+ * A node's `properties`: the schemas by name, each compiled on first lookup (a read-only Map over the
+ * schema's own `properties` object, which is not copied).
+ */
 class LazyNodeMap implements ReadonlyMap<string, SchemaNode> {
   private readonly done = new Map<string, SchemaNode>();
+  private count = -1;
 
   constructor(
-    private readonly raw: ReadonlyMap<string, JSONSchemaProps>,
+    private readonly raw: Record<string, JSONSchemaProps>,
     private readonly go: (s: JSONSchemaProps) => SchemaNode,
   ) {}
 
   get size(): number {
-    return this.raw.size;
+    if (this.count < 0) this.count = Object.keys(this.raw).length;
+    return this.count;
   }
 
   has(k: string): boolean {
-    return this.raw.has(k);
+    return Object.hasOwn(this.raw, k);
   }
 
   get(k: string): SchemaNode | undefined {
     let n = this.done.get(k);
     if (n === undefined) {
-      const s = this.raw.get(k);
-      if (s === undefined) return undefined;
-      n = this.go(s);
+      if (!Object.hasOwn(this.raw, k)) return undefined;
+      n = this.go(this.raw[k]!);
       this.done.set(k, n);
     }
     return n;
   }
 
   forEach(cb: (value: SchemaNode, key: string, map: ReadonlyMap<string, SchemaNode>) => void, thisArg?: unknown): void {
-    for (const k of this.raw.keys()) cb.call(thisArg, this.get(k)!, k, this);
+    for (const k of Object.keys(this.raw)) cb.call(thisArg, this.get(k)!, k, this);
   }
 
   entries(): MapIterator<[string, SchemaNode]> {
-    return new Map([...this.raw.keys()].map((k) => [k, this.get(k)!] as [string, SchemaNode])).entries();
+    return new Map(Object.keys(this.raw).map((k) => [k, this.get(k)!] as [string, SchemaNode])).entries();
   }
 
   keys(): MapIterator<string> {
-    return this.raw.keys();
+    return new Set(Object.keys(this.raw)).values();
   }
 
   values(): MapIterator<SchemaNode> {
-    return new Map([...this.raw.keys()].map((k) => [k, this.get(k)!] as [string, SchemaNode])).values();
+    return new Map(Object.keys(this.raw).map((k) => [k, this.get(k)!] as [string, SchemaNode])).values();
   }
 
   [Symbol.iterator](): MapIterator<[string, SchemaNode]> {
@@ -256,7 +260,7 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
   const mapOf = (m: Record<string, JSONSchemaProps> | undefined) =>
     isRecord(m) ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
   const listOf = (a: JSONSchemaProps[] | undefined) => (Array.isArray(a) ? a.map((x) => go(x)) : undefined);
-  const props = isRecord(s.properties) ? new LazyNodeMap(new Map(Object.keys(s.properties).map((k) => [k, s.properties![k]!])), go) : undefined;
+  const props = isRecord(s.properties) ? new LazyNodeMap(s.properties, go) : undefined;
   const patternProps = mapOf(s.patternProperties)?.map(([k, n]) => [k, compileGoRegexp(k).regexp, n] as const);
   const deps = isRecord(s.dependencies)
     ? Object.keys(s.dependencies).map((k) => {
