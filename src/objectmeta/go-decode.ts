@@ -221,9 +221,16 @@ class Decoder {
           return current;
         }
         const m = current instanceof Map ? (current as Map<string, unknown>) : new Map<string, unknown>();
+        const strings = t.elem.k === "string";
         for (const key of Object.keys(v).sort(compareGoStrings)) {
+          const x = v[key]!;
+          // a string into a string (labels, annotations): nothing to check, nothing unknown below it
+          if (strings && typeof x === "string") {
+            m.set(key, x);
+            continue;
+          }
           const n = this.pushStrictKey(key);
-          m.set(key, this.decode(v[key]!, t.elem, t.elem.k === "string" ? "" : undefined));
+          m.set(key, this.decode(x, t.elem, strings ? "" : undefined));
           this.strictStack.length = n;
         }
         return m;
