@@ -2,13 +2,13 @@
  * Compiles a CRD's (internal) openAPIV3Schema into a tree of {@link SchemaNode}s, applying the
  * conversion the API server does (`ConvertJSONSchemaPropsWithPostProcess` with the supported-format
  * post-processor): x-kubernetes-int-or-string ⇒ type [integer, string], formats stripped per type,
- * patterns compiled once, numeric bounds pre-converted.
+ * patterns compiled once on first use, numeric bounds pre-converted.
  */
 import type { JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
 import type { JsonValue } from "../value/json-value.js";
 import { type CompatibilityVersion, type FormatValidator, effectiveFormat, lookupFormat, supportedFormats } from "./formats.js";
-import { type GoRegexp, type GoRegexpResult, compileGoRegexp } from "../go/regexp.js";
+import { type GoRegexpResult, compileGoRegexp } from "../go/regexp.js";
 import { formatFloatF } from "../go/strconv.js";
 
 /** `int64(f)` as Go computes it on amd64 (out of range ⇒ math.MinInt64). */
@@ -86,7 +86,7 @@ export interface SchemaNode {
   readonly required?: readonly string[];
   readonly properties?: ReadonlyMap<string, SchemaNode>;
   readonly additionalProperties?: SchemaOrBoolNode;
-  readonly patternProperties?: readonly (readonly [string, GoRegexp | undefined, SchemaNode])[];
+  readonly patternProperties?: readonly PatternProperty[];
   readonly allOf?: readonly SchemaNode[];
   readonly anyOf?: readonly SchemaNode[];
   readonly oneOf?: readonly SchemaNode[];
@@ -96,6 +96,19 @@ export interface SchemaNode {
   readonly listMapKeys: readonly string[];
   /** Whether any of anyOf/oneOf/allOf/not/dependencies is set (else the schema-props step has nothing to do). */
   readonly composite: boolean;
+}
+
+/** A `patternProperties` entry: its key pattern, compiled on first use by {@link patternKeyMatches}, and its schema. */
+export interface PatternProperty {
+  readonly source: string;
+  readonly schema: SchemaNode;
+  compiled?: GoRegexpResult;
+}
+
+/** Whether `key` matches the entry's pattern (an invalid pattern matches nothing). */
+export function patternKeyMatches(p: PatternProperty, key: string): boolean {
+  p.compiled ??= compileGoRegexp(p.source);
+  return p.compiled.regexp?.test(key) === true;
 }
 
 /** Options of {@link compileSchemaNode}. */
@@ -261,7 +274,7 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     isRecord(m) ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
   const listOf = (a: JSONSchemaProps[] | undefined) => (Array.isArray(a) ? a.map((x) => go(x)) : undefined);
   const props = isRecord(s.properties) ? new LazyNodeMap(s.properties, go) : undefined;
-  const patternProps = mapOf(s.patternProperties)?.map(([k, n]) => [k, compileGoRegexp(k).regexp, n] as const);
+  const patternProps = mapOf(s.patternProperties)?.map(([k, n]): PatternProperty => ({ source: k, schema: n }));
   const deps = isRecord(s.dependencies)
     ? Object.keys(s.dependencies).map((k) => {
         const d = s.dependencies![k]!;

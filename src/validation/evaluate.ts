@@ -7,7 +7,7 @@
 import { type JsonObject, type JsonValue, kindOf, toNumber } from "../value/json-value.js";
 import { goDeepEqual as deepEqual } from "./deep-equal.js";
 import type { SchemaNode } from "./compile.js";
-import { floatInRange, goInt64, intInRange, nodePattern } from "./compile.js";
+import { floatInRange, goInt64, intInRange, nodePattern, patternKeyMatches } from "./compile.js";
 import type { CorrelatedObject } from "./correlation.js";
 import { type GoNum, type VErr, compositeMessages, verr } from "./messages.js";
 
@@ -341,11 +341,11 @@ export class Evaluation {
   private patternProps(n: SchemaNode, key: string, value: JsonValue, acc: VErr[], matched: string[] | null): [boolean, number] {
     let any = false;
     let mc = 0;
-    for (const [src, re, schema] of n.patternProperties!) {
-      if (re?.test(key)) {
+    for (const p of n.patternProperties!) {
+      if (patternKeyMatches(p, key)) {
         any = true;
-        matched?.push(src);
-        mc += this.child(ADDL, key, schema, value, acc, null);
+        matched?.push(p.source);
+        mc += this.child(ADDL, key, p.schema, value, acc, null);
       }
     }
     return [any, mc];
@@ -364,7 +364,7 @@ export class Evaluation {
     if (ap && !ap.allows) {
       for (const k of keys) {
         if (props?.has(k)) continue;
-        if (n.patternProperties?.some(([, re]) => re?.test(k))) continue;
+        if (n.patternProperties?.some((p) => patternKeyMatches(p, k))) continue;
         acc.push(verr.propertyNotAllowed(this.names.name(), k));
       }
     } else if (n.patternProperties || ap?.schema) {
@@ -404,8 +404,8 @@ export class Evaluation {
         mc += pmc;
         if (!regular && matched) {
           for (const src of pats) {
-            const entry = n.patternProperties.find(([s]) => s === src);
-            if (entry) mc += this.child(ADDL, k, entry[2], obj[k] as JsonValue, acc, null);
+            const entry = n.patternProperties.find((p) => p.source === src);
+            if (entry) mc += this.child(ADDL, k, entry.schema, obj[k] as JsonValue, acc, null);
           }
         }
       }

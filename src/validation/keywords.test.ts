@@ -94,6 +94,10 @@ const cases: [string, JSONSchemaProps, JsonValue, string[]][] = [
   ["required present null counts as present", { type: "object", required: ["a"] }, { a: null }, []],
   ["required", { type: "object", required: ["a", "b"] }, {}, ["x.a: Required value", "x.b: Required value"]],
   ["additionalProperties false", { type: "object", properties: { a: {} }, additionalProperties: false }, { a: 1, b: 2 }, [`x: Invalid value: "b": x.b in body is a forbidden property`]],
+  // patternProperties (key patterns compiled on first use; Go's regexp.MatchString error ⇒ no match)
+  ["patternProperties match", { type: "object", patternProperties: { "(": { type: "integer" }, "^a": { type: "integer" } }, additionalProperties: false }, { ab: 1 }, []],
+  ["patternProperties mismatch", { type: "object", patternProperties: { "(": { type: "integer" }, "^a": { type: "integer" } }, additionalProperties: false }, { ab: "s" }, [`x.ab: Invalid value: "string": x.ab in body must be of type integer: "string"`]],
+  ["patternProperties invalid key pattern matches nothing", { type: "object", patternProperties: { "(": { type: "integer" }, "^a": { type: "integer" } }, additionalProperties: false }, { "(": "s" }, [`x: Invalid value: "(": x.( in body is a forbidden property`]],
   ["additionalProperties schema", { type: "object", additionalProperties: { type: "string" } }, { k: 1 }, [`x.k: Invalid value: "integer": x.k in body must be of type string: "integer"`]],
   // composition
   ["anyOf ok", { anyOf: [{ type: "string" }, { type: "integer" }] }, 1, []],
