@@ -56,7 +56,8 @@ for (const p of STRIPPED) STRIPPED_SET.insert(p);
 
 /** `BuildManagerIdentifier`: the entry without fields and time (and without apiVersion for appliers). */
 function identifier(m: { manager: string; operation: string; apiVersion: string; subresource: string }): string {
-  const id = `${m.manager}\u0000${m.operation}\u0000${m.apiVersion}\u0000${m.subresource}`;
+  // lengths first: names may contain any character (a manager name from stored managedFields included)
+  const id = `${m.manager.length},${m.operation.length},${m.apiVersion.length}:${m.manager}${m.operation}${m.apiVersion}${m.subresource}`;
   let text = identifiers.get(id);
   if (text === undefined) {
     const o: Record<string, string> = { manager: m.manager, operation: m.operation };

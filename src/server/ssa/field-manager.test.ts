@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { JsonObject } from "../../value/json-value.js";
+import { trackUpdate } from "./field-manager.js";
+import { DEDUCED } from "./type-schema.js";
+
+test("managers whose names, operations and versions join to the same text stay two managers", () => {
+  // "m\0Update" + "Update" + "v1" and "m" + "Update" + "Update\0v1" read the same when joined with NULs
+  const entry = (manager: string, apiVersion: string, field: string) => ({
+    manager,
+    operation: "Update",
+    apiVersion,
+    fieldsType: "FieldsV1",
+    fieldsV1: { "f:spec": { [`f:${field}`]: {} } },
+  });
+  const next: JsonObject = {
+    apiVersion: "v1",
+    kind: "Thing",
+    metadata: { name: "t", managedFields: [entry("m\u0000Update", "v1", "a"), entry("m", "Update\u0000v1", "b")] },
+    spec: { a: 1, b: 2 },
+  };
+  // an update adding spec.c: the two managers keep their fields
+  const out = trackUpdate(next, { ...next, spec: { a: 1, b: 2, c: 3 } }, DEDUCED, "tester", "v1", "");
+  const managed = (out["metadata"] as JsonObject)["managedFields"] as JsonObject[];
+  assert.deepEqual(managed.map((e) => [e["manager"], e["apiVersion"]]).filter(([m]) => m !== "tester"), [
+    ["m", "Update\u0000v1"],
+    ["m\u0000Update", "v1"],
+  ]);
+});
