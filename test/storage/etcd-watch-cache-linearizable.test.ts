@@ -18,10 +18,11 @@ after(() => etcd.cleanup());
 const open = (prefix: string, watchCache = true) =>
   new EtcdStore({ servers: [etcd.url], prefix, callTimeoutMs: 10_000, compactionIntervalMs: 0, watchCache });
 
-/** Polls until `probe` holds (fails after 20 s). */
-async function until(probe: () => boolean): Promise<void> {
-  for (let i = 0; !probe(); i++) {
-    if (i > 2000) throw new Error("condition not reached");
+/** Polls until `probe` holds (fails after `limitMs`: a loaded 2-core CI machine runs this far slower). */
+async function until(probe: () => boolean, limitMs = 20_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error("condition not reached");
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -35,16 +36,25 @@ describe("etcd watch cache linearizability", { timeout: 120_000 }, () => {
   it("concurrent reads never miss a write acknowledged before they started, under concurrent writers", async () => {
     const prefix = "/concurrent";
     const writers = [open(prefix, false), open(prefix, false)];
-    // The reader's cache applies each watch response a few milliseconds late, so reads often wait for it.
-    let delay = 0;
+    // The reader's cache applies a watch response 3 ms late whenever it has not lagged in the last 5 ms, so
+    // reads often wait for it, and the lag never piles up beyond what a busy machine's cache would show
+    // (delaying every response would let 2 writers outrun it for good: each read would time out to etcd).
+    let lagged = 0;
+    const beforeApply = (): Promise<void> => {
+      const now = Date.now();
+      if (now - lagged < 5) return Promise.resolve();
+      lagged = now;
+      return new Promise<void>((r) => setTimeout(r, 3));
+    };
     const reader = new EtcdStore({
       servers: [etcd.url],
       prefix,
       callTimeoutMs: 10_000,
       compactionIntervalMs: 0,
-      watchCacheHooks: { beforeApply: () => new Promise<void>((r) => setTimeout(r, delay++ % 4)) },
+      watchCacheHooks: { beforeApply },
     });
     let stop = false;
+    let running: Promise<void>[] = [];
     try {
       await warm(reader);
       const keys = ["/registry/c/a", "/registry/c/b", "/registry/c/c"];
@@ -80,18 +90,20 @@ describe("etcd watch cache linearizability", { timeout: 120_000 }, () => {
           assert.ok(listed >= before, `${key}: listed ${listed} after ${before} was acknowledged`);
         }
       };
-      const running = [write(writers[0]!, 0), write(writers[1]!, 1), read(), read(), read()].map((p) =>
+      running = [write(writers[0]!, 0), write(writers[1]!, 1), read(), read(), read()].map((p) =>
         p.catch((e: unknown) => {
           stop = true;
           throw e;
         }),
       );
-      await until(() => reads >= 600 || stop);
+      await until(() => reads >= 600 || stop, 90_000);
       stop = true;
       await Promise.all(running);
       assert.ok(reader.cache!.served > 600, `served ${reader.cache!.served}`);
     } finally {
       stop = true;
+      // no read or write may still be running when the stores close
+      await Promise.allSettled(running);
       for (const w of writers) await w.close();
       await reader.close();
     }
