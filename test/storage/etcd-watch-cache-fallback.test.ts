@@ -11,14 +11,7 @@ import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { NOT_CACHED } from "../../src/storage/etcd/etcd-watch-cache.js";
 import { StoreUnavailableError } from "../../src/storage/types.js";
 import { EtcdProcess } from "./etcd-process.js";
-
-/** Polls until `probe` holds (fails after 20 s). */
-async function until(probe: () => boolean): Promise<void> {
-  for (let i = 0; !probe(); i++) {
-    if (i > 2000) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from "./until.js";
 
 describe("etcd watch cache fallback", { timeout: 120_000 }, () => {
   it("a read waiting for a stuck watch is answered by etcd with the write", async () => {

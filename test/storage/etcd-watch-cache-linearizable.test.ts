@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "./etcd-process.js";
+import { until } from "./until.js";
 
 let etcd: EtcdProcess;
 before(async () => {
@@ -17,15 +18,6 @@ after(() => etcd.cleanup());
 
 const open = (prefix: string, watchCache = true) =>
   new EtcdStore({ servers: [etcd.url], prefix, callTimeoutMs: 10_000, compactionIntervalMs: 0, watchCache });
-
-/** Polls until `probe` holds (fails after `limitMs`: a loaded 2-core CI machine runs this far slower). */
-async function until(probe: () => boolean, limitMs = 20_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function warm(s: EtcdStore): Promise<void> {
   await s.get("/registry/warm-up");

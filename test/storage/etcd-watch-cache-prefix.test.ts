@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { NOT_CACHED } from "../../src/storage/etcd/etcd-watch-cache.js";
 import { EtcdProcess } from "./etcd-process.js";
+import { until } from "./until.js";
 
 let etcd: EtcdProcess;
 before(async () => {
@@ -18,14 +19,6 @@ after(() => etcd.cleanup());
 
 const open = (prefix: string, watchCache = true) =>
   new EtcdStore({ servers: [etcd.url], prefix, callTimeoutMs: 10_000, compactionIntervalMs: 0, watchCache });
-
-/** Polls until `probe` holds (fails after 20 s). */
-async function until(probe: () => boolean): Promise<void> {
-  for (let i = 0; !probe(); i++) {
-    if (i > 2000) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function warm(s: EtcdStore): Promise<void> {
   await s.get("/registry/warm-up");

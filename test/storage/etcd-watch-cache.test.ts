@@ -10,6 +10,7 @@ import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import type { WatchCacheHooks } from "../../src/storage/etcd/etcd-watch-cache.js";
 import { StoreUnavailableError } from "../../src/storage/types.js";
 import { EtcdProcess } from "./etcd-process.js";
+import { until } from "./until.js";
 
 let etcd: EtcdProcess;
 let n = 0;
@@ -20,14 +21,6 @@ after(() => etcd.cleanup());
 
 const open = (prefix: string, hooks?: WatchCacheHooks, callTimeoutMs = 10_000) =>
   new EtcdStore({ servers: [etcd.url], prefix, callTimeoutMs, compactionIntervalMs: 0, ...(hooks ? { watchCacheHooks: hooks } : {}) });
-
-/** Polls until `probe` holds (fails after 20 s). */
-async function until(probe: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; !(await probe()); i++) {
-    if (i > 2000) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Starts a store's cache with a first read and waits until it is ready. */
 async function warm(s: EtcdStore): Promise<void> {
