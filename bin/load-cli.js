@@ -29,13 +29,88 @@ export async function loadCli(argv) {
   }
   if (!bundleStat || bundleStat.mtimeMs < unbundledMtime) return (await import(new URL("cli/main.js", dist).href)).main;
   if (!FAST.has(argv[0])) return (await import(new URL("bundle/main.js", dist).href)).main;
+  // the code cache holds V8's flags: one entry per budget, or short and long runs would reject each other's
+  const short = tierLater(fs, await builtin("node:v8"), argv);
   const file = (await builtin("node:url")).fileURLToPath(new URL("bundle/crdkit.cjs", dist));
   const mod = await builtin("node:module");
   if (mod.enableCompileCache && !noCache()) {
     mod.enableCompileCache();
     return mod.createRequire(file)(file).main;
   }
-  return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0])).main;
+  return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0], short ? "-short" : "")).main;
+}
+
+/**
+ * V8's optimising compiler (TurboFan) starts on a function after a budget of its bytecode has run; a
+ * `validate` or `check` run over a few files lasts well under a second, and the optimised code compiled on
+ * V8's helper threads then costs more CPU than it saves (gateway-api corpus: ~1.2 s CPU at Node 20's
+ * budget, 67,584, ~0.94 s at four times it, wall time lower too). Long runs lose by it instead (a 10 MB
+ * stream: ~12% slower), and V8 keeps the budget a function started with, so it is chosen here, once, before
+ * the bundle is compiled (the code cache records V8's flags): four times the budget when every input is a
+ * file or directory and the inputs (not the CRDs) hold at most SHORT_RUN_BYTES together; Node's default
+ * for standard input, larger inputs, or when the user gave node an interrupt budget. True when raised.
+ */
+function tierLater(fs, v8, argv) {
+  // (node refuses V8 options in NODE_OPTIONS)
+  if (process.execArgv.some((a) => a.includes("interrupt-budget"))) return false;
+  let inputs = 0;
+  let budget = SHORT_RUN_BYTES;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "-") return false;
+    if (arg === "--") {
+      for (const rest of argv.slice(i + 1)) budget -= rest === "-" ? budget + 1 : pathBytes(fs, rest, budget);
+      inputs += argv.length - i - 1;
+      break;
+    }
+    if (arg.startsWith("-")) {
+      // an option's value (CRDs are compiled once and cached: their size says little about the run)
+      if (VALUE_OPTIONS.has(arg)) i++;
+    } else {
+      inputs++;
+      budget -= pathBytes(fs, arg, budget);
+    }
+    if (budget < 0) return false;
+  }
+  // no input: standard input, of unknown size
+  if (inputs === 0 || budget < 0) return false;
+  v8.setFlagsFromString(`--interrupt-budget=${4 * NODE20_INTERRUPT_BUDGET}`);
+  return true;
+}
+
+/** Inputs up to this size (files and directories together) are a short run. */
+const SHORT_RUN_BYTES = 4 << 20;
+const NODE20_INTERRUPT_BUDGET = 67584;
+/** The options of `validate` and `check` that take a value (src/cli/args.ts). */
+const VALUE_OPTIONS = new Set(["--crds", "--crd", "--old", "-o", "--output", "--field-validation", "--skip", "--exclude", "--kubeconfig", "--kubernetes-version", "--context", "-j", "--jobs"]);
+
+/** Bytes under a path (a file, or a directory walked until `limit` is passed); 0 when it is neither. */
+function pathBytes(fs, path, limit) {
+  let total = 0;
+  const pending = [path];
+  let entries = 0;
+  while (pending.length > 0 && total <= limit) {
+    const p = pending.pop();
+    let st;
+    try {
+      st = fs.statSync(p, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
+    if (st?.isFile()) total += st.size;
+    else if (st?.isDirectory()) {
+      let names;
+      try {
+        names = fs.readdirSync(p);
+      } catch {
+        continue;
+      }
+      // a huge tree: a long run
+      if ((entries += names.length) > 10000) return limit + 1;
+      for (const n of names) pending.push(`${p}/${n}`);
+    }
+  }
+  return total;
 }
 
 function noCache() {
@@ -47,13 +122,14 @@ function cacheDir(path, os) {
   return path.join(xdg?.startsWith("/") ? xdg : path.join(os.homedir(), ".cache"), "crdkit", "code");
 }
 
-async function loadWithCodeCache(fs, mod, file, st, command) {
+async function loadWithCodeCache(fs, mod, file, st, command, variant) {
   const [vm, path, os, zlib] = await Promise.all(["node:vm", "node:path", "node:os", "node:zlib"].map(builtin));
   const source = fs.readFileSync(file, "utf8");
-  // one entry per bundle build, Node.js build and command (a `check` run compiles other functions than `validate`)
+  // one entry per bundle build, Node.js build, command (a `check` run compiles other functions than
+  // `validate`) and interrupt budget (see tierLater)
   const entry = noCache()
     ? undefined
-    : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
+    : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`);
   const crc = (b) => (zlib.crc32 ? zlib.crc32(b) : 0);
   let cachedData;
   let producerCpu = 0;

@@ -124,3 +124,37 @@ test("entries of other builds: the three newest are kept beside the current one,
   assert.ok(left.includes("check-1-1-x.v8"));
   assert.equal(left.filter((f) => f.startsWith("validate-") && !others.includes(f)).length, 1, left.join(", "));
 });
+
+test("short runs (small input files) raise V8's interrupt budget and keep their own entry; standard input does not", () => {
+  if (!ownCache) return;
+  const cache = join(home, "budget");
+  const files = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  assert.deepEqual(
+    entries(cache).map((e) => e.endsWith("-short.v8")),
+    [true],
+  );
+  const input = readFileSync(join(ROOT, "examples", "crontab-valid.yaml"), "utf8") + "---\n" + readFileSync(join(ROOT, "examples", "crontab-invalid.yaml"), "utf8");
+  const stdin = spawnSync(process.execPath, [BIN, "validate", "--crds", "examples/crontab-crd.yaml", "-"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    input,
+    env: { ...process.env, CRDKIT_NO_CACHE: "", XDG_CACHE_HOME: cache },
+  });
+  assert.equal(stdin.status, files.status, stdin.stderr);
+  assert.match(stdin.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
+  assert.deepEqual(entries(cache).map((e) => e.endsWith("-short.v8")).sort(), [false, true]);
+  // each kind of run reads its own entry and leaves it as it is
+  const before = entries(cache).map((e) => readFileSync(join(codeDir(cache), e)));
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), files);
+  assert.deepEqual(entries(cache).map((e) => readFileSync(join(codeDir(cache), e))), before);
+
+  // a budget given to node by the user is left alone (and the run uses the plain entry)
+  const own = join(home, "budget-own");
+  const given = spawnSync(process.execPath, ["--interrupt-budget=100000", BIN, ...validateArgs], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, CRDKIT_NO_CACHE: "", XDG_CACHE_HOME: own },
+  });
+  assert.deepEqual({ status: given.status, stdout: given.stdout, stderr: given.stderr }, files);
+  assert.deepEqual(entries(own).map((e) => e.endsWith("-short.v8")), [false]);
+});
