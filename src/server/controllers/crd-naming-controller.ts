@@ -46,16 +46,17 @@ export class CrdNamingController {
    * just wrote it, used instead of reading it back first (the status write is a compare-and-swap on its
    * revision, so a change made meanwhile fails it and the pass reads the CRD again).
    */
-  async sync(name: string, written?: StoredValue): Promise<string> {
+  async sync(name: string, written?: StoredValue, created = false): Promise<string> {
     const key = CRD_PREFIX + name;
     let known = written?.key === key ? written : undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const sv = known ?? (await this.store.get(key));
+      const admitted = created && sv === known;
       known = undefined;
       if (!sv) return "";
       const crd = parseStored(sv.value);
       const group = groupOf(crd);
-      const next = this.statusWrite(name, crd);
+      const next = this.statusWrite(name, crd, admitted);
       if (next === undefined) return group;
       try {
         await this.store.update(key, next, sv.modRevision);
@@ -71,13 +72,18 @@ export class CrdNamingController {
   /**
    * The CRD with the status the controllers give it (accepted names, conditions, the nonstructural
    * condition, their managed-fields entry), encoded for the store; undefined when the status is already so.
+   * `created`: the CRD as this server's create admission stored it, which required structural schemas and
+   * `preserveUnknownFields` other than true (`requireStructuralSchema` of a v1 create), and reset the status: it
+   * has no NonStructuralSchema condition and gets none, so the schemas are not checked a second time.
    */
-  private statusWrite(name: string, crd: JsonObject): string | undefined {
+  private statusWrite(name: string, crd: JsonObject, created = false): string | undefined {
     const status = namingStatus(crd, this.registry.takenNames(groupOf(crd), name));
-    // The nonstructuralschema controller's condition, kept in the same pass.
-    const conds = Array.isArray(status["conditions"]) ? status["conditions"] : [];
-    const withNs = withNonStructuralCondition(crd, conds, nowTimestamp());
-    if (withNs !== conds) status["conditions"] = withNs;
+    if (!created) {
+      // The nonstructuralschema controller's condition, kept in the same pass.
+      const conds = Array.isArray(status["conditions"]) ? status["conditions"] : [];
+      const withNs = withNonStructuralCondition(crd, conds, nowTimestamp());
+      if (withNs !== conds) status["conditions"] = withNs;
+    }
     if (deepEqual(status, crd["status"] ?? null)) return undefined;
     const next = trackUpdate(crd, { ...crd, status }, CRD_TYPE, CONTROLLER_MANAGER, "apiextensions.k8s.io/v1", "status", ["spec", "metadata"]);
     return encodeObject(next);
@@ -90,7 +96,7 @@ export class CrdNamingController {
    */
   followUp(key: string, created: string): string | undefined {
     if (!key.startsWith(CRD_PREFIX)) return undefined;
-    return this.statusWrite(key.slice(CRD_PREFIX.length), parseStored(created));
+    return this.statusWrite(key.slice(CRD_PREFIX.length), parseStored(created), true);
   }
 
   /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */
@@ -127,10 +133,10 @@ export class CrdNamingController {
    * The pass for `name`, then for every other CRD of `group` (or of the CRD's group). The write it follows
    * has succeeded either way: a store failure here leaves the status to the next write.
    */
-  async afterWrite(name: string, group?: string, written?: StoredValue): Promise<void> {
+  async afterWrite(name: string, group?: string, written?: StoredValue, created = false): Promise<void> {
     let g: string | undefined;
     try {
-      g = (await this.sync(name, written)) || group;
+      g = (await this.sync(name, written, created)) || group;
     } catch {
       // Reported by the next request that reaches the store.
       return;
@@ -156,11 +162,11 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
         const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
         if (next) await controller.afterGroupChange(nameOf(key));
-        else await controller.afterWrite(nameOf(key), undefined, created);
+        else await controller.afterWrite(nameOf(key), undefined, created, true);
         return created;
       }
       const sv = await store.create(key, value);
-      await controller.afterWrite(nameOf(key), undefined, sv);
+      await controller.afterWrite(nameOf(key), undefined, sv, true);
       return sv;
     },
     update: async (key, value, expected) => {

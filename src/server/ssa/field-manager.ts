@@ -216,7 +216,8 @@ function takeOver(
   if (force || conflicts.length === 0) {
     for (const [id, m] of managers) {
       if (id === self) continue;
-      m.set = m.set.difference(changed).difference(cmp.removed);
+      // A set the request takes nothing from stays the same set (its FieldsV1 is not encoded again).
+      if (m.set.sharesMember(changed) || m.set.sharesMember(cmp.removed)) m.set = m.set.difference(changed).difference(cmp.removed);
       if (m.set.empty()) managers.delete(id);
     }
   }

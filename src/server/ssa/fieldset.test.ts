@@ -51,6 +51,34 @@ describe("FieldSet", () => {
     assert.deepEqual(JSON.stringify(fs(a).withoutTopFields(["status", "metadata"]).toFieldsV1()), JSON.stringify({ "f:spec": { ".": {}, "f:ports": { 'k:{"port":80}': { ".": {}, "f:name": {} } }, "f:replicas": {} } }));
   });
 
+  // A set decoded from FieldsV1 is encoded from the decoded input only when that input is exactly the encoding;
+  // any other spelling comes out as the encoder writes it (as Kubernetes re-encodes every set it decodes).
+  const reencoded: [string, Record<string, unknown>, string][] = [
+    ["the encoder's own form", { "f:spec": { ".": {}, "f:ports": { 'k:{"port":80}': { ".": {}, "f:name": {} } }, "f:replicas": {} } }, '{"f:spec":{".":{},"f:ports":{"k:{\\"port\\":80}":{".":{},"f:name":{}}},"f:replicas":{}}}'],
+    ["keys out of order", { "f:spec": {}, "f:metadata": {} }, '{"f:metadata":{},"f:spec":{}}'],
+    ["associative keys out of order", { 'k:{"port":80}': {}, 'k:{"port":443}': {} }, '{"k:{\\"port\\":443}":{},"k:{\\"port\\":80}":{}}'],
+    ["a key not in its serialized form", { 'k:{"b":1,"a":2}': {} }, '{"k:{\\"a\\":2,\\"b\\":1}":{}}'],
+    ["`.` alone", { "f:spec": { ".": {} } }, '{"f:spec":{}}'],
+    ["`.` after other keys", { "f:spec": { "f:x": {}, ".": {} } }, '{"f:spec":{".":{},"f:x":{}}}'],
+    ["`.` at the top", { ".": {}, "f:spec": {} }, '{"f:spec":{}}'],
+    ["a leaf that is not an empty object", { "f:spec": { "f:x": true, "f:y": { ".": null, "f:z": {} } } }, '{"f:spec":{"f:x":{},"f:y":{".":{},"f:z":{}}}}'],
+  ];
+  for (const [name, input, want] of reencoded) {
+    it(`encodes a decoded set as the encoder does: ${name}`, () => {
+      assert.equal(JSON.stringify(fs(input).toFieldsV1()), want);
+      assert.equal(JSON.stringify(fs(JSON.parse(want)).toFieldsV1()), want);
+    });
+  }
+
+  it("sharesMember: whether a difference takes anything away", () => {
+    assert.equal(fs(a).sharesMember(fs(b)), true);
+    assert.equal(fs(a).sharesMember(fs({ "f:metadata": { "f:labels": {} } })), false);
+    // `f:ports` is a child here and a member there: the difference keeps it.
+    assert.equal(fs(a).sharesMember(fs({ "f:spec": { "f:ports": {} } })), false);
+    assert.deepEqual(fs(a).difference(fs({ "f:spec": { "f:ports": {} } })).toFieldsV1(), fs(a).toFieldsV1());
+    assert.equal(fs(a).sharesMember(fs({ "f:spec": { ".": {}, "f:other": {} } })), true);
+  });
+
   it("refuses malformed FieldsV1", () => {
     assert.throws(() => fs({ "x:y": {} }), /invalid FieldsV1 key x:y/);
     assert.throws(() => FieldSet.fromFieldsV1("str"), /FieldsV1 must be an object/);

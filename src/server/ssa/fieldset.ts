@@ -205,6 +205,16 @@ export class FieldSet {
     return out;
   }
 
+  /** Some member path of `o` is a member path of this set (`difference(o)` would take something away). */
+  sharesMember(o: FieldSet): boolean {
+    for (const k of o.members.keys()) if (this.members.has(k)) return true;
+    for (const [k, c] of o.children) {
+      const mine = this.children.get(k);
+      if (mine && mine.set.sharesMember(c.set)) return true;
+    }
+    return false;
+  }
+
   /** No members and no children at all. */
   private isBare(): boolean {
     return this.members.size === 0 && this.children.size === 0;
@@ -212,7 +222,7 @@ export class FieldSet {
 
   /** The FieldsV1 object (members and children merged in smd order; `.` marks a member with children). */
   toFieldsV1(): JsonObject {
-    return this.emit(false);
+    return decodedFrom.get(this) ?? this.emit(false);
   }
 
   private emit(includeSelf: boolean): JsonObject {
@@ -241,33 +251,56 @@ export class FieldSet {
     return out;
   }
 
-  /** Parses FieldsV1 (building the trie directly); throws on malformed keys (the API server then ignores the entry set). */
+  /**
+   * Parses FieldsV1 (building the trie directly); throws on malformed keys (the API server then ignores the entry
+   * set). FieldsV1 exactly as {@link toFieldsV1} writes it (every key in its serialized form and in smd order, `.`
+   * first and only beside other keys, every leaf and `.` an empty object) is remembered as the set's encoding,
+   * so a set that an update leaves as it is (the spec fields of other managers on a status write) is not
+   * encoded again.
+   */
   static fromFieldsV1(v: JsonValue | undefined): FieldSet {
     const out = new FieldSet();
+    let canonical = true;
+    const empty = (x: JsonValue | undefined) => isObject(x) && Object.keys(x).length === 0;
     // `set` is the node of `node`; a `.` in it makes the node's own element (`self`, at `key` of `parent`) a member.
     const walk = (node: JsonObject, set: FieldSet, parent: FieldSet | undefined, key: string, self: PathElement | undefined): void => {
+      let prev: PathElement | undefined;
+      let first = true;
       for (const [k, child] of Object.entries(node)) {
         if (k === ".") {
           if (parent && self) parent.members.set(key, self);
+          else canonical = false;
+          if (!empty(child) || !first) canonical = false;
+          first = false;
           continue;
         }
+        first = false;
         const pe = deserializePE(k);
         if (!pe) throw new Error(`invalid FieldsV1 key ${k}`);
         const ck = serializePE(pe);
+        if (canonical && (ck !== k || (prev !== undefined && comparePE(prev, pe) >= 0))) canonical = false;
+        prev = pe;
         if (isObject(child) && Object.keys(child).length > 0) {
+          if (Object.keys(child).length === 1 && Object.hasOwn(child, ".")) canonical = false;
           const existing = set.children.get(ck);
           const sub = existing?.set ?? new FieldSet();
           walk(child, sub, set, ck, pe);
           if (!existing && !sub.isBare()) set.children.set(ck, { pe, set: sub });
-        } else set.members.set(ck, pe);
+        } else {
+          if (!empty(child)) canonical = false;
+          set.members.set(ck, pe);
+        }
       }
     };
     if (v !== undefined && v !== null) {
       if (!isObject(v)) throw new Error("FieldsV1 must be an object");
       walk(v, out, undefined, "", undefined);
+      if (canonical) decodedFrom.set(out, v);
     }
     return out;
   }
 }
 
 const EMPTY = new FieldSet();
+/** The FieldsV1 a set was decoded from, when it is what encoding the set gives (key order aside). */
+const decodedFrom = new WeakMap<FieldSet, JsonObject>();
