@@ -210,7 +210,7 @@ export class FieldSet {
     for (const k of o.members.keys()) if (this.members.has(k)) return true;
     for (const [k, c] of o.children) {
       const mine = this.children.get(k);
-      if (mine && mine.set.sharesMember(c.set)) return true;
+      if (mine?.set.sharesMember(c.set)) return true;
     }
     return false;
   }
