@@ -6,7 +6,8 @@
  * Needs the Go-built server (`node scripts/go-tools.mjs`, or K8S_SERVER_ORACLE=path).
  *
  * `--crds=N` also installs N CRDs one by one over HTTP into each crdkit server (each create followed by GETs of
- * the CRD until it is Established, as `kubectl wait` would) and reports the seconds and server CPU it took.
+ * the CRD until it is Established, as `kubectl wait` would) and reports the seconds and server CPU it took; with
+ * `--crds-only` the real server installs them too (its time beside crdkit's).
  * `--baseline=DIR` runs crdkit a second time from another checkout (e.g. `git archive main` unpacked, with a
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
@@ -348,10 +349,13 @@ lines.push("(cpu/req: CPU ms per request of server/etcd/load generator)");
 // Ratios against the real server of the same round (results come in rounds: real first, then the crdkit runs).
 let k: Result | undefined;
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The real server's install seconds per round (`--crds-only` runs the install on it too). */
+const realInstall: number[] = [];
 const byName = new Map<string, { creates: number[]; gets: number[]; cpuC: number[]; cpuG: number[]; installS: number[]; installCpu: number[] }>();
 for (const r of results) {
   if (r.name.startsWith("real")) {
     k = r;
+    if (r.install) realInstall.push(r.install.secs);
     continue;
   }
   const m = byName.get(r.name) ?? { creates: [], gets: [], cpuC: [], cpuG: [], installS: [], installCpu: [] };
@@ -367,12 +371,16 @@ for (const r of results) {
     m.gets.push(r.gets.perSec / k.gets.perSec);
     lines.push(`${r.name} / real: creates ${(r.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(r.gets.perSec / k.gets.perSec).toFixed(2)}x (goals 1.5x, 4x)`);
   }
+  if (k?.install && r.install) {
+    lines.push(`${r.name}: ${CRDS} CRDs installed in ${r.install.secs.toFixed(2)} s, the real server in ${k.install.secs.toFixed(2)} s (real / crdkit ${(k.install.secs / r.install.secs).toFixed(1)}x)`);
+  }
 }
 if (ROUNDS > 1) {
   lines.push(`medians over ${ROUNDS} rounds:`);
   for (const [name, m] of byName) {
     const ratios = m.creates.length > 0 ? `, vs real: creates ${med(m.creates).toFixed(2)}x, gets ${med(m.gets).toFixed(2)}x` : "";
-    const install = m.installS.length > 0 ? `, ${CRDS} CRDs ${med(m.installS).toFixed(2)} s (server CPU ${med(m.installCpu).toFixed(2)} s; goal < 5 s)` : "";
+    const vsReal = realInstall.length > 0 ? `, real server ${med(realInstall).toFixed(2)} s` : "";
+    const install = m.installS.length > 0 ? `, ${CRDS} CRDs ${med(m.installS).toFixed(2)} s (server CPU ${med(m.installCpu).toFixed(2)} s; goal < 5 s${vsReal})` : "";
     lines.push(`  ${name.padEnd(40)} server CPU ms/req create ${med(m.cpuC).toFixed(2)}, get ${med(m.cpuG).toFixed(2)}${ratios}${install}`);
   }
 }
