@@ -366,7 +366,8 @@ for (const r of results) {
   }
   m.cpuC.push(r.creates.cpu[0]!);
   m.cpuG.push(r.gets.cpu[0]!);
-  if (k && r.name.endsWith("etcd")) {
+  // With --crds-only there are no load phases (one create, one GET) to compare.
+  if (k && r.name.endsWith("etcd") && !crdsOnly) {
     m.creates.push(r.creates.perSec / k.creates.perSec);
     m.gets.push(r.gets.perSec / k.gets.perSec);
     lines.push(`${r.name} / real: creates ${(r.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(r.gets.perSec / k.gets.perSec).toFixed(2)}x (goals 1.5x, 4x)`);
