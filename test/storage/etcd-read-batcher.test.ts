@@ -30,21 +30,31 @@ function fakeEtcd(data: Record<string, number>) {
 }
 
 describe("EtcdReadBatcher", () => {
-  it("sends the first reads at once and coalesces the reads that arrive meanwhile into one Txn", async () => {
+  it("sends the reads of one turn in one Txn and coalesces the reads that arrive meanwhile into the next", async () => {
     const etcd = fakeEtcd({ a: 5, b: 7 });
     const b = new EtcdReadBatcher(etcd.txn, 10_000);
     const first = [b.get(Buffer.from("a")), b.get(Buffer.from("b"))];
-    // Two batches in flight (one read each); the next reads wait for a free slot and go together.
+    // Nothing is sent before the turn ends.
+    assert.deepEqual(etcd.calls, []);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(etcd.calls, [["a", "b"]]);
+    // A second batch may be in flight with the first; reads of a later turn go in it.
+    const second = [b.get(Buffer.from("b")), b.get(Buffer.from("a"))];
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(etcd.calls, [["a", "b"], ["b", "a"]]);
+    // Both slots busy: the next reads wait and go together once one is free.
     const later = [b.get(Buffer.from("b")), b.get(Buffer.from("missing")), b.get(Buffer.from("a")), b.get(Buffer.from("b"))];
-    assert.deepEqual(etcd.calls, [["a"], ["b"]]);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(etcd.calls.length, 2);
     await etcd.release();
+    await new Promise((r) => setImmediate(r));
     // Distinct keys once each, in arrival order.
     assert.deepEqual(etcd.calls.slice(2), [["b", "missing", "a"]]);
     await etcd.release();
-    const got = await Promise.all([...first, ...later]);
+    const got = await Promise.all([...first, ...second, ...later]);
     assert.deepEqual(
       got.map((r) => (r.kv ? `${r.kv.key.toString()}@${r.kv.mod_revision}` : "none")),
-      ["a@5", "b@7", "b@7", "none", "a@5", "b@7"],
+      ["a@5", "b@7", "b@7", "a@5", "b@7", "none", "a@5", "b@7"],
     );
     assert.ok(got.every((r) => r.revision === 100));
   });
@@ -66,7 +76,10 @@ describe("EtcdReadBatcher", () => {
   it("answers a read whose deadline passed while it waited with the request timeout, without sending it", async () => {
     const etcd = fakeEtcd({ a: 1 });
     const b = new EtcdReadBatcher(etcd.txn, 30);
-    const busy = [b.get(Buffer.from("a")), b.get(Buffer.from("a"))];
+    const busy = [b.get(Buffer.from("a"))];
+    await new Promise((r) => setImmediate(r));
+    busy.push(b.get(Buffer.from("a")));
+    await new Promise((r) => setImmediate(r));
     const waiting = b.get(Buffer.from("late")).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 60));
     await etcd.release();

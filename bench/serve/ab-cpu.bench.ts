@@ -1,0 +1,186 @@
+/**
+ * Server CPU per request of two crdkit trees on one etcd, paired: this checkout and `--baseline=DIR` (e.g.
+ * `git archive main` unpacked, with a node_modules link) run as two long-lived `crdkit serve` processes
+ * (HTTPS, the bench's certificate, 16 requests in flight), warmed up once, then measured in alternating
+ * phases — creates of a small CronTab, then GETs of them — `--rounds=N` times, the order of the two servers
+ * swapped every round. Prints each phase's server and etcd CPU ms per request (from /proc) and the medians,
+ * which on a shared machine are steadier than throughput (etcd-vs-k8s.bench.ts gives the ratios to the real
+ * server). Linux only.
+ *
+ *   node --import tsx bench/serve/ab-cpu.bench.ts --baseline=DIR [--rounds=8] [--creates=1000] [--gets=4000] [--warmup=2000]
+ *   (AB_NODE_ARGS / AB_BASELINE_NODE_ARGS: node flags of this tree's / the baseline's server, e.g. --cpu-prof)
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:https";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { EtcdProcess } from "../../test/storage/etcd-process.js";
+
+const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
+const baseline = arg("baseline", "");
+if (baseline === "") throw new Error("--baseline=DIR is required");
+const ROUNDS = Number(arg("rounds", "8"));
+const CREATES = Number(arg("creates", "1000"));
+const GETS = Number(arg("gets", "4000"));
+const WARMUP = Number(arg("warmup", "2000"));
+const CONCURRENCY = 16;
+const root = resolve(import.meta.dirname, "..", "..");
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false });
+
+function call(url: string, method: string, body?: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
+    const req = request(url, { method, agent, headers }, (res) => {
+      res.resume();
+      res.on("end", () => done(res.statusCode ?? 0));
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+/** CPU ms (user + system) of one process so far. */
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((r) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
+}
+
+const cronTab = (prefix: string, i: number) =>
+  JSON.stringify({
+    apiVersion: "stable.example.com/v1",
+    kind: "CronTab",
+    metadata: { name: `${prefix}-${i}`, namespace: "default" },
+    spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 },
+  });
+const CRD = JSON.stringify({
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "crontabs.stable.example.com" },
+  spec: {
+    group: "stable.example.com",
+    scope: "Namespaced",
+    names: { plural: "crontabs", singular: "crontab", kind: "CronTab", shortNames: ["ct"] },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: { spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } } },
+          },
+        },
+      },
+    ],
+  },
+});
+
+/** `n` requests, 16 in flight; throws on an unexpected status. */
+async function load(n: number, one: (i: number) => Promise<number>, want: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const st = await one(i);
+        if (st !== want) throw new Error(`request ${i}: HTTP ${st}, want ${want}`);
+      }
+    }),
+  );
+}
+
+interface Server {
+  label: string;
+  child: ChildProcess;
+  coll: string;
+  creates: number[];
+  gets: number[];
+  etcdCreates: number[];
+  etcdGets: number[];
+}
+
+const etcd = await EtcdProcess.start();
+const dir = mkdtempSync(join(tmpdir(), "crdkit-ab-"));
+execFileSync(
+  "openssl",
+  ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "k.key", "-out", "c.crt", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+  { cwd: dir, stdio: "pipe" },
+);
+const servers: Server[] = [];
+try {
+  for (const [label, cwd] of [
+    ["crdkit", root],
+    ["baseline", resolve(baseline)],
+  ] as const) {
+    const port = await freePort();
+    const url = `https://127.0.0.1:${port}`;
+    const flags = process.env[label === "crdkit" ? "AB_NODE_ARGS" : "AB_BASELINE_NODE_ARGS"]?.split(" ").filter(Boolean) ?? [];
+    const args = [...flags, "--import", "tsx", "bench/serve/crdkit-process.ts", "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`];
+    args.push("--tls-cert-file", join(dir, "c.crt"), "--tls-private-key-file", join(dir, "k.key"), "--etcd-servers", etcd.url, "--etcd-prefix", `/ab-${label}`);
+    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "ignore", "ignore"] });
+    process.once("exit", () => child.kill("SIGKILL"));
+    for (let i = 0; ; i++) {
+      if (i > 600) throw new Error(`${label} did not start`);
+      const st = await call(`${url}/readyz`, "GET").catch(() => 0);
+      if (st === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if ((await call(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, "POST", CRD)) !== 201) throw new Error(`${label}: CRD create failed`);
+    const coll = `${url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
+    for (let i = 0; (await call(coll, "GET")) !== 200; i++) {
+      if (i > 300) throw new Error(`${label}: the CRD is not served`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
+    await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
+    servers.push({ label, child, coll, creates: [], gets: [], etcdCreates: [], etcdGets: [] });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? servers : [...servers].reverse();
+    for (const s of order) {
+      if (s.child.exitCode !== null) throw new Error(`${s.label} exited`);
+      const pid = s.child.pid!;
+      let c0 = cpuMs(pid);
+      let e0 = cpuMs(etcd.pid!);
+      await load(CREATES, (i) => call(s.coll, "POST", cronTab(`r${round}`, i)), 201);
+      s.creates.push((cpuMs(pid) - c0) / CREATES);
+      s.etcdCreates.push((cpuMs(etcd.pid!) - e0) / CREATES);
+      c0 = cpuMs(pid);
+      e0 = cpuMs(etcd.pid!);
+      await load(GETS, (i) => call(`${s.coll}/r${round}-${i % CREATES}`, "GET"), 200);
+      s.gets.push((cpuMs(pid) - c0) / GETS);
+      s.etcdGets.push((cpuMs(etcd.pid!) - e0) / GETS);
+    }
+  }
+} finally {
+  agent.destroy();
+  for (const s of servers) s.child.kill("SIGTERM");
+  await etcd.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const row = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
+const lines = [`server CPU ms per request, ${ROUNDS} rounds of ${CREATES} creates then ${GETS} gets, ${CONCURRENCY} in flight, HTTPS, etcd`];
+for (const s of servers) {
+  lines.push(`${s.label.padEnd(9)} create ${row(s.creates)} | median ${med(s.creates).toFixed(3)} (etcd ${med(s.etcdCreates).toFixed(3)})`);
+  lines.push(`${s.label.padEnd(9)} get    ${row(s.gets)} | median ${med(s.gets).toFixed(3)} (etcd ${med(s.etcdGets).toFixed(3)})`);
+}
+const [a, b] = servers;
+if (a && b) {
+  const paired = (x: number[], y: number[]) => med(x.map((v, i) => v / y[i]!));
+  lines.push(`crdkit / baseline, median of paired rounds: create ${paired(a.creates, b.creates).toFixed(3)}, get ${paired(a.gets, b.gets).toFixed(3)}`);
+}
+process.stdout.write(`${lines.join("\n")}\n`);
