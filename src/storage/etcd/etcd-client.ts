@@ -68,7 +68,12 @@ export interface WatchResponse {
   events: { type: "PUT" | "DELETE"; kv: EtcdKv; prev_kv?: EtcdKv | null }[];
 }
 
-type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
+type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+
+/** The error of a call that ran past its deadline, as grpc-js reports one. */
+function deadlineExceeded(): grpc.ServiceError {
+  return Object.assign(new Error("4 DEADLINE_EXCEEDED: Deadline exceeded"), { code: grpc.status.DEADLINE_EXCEEDED, details: "Deadline exceeded", metadata: new grpc.Metadata() });
+}
 
 /** The gRPC target of the members: `ipv4:`/`ipv6:` address lists (pick-first failover) or a DNS name. */
 function targetOf(servers: string[]): { target: string; secure: boolean } {
@@ -145,14 +150,33 @@ export class EtcdClient {
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
-  /** One call; `deadline`: epoch ms, default the call timeout from now. */
+  /**
+   * One call; `deadline`: epoch ms. The deadline is a timer of ours that cancels the call (answered as
+   * gRPC's DEADLINE_EXCEEDED), not grpc-js' deadline option, whose per-call timers and filter cost more
+   * than the call's encoding; and grpc-js' record of the caller's stack (a `new Error()` per call, used only
+   * in the texts of failed calls, which the store replaces with its own) is skipped.
+   */
   private call<T>(svc: Record<string, Unary>, method: string, req: object, deadline: number): Promise<T> {
     const md = new grpc.Metadata({ waitForReady: true });
     return new Promise<T>((resolve, reject) => {
-      svc[method]!.call(svc, req, md, { deadline }, (err, res) => {
-        if (err) reject(err);
-        else resolve(res as T);
-      });
+      let expired = false;
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      let call: grpc.ClientUnaryCall;
+      try {
+        call = svc[method]!.call(svc, req, md, {}, (err, res) => {
+          clearTimeout(timer);
+          if (expired) reject(deadlineExceeded());
+          else if (err) reject(err);
+          else resolve(res as T);
+        }) as unknown as grpc.ClientUnaryCall;
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+      const timer = setTimeout(() => {
+        expired = true;
+        call.cancel();
+      }, Math.max(0, deadline - Date.now()));
     });
   }
 
