@@ -5,7 +5,8 @@
  * phases — creates of a small CronTab, then GETs of them — `--rounds=N` times, the order of the two servers
  * swapped every round. Prints each phase's server and etcd CPU ms per request (from /proc) and the medians,
  * which on a shared machine are steadier than throughput (etcd-vs-k8s.bench.ts gives the ratios to the real
- * server). Linux only.
+ * server). Each tree runs its built CLI when its dist/ is current, else its sources through tsx
+ * (crdkit-command.ts; the output says which). Linux only.
  *
  *   node --import tsx bench/serve/ab-cpu.bench.ts --baseline=DIR [--rounds=8] [--creates=1000] [--gets=4000] [--warmup=2000]
  *   (AB_NODE_ARGS / AB_BASELINE_NODE_ARGS: node flags of this tree's / the baseline's server, e.g. --cpu-prof)
@@ -17,6 +18,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
+import { crdkitCommand, describeRun } from "./crdkit-command.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const baseline = arg("baseline", "");
@@ -119,6 +121,7 @@ execFileSync(
   { cwd: dir, stdio: "pipe" },
 );
 const servers: Server[] = [];
+const runs: string[] = [];
 try {
   for (const [label, cwd] of [
     ["crdkit", root],
@@ -127,7 +130,9 @@ try {
     const port = await freePort();
     const url = `https://127.0.0.1:${port}`;
     const flags = process.env[label === "crdkit" ? "AB_NODE_ARGS" : "AB_BASELINE_NODE_ARGS"]?.split(" ").filter(Boolean) ?? [];
-    const args = [...flags, "--import", "tsx", "bench/serve/crdkit-process.ts", "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`];
+    const cmd = crdkitCommand(cwd);
+    runs.push(describeRun(label, cmd.built));
+    const args = [...flags, ...cmd.args, "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`];
     args.push("--tls-cert-file", join(dir, "c.crt"), "--tls-private-key-file", join(dir, "k.key"), "--etcd-servers", etcd.url, "--etcd-prefix", `/ab-${label}`);
     const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "ignore", "ignore"] });
     process.once("exit", () => child.kill("SIGKILL"));
@@ -173,7 +178,7 @@ try {
 
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const row = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
-const lines = [`server CPU ms per request, ${ROUNDS} rounds of ${CREATES} creates then ${GETS} gets, ${CONCURRENCY} in flight, HTTPS, etcd`];
+const lines = [`server CPU ms per request, ${ROUNDS} rounds of ${CREATES} creates then ${GETS} gets, ${CONCURRENCY} in flight, HTTPS, etcd`, ...runs];
 for (const s of servers) {
   lines.push(`${s.label.padEnd(9)} create ${row(s.creates)} | median ${med(s.creates).toFixed(3)} (etcd ${med(s.etcdCreates).toFixed(3)})`);
   lines.push(`${s.label.padEnd(9)} get    ${row(s.gets)} | median ${med(s.gets).toFixed(3)} (etcd ${med(s.etcdGets).toFixed(3)})`);

@@ -14,6 +14,8 @@
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
  *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
+ * Each tree runs its built CLI when its dist/ is current (`npm run build`), else its sources through tsx,
+ * which costs crdkit about twice the CPU in its own code (crdkit-command.ts); the output says which.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -21,6 +23,7 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { goTool } from "../../test/interop/go-tools.js";
+import { crdkitCommand, describeRun } from "./crdkit-command.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 
 const quick = process.argv.includes("--quick");
@@ -284,6 +287,7 @@ const etcd = await EtcdProcess.start();
 etcdPid = etcd.pid;
 const dir = mkdtempSync(join(tmpdir(), "crdkit-bench-k8s-"));
 const results: Result[] = [];
+const runs = new Map<string, string>();
 const run = Date.now();
 try {
   const tls = ["--tls-cert-file", join(dir, "certs", "apiserver.crt"), "--tls-private-key-file", join(dir, "certs", "apiserver.key")];
@@ -291,9 +295,11 @@ try {
   const crdkit = async (name: string, cwd: string, store: string[]) => {
     const port = await freePort();
     const url = `https://127.0.0.1:${port}`;
+    const cmd = crdkitCommand(cwd);
+    runs.set(cwd, describeRun(cwd, cmd.built));
     const child = await startProcess(
       process.execPath,
-      [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "bench/serve/crdkit-process.ts", "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...tls, ...store],
+      [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), ...cmd.args, "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...tls, ...store],
       url,
       cwd,
     );
@@ -345,7 +351,7 @@ const lines = [
         : ""),
   ),
 ];
-lines.push("(cpu/req: CPU ms per request of server/etcd/load generator)");
+lines.push("(cpu/req: CPU ms per request of server/etcd/load generator)", ...runs.values());
 // Ratios against the real server of the same round (results come in rounds: real first, then the crdkit runs).
 let k: Result | undefined;
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
