@@ -5,7 +5,9 @@
  * thread, so the profile holds the server's work alone. Prints each phase's server-thread CPU per request.
  *
  *   node --import tsx bench/serve/phase-profile.ts [--creates=N] [--gets=N] [--out=DIR] [--no-profile] [--no-watch-cache] [--tls]
- *   (--tls: HTTPS with a throwaway certificate and crdkit's security flags, as bench:etcd runs it)
+ *   (--tls: HTTPS with a throwaway certificate and crdkit's security flags, as bench:etcd runs it;
+ *   --built: the server from dist/ — `npm run build` first — instead of the sources through tsx, whose
+ *   keepNames wrappers cost crdkit's own code about twice the CPU, see crdkit-command.ts)
  *   then: node /path/to/a/profile/reader.mjs DIR/creates.cpuprofile
  */
 import { execFileSync } from "node:child_process";
@@ -14,8 +16,8 @@ import { tmpdir } from "node:os";
 import { Session } from "node:inspector/promises";
 import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
-import { startServer } from "../../src/server/server.js";
-import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import type { startServer as StartServer } from "../../src/server/server.js";
+import type { EtcdStore as EtcdStoreClass } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
@@ -83,6 +85,9 @@ if (tls) {
   execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "k.key", "-out", "c.crt", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { cwd: certDir, stdio: "pipe" });
 }
 const security = tls ? { tlsCertFile: join(certDir, "c.crt"), tlsPrivateKeyFile: join(certDir, "k.key") } : {};
+const from = process.argv.includes("--built") ? "../../dist" : "../../src";
+const { startServer } = (await import(`${from}/server/server.js`)) as { startServer: typeof StartServer };
+const { EtcdStore } = (await import(`${from}/storage/etcd/etcd-store.js`)) as { EtcdStore: typeof EtcdStoreClass };
 const server = await startServer({ store: new EtcdStore({ servers: [etcd.url], watchCache }), ui: false, security });
 const worker = new Worker(loader, { eval: true, argv: tls ? ["--tls"] : [] });
 const phase = (kind: string, prefix: string, n: number, want = 0) =>
