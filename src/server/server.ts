@@ -228,6 +228,7 @@ export class ApiHandler {
     const url = new URL(req.url ?? "/", "http://localhost");
     let warnings: string[] | undefined;
     let user = "";
+    let routed: Route | undefined;
     try {
       const denied = this.guard?.(req.headers);
       if (denied) throw denied;
@@ -238,11 +239,12 @@ export class ApiHandler {
       else {
         const ctx = this.gate.admit(req, url);
         user = ctx.attrs.user.name;
-        const r = route(url.pathname);
+        routed = route(url.pathname);
+        const r = routed;
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));
       }
-      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && wantsYaml(req.headers.accept) && route(url.pathname).kind === "resource") {
+      if (out && typeof out.body !== "string" && out.contentType === undefined && !ui && wantsYaml(req.headers.accept) && routed?.kind === "resource") {
         out = { ...out, contentType: "application/yaml" };
       }
       if (out) {
@@ -269,7 +271,7 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err, err.warnings, route(url.pathname).kind === "resource" && wantsYaml(req.headers.accept));
+      if (!res.headersSent) sendError(res, err, err.warnings, (routed ?? route(url.pathname)).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
     this.log({

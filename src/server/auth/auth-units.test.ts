@@ -39,6 +39,16 @@ describe("request attributes (RequestInfoFactory)", () => {
     assert.deepEqual(pick(attrs("GET", "/apis/g.io/v1")), [false, "get", "", "", "", "", ""]);
     assert.deepEqual(pick(attrs("POST", "/healthz")), [false, "post", "", "", "", "", ""]);
   });
+
+  it("trims slashes at both ends, decodes percent-escaped parts and keeps malformed escapes as written", () => {
+    const pick = (a: ReturnType<typeof attrs>) => [a.resourceRequest, a.verb, a.apiGroup, a.namespace, a.resource, a.name, a.subresource];
+    assert.deepEqual(pick(attrs("GET", "/apis/g.io/v1/namespaces/ns/things/a//")), [true, "get", "g.io", "ns", "things", "a", ""]);
+    assert.deepEqual(pick(attrs("GET", "/apis/g.io/v1/namespaces/n%73/things/a%3Ab")), [true, "get", "g.io", "ns", "things", "a:b", ""]);
+    assert.deepEqual(pick(attrs("GET", "/apis/g.io/v1/namespaces/ns/things/a%zz")), [true, "get", "g.io", "ns", "things", "a%zz", ""]);
+    // An inner empty segment stays a part (Go's strings.Split).
+    assert.deepEqual(pick(attrs("GET", "/apis/g.io/v1//things")), [true, "get", "g.io", "", "", "things", ""]);
+    assert.deepEqual(pick(attrs("OPTIONS", "/apis/g.io/v1/things")), [true, "", "g.io", "", "things", "", ""]);
+  });
 });
 
 describe("RBAC rule matching", () => {

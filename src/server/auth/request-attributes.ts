@@ -23,10 +23,25 @@ export interface RequestAttributes {
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 const SPECIAL_VERBS = new Set(["proxy", "watch"]);
 
+/** `strings.Split(strings.Trim(path, "/"), "/")`, each part percent-decoded (kept as is when malformed). */
 function splitPath(p: string): string[] {
-  const t = p.replace(/^\/+|\/+$/g, "");
-  return t === "" ? [] : t.split("/");
+  let start = 0;
+  let end = p.length;
+  while (start < end && p.charCodeAt(start) === 47) start++;
+  while (end > start && p.charCodeAt(end - 1) === 47) end--;
+  if (start === end) return [];
+  const parts = p.slice(start, end).split("/");
+  if (!p.includes("%")) return parts;
+  return parts.map((x) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return x;
+    }
+  });
 }
+
+const METHOD_VERBS: Readonly<Record<string, string>> = { POST: "create", GET: "get", HEAD: "get", PUT: "update", PATCH: "patch", DELETE: "delete" };
 
 /** `path.IsValidPathSegmentName(name)` is empty. */
 function validPathSegment(name: string): boolean {
@@ -58,13 +73,7 @@ export function requestAttributes(method: string, url: URL, user: UserInfo): Req
     subresource: "",
     name: "",
   };
-  let parts = splitPath(path).map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
+  let parts = splitPath(path);
   if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return base;
   const prefix = parts[0]!;
   parts = parts.slice(1);
@@ -82,7 +91,7 @@ export function requestAttributes(method: string, url: URL, user: UserInfo): Req
     a.verb = parts[0]!;
     parts = parts.slice(1);
   } else {
-    a.verb = { POST: "create", GET: "get", HEAD: "get", PUT: "update", PATCH: "patch", DELETE: "delete" }[method] ?? "";
+    a.verb = Object.hasOwn(METHOD_VERBS, method) ? METHOD_VERBS[method]! : "";
   }
   if (parts[0] === "namespaces") {
     if (parts.length > 1) {

@@ -16,7 +16,7 @@ import type { RequestContext } from "./request-context.js";
 import { RbacPolicy } from "./rbac-policy.js";
 import { requestAttributes } from "./request-attributes.js";
 import type { Security } from "./security.js";
-import { serveSelfReview } from "./self-reviews.js";
+import { AUTHENTICATION_GROUP, AUTHORIZATION_GROUP, serveSelfReview } from "./self-reviews.js";
 import { ALL_AUTHENTICATED, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
 
 /** The user of an open server (the old insecure port's identity). */
@@ -78,7 +78,9 @@ export class RequestGate {
   }
 
   /** SelfSubjectAccessReview / SelfSubjectReview for `user`; undefined for other paths. */
-  serveReview(group: string, version: string, plural: string, method: string, req: IncomingMessage, user: UserInfo): Promise<RestResponse | undefined> {
+  serveReview(group: string, version: string, plural: string, method: string, req: IncomingMessage, user: UserInfo): Promise<RestResponse | undefined> | undefined {
+    // Other groups are answered without an asynchronous step.
+    if (group !== AUTHORIZATION_GROUP && group !== AUTHENTICATION_GROUP) return undefined;
     return serveSelfReview(group, version, plural, method, req, user, this.authorizer);
   }
 }

@@ -133,7 +133,8 @@ export function sendJson(
     for (const name of res.getHeaderNames()) if (name === "warning") res.removeHeader(name);
     res.writeHead(code, headers);
   }
-  res.end(Buffer.from(text, "utf8"));
+  // A string body is sent with the head in one write (a Buffer goes as a second chunk, a writev).
+  res.end(text, "utf8");
 }
 
 /** Sends an {@link ApiError}'s Status. */

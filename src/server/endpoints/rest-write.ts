@@ -160,6 +160,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   meta["uid"] = newUid();
   meta["creationTimestamp"] = nowTimestamp();
   const opts = requestOptions(r);
+  // A body read here is used by nothing else: admission may decode it in place instead of copying it.
+  if (body === undefined) opts.consumeInput = true;
   const result = withRequestContext(r.context, () => r.rt.admission().create(obj, opts));
   // Admission plugins (NamespaceLifecycle) see the decoded object, before the strategy's validation.
   if (r.admit && result.decodeError === undefined) await r.admit("create", obj);

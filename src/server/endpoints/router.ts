@@ -26,11 +26,13 @@ export type Route =
 /** Routes a URL path (already stripped of the query string). */
 export function route(pathname: string): Route {
   const parts = pathname.split("/").filter((p) => p !== "");
-  let decoded: string[];
-  try {
-    decoded = parts.map((p) => decodeURIComponent(p));
-  } catch {
-    return { kind: "notFound" };
+  let decoded = parts;
+  if (pathname.includes("%")) {
+    try {
+      decoded = parts.map((p) => decodeURIComponent(p));
+    } catch {
+      return { kind: "notFound" };
+    }
   }
   const [a, b, c, d] = decoded;
   if (a === "version" && decoded.length === 1) return { kind: "version" };
