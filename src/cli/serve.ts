@@ -12,6 +12,7 @@ import { ETCD_USAGE, etcdStoreOptions, type EtcdFlags, isEtcdFlag, setEtcdFlag }
 import { isServeWorker, reportListening, runServeWorkers, workersFlagError } from "./serve-workers.js";
 import { isWebhookFlag, type ServiceEndpoint, serviceResolverOf, setWebhookFlag, WEBHOOK_USAGE } from "./webhook-flags.js";
 import { untilStopped } from "./until-stopped.js";
+import { tierServerSooner } from "./serve-tiering.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -126,6 +127,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
     }
     return runServeWorkers(parsed.workers, args, io, signal);
   }
+  tierServerSooner();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     const store = etcd
