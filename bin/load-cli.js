@@ -52,7 +52,7 @@ export async function loadCli(argv) {
  */
 function tierLater(fs, v8, argv) {
   // (node refuses V8 options in NODE_OPTIONS)
-  if (process.execArgv.some((a) => a.includes("interrupt-budget"))) return false;
+  if (process.execArgv.some((a) => /interrupt[-_]budget/.test(a))) return false;
   let inputs = 0;
   let budget = SHORT_RUN_BYTES;
   for (let i = 1; i < argv.length; i++) {
