@@ -175,6 +175,54 @@ const LITERAL_REGISTRIES = new Map<number, FunctionRegistry>();
 let LISTS_ESTIMATORS: ReadonlyMap<string, FunctionEstimator> | undefined;
 const NO_ESTIMATORS: ReadonlyMap<string, FunctionEstimator> = new Map();
 
+const NO_NAMES: readonly string[] = [];
+/** The registries every environment's own starts as a copy of: by opaque type names, with and without optional_type. */
+const BASE_REGISTRIES = new WeakMap<readonly string[], { optional?: TypeRegistry; plain?: TypeRegistry }>();
+
+/**
+ * The standard type identifiers, `optional_type` when the optional library is on, and the opaque
+ * types `opaqueTypes`: built once per names array (environments of one configuration pass the same
+ * array), each environment then takes a {@link TypeRegistry.copy} of it.
+ */
+function baseRegistry(optional: boolean, opaqueTypes: readonly string[]): TypeRegistry {
+  let entry = BASE_REGISTRIES.get(opaqueTypes);
+  if (entry === undefined) {
+    entry = {};
+    BASE_REGISTRIES.set(opaqueTypes, entry);
+  }
+  let reg = optional ? entry.optional : entry.plain;
+  if (reg === undefined) {
+    reg = new TypeRegistry();
+    if (optional) reg.registerIdentType("optional_type", optionalType(typeParamType("T")));
+    for (const name of opaqueTypes) reg.registerOpaque(name);
+    if (optional) entry.optional = reg;
+    else entry.plain = reg;
+  }
+  return reg;
+}
+
+/** Parser options by enabled libraries (shared, so a {@link ParseCache} keys them once). */
+const BASE_PARSE_OPTIONS = new Map<number, ParseOptions>();
+
+function baseParseOptions(libs: LibraryOptions): ParseOptions {
+  const twoVar = libs.twoVarComprehensions !== false;
+  const optional = libs.optional !== false;
+  const lists = libs.lists !== false;
+  const key = (twoVar ? 1 : 0) | (optional ? 2 : 0) | (lists ? 4 : 0);
+  let o = BASE_PARSE_OPTIONS.get(key);
+  if (o === undefined) {
+    const macros = [
+      ...STANDARD_MACROS,
+      ...(twoVar ? TWO_VAR_MACROS : []),
+      ...(optional ? OPTIONAL_MACROS : []),
+      ...(lists ? LISTS_MACROS : []),
+    ];
+    o = { enableOptionalSyntax: optional, macros };
+    BASE_PARSE_OPTIONS.set(key, o);
+  }
+  return o;
+}
+
 /** Thrown for invalid environment declarations. */
 export class EnvError extends Error {}
 
@@ -197,11 +245,9 @@ export class Env {
 
   constructor(options: EnvOptions = {}) {
     this.options = options;
-    const reg = new TypeRegistry();
-    this.types = reg;
     const libs = options.libraries ?? {};
-    if (libs.optional !== false) reg.registerIdentType("optional_type", optionalType(typeParamType("T")));
-    for (const name of options.opaqueTypes ?? []) reg.registerOpaque(name);
+    const reg = baseRegistry(libs.optional !== false, options.opaqueTypes ?? NO_NAMES).copy();
+    this.types = reg;
     if (options.objectTypeSource !== undefined) reg.registerObjectSource(options.objectTypeSource);
     const lookup = (n: string) => reg.findIdentType(n);
     const objectTypes = options.objectTypes ?? {};
@@ -274,13 +320,8 @@ export class Env {
       disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : NO_OVERLOADS,
     };
     this.customImpls = impls;
-    const macros = [
-      ...STANDARD_MACROS,
-      ...(libs.twoVarComprehensions !== false ? TWO_VAR_MACROS : []),
-      ...(libs.optional !== false ? OPTIONAL_MACROS : []),
-      ...(libs.lists !== false ? LISTS_MACROS : []),
-    ];
-    this.parseOptions = { enableOptionalSyntax: libs.optional !== false, macros, ...options.parser };
+    const base = baseParseOptions(libs);
+    this.parseOptions = options.parser === undefined ? base : { ...base, ...options.parser };
   }
 
   /**

@@ -345,6 +345,7 @@ class Lexer {
   }
 
   run(): void {
+    if (this.direct) this.runDirect();
     while (this.i < this.n) {
       const c = this.at(this.i);
       // whitespace
@@ -362,115 +363,166 @@ class Lexer {
         }
         if (f === FAST_PUNCT && this.punctuation(this.i, c)) continue;
       }
-      // comment
-      if (c === 47 && this.at(this.i + 1) === 47) {
-        while (this.i < this.n && this.at(this.i) !== 10) this.i++;
-        continue;
-      }
-      const s = this.i;
-      // numbers
-      if (isDigit(c) || (c === 46 && isDigit(this.at(this.i + 1)))) {
-        if (c === 48 && (this.at(this.i + 1) === 120 || this.at(this.i + 1) === 88) && isHex(this.at(this.i + 2))) {
-          // '0x' HEX+ ; ANTLR only matches lowercase '0x'
-          if (this.at(this.i + 1) === 120) {
-            let k = this.i + 2;
-            while (isHex(this.at(k))) k++;
-            if (this.at(k) === 117 || this.at(k) === 85) {
-              this.push("NUM_UINT", s, k + 1);
-              this.i = k + 1;
-            } else {
-              this.push("NUM_INT", s, k);
-              this.i = k;
-            }
-            continue;
-          }
-        }
-        let k = this.i;
-        let isFloat = false;
-        while (isDigit(this.at(k))) k++;
-        if (this.at(k) === 46 && isDigit(this.at(k + 1))) {
-          isFloat = true;
-          k++;
-          while (isDigit(this.at(k))) k++;
-        }
-        if (this.at(k) === 101 || this.at(k) === 69) {
-          let e = k + 1;
-          if (this.at(e) === 43 || this.at(e) === 45) e++;
-          if (isDigit(this.at(e))) {
-            while (isDigit(this.at(e))) e++;
-            k = e;
-            isFloat = true;
-          }
-        }
-        if (isFloat) {
-          this.push("NUM_FLOAT", s, k);
-          this.i = k;
-          continue;
-        }
-        if (this.at(k) === 117 || this.at(k) === 85) {
-          this.push("NUM_UINT", s, k + 1);
-          this.i = k + 1;
-          continue;
-        }
-        this.push("NUM_INT", s, k);
-        this.i = k;
-        continue;
-      }
-      // strings, raw strings, bytes (they start with b, B, r, R, " or ')
-      if (c === 98 || c === 66 || c === 114 || c === 82 || c === 34 || c === 39) {
-        let k = this.i;
-        let bytes = false;
-        let raw = false;
-        if (this.at(k) === 98 || this.at(k) === 66) {
-          const nx = this.at(k + 1);
-          if (nx === 34 || nx === 39 || ((nx === 114 || nx === 82) && (this.at(k + 2) === 34 || this.at(k + 2) === 39))) {
-            bytes = true;
-            k++;
-          }
-        }
-        if ((this.at(k) === 114 || this.at(k) === 82) && (this.at(k + 1) === 34 || this.at(k + 1) === 39)) {
-          raw = true;
-          k++;
-        }
-        if (this.at(k) === 34 || this.at(k) === 39) {
-          const r = this.scanString(k, raw);
-          if (r < 0) {
-            this.fail(s, -r - 1);
-            continue;
-          }
-          this.push(bytes ? "BYTES" : "STRING", s, r);
-          this.i = r;
-          continue;
-        }
-      }
-      if (isIdentStart(c)) {
-        this.identifier(s);
-        continue;
-      }
-      if (c === 96) {
-        // ESC_IDENTIFIER: '`' (LETTER | DIGIT | '_' | '.' | '-' | '/' | ' ')+ '`'
-        let k = this.i + 1;
-        const ok = (x: number): boolean => isIdentPart(x) || x === 46 || x === 45 || x === 47 || x === 32;
-        while (ok(this.at(k))) k++;
-        if (this.at(k) === 96 && k > this.i + 1) {
-          this.push("ESC_IDENTIFIER", s, k + 1);
-          this.i = k + 1;
-          continue;
-        }
-        this.fail(s, k);
+      this.step(c);
+    }
+    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>", op: 0 });
+  }
+
+  /**
+   * The main loop over a source read directly (no surrogates), with whitespace, identifiers and
+   * punctuation scanned inline on local variables; every other token goes through {@link step}.
+   * Leaves `i` at the end of the source.
+   */
+  private runDirect(): void {
+    const src = this.source as string;
+    const n = this.n;
+    const tokens = this.tokens;
+    let i = this.i;
+    while (i < n) {
+      const c = src.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
+        i++;
         continue;
       }
       if (c < 128) {
-        if (this.punctuation(s, c)) continue;
-        if (c === 38 || c === 124 || c === 61) {
-          // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
-          this.fail(s, this.i + 1 < this.n ? this.i + 1 : this.i);
+        const f = FAST_CLASS[c] as number;
+        if (f === FAST_IDENT) {
+          let k = i + 1;
+          for (; k < n; k++) {
+            const d = src.charCodeAt(k);
+            if (d >= 128 || ((ASCII_CLASS[d] as number) & 2) === 0) break;
+          }
+          const kind = keywordKind(src, i, k - i);
+          tokens.push({ kind, start: i, end: k, text: kind === "IDENTIFIER" ? src.slice(i, k) : kind, op: kind === "in" ? OP_IN : 0 });
+          i = k;
           continue;
         }
+        if (f === FAST_PUNCT) {
+          const p = this.punct(c, i + 1 < n ? src.charCodeAt(i + 1) : -1);
+          if (p !== undefined) {
+            const kind = p.kind;
+            tokens.push({ kind, start: i, end: i + kind.length, text: kind, op: p.op });
+            i += kind.length;
+            continue;
+          }
+        }
       }
-      this.fail(s, s);
+      this.i = i;
+      this.step(c);
+      i = this.i;
     }
-    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>", op: 0 });
+    this.i = i;
+  }
+
+  /** Scans the token (or skips the comment, or reports the error) at `i`, whose first code point is `c`. */
+  private step(c: number): void {
+    // comment
+    if (c === 47 && this.at(this.i + 1) === 47) {
+      while (this.i < this.n && this.at(this.i) !== 10) this.i++;
+      return;
+    }
+    const s = this.i;
+    // numbers
+    if (isDigit(c) || (c === 46 && isDigit(this.at(this.i + 1)))) {
+      if (c === 48 && (this.at(this.i + 1) === 120 || this.at(this.i + 1) === 88) && isHex(this.at(this.i + 2))) {
+        // '0x' HEX+ ; ANTLR only matches lowercase '0x'
+        if (this.at(this.i + 1) === 120) {
+          let k = this.i + 2;
+          while (isHex(this.at(k))) k++;
+          if (this.at(k) === 117 || this.at(k) === 85) {
+            this.push("NUM_UINT", s, k + 1);
+            this.i = k + 1;
+          } else {
+            this.push("NUM_INT", s, k);
+            this.i = k;
+          }
+          return;
+        }
+      }
+      let k = this.i;
+      let isFloat = false;
+      while (isDigit(this.at(k))) k++;
+      if (this.at(k) === 46 && isDigit(this.at(k + 1))) {
+        isFloat = true;
+        k++;
+        while (isDigit(this.at(k))) k++;
+      }
+      if (this.at(k) === 101 || this.at(k) === 69) {
+        let e = k + 1;
+        if (this.at(e) === 43 || this.at(e) === 45) e++;
+        if (isDigit(this.at(e))) {
+          while (isDigit(this.at(e))) e++;
+          k = e;
+          isFloat = true;
+        }
+      }
+      if (isFloat) {
+        this.push("NUM_FLOAT", s, k);
+        this.i = k;
+        return;
+      }
+      if (this.at(k) === 117 || this.at(k) === 85) {
+        this.push("NUM_UINT", s, k + 1);
+        this.i = k + 1;
+        return;
+      }
+      this.push("NUM_INT", s, k);
+      this.i = k;
+      return;
+    }
+    // strings, raw strings, bytes (they start with b, B, r, R, " or ')
+    if (c === 98 || c === 66 || c === 114 || c === 82 || c === 34 || c === 39) {
+      let k = this.i;
+      let bytes = false;
+      let raw = false;
+      if (this.at(k) === 98 || this.at(k) === 66) {
+        const nx = this.at(k + 1);
+        if (nx === 34 || nx === 39 || ((nx === 114 || nx === 82) && (this.at(k + 2) === 34 || this.at(k + 2) === 39))) {
+          bytes = true;
+          k++;
+        }
+      }
+      if ((this.at(k) === 114 || this.at(k) === 82) && (this.at(k + 1) === 34 || this.at(k + 1) === 39)) {
+        raw = true;
+        k++;
+      }
+      if (this.at(k) === 34 || this.at(k) === 39) {
+        const r = this.scanString(k, raw);
+        if (r < 0) {
+          this.fail(s, -r - 1);
+          return;
+        }
+        this.push(bytes ? "BYTES" : "STRING", s, r);
+        this.i = r;
+        return;
+      }
+    }
+    if (isIdentStart(c)) {
+      this.identifier(s);
+      return;
+    }
+    if (c === 96) {
+      // ESC_IDENTIFIER: '`' (LETTER | DIGIT | '_' | '.' | '-' | '/' | ' ')+ '`'
+      let k = this.i + 1;
+      const ok = (x: number): boolean => isIdentPart(x) || x === 46 || x === 45 || x === 47 || x === 32;
+      while (ok(this.at(k))) k++;
+      if (this.at(k) === 96 && k > this.i + 1) {
+        this.push("ESC_IDENTIFIER", s, k + 1);
+        this.i = k + 1;
+        return;
+      }
+      this.fail(s, k);
+      return;
+    }
+    if (c < 128) {
+      if (this.punctuation(s, c)) return;
+      if (c === 38 || c === 124 || c === 61) {
+        // '&', '|', '=' that did not form '&&', '||', '==': ANTLR consumes the next char too
+        this.fail(s, this.i + 1 < this.n ? this.i + 1 : this.i);
+        return;
+      }
+    }
+    this.fail(s, s);
   }
 }
 

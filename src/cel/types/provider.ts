@@ -50,6 +50,27 @@ export interface ObjectTypeSource {
   readonly prefixes: readonly string[];
 }
 
+let STANDARD_IDENT_TYPES: readonly CelType[] | undefined;
+
+/** cel-go's standard type identifiers, built once (types are immutable). */
+function standardIdentTypes(): readonly CelType[] {
+  STANDARD_IDENT_TYPES ??= [
+    BoolType,
+    BytesType,
+    DoubleType,
+    DurationType,
+    IntType,
+    listType(typeParamType("A")),
+    mapType(typeParamType("A"), typeParamType("B")),
+    NullType,
+    StringType,
+    TimestampType,
+    TypeType,
+    UintType,
+  ];
+  return STANDARD_IDENT_TYPES;
+}
+
 /** A mutable registry of object and opaque types. */
 export class TypeRegistry implements TypeProvider {
   private readonly structs = new Map<string, ReadonlyMap<string, CelType>>();
@@ -59,24 +80,22 @@ export class TypeRegistry implements TypeProvider {
   /** Names the sources were asked about and do not declare. */
   private readonly notFromSources = new Set<string>();
 
-  constructor() {
-    // cel-go's standard type identifiers (stdlib `TypeVariable` declarations).
-    for (const t of [
-      BoolType,
-      BytesType,
-      DoubleType,
-      DurationType,
-      IntType,
-      listType(typeParamType("A")),
-      mapType(typeParamType("A"), typeParamType("B")),
-      NullType,
-      StringType,
-      TimestampType,
-      TypeType,
-      UintType,
-    ]) {
-      this.setIdent(t.name, t);
+  /** @param from a registry whose declarations this one starts with (see {@link copy}). */
+  constructor(from?: TypeRegistry) {
+    if (from !== undefined) {
+      for (const [k, v] of from.structs) this.structs.set(k, v);
+      for (const [k, v] of from.identTypes) this.identTypes.set(k, v);
+      for (const p of from.prefixes) this.prefixes.add(p);
+      for (const src of from.sources) this.sources.push(src);
+      return;
     }
+    // cel-go's standard type identifiers (stdlib `TypeVariable` declarations).
+    for (const t of standardIdentTypes()) this.setIdent(t.name, t);
+  }
+
+  /** A new registry with this one's declarations; later declarations in either do not reach the other. */
+  copy(): TypeRegistry {
+    return new TypeRegistry(this);
   }
 
   private setIdent(name: string, t: CelType): void {
