@@ -111,8 +111,19 @@ for (let c = 0; c < 128; c++) {
 const isIdentStart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 1) !== 0;
 const isIdentPart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c] as number) & 2) !== 0;
 
+/**
+ * The rest of an identifier (ASCII letters, digits, `_`; sticky, always matches): one native call
+ * per identifier instead of a loop per character, which matters in V8's lower tiers.
+ */
+const IDENT_TAIL = /[A-Za-z0-9_]*/y;
+
+/** Quoted strings without escapes or line breaks (sticky). */
+const SIMPLE_SQ_STRING = /'[^'\\\n\r]*'/y;
+const SIMPLE_DQ_STRING = /"[^"\\\n\r]*"/y;
+
 const FAST_IDENT = 1;
 const FAST_PUNCT = 2;
+const FAST_QUOTE = 3;
 /**
  * The lexer's fast paths by ASCII character: identifier starts other than `b`, `B`, `r`, `R` (string
  * prefixes), and punctuation other than `.` (may begin a number) and `/` (may begin a comment).
@@ -122,6 +133,12 @@ for (let c = 0; c < 128; c++) {
   if (((ASCII_CLASS[c] as number) & 1) !== 0 && c !== 98 && c !== 66 && c !== 114 && c !== 82) FAST_CLASS[c] = FAST_IDENT;
 }
 for (const ch of "=!<>&|[]{}(),-?:+*%") FAST_CLASS[ch.charCodeAt(0)] = FAST_PUNCT;
+FAST_CLASS[34] = FAST_QUOTE;
+FAST_CLASS[39] = FAST_QUOTE;
+/** The punctuation tokens of one character that no second character extends, by ASCII code. */
+const PUNCT_SINGLE: (Punct | undefined)[] = new Array(128).fill(undefined);
+for (const p of [P_LBRACKET, P_RBRACKET, P_LBRACE, P_RBRACE, P_LPAREN, P_RPAREN, P_COMMA, P_MINUS, P_QUESTION, P_COLON, P_PLUS, P_STAR, P_PERCENT])
+  PUNCT_SINGLE[p.kind.charCodeAt(0)] = p;
 
 /** Splits a string into code points (lone surrogates kept as their own code units). */
 export function toCodePoints(s: string): number[] {
@@ -387,22 +404,32 @@ class Lexer {
       if (c < 128) {
         const f = FAST_CLASS[c] as number;
         if (f === FAST_IDENT) {
-          let k = i + 1;
-          for (; k < n; k++) {
-            const d = src.charCodeAt(k);
-            if (d >= 128 || ((ASCII_CLASS[d] as number) & 2) === 0) break;
-          }
+          IDENT_TAIL.lastIndex = i + 1;
+          IDENT_TAIL.test(src);
+          const k = IDENT_TAIL.lastIndex;
           const kind = keywordKind(src, i, k - i);
           tokens.push({ kind, start: i, end: k, text: kind === "IDENTIFIER" ? src.slice(i, k) : kind, op: kind === "in" ? OP_IN : 0 });
           i = k;
           continue;
         }
         if (f === FAST_PUNCT) {
-          const p = this.punct(c, i + 1 < n ? src.charCodeAt(i + 1) : -1);
+          const p = PUNCT_SINGLE[c] ?? this.punct(c, i + 1 < n ? src.charCodeAt(i + 1) : -1);
           if (p !== undefined) {
             const kind = p.kind;
             tokens.push({ kind, start: i, end: i + kind.length, text: kind, op: p.op });
             i += kind.length;
+            continue;
+          }
+        }
+        if (f === FAST_QUOTE && src.charCodeAt(i + 1) !== c) {
+          // a quoted string without escapes or line breaks (not a triple quote: its second character is
+          // not the quote) ends at the next quote; any other string is scanned by `step`
+          const re = c === 39 ? SIMPLE_SQ_STRING : SIMPLE_DQ_STRING;
+          re.lastIndex = i;
+          if (re.test(src)) {
+            const k = re.lastIndex;
+            tokens.push({ kind: "STRING", start: i, end: k, text: src.slice(i, k), op: 0 });
+            i = k;
             continue;
           }
         }
