@@ -16,6 +16,13 @@ const INPUTS = [
   "a\tb\r\nc\fd",
   "",
   "é + 'ü'",
+  // quoted strings and one-character punctuation (the direct lexer's fast paths)
+  `'' + "" + '''''' + """""" + 'x''y' + "a""b"`,
+  `'a\nb' + "c\rd" + 'it\\'s' + "say 'hi'" + 'say "hi"' + "\\\\" + '\\'`,
+  `'é' + 'tab\there' + '''a\nb''' + "x`,
+  "a?b:c[-1,+2]*3%4{(1)}!=!d",
+  "'",
+  '"',
 ];
 
 for (const src of INPUTS) {
