@@ -3,12 +3,13 @@ import { test } from "node:test";
 import { IdMap } from "./id-map.js";
 
 /** Applies the same operations to an OffsetMap and a Map and compares every observable. */
-function sameAsMap(ops: readonly (readonly ["set", number, number] | readonly ["delete", number])[]): void {
+function sameAsMap(ops: readonly (readonly ["set" | "setAbove", number, number] | readonly ["delete", number])[]): void {
   const a = new IdMap<number>();
   const b = new Map<number, number>();
   for (const op of ops) {
-    if (op[0] === "set") {
-      a.set(op[1], op[2]);
+    if (op[0] === "set" || op[0] === "setAbove") {
+      if (op[0] === "set") a.set(op[1], op[2]);
+      else a.setAbove(op[1], op[2]);
       b.set(op[1], op[2]);
     } else assert.equal(a.delete(op[1]), b.delete(op[1]));
     assert.equal(a.size, b.size);
@@ -72,4 +73,19 @@ test("IdMap iteration continues in insertion order when an older key is added mi
   for (const at of [1, 5, 9]) {
     for (const del of [false, true]) assert.deepEqual(run(new IdMap<number>(), at, del), run(new Map(), at, del));
   }
+});
+
+test("setAbove behaves as set, for keys above, at, below the largest key and after deletes", () => {
+  sameAsMap([
+    ["setAbove", 1, 10],
+    ["setAbove", 2, 20],
+    ["setAbove", 5, 50],
+    ["delete", 5],
+    ["setAbove", 5, 51],
+    ["setAbove", 3, 30],
+    ["setAbove", 9, 90],
+    ["setAbove", 2, 21],
+  ]);
+  sameAsMap([["setAbove", 0, 1], ["setAbove", 1.5, 2], ["setAbove", 3, 3]]);
+  sameAsMap([["set", 2, 1], ["setAbove", 1, 2], ["setAbove", 9, 3]]);
 });

@@ -37,6 +37,18 @@ export class IdMap<V> extends Map<number, V> {
   override has(key: number): boolean {
     return this.fallback ? super.has(key) : this.vals[key] !== undefined;
   }
+  /**
+   * `set(key, value)` for an integer key above every key set so far (a parser's fresh node ids):
+   * the common case without `set`'s checks.
+   */
+  setAbove(key: number, value: V): this {
+    if (this.fallback || this.order !== undefined || !(key > this.last) || key >= MAX_DENSE_KEY || (key | 0) !== key || value === undefined)
+      return this.set(key, value);
+    this.vals[key] = value;
+    this.last = key;
+    this.count++;
+    return this;
+  }
   override set(key: number, value: V): this {
     if (!this.fallback) {
       if (value !== undefined && Number.isInteger(key) && key >= 0 && key < MAX_DENSE_KEY) {

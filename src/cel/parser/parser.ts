@@ -289,7 +289,7 @@ class Parser {
   /** Index of the final EOF token. */
   private readonly last: number;
   private nextId = 1;
-  readonly positions: Map<number, number> = new IdMap<number>();
+  readonly positions: IdMap<number> = new IdMap<number>();
   readonly macroCalls = new Map<number, Expr>();
   readonly issues: CelIssue[] = [];
   private readonly macros: MacroTable;
@@ -312,8 +312,12 @@ class Parser {
   }
 
   // ---- token helpers
+  /** The current token (`pos` never passes the final EOF). */
+  private peek(): Token {
+    return this.tokens[this.pos] as Token;
+  }
   /** The token `k` ahead (the final EOF when past the end). */
-  private peek(k = 0): Token {
+  private peekAt(k: number): Token {
     return this.tokens[Math.min(this.pos + k, this.last)] as Token;
   }
   /** The current token (`pos` never passes the final EOF). */
@@ -332,7 +336,7 @@ class Parser {
   /** ANTLR single-token deletion: if the token after the current one fits, report it as extraneous and skip it. */
   private deleteExtraneous(expecting: string, fits: (k: TokenKind) => boolean): boolean {
     const t = this.peek();
-    if (t.kind === "EOF" || !fits(this.peek(1).kind)) return false;
+    if (t.kind === "EOF" || !fits(this.peekAt(1).kind)) return false;
     this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start, exprId: 0 });
     if (this.issues.length > 100) throw new SyntaxStop();
     this.next();
@@ -340,7 +344,7 @@ class Parser {
   }
   private mismatch(expecting: string): never {
     const t = this.peek();
-    const nxt = this.peek(1);
+    const nxt = this.peekAt(1);
     // ANTLR single-token deletion: "extraneous input" when the following token fits
     const extraneous = t.kind !== "EOF" && expecting === "<EOF>" && nxt.kind === "EOF";
     this.syntax(t, `${extraneous ? "extraneous" : "mismatched"} input '${t.text}' expecting ${expecting}`);
@@ -353,7 +357,7 @@ class Parser {
   // ---- node factories
   private id(offset: number): number {
     const id = this.nextId++;
-    this.positions.set(id, offset);
+    this.positions.setAbove(id, offset);
     return id;
   }
   private report(message: string, offset: number): Expr {
@@ -542,7 +546,7 @@ class Parser {
   }
 
   private isSignedLiteral(): boolean {
-    const n = this.peek(1).kind;
+    const n = this.peekAt(1).kind;
     return n === "NUM_INT" || n === "NUM_FLOAT";
   }
 
@@ -558,7 +562,7 @@ class Parser {
           opt = true;
         }
         const idTok = this.peek();
-        if (idTok.kind === "IDENTIFIER" && !opt && this.peek(1).kind === "(") {
+        if (idTok.kind === "IDENTIFIER" && !opt && this.peekAt(1).kind === "(") {
           this.next();
           const open = this.next();
           const id = this.id(open.start);
@@ -694,7 +698,7 @@ class Parser {
     const k = j - this.pos;
     if ((tokens[j] as Token).kind === "IDENTIFIER" && (tokens[j + 1] as Token).kind === "{") {
       const parts: string[] = [];
-      for (let j = 0; j <= k; j += 2) parts.push(this.peek(j).text);
+      for (let j = 0; j <= k; j += 2) parts.push(this.peekAt(j).text);
       this.pos += k + 1;
       const open = this.next();
       const name = (leadingDot ? "." : "") + parts.join(".");
@@ -744,7 +748,7 @@ class Parser {
         if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") this.mismatch("{IDENTIFIER, ESC_IDENTIFIER}");
       }
       if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") {
-        const nxt = this.peek(1);
+        const nxt = this.peekAt(1);
         this.syntax(
           ft,
           `${nxt.kind === "IDENTIFIER" ? "extraneous" : "mismatched"} input '${ft.text}' expecting ${FIELD_START}`,
@@ -832,7 +836,7 @@ class Parser {
       }
       if (!START_KINDS.has(this.peek().kind)) {
         if (entries.length === 0 && !opt) {
-          const nxt = this.peek(1);
+          const nxt = this.peekAt(1);
           const ex = this.peek().kind !== "EOF" && START_KINDS.has(nxt.kind);
           this.syntax(this.peek(), `${ex ? "extraneous" : "mismatched"} input '${this.peek().text}' expecting ${MAP_START}`);
         }
