@@ -124,6 +124,10 @@ const SIMPLE_DQ_STRING = /"[^"\\\n\r]*"/y;
 const FAST_IDENT = 1;
 const FAST_PUNCT = 2;
 const FAST_QUOTE = 3;
+const FAST_DOT = 4;
+const FAST_DIGIT = 5;
+/** A run of decimal digits (sticky). */
+const DIGITS = /[0-9]*/y;
 /**
  * The lexer's fast paths by ASCII character: identifier starts other than `b`, `B`, `r`, `R` (string
  * prefixes), and punctuation other than `.` (may begin a number) and `/` (may begin a comment).
@@ -135,6 +139,8 @@ for (let c = 0; c < 128; c++) {
 for (const ch of "=!<>&|[]{}(),-?:+*%") FAST_CLASS[ch.charCodeAt(0)] = FAST_PUNCT;
 FAST_CLASS[34] = FAST_QUOTE;
 FAST_CLASS[39] = FAST_QUOTE;
+FAST_CLASS[46] = FAST_DOT;
+for (let c = 48; c <= 57; c++) FAST_CLASS[c] = FAST_DIGIT;
 /** The punctuation tokens of one character that no second character extends, by ASCII code. */
 const PUNCT_SINGLE: (Punct | undefined)[] = new Array(128).fill(undefined);
 for (const p of [P_LBRACKET, P_RBRACKET, P_LBRACE, P_RBRACE, P_LPAREN, P_RPAREN, P_COMMA, P_MINUS, P_QUESTION, P_COLON, P_PLUS, P_STAR, P_PERCENT])
@@ -418,6 +424,27 @@ class Lexer {
             const kind = p.kind;
             tokens.push({ kind, start: i, end: i + kind.length, text: kind, op: p.op });
             i += kind.length;
+            continue;
+          }
+        }
+        if (f === FAST_DOT) {
+          // `.` not followed by a digit (else a number like `.5`)
+          const d = i + 1 < n ? src.charCodeAt(i + 1) : -1;
+          if (!(d >= 48 && d <= 57)) {
+            tokens.push({ kind: ".", start: i, end: i + 1, text: ".", op: 0 });
+            i++;
+            continue;
+          }
+        }
+        if (f === FAST_DIGIT) {
+          // a decimal int literal: digits not followed by `.`, an exponent, a `u` suffix or `x` / `X`
+          DIGITS.lastIndex = i;
+          DIGITS.test(src);
+          const k = DIGITS.lastIndex;
+          const d = k < n ? src.charCodeAt(k) : -1;
+          if (d !== 46 && d !== 101 && d !== 69 && d !== 117 && d !== 85 && d !== 120 && d !== 88) {
+            tokens.push({ kind: "NUM_INT", start: i, end: k, text: src.slice(i, k), op: 0 });
+            i = k;
             continue;
           }
         }
