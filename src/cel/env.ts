@@ -355,7 +355,8 @@ export class Env {
     if (this.validators.length > 0) {
       const collector = new IssueCollector();
       const ctx = validationContext(parsed.ast, checked, collector);
-      for (const v of this.validators) v(ctx);
+      const validators = this.validators;
+      for (let i = 0; i < validators.length; i++) (validators[i] as AstValidator)(ctx);
       if (collector.count > 0) {
         return { issues: formatIssues(parsed.ast.sourceInfo, collector.issues), issueList: collector.issues };
       }

@@ -328,7 +328,8 @@ class Checker {
       this.checkOptSelect(e);
       return;
     }
-    for (const a of e.args) this.check(a);
+    const args = e.args;
+    for (let i = 0; i < args.length; i++) this.check(args[i] as Expr);
     if (e.target === undefined) {
       const fn = this.env.lookupFunction(fnName);
       if (fn === undefined) {
@@ -404,7 +405,9 @@ class Checker {
     const disabled = this.env.decls.disabledOverloads;
     let resultType: CelType | undefined;
     let ids: readonly string[] | undefined;
-    for (const ov of fn.overloads) {
+    const overloads = fn.overloads;
+    for (let oi = 0; oi < overloads.length; oi++) {
+      const ov = overloads[oi] as (typeof overloads)[number];
       if (disabled.size > 0 && disabled.has(ov.id)) continue;
       if (ov.member !== isMember) continue;
       if (logical) {
@@ -465,24 +468,28 @@ class Checker {
 
   private checkCreateList(e: ListExpr): void {
     let elemsType: CelType | undefined;
-    const optionals = new Set(e.optionalIndices);
-    e.elements.forEach((el, i) => {
+    const optionals = e.optionalIndices;
+    const elements = e.elements;
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i] as Expr;
       this.check(el);
       let elemType = this.getType(el);
-      if (optionals.has(i)) {
+      if (optionals.length > 0 && optionals.includes(i)) {
         const [inner, isOpt] = maybeUnwrapOptional(elemType);
         elemType = inner;
         if (!isOpt && !isDyn(elemType)) this.typeMismatch(el.id, optionalType(elemType), elemType);
       }
       elemsType = this.joinTypes(el.id, elemsType, elemType);
-    });
+    }
     this.setType(e, listType(elemsType ?? this.newTypeVar()));
   }
 
   private checkCreateMap(e: MapExpr): void {
     let keyType: CelType | undefined;
     let valueType: CelType | undefined;
-    for (const entry of e.entries) {
+    const entries = e.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as (typeof entries)[number];
       this.check(entry.key);
       keyType = this.joinTypes(entry.key.id, keyType, this.getType(entry.key));
       this.check(entry.value);

@@ -166,7 +166,8 @@ function macroTable(macros: readonly Macro[]): MacroTable {
 function findMacro(candidates: readonly Macro[], argCount: number, receiver: boolean): Macro | undefined {
   let exact: Macro | undefined;
   let variadic: Macro | undefined;
-  for (const m of candidates) {
+  for (let i = 0; i < candidates.length; i++) {
+    const m = candidates[i] as Macro;
     if (m.receiver !== receiver) continue;
     if (m.argCount === argCount) exact = m;
     else if (m.argCount === -1) variadic = m;
@@ -378,7 +379,7 @@ class Parser {
   /** {@link deepen} with children `first` and `rest`. */
   private deepenAll(e: Expr, first: Expr, rest: readonly Expr[]): Expr {
     let d = this.depthOf(first);
-    for (const k of rest) d = Math.max(d, this.depthOf(k));
+    for (let i = 0; i < rest.length; i++) d = Math.max(d, this.depthOf(rest[i] as Expr));
     return this.setDepth(e, d + 1);
   }
   private setDepth(e: Expr, d: number): Expr {
@@ -410,7 +411,7 @@ class Parser {
         }
         this.macroCalls.set(r.id, this.call(0, fn, args, target));
         let d = 0;
-        for (const a of args) d = Math.max(d, this.depthOf(a));
+        for (let i = 0; i < args.length; i++) d = Math.max(d, this.depthOf(args[i] as Expr));
         if (target) d = Math.max(d, this.depthOf(target));
         this.vdepth[r.id] = d;
         return r;

@@ -14,7 +14,8 @@ import type { ValidationContext } from "./validator.js";
 type ArgCheck = (call: CallExpr, arg: Expr) => boolean;
 
 function validateCalls(ctx: ValidationContext, fnName: string, calls: readonly CallExpr[], check: ArgCheck): void {
-  for (const e of calls) {
+  for (let i = 0; i < calls.length; i++) {
+    const e = calls[i] as CallExpr;
     const arg = e.args[0];
     if (arg === undefined || arg.kind !== "const") continue;
     if (!check(e, arg)) ctx.report(arg.id, `invalid ${fnName} argument`);

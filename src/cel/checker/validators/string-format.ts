@@ -7,6 +7,7 @@
  */
 import type { CallExpr, Expr, ListExpr } from "../../ast.js";
 import { type CelType, DynType } from "../../types/types.js";
+import type { Reference } from "../checker.js";
 import type { ValidationContext } from "./validator.js";
 
 type Clause = "s" | "d" | "f" | "e" | "b" | "x" | "o";
@@ -83,8 +84,9 @@ export function validateStringFormat(ctx: ValidationContext, opts: StringFormatO
   const calls = ctx.callsNamed("format");
   if (calls.length === 0) return;
   let any = false;
-  for (const r of ctx.checked.referenceList()) {
-    if (r.overloadIds?.includes("string_format") === true) {
+  const refs = ctx.checked.referenceList();
+  for (let i = 0; i < refs.length; i++) {
+    if ((refs[i] as Reference).overloadIds?.includes("string_format") === true) {
       any = true;
       break;
     }

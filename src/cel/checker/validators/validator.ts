@@ -86,10 +86,10 @@ function collectCalls(e: Expr, checked: CheckResult, name: string, out: CallExpr
     case "call":
       if ((checked.referenceOf(e.id)?.name ?? e.function) === name) out.push(e);
       if (e.target !== undefined) collectCalls(e.target, checked, name, out);
-      for (const a of e.args) collectCalls(a, checked, name, out);
+      for (let i = 0; i < e.args.length; i++) collectCalls(e.args[i] as Expr, checked, name, out);
       return;
     case "list":
-      for (const x of e.elements) collectCalls(x, checked, name, out);
+      for (let i = 0; i < e.elements.length; i++) collectCalls(e.elements[i] as Expr, checked, name, out);
       return;
     case "map":
       for (const en of e.entries) {
