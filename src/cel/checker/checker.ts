@@ -92,6 +92,8 @@ export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions
   for (let i = 0; i < typedIds.length; i++) {
     const id = typedIds[i] as number;
     const t = typeArr[id] as CelType;
+    // a type without parameters that is not a type parameter substitutes to itself (no call)
+    if (t.params.length === 0 && t.kind !== "type_param") continue;
     const u = substitute(mappings, t, true);
     if (u !== t) typeArr[id] = u;
   }
@@ -646,7 +648,14 @@ class Checker {
   }
 
   private setType(e: Expr, t: CelType): void {
-    this.setTypeId(e.id, t);
+    const id = e.id;
+    const old = this.typeArr[id];
+    if (old === undefined) {
+      this.typedIds.push(id);
+      this.typeArr[id] = t;
+      return;
+    }
+    this.setTypeId(id, t);
   }
 
   private setTypeId(id: number, t: CelType): void {

@@ -371,10 +371,19 @@ class Parser {
   }
   /** Tracks cel-go's visitor recursion depth for left-deep chains (children `a`, `b`, `c`). */
   private deepen(e: Expr, a: Expr, b?: Expr, c?: Expr): Expr {
-    let d = this.depthOf(a);
-    if (b !== undefined) d = Math.max(d, this.depthOf(b));
-    if (c !== undefined) d = Math.max(d, this.depthOf(c));
-    return this.setDepth(e, d + 1);
+    const vdepth = this.vdepth;
+    let d = vdepth[a.id] ?? 0;
+    if (b !== undefined) {
+      const db = vdepth[b.id] ?? 0;
+      if (db > d) d = db;
+    }
+    if (c !== undefined) {
+      const dc = vdepth[c.id] ?? 0;
+      if (dc > d) d = dc;
+    }
+    if (d + 1 > this.maxDepth) return this.setDepth(e, d + 1);
+    vdepth[e.id] = d + 1;
+    return e;
   }
   /** {@link deepen} with children `first` and `rest`. */
   private deepenAll(e: Expr, first: Expr, rest: readonly Expr[]): Expr {
