@@ -313,17 +313,11 @@ class Parser {
   }
 
   // ---- token helpers
-  /** The current token (`pos` never passes the final EOF). */
-  private peek(): Token {
-    return this.tokens[this.pos] as Token;
-  }
+  // The current token is read as `this.tokens[this.pos]` in place (`pos` never passes the final EOF):
+  // a helper call per read costs in V8's lower tiers, where short runs parse their rules.
   /** The token `k` ahead (the final EOF when past the end). */
   private peekAt(k: number): Token {
     return this.tokens[Math.min(this.pos + k, this.last)] as Token;
-  }
-  /** The current token (`pos` never passes the final EOF). */
-  private cur(): Token {
-    return this.tokens[this.pos] as Token;
   }
   private next(): Token {
     const t = this.tokens[this.pos] as Token;
@@ -336,7 +330,7 @@ class Parser {
   }
   /** ANTLR single-token deletion: if the token after the current one fits, report it as extraneous and skip it. */
   private deleteExtraneous(expecting: string, fits: (k: TokenKind) => boolean): boolean {
-    const t = this.peek();
+    const t = (this.tokens[this.pos] as Token);
     if (t.kind === "EOF" || !fits(this.peekAt(1).kind)) return false;
     this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start, exprId: 0 });
     if (this.issues.length > 100) throw new SyntaxStop();
@@ -344,14 +338,14 @@ class Parser {
     return true;
   }
   private mismatch(expecting: string): never {
-    const t = this.peek();
+    const t = (this.tokens[this.pos] as Token);
     const nxt = this.peekAt(1);
     // ANTLR single-token deletion: "extraneous input" when the following token fits
     const extraneous = t.kind !== "EOF" && expecting === "<EOF>" && nxt.kind === "EOF";
     this.syntax(t, `${extraneous ? "extraneous" : "mismatched"} input '${t.text}' expecting ${expecting}`);
   }
   private expect(kind: TokenKind, expecting?: string): Token {
-    if (this.peek().kind !== kind) this.mismatch(expecting ?? `'${kind}'`);
+    if ((this.tokens[this.pos] as Token).kind !== kind) this.mismatch(expecting ?? `'${kind}'`);
     return this.next();
   }
 
@@ -448,7 +442,7 @@ class Parser {
   // ---- grammar
   parseStart(): Expr {
     const e = this.parseExpr();
-    if (this.peek().kind !== "EOF" && !this.deleteExtraneous("<EOF>", (k) => k === "EOF")) this.mismatch("<EOF>");
+    if ((this.tokens[this.pos] as Token).kind !== "EOF" && !this.deleteExtraneous("<EOF>", (k) => k === "EOF")) this.mismatch("<EOF>");
     return e;
   }
 
@@ -463,7 +457,7 @@ class Parser {
     }
     const cond = this.parseOr();
     let out = cond;
-    if (this.cur().kind === "?") {
+    if ((this.tokens[this.pos] as Token).kind === "?") {
       const q = this.next();
       const id = this.id(q.start);
       const a = this.parseOr();
@@ -477,11 +471,14 @@ class Parser {
 
   /** `a || b || ...`: cel-go's balanced tree of the `&&` terms. */
   private parseOr(): Expr {
-    const first = this.parseAnd();
-    if (this.cur().kind !== "||") return first;
+    // the first `&&` term inline: most operands are neither `&&` nor `||` chains (one call less each)
+    let first = this.parseBinary(1);
+    const tokens = this.tokens;
+    if ((tokens[this.pos] as Token).kind === "&&") first = this.parseAndRest(first);
+    if ((tokens[this.pos] as Token).kind !== "||") return first;
     const terms: Expr[] = [first];
     const ops: number[] = [];
-    while (this.cur().kind === "||") {
+    while ((this.tokens[this.pos] as Token).kind === "||") {
       const t = this.next();
       ops.push(this.id(t.start));
       terms.push(this.parseAnd());
@@ -491,11 +488,15 @@ class Parser {
 
   /** `a && b && ...`: cel-go's balanced tree of the relation terms. */
   private parseAnd(): Expr {
-    const first = this.parseBinary(1);
-    if (this.cur().kind !== "&&") return first;
+    return this.parseAndRest(this.parseBinary(1));
+  }
+
+  /** The `&&` chain whose first term `first` is parsed. */
+  private parseAndRest(first: Expr): Expr {
+    if ((this.tokens[this.pos] as Token).kind !== "&&") return first;
     const terms: Expr[] = [first];
     const ops: number[] = [];
-    while (this.cur().kind === "&&") {
+    while ((this.tokens[this.pos] as Token).kind === "&&") {
       const t = this.next();
       ops.push(this.id(t.start));
       terms.push(this.parseBinary(1));
@@ -517,10 +518,10 @@ class Parser {
    * in the same order, as one recursive-descent function per level.
    */
   private parseBinary(minPrec: number): Expr {
-    const k = this.cur().kind;
+    const k = (this.tokens[this.pos] as Token).kind;
     let left = k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
     for (;;) {
-      const op = BINARY_OPS[this.cur().op];
+      const op = BINARY_OPS[(this.tokens[this.pos] as Token).op];
       if (op === undefined || op.prec < minPrec) return left;
       const t = this.next();
       const id = this.id(t.start);
@@ -532,15 +533,15 @@ class Parser {
   }
 
   private parseUnaryOrMember(): Expr {
-    const k = this.cur().kind;
+    const k = (this.tokens[this.pos] as Token).kind;
     return k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
   }
 
   private parseUnary(): Expr {
-    const t = this.cur();
+    const t = (this.tokens[this.pos] as Token);
     if (t.kind === "!" || (t.kind === "-" && !this.isSignedLiteral())) {
       let count = 0;
-      while (this.cur().kind === t.kind) {
+      while ((this.tokens[this.pos] as Token).kind === t.kind) {
         this.next();
         count++;
       }
@@ -563,15 +564,15 @@ class Parser {
   private parseMember(): Expr {
     let e = this.parsePrimary();
     for (;;) {
-      const t = this.peek();
+      const t = (this.tokens[this.pos] as Token);
       if (t.kind === ".") {
         this.next();
         let opt = false;
-        if (this.peek().kind === "?") {
+        if ((this.tokens[this.pos] as Token).kind === "?") {
           this.next();
           opt = true;
         }
-        const idTok = this.peek();
+        const idTok = (this.tokens[this.pos] as Token);
         if (idTok.kind === "IDENTIFIER" && !opt && this.peekAt(1).kind === "(") {
           this.next();
           const open = this.next();
@@ -613,7 +614,7 @@ class Parser {
       if (t.kind === "[") {
         this.next();
         let opt = false;
-        if (this.peek().kind === "?") {
+        if ((this.tokens[this.pos] as Token).kind === "?") {
           this.next();
           opt = true;
         }
@@ -634,14 +635,14 @@ class Parser {
 
   private parseArgs(): Expr[] {
     const args: Expr[] = [];
-    if (this.peek().kind === ")") {
+    if ((this.tokens[this.pos] as Token).kind === ")") {
       this.next();
       return args;
     }
     for (;;) {
-      if (!START_KINDS.has(this.peek().kind)) this.mismatch(EXPR_START);
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
       args.push(this.parseExpr());
-      const t = this.peek();
+      const t = (this.tokens[this.pos] as Token);
       if (t.kind === ",") {
         this.next();
         continue;
@@ -655,7 +656,7 @@ class Parser {
   }
 
   private parsePrimary(): Expr {
-    const t = this.cur();
+    const t = (this.tokens[this.pos] as Token);
     switch (t.kind) {
       case ".":
       case "IDENTIFIER":
@@ -693,12 +694,12 @@ class Parser {
   }
 
   private parseIdentLike(): Expr {
-    const first = this.peek();
+    const first = (this.tokens[this.pos] as Token);
     let leadingDot = false;
     if (first.kind === ".") {
       this.next();
       leadingDot = true;
-      if (this.peek().kind !== "IDENTIFIER") this.syntax(this.peek(), `no viable alternative at input '.${this.peek().text}'`);
+      if ((this.tokens[this.pos] as Token).kind !== "IDENTIFIER") this.syntax((this.tokens[this.pos] as Token), `no viable alternative at input '.${(this.tokens[this.pos] as Token).text}'`);
     }
     // message construction lookahead: IDENT ('.' IDENT)* '{'
     // (an IDENTIFIER is never the final EOF, so the token after it exists)
@@ -715,7 +716,7 @@ class Parser {
       return this.parseStruct(name, open);
     }
     const idTok = this.next();
-    if (this.peek().kind === "(") {
+    if ((this.tokens[this.pos] as Token).kind === "(") {
       if (isReserved(idTok.text)) {
         const r = this.report(`reserved identifier: ${idTok.text}`, first.start);
         this.next();
@@ -737,24 +738,24 @@ class Parser {
     const id = this.id(open.start);
     const fields: StructField[] = [];
     for (;;) {
-      const t = this.peek();
+      const t = (this.tokens[this.pos] as Token);
       if (t.kind === "}") {
         this.next();
         break;
       }
       if (t.kind === "," && fields.length > 0) {
         this.next();
-        if (this.peek().kind === "}") {
+        if ((this.tokens[this.pos] as Token).kind === "}") {
           this.next();
           break;
         }
       }
       let opt = false;
-      let ft = this.peek();
+      let ft = (this.tokens[this.pos] as Token);
       if (ft.kind === "?") {
         this.next();
         opt = true;
-        ft = this.peek();
+        ft = (this.tokens[this.pos] as Token);
         if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") this.mismatch("{IDENTIFIER, ESC_IDENTIFIER}");
       }
       if (ft.kind !== "IDENTIFIER" && ft.kind !== "ESC_IDENTIFIER") {
@@ -778,7 +779,7 @@ class Parser {
         continue;
       }
       fields.push({ id: initId, field: fname, value, optional: opt });
-      const sep = this.peek();
+      const sep = (this.tokens[this.pos] as Token);
       if (sep.kind !== "," && sep.kind !== "}") this.mismatch("{'}', ','}");
     }
     return { kind: "struct", id, messageName, fields };
@@ -790,7 +791,7 @@ class Parser {
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
     for (;;) {
-      const t = this.peek();
+      const t = (this.tokens[this.pos] as Token);
       if (t.kind === "]") {
         this.next();
         break;
@@ -798,18 +799,18 @@ class Parser {
       if (elements.length > 0) {
         if (t.kind !== ",") this.mismatch("{']', ','}");
         this.next();
-        if (this.peek().kind === "]") {
+        if ((this.tokens[this.pos] as Token).kind === "]") {
           this.next();
           break;
         }
       }
       let opt = false;
-      const q = this.peek();
+      const q = (this.tokens[this.pos] as Token);
       if (q.kind === "?") {
         this.next();
         opt = true;
       }
-      if (!START_KINDS.has(this.peek().kind)) this.mismatch(EXPR_START);
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
       const e = this.parseExpr();
       if (opt) {
         if (!this.optional) this.report("unsupported syntax '?'", q.start);
@@ -825,7 +826,7 @@ class Parser {
     const id = this.id(open.start);
     const entries: MapEntry[] = [];
     for (;;) {
-      const t = this.peek();
+      const t = (this.tokens[this.pos] as Token);
       if (t.kind === "}") {
         this.next();
         break;
@@ -833,22 +834,22 @@ class Parser {
       if (entries.length > 0) {
         if (t.kind !== ",") this.mismatch("{'}', ','}");
         this.next();
-        if (this.peek().kind === "}") {
+        if ((this.tokens[this.pos] as Token).kind === "}") {
           this.next();
           break;
         }
       }
       let opt = false;
-      const q = this.peek();
+      const q = (this.tokens[this.pos] as Token);
       if (q.kind === "?") {
         this.next();
         opt = true;
       }
-      if (!START_KINDS.has(this.peek().kind)) {
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) {
         if (entries.length === 0 && !opt) {
           const nxt = this.peekAt(1);
-          const ex = this.peek().kind !== "EOF" && START_KINDS.has(nxt.kind);
-          this.syntax(this.peek(), `${ex ? "extraneous" : "mismatched"} input '${this.peek().text}' expecting ${MAP_START}`);
+          const ex = (this.tokens[this.pos] as Token).kind !== "EOF" && START_KINDS.has(nxt.kind);
+          this.syntax((this.tokens[this.pos] as Token), `${ex ? "extraneous" : "mismatched"} input '${(this.tokens[this.pos] as Token).text}' expecting ${MAP_START}`);
         }
         this.mismatch(EXPR_START);
       }
