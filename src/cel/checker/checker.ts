@@ -243,7 +243,7 @@ class Checker {
   private checkIdent(id: number, identName: string): void {
     const ident = this.env.resolveSimpleIdent(identName);
     if (ident !== undefined) {
-      let name = ident.name.startsWith(".") ? ident.name.slice(1) : ident.name;
+      let name = ident.name.charCodeAt(0) === 46 /* . */ ? ident.name.slice(1) : ident.name;
       if (ident.requiresDisambiguation) name = `.${name}`;
       this.setTypeId(id, ident.type);
       this.setReference(id, { name });
@@ -372,12 +372,12 @@ class Checker {
     if (target !== undefined) {
       const t = this.getType(target);
       argTypes[0] = t;
-      if (cacheable && hasTypeParam(t)) cacheable = false;
+      if (cacheable && (t.params.length > 0 || t.kind === "type_param") && hasTypeParam(t)) cacheable = false;
     }
     for (let i = 0; i < args.length; i++) {
       const t = this.getType(args[i] as Expr);
       argTypes[i + off] = t;
-      if (cacheable && hasTypeParam(t)) cacheable = false;
+      if (cacheable && (t.params.length > 0 || t.kind === "type_param") && hasTypeParam(t)) cacheable = false;
     }
     if (cacheable) {
       const hit = this.cache.get(fn.name, isMember, argTypes);

@@ -28,7 +28,7 @@ export interface CheckerDecls {
 
 /** cel-go `Container.ResolveCandidateNames` (without aliases). */
 export function resolveCandidateNames(container: string, name: string): string[] {
-  if (name.startsWith(".")) return [name.slice(1)];
+  if (name.charCodeAt(0) === 46 /* . */) return [name.slice(1)];
   if (container === "") return [name];
   const out = [`${container}.${name}`];
   let next = container;
@@ -118,10 +118,10 @@ export class CheckerEnv {
   /** cel-go `resolveSimpleIdent`. */
   resolveSimpleIdent(name: string): IdentResolution | undefined {
     const local = this.lookupLocal(name);
-    if (local !== undefined && !name.startsWith(".")) {
+    if (local !== undefined && name.charCodeAt(0) !== 46 /* . */) {
       return { name, type: local, requiresDisambiguation: false };
     }
-    if (this.decls.container === "" && !name.startsWith(".")) {
+    if (this.decls.container === "" && name.charCodeAt(0) !== 46 /* . */) {
       const t = this.lookupGlobal(name);
       return t === undefined ? undefined : { name, type: t, requiresDisambiguation: local !== undefined };
     }
@@ -145,7 +145,7 @@ export class CheckerEnv {
     }
     if (cur.kind !== "ident") return false;
     const first = cur.name;
-    if (first.startsWith(".")) return true;
+    if (first.charCodeAt(0) === 46 /* . */) return true;
     if (this.lookupLocal(first) !== undefined) return false;
     const provider = this.decls.provider;
     return !(
@@ -169,11 +169,11 @@ export class CheckerEnv {
     if (qualifiers.length === 1) return this.resolveSimpleIdent(qualifiers[0] as string);
     const first = qualifiers[0] as string;
     const local = this.lookupLocal(first);
-    if (local !== undefined && !first.startsWith(".")) return undefined;
+    if (local !== undefined && first.charCodeAt(0) !== 46 /* . */) return undefined;
     const provider = this.decls.provider;
     if (
       this.decls.container === "" &&
-      !first.startsWith(".") &&
+      first.charCodeAt(0) !== 46 /* . */ &&
       provider.hasQualifiedPrefix !== undefined &&
       !provider.hasQualifiedPrefix(first) &&
       !prefixesOf(this.decls.variables).has(first)
@@ -181,7 +181,7 @@ export class CheckerEnv {
       return undefined; // no declared name can match `first.…`
     }
     const varName = qualifiers.join(".");
-    if (this.decls.container === "" && !varName.startsWith(".")) {
+    if (this.decls.container === "" && varName.charCodeAt(0) !== 46 /* . */) {
       const t = this.lookupGlobal(varName);
       return t === undefined ? undefined : { name: varName, type: t, requiresDisambiguation: local !== undefined };
     }
@@ -205,7 +205,7 @@ export class CheckerEnv {
 
   /** cel-go `lookupFunction`. */
   lookupFunction(name: string): FunctionDecl | undefined {
-    if (this.decls.container === "" && !name.startsWith(".")) return this.decls.functions.get(name);
+    if (this.decls.container === "" && name.charCodeAt(0) !== 46 /* . */) return this.decls.functions.get(name);
     for (const c of resolveCandidateNames(this.decls.container, name)) {
       const f = this.decls.functions.get(c);
       if (f !== undefined) return f;
