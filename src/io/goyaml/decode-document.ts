@@ -2,7 +2,8 @@
  * One YAML document → JSON exactly as sigs.k8s.io/yaml `YAMLToJSON` (go-yaml v2 `Unmarshal`, then the
  * JSON conversion) does it, with `YAMLToJSONStrict`'s duplicate-key errors alongside. Only the first
  * document of the text is read (as go-yaml's Unmarshal does); its events are available for positions.
- * Most documents take the one-pass path ({@link decodeDirect}); the others (duplicates, aliases, merge keys,
+ * Most documents take the line path ({@link decodeSimpleBlock}) or the one-pass event path
+ * ({@link decodeDirect}); the others (duplicates, aliases, merge keys,
  * errors, ...) are composed into go-yaml's value and converted as sigs.k8s.io/yaml does.
  */
 import type { JsonValue } from "../../value/json-value.js";
@@ -10,6 +11,7 @@ import { type GoScalar, resolvePlain, resolveTagged } from "../go-yaml-resolve.j
 import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
 import { decodeDirect } from "./direct-json.js";
+import { decodeSimpleBlock } from "./simple-block.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
 import { ToJsonError, goToJson, lastConversionCollided } from "./to-json.js";
 import { YamlSyntaxError } from "./tokens.js";
@@ -112,7 +114,7 @@ export function decodeGoYamlDocument(text: string): GoYamlDocument {
   if (bad >= 0) {
     return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, rootOffset: 0, shallow: true, events: NO_EVENTS };
   }
-  const direct = decodeDirect(text);
+  const direct = decodeSimpleBlock(text) ?? decodeDirect(text);
   if (direct !== undefined) {
     if (direct.value === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
     return { value: direct.value, strictErrors: [], rootOffset: direct.rootOffset, shallow: true, events: later(text) };

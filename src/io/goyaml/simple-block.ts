@@ -1,0 +1,473 @@
+/**
+ * The commonest manifests decoded straight from the text, with no tokens, events or per-character calls:
+ * block mappings and sequences (indentless ones too) of one-line plain and quoted scalars, literal and
+ * folded block scalars, one-line flow collections, whole-line and end-of-line comments. Lines, scalars and comments are matched by
+ * sticky regular expressions and `indexOf` (native code even while this module still runs in V8's
+ * interpreter); each scalar is resolved by go-yaml's rules and converted by sigs.k8s.io/yaml's, the same
+ * functions {@link decodeDirect} uses, so the value is the one the full path makes, to the type and the key
+ * order.
+ *
+ * It gives up (returns `undefined`) on anything outside that shape or whose answer needs the full path's
+ * bookkeeping: tabs, carriage returns and other line breaks, byte-order marks, document markers and
+ * directives, anchors, aliases, tags, flow collections over several lines (or with `:` / `#` / `?` in a
+ * plain scalar, or single-pair mappings), `?` / `:` complex keys, block scalars with an indentation
+ * indicator (`|2`), other scalars over several lines, escapes in double quotes, a JSON key met
+ * twice in one mapping, merge keys, keys JSON cannot hold, floats encoding/json refuses, any line whose
+ * indentation is not exactly where a block collection expects it (go-yaml's errors and multi-line plain
+ * scalars both look like that), and deep nesting. The caller then takes the one-pass event path.
+ */
+import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
+import { plainIsString, resolvePlain } from "../go-yaml-resolve.js";
+import type { DirectDecoded } from "./direct-json.js";
+import { jsonMapKey, scalarJson } from "./to-json.js";
+
+/** Characters that make the text leave this path: tab, CR, NEL, LS, PS (line breaks or blanks) and the BOM. */
+const UNUSUAL = /[\t\r\x85\u2028\u2029\ufeff]/;
+/** Blank and comment-only lines, then the spaces that indent the next line. */
+const SKIP_LINES = /(?:[ ]*(?:#[^\n]*)?\n)*[ ]*/y;
+/** The rest of a line after a value: spaces, then a comment (after a space), then the line's end. */
+const LINE_END = / *(?: #[^\n]*)?(?:\n|$)/y;
+/**
+ * A one-line plain scalar in block context after its first character was checked: words (no space, `:` only
+ * when a non-blank follows) joined by spaces, a word after spaces not starting a comment.
+ */
+const PLAIN = /(?:[^ \n:]|:(?=[^ \n]))+(?: +(?!#)(?:[^ \n:]|:(?=[^ \n]))+)*/y;
+/**
+ * A plain scalar inside a one-line flow collection after its first character was checked: words joined by
+ * spaces, without the flow indicators, `:`, `?` or `#` (those are left to the event path).
+ */
+const FLOW_PLAIN = /[^ \n,[\]{}?:#]+(?: +[^ \n,[\]{}?:#]+)*/y;
+
+/** `-?:,[]{}#&*!|>'"%@\`` */
+const INDICATOR = new Uint8Array(128);
+for (const c of "-?:,[]{}#&*!|>'\"%@`") INDICATOR[c.charCodeAt(0)] = 1;
+
+const SP = 0x20;
+const NL = 0x0a;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const HASH = 0x23;
+const SQ = 0x27;
+const DQ = 0x22;
+const PIPE = 0x7c;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const COMMA = 0x2c;
+const GT = 0x3e;
+
+/** Nesting this path goes to (the event path handles deeper documents up to go-yaml's limits). */
+const MAX_NESTING = 100;
+/** go-yaml looks for a simple key's `:` within 1024 characters of its start; this path stays well inside. */
+const MAX_KEY_SPAN = 1000;
+
+/** Thrown (never escapes) when the text leaves this path. */
+const GIVE_UP = { giveUp: true };
+
+/** The first document of `text` as JSON, or `undefined` when another path must decide. Never throws. */
+export function decodeSimpleBlock(text: string): DirectDecoded | undefined {
+  if (UNUSUAL.test(text)) return undefined;
+  try {
+    return new BlockReader(text).document();
+  } catch {
+    // outside this path's shape, or a value go-yaml refuses: the event path decides
+    return undefined;
+  }
+}
+
+class BlockReader {
+  private pos = 0;
+  /** Offset of the current line's first character. */
+  private lineStart = 0;
+  /** Column of the current content (its line's indentation, or further right after `- `); -1 at the end. */
+  private col = -1;
+  private depth = 0;
+  /** Whether the last {@link scalar} was quoted. */
+  private quoted = false;
+
+  constructor(private readonly s: string) {}
+
+  document(): DirectDecoded | undefined {
+    this.nextContent();
+    if (this.col < 0) return undefined;
+    const rootOffset = this.pos;
+    const value = this.node(-1);
+    if (this.col >= 0) throw GIVE_UP;
+    return { value, rootOffset };
+  }
+
+  /** From a line start, skips blank and comment lines to the next content; `col` -1 at the end of the text. */
+  private nextContent(): void {
+    const s = this.s;
+    const re = SKIP_LINES;
+    re.lastIndex = this.pos;
+    re.test(s);
+    const p = re.lastIndex;
+    if (p >= s.length || s.charCodeAt(p) === HASH) {
+      // the end, maybe after a last comment line without a line break
+      this.pos = s.length;
+      this.col = -1;
+      return;
+    }
+    const ls = s.lastIndexOf("\n", p - 1) + 1;
+    this.pos = p;
+    this.lineStart = ls;
+    this.col = p - ls;
+    if (p === ls && (s.startsWith("---", p) || s.startsWith("...", p))) throw GIVE_UP; // document markers
+  }
+
+  /** Ends the line after a scalar value, moves to the next content, which must not be indented past `parent`. */
+  private endLine(parent: number): void {
+    const re = LINE_END;
+    re.lastIndex = this.pos;
+    if (!re.test(this.s)) throw GIVE_UP;
+    this.pos = re.lastIndex;
+    this.nextContent();
+    // further right: a plain scalar going on (several lines) or one of go-yaml's errors
+    if (this.col > parent) throw GIVE_UP;
+  }
+
+  /** Whether a `-` entry indicator is at `pos`. */
+  private dashHere(): boolean {
+    const s = this.s;
+    const p = this.pos;
+    if (s.charCodeAt(p) !== DASH) return false;
+    const d = s.charCodeAt(p + 1);
+    return d === SP || d === NL || p + 1 >= s.length;
+  }
+
+  /** Whether `:` and a blank (a key's end) follow, after spaces; moves past the `:` when so. */
+  private colonHere(): boolean {
+    const s = this.s;
+    let p = this.pos;
+    while (s.charCodeAt(p) === SP) p++;
+    if (s.charCodeAt(p) !== COLON) return false;
+    const d = s.charCodeAt(p + 1);
+    if (!(d === SP || d === NL || p + 1 >= s.length)) return false;
+    this.pos = p + 1;
+    return true;
+  }
+
+  /** A block node whose content starts at `pos` / `col` (right of `parent`, the enclosing collection's column). */
+  private node(parent: number): JsonValue {
+    const s = this.s;
+    const c = s.charCodeAt(this.pos);
+    if (c === DASH && this.dashHere()) return this.sequence(this.col, false);
+    if (c === PIPE || c === GT) return this.blockScalar(parent);
+    if (c === LBRACKET || c === LBRACE) {
+      const v = this.flow();
+      this.endLine(parent);
+      return v;
+    }
+    const start = this.pos;
+    const text = this.scalar();
+    const quoted = this.quoted;
+    if (this.colonHere()) return this.mapping(this.col, this.keyOf(text, quoted, start));
+    const v = quoted ? text : plainValue(text);
+    this.endLine(parent);
+    return v;
+  }
+
+  /** A block mapping at column `c`, its first key read (`pos` after its `:`). */
+  private mapping(c: number, firstKey: string): JsonObject {
+    if (++this.depth > MAX_NESTING) throw GIVE_UP;
+    const obj: JsonObject = {};
+    let key = firstKey;
+    for (;;) {
+      setKey(obj, key, this.mappingValue(c));
+      if (this.col !== c) break;
+      const start = this.pos;
+      if (this.dashHere()) throw GIVE_UP;
+      const text = this.scalar();
+      if (!this.colonHere()) throw GIVE_UP;
+      key = this.keyOf(text, this.quoted, start);
+      if (Object.hasOwn(obj, key)) throw GIVE_UP; // a duplicate key (or two keys one JSON key): the full path reports it
+    }
+    if (this.col > c) throw GIVE_UP;
+    this.depth--;
+    return obj;
+  }
+
+  /** The value after a key's `:` in a mapping at column `c`. */
+  private mappingValue(c: number): JsonValue {
+    const s = this.s;
+    const re = LINE_END;
+    re.lastIndex = this.pos;
+    if (re.test(s)) {
+      // nothing more on the key's line: the value is on the next lines, an indentless sequence, or null
+      this.pos = re.lastIndex;
+      this.nextContent();
+      if (this.col > c) return this.node(c);
+      if (this.col === c && this.dashHere()) return this.sequence(c, true);
+      return null;
+    }
+    let p = this.pos;
+    while (s.charCodeAt(p) === SP) p++;
+    this.pos = p;
+    this.col = p - this.lineStart;
+    const ch = s.charCodeAt(p);
+    if (ch === PIPE || ch === GT) return this.blockScalar(c);
+    let v: JsonValue;
+    if (ch === LBRACKET || ch === LBRACE) v = this.flow();
+    else {
+      if (ch === DASH && this.dashHere()) throw GIVE_UP; // go-yaml: block sequence entries are not allowed here
+      const text = this.scalar();
+      if (this.colonHere()) throw GIVE_UP; // go-yaml: mapping values are not allowed in this context
+      v = this.quoted ? text : plainValue(text);
+    }
+    this.endLine(c);
+    return v;
+  }
+
+  /** A block sequence at column `c` (`pos` at its first `-`); `indentless`: a mapping value at the mapping's column. */
+  private sequence(c: number, indentless: boolean): JsonValue[] {
+    if (++this.depth > MAX_NESTING) throw GIVE_UP;
+    const s = this.s;
+    const arr: JsonValue[] = [];
+    for (;;) {
+      const re = LINE_END;
+      re.lastIndex = this.pos + 1;
+      if (re.test(s)) {
+        this.pos = re.lastIndex;
+        this.nextContent();
+        arr.push(this.col > c ? this.node(c) : null);
+      } else {
+        let p = this.pos + 1;
+        while (s.charCodeAt(p) === SP) p++;
+        this.pos = p;
+        this.col = p - this.lineStart;
+        arr.push(this.node(c));
+      }
+      if (this.col === c && this.dashHere()) continue;
+      if (this.col > c || (this.col === c && !indentless)) throw GIVE_UP;
+      break;
+    }
+    this.depth--;
+    return arr;
+  }
+
+  private skipSpaces(): void {
+    const s = this.s;
+    let p = this.pos;
+    while (s.charCodeAt(p) === SP) p++;
+    this.pos = p;
+  }
+
+  /**
+   * A flow sequence or mapping written on one line at `pos` (`[]`, `[a, "b", [c]]`, `{a: 1, "b": [2]}`):
+   * entries separated by commas, no trailing comma, no empty entry, no single-pair mapping in a sequence,
+   * every mapping entry with a key and a value.
+   */
+  private flow(): JsonValue {
+    if (++this.depth > MAX_NESTING) throw GIVE_UP;
+    const s = this.s;
+    const seq = s.charCodeAt(this.pos) === LBRACKET;
+    const close = seq ? RBRACKET : RBRACE;
+    const arr: JsonValue[] = [];
+    const obj: JsonObject = {};
+    this.pos++;
+    this.skipSpaces();
+    if (s.charCodeAt(this.pos) !== close) {
+      for (;;) {
+        if (seq) arr.push(this.flowNode());
+        else {
+          const start = this.pos;
+          const k = s.charCodeAt(start);
+          if (k === LBRACKET || k === LBRACE) throw GIVE_UP; // a collection as a key
+          const text = this.flowScalar();
+          const quoted = this.quoted;
+          this.skipSpaces();
+          // after a quoted key `:` needs no blank (JSON style); after a plain one go-yaml would read on
+          if (s.charCodeAt(this.pos) !== COLON || (!quoted && s.charCodeAt(this.pos + 1) !== SP)) throw GIVE_UP;
+          this.pos++;
+          const key = this.keyOf(text, quoted, start);
+          if (Object.hasOwn(obj, key)) throw GIVE_UP;
+          this.skipSpaces();
+          const v = s.charCodeAt(this.pos);
+          if (v === COMMA || v === RBRACE) throw GIVE_UP; // a key without a value
+          setKey(obj, key, this.flowNode());
+        }
+        this.skipSpaces();
+        const c = s.charCodeAt(this.pos);
+        if (c === close) break;
+        if (c !== COMMA) throw GIVE_UP;
+        this.pos++;
+        this.skipSpaces();
+        if (s.charCodeAt(this.pos) === close) throw GIVE_UP; // a trailing comma
+      }
+    }
+    this.pos++;
+    this.depth--;
+    return seq ? arr : obj;
+  }
+
+  /** A scalar or collection inside a flow collection. */
+  private flowNode(): JsonValue {
+    const c = this.s.charCodeAt(this.pos);
+    if (c === LBRACKET || c === LBRACE) return this.flow();
+    const text = this.flowScalar();
+    return this.quoted ? text : plainValue(text);
+  }
+
+  /** A quoted scalar, or a plain one in flow context, at `pos`. */
+  private flowScalar(): string {
+    const s = this.s;
+    const p = this.pos;
+    const c = s.charCodeAt(p);
+    if (c === SQ || c === DQ) return this.scalar();
+    if (c < 0x80 && INDICATOR[c] === 1 && !(c === DASH && isAlnum(s.charCodeAt(p + 1)))) throw GIVE_UP;
+    const re = FLOW_PLAIN;
+    re.lastIndex = p;
+    if (!re.test(s)) throw GIVE_UP;
+    this.pos = re.lastIndex;
+    this.quoted = false;
+    return s.slice(p, re.lastIndex);
+  }
+
+  /** A one-line plain or quoted scalar at `pos`, moving past it; sets {@link quoted}. */
+  private scalar(): string {
+    const s = this.s;
+    const p = this.pos;
+    const c = s.charCodeAt(p);
+    if (c === SQ || c === DQ) {
+      let close = s.indexOf(c === SQ ? "'" : '"', p + 1);
+      let doubled = false;
+      if (c === SQ) {
+        while (close >= 0 && s.charCodeAt(close + 1) === SQ) {
+          doubled = true;
+          close = s.indexOf("'", close + 2);
+        }
+      }
+      if (close < 0) throw GIVE_UP;
+      const nl = s.indexOf("\n", p);
+      if (nl >= 0 && nl < close) throw GIVE_UP; // over several lines
+      let text = s.slice(p + 1, close);
+      if (c === DQ) {
+        if (text.includes("\\")) throw GIVE_UP; // escapes
+      } else if (doubled) text = text.replaceAll("''", "'");
+      this.pos = close + 1;
+      this.quoted = true;
+      return text;
+    }
+    if (c < 0x80 && INDICATOR[c] === 1 && !(c === DASH && !this.dashHere())) throw GIVE_UP;
+    if (c === SP || c === NL || p >= s.length) throw GIVE_UP;
+    const re = PLAIN;
+    re.lastIndex = p;
+    if (!re.test(s)) throw GIVE_UP;
+    this.pos = re.lastIndex;
+    this.quoted = false;
+    return s.slice(p, re.lastIndex);
+  }
+
+  /** The JSON key of a mapping key read from `start` (`pos` after its `:`). */
+  private keyOf(text: string, quoted: boolean, start: number): string {
+    if (this.pos - start > MAX_KEY_SPAN || text === "<<") throw GIVE_UP; // merge keys (or "<<" quoted: same JSON, rare)
+    if (quoted || plainIsString(text)) return text;
+    const k = jsonMapKey(resolvePlain(text));
+    if (k === undefined) throw GIVE_UP;
+    return k;
+  }
+
+  /**
+   * A literal or folded block scalar (`|`, `>`, chomped with `-` or `+`) at `pos` in a collection at
+   * column `parent`, read as go-yaml's scanner does: the indentation is the first non-empty line's, lines
+   * are kept as written after it (folded: a line break between two lines that do not start with a blank
+   * becomes a space, or goes when empty lines follow it), the line breaks at the end chomped.
+   */
+  private blockScalar(parent: number): string {
+    const s = this.s;
+    const n = s.length;
+    const folded = s.charCodeAt(this.pos) === GT;
+    let p = this.pos + 1;
+    let chomp = 0;
+    const ind = s.charCodeAt(p);
+    if (ind === DASH) {
+      chomp = -1;
+      p++;
+    } else if (ind === 0x2b /* + */) {
+      chomp = 1;
+      p++;
+    }
+    const re = LINE_END;
+    re.lastIndex = p;
+    if (!re.test(s)) throw GIVE_UP; // an indentation indicator, or something else after the header
+    p = re.lastIndex;
+    // leading empty lines
+    let leading = 0;
+    let maxEmpty = 0;
+    let m = 0;
+    for (;;) {
+      m = 0;
+      while (s.charCodeAt(p + m) === SP) m++;
+      if (p + m < n && s.charCodeAt(p + m) === NL) {
+        if (m > maxEmpty) maxEmpty = m;
+        leading++;
+        p += m + 1;
+        continue;
+      }
+      break;
+    }
+    const indent = m;
+    // no content, content not indented past the collection, or empty lines indented deeper: the event path
+    if (p + m >= n || indent <= parent || indent < 1 || maxEmpty > indent) throw GIVE_UP;
+    let out = leading > 0 ? "\n".repeat(leading) : "";
+    let from = p + indent;
+    let trailing = 0;
+    let broke = false;
+    let blank = s.charCodeAt(from) === SP;
+    for (;;) {
+      let eol = s.indexOf("\n", from);
+      if (eol < 0) eol = n;
+      out += s.slice(from, eol);
+      if (eol >= n) {
+        p = n;
+        broke = false;
+        trailing = 0;
+        break;
+      }
+      p = eol + 1;
+      broke = true;
+      trailing = 0;
+      for (;;) {
+        m = 0;
+        while (s.charCodeAt(p + m) === SP) m++;
+        if (p + m < n && s.charCodeAt(p + m) === NL && m <= indent) {
+          trailing++;
+          p += m + 1;
+          continue;
+        }
+        break;
+      }
+      if (p + m >= n) {
+        if (m > 0) throw GIVE_UP; // spaces at the very end
+        break;
+      }
+      if (m < indent) break;
+      // the next content line (possibly only spaces past the indentation)
+      from = p + indent;
+      const nextBlank = s.charCodeAt(from) === SP;
+      if (folded && !blank && !nextBlank) out += trailing > 0 ? "\n".repeat(trailing) : " ";
+      else out += trailing > 0 ? "\n".repeat(trailing + 1) : "\n";
+      blank = nextBlank;
+    }
+    if (chomp !== -1 && broke) out += "\n";
+    if (chomp === 1 && trailing > 0) out += "\n".repeat(trailing);
+    this.pos = p;
+    this.nextContent();
+    if (this.col > parent) throw GIVE_UP;
+    return out;
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** A plain scalar's JSON value by go-yaml's resolution and sigs.k8s.io/yaml's conversion. */
+function plainValue(text: string): JsonValue {
+  if (plainIsString(text)) return text;
+  const r = resolvePlain(text);
+  if (r.t === "float" && !Number.isFinite(r.v)) throw GIVE_UP; // encoding/json refuses it
+  return scalarJson(r.t === "merge" ? { t: "str", v: "<<" } : r);
+}
