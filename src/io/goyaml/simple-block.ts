@@ -23,10 +23,6 @@ import { jsonMapKey, scalarJson } from "./to-json.js";
 
 /** Characters that make the text leave this path: tab, CR, NEL, LS, PS (line breaks or blanks) and the BOM. */
 const UNUSUAL = /[\t\r\x85\u2028\u2029\ufeff]/;
-/** Blank and comment-only lines, then the spaces that indent the next line. */
-const SKIP_LINES = /(?:[ ]*(?:#[^\n]*)?\n)*[ ]*/y;
-/** The rest of a line after a value: spaces, then a comment (after a space), then the line's end. */
-const LINE_END = / *(?: #[^\n]*)?(?:\n|$)/y;
 /**
  * A one-line plain scalar in block context after its first character was checked: words (no space, `:` only
  * when a non-blank follows) joined by spaces, a word after spaces not starting a comment.
@@ -47,6 +43,7 @@ const NL = 0x0a;
 const DASH = 0x2d;
 const COLON = 0x3a;
 const HASH = 0x23;
+const DOT = 0x2e;
 const SQ = 0x27;
 const DQ = 0x22;
 const PIPE = 0x7c;
@@ -85,6 +82,8 @@ class BlockReader {
   private depth = 0;
   /** Whether the last {@link scalar} was quoted. */
   private quoted = false;
+  /** Where {@link lineEnd} found more on the line. */
+  private at = 0;
 
   constructor(private readonly s: string) {}
 
@@ -100,29 +99,60 @@ class BlockReader {
   /** From a line start, skips blank and comment lines to the next content; `col` -1 at the end of the text. */
   private nextContent(): void {
     const s = this.s;
-    const re = SKIP_LINES;
-    re.lastIndex = this.pos;
-    re.test(s);
-    const p = re.lastIndex;
-    if (p >= s.length || s.charCodeAt(p) === HASH) {
-      // the end, maybe after a last comment line without a line break
-      this.pos = s.length;
-      this.col = -1;
+    let ls = this.pos;
+    for (;;) {
+      let p = ls;
+      let c = s.charCodeAt(p);
+      while (c === SP) c = s.charCodeAt(++p);
+      if (c === NL) {
+        ls = p + 1;
+        continue;
+      }
+      if (c === HASH) {
+        const nl = s.indexOf("\n", p);
+        if (nl >= 0) {
+          ls = nl + 1;
+          continue;
+        }
+        p = s.length; // a last comment line without a line break
+      }
+      if (p >= s.length) {
+        this.pos = s.length;
+        this.col = -1;
+        return;
+      }
+      this.pos = p;
+      this.lineStart = ls;
+      this.col = p - ls;
+      if (p === ls && (c === DASH || c === DOT) && (s.startsWith("---", p) || s.startsWith("...", p))) throw GIVE_UP; // document markers
       return;
     }
-    const ls = s.lastIndexOf("\n", p - 1) + 1;
-    this.pos = p;
-    this.lineStart = ls;
-    this.col = p - ls;
-    if (p === ls && (s.startsWith("---", p) || s.startsWith("...", p))) throw GIVE_UP; // document markers
+  }
+
+  /**
+   * Past the line's end when only spaces and a comment (after a space) are left on it from `from`, else -1
+   * with {@link at} set to the first non-space.
+   */
+  private lineEnd(from: number): number {
+    const s = this.s;
+    let p = from;
+    let c = s.charCodeAt(p);
+    while (c === SP) c = s.charCodeAt(++p);
+    if (c === NL) return p + 1;
+    if (c === HASH && p > from) {
+      const nl = s.indexOf("\n", p);
+      return nl < 0 ? s.length : nl + 1;
+    }
+    if (p >= s.length) return p;
+    this.at = p;
+    return -1;
   }
 
   /** Ends the line after a scalar value, moves to the next content, which must not be indented past `parent`. */
   private endLine(parent: number): void {
-    const re = LINE_END;
-    re.lastIndex = this.pos;
-    if (!re.test(this.s)) throw GIVE_UP;
-    this.pos = re.lastIndex;
+    const e = this.lineEnd(this.pos);
+    if (e < 0) throw GIVE_UP;
+    this.pos = e;
     this.nextContent();
     // further right: a plain scalar going on (several lines) or one of go-yaml's errors
     if (this.col > parent) throw GIVE_UP;
@@ -192,18 +222,16 @@ class BlockReader {
   /** The value after a key's `:` in a mapping at column `c`. */
   private mappingValue(c: number): JsonValue {
     const s = this.s;
-    const re = LINE_END;
-    re.lastIndex = this.pos;
-    if (re.test(s)) {
+    const e = this.lineEnd(this.pos);
+    if (e >= 0) {
       // nothing more on the key's line: the value is on the next lines, an indentless sequence, or null
-      this.pos = re.lastIndex;
+      this.pos = e;
       this.nextContent();
       if (this.col > c) return this.node(c);
       if (this.col === c && this.dashHere()) return this.sequence(c, true);
       return null;
     }
-    let p = this.pos;
-    while (s.charCodeAt(p) === SP) p++;
+    const p = this.at;
     this.pos = p;
     this.col = p - this.lineStart;
     const ch = s.charCodeAt(p);
@@ -223,18 +251,15 @@ class BlockReader {
   /** A block sequence at column `c` (`pos` at its first `-`); `indentless`: a mapping value at the mapping's column. */
   private sequence(c: number, indentless: boolean): JsonValue[] {
     if (++this.depth > MAX_NESTING) throw GIVE_UP;
-    const s = this.s;
     const arr: JsonValue[] = [];
     for (;;) {
-      const re = LINE_END;
-      re.lastIndex = this.pos + 1;
-      if (re.test(s)) {
-        this.pos = re.lastIndex;
+      const e = this.lineEnd(this.pos + 1);
+      if (e >= 0) {
+        this.pos = e;
         this.nextContent();
         arr.push(this.col > c ? this.node(c) : null);
       } else {
-        let p = this.pos + 1;
-        while (s.charCodeAt(p) === SP) p++;
+        const p = this.at;
         this.pos = p;
         this.col = p - this.lineStart;
         arr.push(this.node(c));
@@ -389,10 +414,8 @@ class BlockReader {
       chomp = 1;
       p++;
     }
-    const re = LINE_END;
-    re.lastIndex = p;
-    if (!re.test(s)) throw GIVE_UP; // an indentation indicator, or something else after the header
-    p = re.lastIndex;
+    p = this.lineEnd(p);
+    if (p < 0) throw GIVE_UP; // an indentation indicator, or something else after the header
     // leading empty lines
     let leading = 0;
     let maxEmpty = 0;
