@@ -1,20 +1,20 @@
 /**
- * The commonest manifests decoded straight from the text, with no tokens, events or per-character calls:
- * block mappings and sequences (indentless ones too) of one-line plain and quoted scalars, literal and
- * folded block scalars, one-line flow collections, whole-line and end-of-line comments. Lines, scalars and comments are matched by
- * sticky regular expressions and `indexOf` (native code even while this module still runs in V8's
- * interpreter); each scalar is resolved by go-yaml's rules and converted by sigs.k8s.io/yaml's, the same
- * functions {@link decodeDirect} uses, so the value is the one the full path makes, to the type and the key
- * order.
+ * The commonest manifests decoded straight from the text, with no tokens or events: block mappings and
+ * sequences (indentless ones too) of plain scalars (folded over several lines too), one-line quoted
+ * scalars, literal and folded block scalars, one-line flow collections, whole-line and end-of-line
+ * comments. Plain scalars are matched by sticky regular expressions, lines and comments ended with
+ * `indexOf` and short charCode loops; each scalar is resolved by go-yaml's rules and converted by
+ * sigs.k8s.io/yaml's, the same functions {@link decodeDirect} uses, so the value is the one the full path
+ * makes, to the type and the key order.
  *
  * It gives up (returns `undefined`) on anything outside that shape or whose answer needs the full path's
  * bookkeeping: tabs, carriage returns and other line breaks, byte-order marks, document markers and
  * directives, anchors, aliases, tags, flow collections over several lines (or with `:` / `#` / `?` in a
  * plain scalar, or single-pair mappings), `?` / `:` complex keys, block scalars with an indentation
- * indicator (`|2`), other scalars over several lines, escapes in double quotes, a JSON key met
- * twice in one mapping, merge keys, keys JSON cannot hold, floats encoding/json refuses, any line whose
- * indentation is not exactly where a block collection expects it (go-yaml's errors and multi-line plain
- * scalars both look like that), and deep nesting. The caller then takes the one-pass event path.
+ * indicator (`|2`), quoted scalars over several lines, escapes go-yaml refuses, a JSON key met twice in
+ * one mapping, merge keys, keys JSON cannot hold, floats encoding/json refuses, any line whose
+ * indentation is not exactly where a block collection expects it (go-yaml's errors look like that), and
+ * deep nesting. The caller then takes the one-pass event path.
  */
 import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { plainIsString, resolvePlain } from "../go-yaml-resolve.js";
@@ -52,6 +52,7 @@ const RBRACKET = 0x5d;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 const COMMA = 0x2c;
+const BACKSLASH = 0x5c;
 const GT = 0x3e;
 
 /** Nesting this path goes to (the event path handles deeper documents up to go-yaml's limits). */
@@ -154,7 +155,7 @@ class BlockReader {
     if (e < 0) throw GIVE_UP;
     this.pos = e;
     this.nextContent();
-    // further right: a plain scalar going on (several lines) or one of go-yaml's errors
+    // further right: one of go-yaml's errors (or what this path leaves to the event path)
     if (this.col > parent) throw GIVE_UP;
   }
 
@@ -194,7 +195,7 @@ class BlockReader {
     const text = this.scalar();
     const quoted = this.quoted;
     if (this.colonHere()) return this.mapping(this.col, this.keyOf(text, quoted, start));
-    const v = quoted ? text : plainValue(text);
+    const v = quoted ? text : plainValue(this.plainLines(text, parent));
     this.endLine(parent);
     return v;
   }
@@ -242,7 +243,7 @@ class BlockReader {
       if (ch === DASH && this.dashHere()) throw GIVE_UP; // go-yaml: block sequence entries are not allowed here
       const text = this.scalar();
       if (this.colonHere()) throw GIVE_UP; // go-yaml: mapping values are not allowed in this context
-      v = this.quoted ? text : plainValue(text);
+      v = this.quoted ? text : plainValue(this.plainLines(text, c));
     }
     this.endLine(c);
     return v;
@@ -363,13 +364,21 @@ class BlockReader {
           doubled = true;
           close = s.indexOf("'", close + 2);
         }
+      } else {
+        // a quote after an odd number of backslashes is escaped
+        while (close >= 0 && s.charCodeAt(close - 1) === BACKSLASH) {
+          let b = close - 1;
+          while (s.charCodeAt(b - 1) === BACKSLASH) b--;
+          if ((close - b) % 2 === 0) break;
+          close = s.indexOf('"', close + 1);
+        }
       }
       if (close < 0) throw GIVE_UP;
       const nl = s.indexOf("\n", p);
       if (nl >= 0 && nl < close) throw GIVE_UP; // over several lines
       let text = s.slice(p + 1, close);
       if (c === DQ) {
-        if (text.includes("\\")) throw GIVE_UP; // escapes
+        if (text.includes("\\")) text = unescapeDouble(text);
       } else if (doubled) text = text.replaceAll("''", "'");
       this.pos = close + 1;
       this.quoted = true;
@@ -383,6 +392,46 @@ class BlockReader {
     this.pos = re.lastIndex;
     this.quoted = false;
     return s.slice(p, re.lastIndex);
+  }
+
+  /**
+   * A plain scalar value read on from `pos` (after its first line's text) over the next lines indented past
+   * `parent`, folded as go-yaml's scanner folds it: one line break becomes a space, more become all but one
+   * of them, blanks around them go. It ends before a comment, a document marker, a line not indented past
+   * `parent`, or text other than a plain scalar's (`: `: {@link endLine} then gives up).
+   */
+  private plainLines(text: string, parent: number): string {
+    const s = this.s;
+    const n = s.length;
+    let p = this.pos;
+    let c = s.charCodeAt(p);
+    while (c === SP) c = s.charCodeAt(++p);
+    let out = text;
+    while (c === NL) {
+      // p is at a line break after scalar text: count the breaks up to the next non-blank line
+      let breaks = 0;
+      let ls: number;
+      let q = p;
+      do {
+        breaks++;
+        ls = q + 1;
+        q = ls;
+        c = s.charCodeAt(q);
+        while (c === SP) c = s.charCodeAt(++q);
+      } while (c === NL);
+      if (q >= n || q - ls <= parent || c === HASH) break;
+      if (q === ls && (c === DASH || c === DOT) && (s.startsWith("---", q) || s.startsWith("...", q))) break;
+      const re = PLAIN;
+      re.lastIndex = q;
+      if (!re.test(s)) throw GIVE_UP; // `: ` starting the line
+      out += (breaks === 1 ? " " : "\n".repeat(breaks - 1)) + s.slice(q, re.lastIndex);
+      p = re.lastIndex;
+      this.pos = p;
+      this.lineStart = ls;
+      c = s.charCodeAt(p);
+      while (c === SP) c = s.charCodeAt(++p);
+    }
+    return out;
   }
 
   /** The JSON key of a mapping key read from `start` (`pos` after its `:`). */
@@ -481,6 +530,55 @@ class BlockReader {
     if (this.col > parent) throw GIVE_UP;
     return out;
   }
+}
+
+/** go-yaml v2's one-character escapes in double-quoted scalars. */
+const ESCAPES: Record<string, string> = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "'": "'",
+  "\\": "\\",
+  N: "\x85",
+  _: "\xa0",
+  L: "\u2028",
+  P: "\u2029",
+};
+const HEX = /^[0-9A-Fa-f]*$/;
+
+/**
+ * The escapes of a one-line double-quoted scalar's text, as go-yaml's scanner reads them; an escape it
+ * refuses (unknown, short or invalid code) leaves this path, so the event path reports it.
+ */
+function unescapeDouble(t: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = t.indexOf("\\"); i >= 0; i = t.indexOf("\\", from)) {
+    out += t.slice(from, i);
+    const e = t[i + 1]!;
+    const one = Object.hasOwn(ESCAPES, e) ? ESCAPES[e] : undefined;
+    if (one !== undefined) {
+      out += one;
+      from = i + 2;
+      continue;
+    }
+    const len = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+    const hex = t.slice(i + 2, i + 2 + len);
+    if (len === 0 || hex.length !== len || !HEX.test(hex)) throw GIVE_UP;
+    const v = Number.parseInt(hex, 16);
+    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) throw GIVE_UP;
+    out += String.fromCodePoint(v);
+    from = i + 2 + len;
+  }
+  return out + t.slice(from);
 }
 
 function isAlnum(c: number): boolean {
