@@ -44,6 +44,7 @@ const decoded: [string, string, JsonValue][] = [
   ["one-line flow collections", "a: []\nb: {}\nc: [x, \"y\", 'z', 1, [2, {k: v}]]\nd: {\"a\":1, 'b': [c], e: {}}\ne: [ a b , c ]\n", null],
   ["plain scalars over several lines", "description: first line of a\n  long description, with a:colon\n\n  and a#not-a-comment   \n  \n  end\nnext: v # a comment\n", null],
   ["a plain scalar ended by a comment line", "a: b\n  # a comment\nc: d\n", { a: "b", c: "d" }],
+  ["a comment line after a nested value", "a:\n  b:\n    c: d\n  # or e\nf: g\n", { a: { b: { c: "d" } }, f: "g" }],
   ["__proto__ and constructor keys", "__proto__: 1\nconstructor: 2\nhasOwnProperty: [3]\n", null],
   ["unicode", "é: 日本\nk: \"😀\"\n", null],
   ["an indented root", "  a: 1\n  b:\n    - c\n", { a: 1, b: ["c"] }],
