@@ -43,6 +43,7 @@ const decoded: [string, string, JsonValue][] = [
   ["block scalars in sequences", "- |\n  a\n- >-\n  b\n  c\n- k: |\n    d\n", null],
   ["one-line flow collections", "a: []\nb: {}\nc: [x, \"y\", 'z', 1, [2, {k: v}]]\nd: {\"a\":1, 'b': [c], e: {}}\ne: [ a b , c ]\n", null],
   ["plain scalars over several lines", "description: first line of a\n  long description, with a:colon\n\n  and a#not-a-comment   \n  \n  end\nnext: v # a comment\n", null],
+  ["quoted scalars over several lines", "a: \"one\n  two  \n\n   \\u00e9 three\"\nb:\n- 'it''s\n  folded\n  '\n", { a: "one two\né three", b: ["it's folded "] }],
   ["a plain scalar ended by a comment line", "a: b\n  # a comment\nc: d\n", { a: "b", c: "d" }],
   ["a comment line after a nested value", "a:\n  b:\n    c: d\n  # or e\nf: g\n", { a: { b: { c: "d" } }, f: "g" }],
   ["__proto__ and constructor keys", "__proto__: 1\nconstructor: 2\nhasOwnProperty: [3]\n", null],
@@ -76,7 +77,10 @@ const declined: [string, string][] = [
   ["a merge key", "a:\n  <<: {b: 1}\n"],
   ["a null key", "~: 1\n"],
   ["a float JSON refuses", "a: .nan\n"],
-  ["a quoted scalar over two lines", "a: \"x\n  y\"\n"],
+  ["a quoted key over two lines", "\"x\n  y\": 1\n"],
+  ["a quoted scalar over two lines in a flow collection", "a: [\"x\n  y\"]\n"],
+  ["a quoted scalar going on at its mapping's column", "a: \"x\ny\"\n"],
+  ["an escaped line break", "a: \"x\\\n  y\"\n"],
   ["an escape go-yaml refuses", "a: \"\\/\"\n"],
   ["a short hex escape", "a: \"\\x4\"\n"],
   ["a surrogate escape", "a: \"\\ud800\"\n"],
@@ -158,6 +162,25 @@ function corpusSeeds(): string[] {
   }
   return out;
 }
+
+test("line path agrees with the event path on quoted scalars over several lines", () => {
+  const rng = new Rng(7);
+  const pieces = ["a", "b c", " ", "  ", "\n", "\n  ", "\n    ", "\n\n  ", "\\n", "\\\\", '\\"', "''", "\\", "\\ ", "#", ": ", "- ", "é", "\\x41", "---", "\n---", "\n...", "'"];
+  const failures: string[] = [];
+  let decodedCount = 0;
+  for (let i = 0; i < 4000; i++) {
+    const q = rng.chance(0.5) ? '"' : "'";
+    let body = "";
+    for (let k = rng.int(1, 8); k > 0; k--) body += rng.pick(pieces);
+    const ind = " ".repeat(rng.int(0, 3));
+    const text = [`k: ${q}${body}${q}\nz: 1\n`, `m:\n${ind}  k: ${q}${body}${q}\n${ind}  y: 2\n`, `- ${q}${body}${q}\n- x\n`, `k:\n${ind} ${q}${body}${q}\n`][rng.int(0, 3)]!;
+    const r = agrees(text);
+    if (r.decoded) decodedCount++;
+    if (r.problem && failures.length < 5) failures.push(`${JSON.stringify(text)}: ${r.problem}`);
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(decodedCount > 1000, `the line path decoded ${decodedCount} documents`);
+});
 
 test("line path agrees with the event path on the corpus examples and on mutated and generated documents", () => {
   const corpus = corpusSeeds();

@@ -1,20 +1,21 @@
 /**
  * The commonest manifests decoded straight from the text, with no tokens or events: block mappings and
- * sequences (indentless ones too) of plain scalars (folded over several lines too), one-line quoted
- * scalars, literal and folded block scalars, one-line flow collections, whole-line and end-of-line
- * comments. Plain scalars are matched by sticky regular expressions, lines and comments ended with
- * `indexOf` and short charCode loops; each scalar is resolved by go-yaml's rules and converted by
- * sigs.k8s.io/yaml's, the same functions {@link decodeDirect} uses, so the value is the one the full path
- * makes, to the type and the key order.
+ * sequences (indentless ones too) of plain and quoted scalars (folded over several lines too), literal
+ * and folded block scalars, one-line flow collections, whole-line and end-of-line comments. Plain scalars
+ * are matched by sticky regular expressions, lines and comments ended with `indexOf` and short charCode
+ * loops; each scalar is resolved by go-yaml's rules and converted by sigs.k8s.io/yaml's, the same
+ * functions {@link decodeDirect} uses, so the value is the one the full path makes, to the type and the
+ * key order.
  *
  * It gives up (returns `undefined`) on anything outside that shape or whose answer needs the full path's
  * bookkeeping: tabs, carriage returns and other line breaks, byte-order marks, document markers and
  * directives, anchors, aliases, tags, flow collections over several lines (or with `:` / `#` / `?` in a
  * plain scalar, or single-pair mappings), `?` / `:` complex keys, block scalars with an indentation
- * indicator (`|2`), quoted scalars over several lines, escapes go-yaml refuses, a JSON key met twice in
- * one mapping, merge keys, keys JSON cannot hold, floats encoding/json refuses, any line whose
- * indentation is not exactly where a block collection expects it (go-yaml's errors look like that), and
- * deep nesting. The caller then takes the one-pass event path.
+ * indicator (`|2`), quoted scalars over several lines as keys or in flow collections (or with an escaped
+ * line break), escapes go-yaml refuses, a JSON key met twice in one mapping, merge keys, keys JSON cannot
+ * hold, floats encoding/json refuses, any line whose indentation is not exactly where a block collection
+ * expects it (go-yaml's errors look like that), and deep nesting. The caller then takes the one-pass
+ * event path.
  */
 import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { plainIsString, resolvePlain } from "../go-yaml-resolve.js";
@@ -83,6 +84,8 @@ class BlockReader {
   private depth = 0;
   /** Whether the last {@link scalar} was quoted. */
   private quoted = false;
+  /** Whether the last {@link scalar} was quoted over several lines. */
+  private multiLine = false;
   /** Where {@link lineEnd} found more on the line. */
   private at = 0;
 
@@ -192,9 +195,12 @@ class BlockReader {
       return v;
     }
     const start = this.pos;
-    const text = this.scalar();
+    const text = this.scalar(parent);
     const quoted = this.quoted;
-    if (this.colonHere()) return this.mapping(this.col, this.keyOf(text, quoted, start));
+    if (this.colonHere()) {
+      if (this.multiLine) throw GIVE_UP; // a key over several lines
+      return this.mapping(this.col, this.keyOf(text, quoted, start));
+    }
     const v = quoted ? text : plainValue(this.plainLines(text, parent));
     this.endLine(parent);
     return v;
@@ -241,7 +247,7 @@ class BlockReader {
     if (ch === LBRACKET || ch === LBRACE) v = this.flow();
     else {
       if (ch === DASH && this.dashHere()) throw GIVE_UP; // go-yaml: block sequence entries are not allowed here
-      const text = this.scalar();
+      const text = this.scalar(c);
       if (this.colonHere()) throw GIVE_UP; // go-yaml: mapping values are not allowed in this context
       v = this.quoted ? text : plainValue(this.plainLines(text, c));
     }
@@ -351,11 +357,16 @@ class BlockReader {
     return s.slice(p, re.lastIndex);
   }
 
-  /** A one-line plain or quoted scalar at `pos`, moving past it; sets {@link quoted}. */
-  private scalar(): string {
+  /**
+   * A one-line plain or quoted scalar at `pos`, moving past it; sets {@link quoted} and {@link multiLine}.
+   * With `parent` (a value in a block collection at that column) a quoted scalar may go on over lines
+   * indented past it.
+   */
+  private scalar(parent?: number): string {
     const s = this.s;
     const p = this.pos;
     const c = s.charCodeAt(p);
+    this.multiLine = false;
     if (c === SQ || c === DQ) {
       let close = s.indexOf(c === SQ ? "'" : '"', p + 1);
       let doubled = false;
@@ -375,7 +386,13 @@ class BlockReader {
       }
       if (close < 0) throw GIVE_UP;
       const nl = s.indexOf("\n", p);
-      if (nl >= 0 && nl < close) throw GIVE_UP; // over several lines
+      if (nl >= 0 && nl < close) {
+        if (parent === undefined) throw GIVE_UP; // over several lines where this path does not take them
+        this.pos = close + 1;
+        this.quoted = true;
+        this.multiLine = true;
+        return this.quotedLines(s.slice(p + 1, close), c === DQ, parent);
+      }
       let text = s.slice(p + 1, close);
       if (c === DQ) {
         if (text.includes("\\")) text = unescapeDouble(text);
@@ -392,6 +409,43 @@ class BlockReader {
     this.pos = re.lastIndex;
     this.quoted = false;
     return s.slice(p, re.lastIndex);
+  }
+
+  /**
+   * The text of a quoted scalar over several lines (`raw`, between its quotes), folded as go-yaml's scanner
+   * folds it: blanks around a line break go, one line break becomes a space, more become all but one of
+   * them; escapes (double quotes) or doubled quotes (single) are read per line. Lines go on past `parent`;
+   * an escaped line break, an escape before the blanks ending a line, or a document marker leave this path.
+   */
+  private quotedLines(raw: string, double: boolean, parent: number): string {
+    const lines = raw.split("\n");
+    const last = lines.length - 1;
+    let out = "";
+    let empty = 0;
+    for (let i = 0; i <= last; i++) {
+      const line = lines[i]!;
+      let a = 0;
+      let b = line.length;
+      if (i > 0) while (a < b && line.charCodeAt(a) === SP) a++;
+      if (i < last) while (b > a && line.charCodeAt(b - 1) === SP) b--;
+      if (i > 0) {
+        if (a === b && i < last) {
+          empty++;
+          continue;
+        }
+        if (a <= parent) throw GIVE_UP; // not indented past the collection
+        out += empty === 0 ? " " : "\n".repeat(empty);
+        empty = 0;
+      }
+      const seg = line.slice(a, b);
+      if (!double) {
+        out += seg.includes("''") ? seg.replaceAll("''", "'") : seg;
+        continue;
+      }
+      if (i < last && seg.charCodeAt(seg.length - 1) === BACKSLASH) throw GIVE_UP;
+      out += seg.includes("\\") ? unescapeDouble(seg) : seg;
+    }
+    return out;
   }
 
   /**
