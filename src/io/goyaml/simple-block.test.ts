@@ -182,6 +182,31 @@ test("line path agrees with the event path on quoted scalars over several lines"
   assert.ok(decodedCount > 1000, `the line path decoded ${decodedCount} documents`);
 });
 
+test("line path agrees with the event path on block scalars", () => {
+  const rng = new Rng(9);
+  const failures: string[] = [];
+  let decodedCount = 0;
+  for (let i = 0; i < 4000; i++) {
+    const head = rng.pick(["|", "|-", "|+", ">", ">-", ">+", "| # c", ">- #c"]);
+    const base = rng.int(0, 2) * 2;
+    const lines: string[] = [];
+    for (let k = rng.int(1, 7); k > 0; k--) {
+      const x = rng.int(0, 9);
+      const indent = base + 2 + rng.pick([0, 0, 0, 1, 2, -1, -2]);
+      lines.push(x < 2 ? "" : x < 4 ? " ".repeat(rng.int(0, 6)) : " ".repeat(indent) + rng.pick(["a", "b c", "# x", "- y", "k: v", "  z"]));
+    }
+    const tail = rng.pick(["next: 1\n", "", "  # c\nnext: 2\n", "- q\n", "   \n"]);
+    const pre = " ".repeat(base);
+    const more = base && tail.startsWith("next") ? pre : "";
+    const text = `${base ? "m:\n" : ""}${pre}k: ${head}\n${lines.join("\n")}\n${more}${tail}${rng.chance(0.1) ? "x" : ""}`;
+    const r = agrees(text);
+    if (r.decoded) decodedCount++;
+    if (r.problem && failures.length < 5) failures.push(`${JSON.stringify(text)}: ${r.problem}`);
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(decodedCount > 1000, `the line path decoded ${decodedCount} documents`);
+});
+
 test("line path agrees with the event path on the corpus examples and on mutated and generated documents", () => {
   const corpus = corpusSeeds();
   const failures: string[] = [];

@@ -538,6 +538,7 @@ class BlockReader {
     // no content, content not indented past the collection, or empty lines indented deeper: the event path
     if (p + m >= n || indent <= parent || indent < 1 || maxEmpty > indent) throw GIVE_UP;
     let out = leading > 0 ? "\n".repeat(leading) : "";
+    const pad = " ".repeat(indent);
     let from = p + indent;
     let trailing = 0;
     let broke = false;
@@ -556,6 +557,19 @@ class BlockReader {
       broke = true;
       trailing = 0;
       for (;;) {
+        if (s.startsWith(pad, p)) {
+          // the usual line: the indentation, then text or the line's end (one call, no loop over it)
+          const d = s.charCodeAt(p + indent);
+          if (d === NL) {
+            trailing++;
+            p += indent + 1;
+            continue;
+          }
+          if (d !== SP && p + indent < n) {
+            m = indent;
+            break;
+          }
+        }
         m = 0;
         while (s.charCodeAt(p + m) === SP) m++;
         if (p + m < n && s.charCodeAt(p + m) === NL && m <= indent) {
