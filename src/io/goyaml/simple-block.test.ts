@@ -106,6 +106,7 @@ const declined: [string, string][] = [
   ["a comment line inside a plain scalar", "a: b\n# c\n  d\n"],
   ["a plain scalar going on as a key", "a: b\n  c: d\n"],
   ["an empty document", "# only a comment\n"],
+  ["a key past go-yaml's simple-key limit", `a: 1\n${"k".repeat(1025)}: v\n`],
   ["nesting deeper than this path goes", `${Array.from({ length: 120 }, (_, i) => `${" ".repeat(i)}a:`).join("\n")} 1\n`],
 ];
 for (const [name, text] of declined) {

@@ -35,6 +35,13 @@ const PLAIN = /(?:[^ \n:]|:(?=[^ \n]))+(?: +(?!#)(?:[^ \n:]|:(?=[^ \n]))+)*/y;
  */
 const FLOW_PLAIN = /[^ \n,[\]{}?:#]+(?: +[^ \n,[\]{}?:#]+)*/y;
 
+/**
+ * A whole `key: value` line of plain scalars (as {@link PLAIN} reads them, neither starting with an
+ * indicator), the value ended by spaces and the line break: key and value captured.
+ */
+const KEY_VALUE =
+  /((?:[^ \n:#'"[\]{}&*!|>%@`?,-]|-(?=[^ \n]))(?:[^ \n:]|:(?=[^ \n]))*(?: +(?!#)(?:[^ \n:]|:(?=[^ \n]))+)*): +((?:[^ \n:#'"[\]{}&*!|>%@`?,-]|-(?=[^ \n]))(?:[^ \n:]|:(?=[^ \n]))*(?: +(?!#)(?:[^ \n:]|:(?=[^ \n]))+)*) *\n/y;
+
 /** `-?:,[]{}#&*!|>'"%@\`` */
 const INDICATOR = new Uint8Array(128);
 for (const c of "-?:,[]{}#&*!|>'\"%@`") INDICATOR[c.charCodeAt(0)] = 1;
@@ -211,15 +218,30 @@ class BlockReader {
     if (++this.depth > MAX_NESTING) throw GIVE_UP;
     const obj: JsonObject = {};
     let key = firstKey;
+    let value = this.mappingValue(c);
     for (;;) {
-      setKey(obj, key, this.mappingValue(c));
+      setKey(obj, key, value);
       if (this.col !== c) break;
       const start = this.pos;
+      const kv = KEY_VALUE;
+      kv.lastIndex = start;
+      const m = kv.exec(this.s);
+      if (m !== null) {
+        // the commonest line, `key: value` (plain, one line so far), in one match
+        this.pos = start + m[1]!.length + 1;
+        key = this.keyOf(m[1]!, false, start);
+        if (Object.hasOwn(obj, key)) throw GIVE_UP;
+        this.pos = kv.lastIndex - 1;
+        value = plainValue(this.plainLines(m[2]!, c));
+        this.endLine(c);
+        continue;
+      }
       if (this.dashHere()) throw GIVE_UP;
       const text = this.scalar();
       if (!this.colonHere()) throw GIVE_UP;
       key = this.keyOf(text, this.quoted, start);
       if (Object.hasOwn(obj, key)) throw GIVE_UP; // a duplicate key (or two keys one JSON key): the full path reports it
+      value = this.mappingValue(c);
     }
     if (this.col > c) throw GIVE_UP;
     this.depth--;
