@@ -80,6 +80,8 @@ const declined: [string, string][] = [
   ["a quoted key over two lines", "\"x\n  y\": 1\n"],
   ["a quoted scalar over two lines in a flow collection", "a: [\"x\n  y\"]\n"],
   ["a quoted scalar going on at its mapping's column", "a: \"x\ny\"\n"],
+  ["a document marker inside a root quoted scalar", "'x\n--- y'\n"],
+  ["a document end marker inside a root quoted scalar", '"x\n...\n"\n'],
   ["an escaped line break", "a: \"x\\\n  y\"\n"],
   ["an escape go-yaml refuses", "a: \"\\/\"\n"],
   ["a short hex escape", "a: \"\\x4\"\n"],

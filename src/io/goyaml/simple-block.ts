@@ -456,6 +456,8 @@ class BlockReader {
           continue;
         }
         if (a <= parent) throw GIVE_UP; // not indented past the collection
+        // a document marker at a line start (a root scalar): go-yaml's "found unexpected document indicator"
+        if (a === 0 && (line.startsWith("---") || line.startsWith("..."))) throw GIVE_UP;
         out += empty === 0 ? " " : "\n".repeat(empty);
         empty = 0;
       }
