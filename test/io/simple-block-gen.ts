@@ -55,7 +55,7 @@ function quoted(r: Rng, indent: number): string {
     else if (x < 6 && dq) body += r.pick(ESC);
     else if (x < 7) body += dq ? "'" : "''";
     else if (x < 8) body += r.pick([" ", "  ", "# ", ": ", "- ", "#", ":"]);
-    else body += r.pick(["\n", "\n\n", `\n${sp(Math.max(0, indent + r.int(-1, 3)))}`, "  \n  ", "\n---\n", "\n...\n", "\n\t"]);
+    else body += r.pick(["\n", "\n\n", `\n${sp(Math.max(0, indent + r.int(-1, 3)))}`, "  \n  ", "\n---\n", "\n...\n", "\n--- ", "\n...", "\n---x", "\n\t"]);
   }
   const q = dq ? '"' : "'";
   return q + body + q;
@@ -171,13 +171,26 @@ function jsonDoc(r: Rng): string {
   return r.chance(0.3) ? body.replace(/, /g, ",\n  ") : body;
 }
 
+/** A scalar or flow collection as the whole document (markers at column 0 inside it are near). */
+function rootScalar(r: Rng): string {
+  const x = r.int(0, 5);
+  if (x === 0) return pickScalarText(r);
+  if (x === 1) return quoted(r, -1);
+  if (x === 2) return flow(r, 0);
+  if (x === 3) return blockScalar(r, -1);
+  // a plain scalar over several lines, its lines at column 0 or further right
+  const lines = [pickScalarText(r)];
+  for (let k = r.int(1, 3); k > 0; k--) lines.push(sp(r.int(0, 2)) + r.pick([...WORDS, "", "---", "...", "--- x", "...x", "# c", "- a", "k: v"]));
+  return lines.join("\n");
+}
+
 /** One random document. */
 export function genSimpleBlockDocument(r: Rng): string {
   tame = r.chance(0.6);
   let t: string;
   const x = r.int(0, 19);
   if (x === 0) t = jsonDoc(r);
-  else if (x === 1) t = `${pickScalarText(r)}\n`;
+  else if (x <= 3) t = `${rootScalar(r)}${eol(r)}`;
   else t = block(r, r.chance(0.1) ? r.int(1, 3) : 0, 0);
   if (tame) return t;
   if (r.chance(0.05)) t = `\ufeff${t}`;
