@@ -206,7 +206,8 @@ export function editSimpleBlockDocument(r: Rng, t: string): string {
   const EDITS = [":", ": ", "-", "- ", "#", " #", "'", '"', "\t", "\n", "\n ", "\n- ", " ", "|", ">", "?", "&", "*", "!", "\\", "[", "{", ",", "\r", "é", "😀"];
   let s = t;
   for (let n = r.int(1, 3); n > 0; n--) {
-    const at = r.int(0, s.length);
+    let at = r.int(0, s.length);
+    if (at > 0 && /[\udc00-\udfff]/.test(s[at] ?? "")) at--; // not inside a surrogate pair (text from a file never has a lone one)
     const op = r.int(0, 2);
     if (op === 0) s = s.slice(0, at) + s.slice(at + 1);
     else s = s.slice(0, at) + r.pick(EDITS) + s.slice(at);
