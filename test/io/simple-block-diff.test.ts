@@ -15,7 +15,7 @@ import { decodeGoYamlDocument, documentEvents } from "../../src/io/goyaml/decode
 import { decodeDirect } from "../../src/io/goyaml/direct-json.js";
 import { decodeSimpleBlock } from "../../src/io/goyaml/simple-block.js";
 import { Float64, type JsonValue } from "../../src/value/json-value.js";
-import { editSimpleBlockDocument, genSimpleBlockDocument } from "./simple-block-gen.js";
+import { editSimpleBlockDocument, genLineShapeDocument, genSimpleBlockDocument } from "./simple-block-gen.js";
 
 const COUNT = Number(process.env["SIMPLE_BLOCK_FUZZ_COUNT"] ?? 6000);
 const SEED = Number(process.env["SIMPLE_BLOCK_FUZZ_SEED"] ?? 1);
@@ -54,7 +54,7 @@ test("line path agrees with the event path on documents near its boundaries", ()
   const failures: string[] = [];
   let decoded = 0;
   for (let i = 0; i < COUNT; i++) {
-    let text = genSimpleBlockDocument(r);
+    let text = r.chance(0.5) ? genLineShapeDocument(r) : genSimpleBlockDocument(r);
     if (r.chance(0.4)) text = editSimpleBlockDocument(r, text);
     if (decodeSimpleBlock(text) !== undefined) decoded++;
     const p = lineVsEvent(text);

@@ -214,3 +214,73 @@ export function editSimpleBlockDocument(r: Rng, t: string): string {
   }
   return s;
 }
+
+/** A plain scalar over one or more lines whose continuation lines sit at `ind` (blank and spaces-only lines between). */
+function plainLinesText(r: Rng, ind: number): string {
+  let t = r.pick([...WORDS.filter((w) => !/^[-?:,[\]{}#&*!|>'"%@`]/.test(w) && !w.endsWith(" ")), "1", "yes", "0x1F", "1e3", "~"]);
+  for (let k = r.int(0, 3); k > 0; k--) {
+    const gap = r.pick(["\n", "\n", "\n\n", `\n${sp(r.int(0, ind + 2))}\n`, " \n", "\n\n\n"]);
+    t += `${gap}${sp(ind + r.int(0, 2))}${r.pick(["b", "c d", "x:y", "a#b", "- e", "'q'", "[f]", "{g}", "*h", "&i", "!j", "|k", ">l", "%m", "@n", "é", "😀", "...", "---"])}`;
+  }
+  return t;
+}
+
+/** A well-formed block node at `ind` below a collection at `parent` (every form the line path takes, and near misses). */
+function shape(r: Rng, parent: number, ind: number, depth: number): string {
+  const x = depth > 4 ? 9 : r.int(0, 11);
+  const pre = sp(ind);
+  if (x <= 2) {
+    // a mapping; values inline, on the next lines, indentless sequences
+    let out = "";
+    for (let n = r.int(1, 3); n > 0; n--) {
+      const k = r.pick(["a", "b", "c", "key", "'q k'", '"d: k"', "1", "é", "x y"]);
+      const y = r.int(0, 9);
+      if (y < 3) out += `${pre}${k}:\n${shape(r, ind, ind + r.pick([1, 2, 2, 4]), depth + 1)}`;
+      else if (y < 5) out += `${pre}${k}:${r.pick(["", " # c", " "])}\n${shape(r, ind, ind, depth + 1).replace(/^( *)(?!- )/, "$1- ")}`;
+      else out += `${pre}${k}: ${inlineValue(r, ind)}\n`;
+    }
+    return out;
+  }
+  if (x <= 5) {
+    // a sequence; entries inline, compact collections, on the next lines
+    let out = "";
+    for (let n = r.int(1, 3); n > 0; n--) {
+      const y = r.int(0, 9);
+      if (y < 3) out += `${pre}-${shape(r, ind, ind + 2, depth + 1).slice(ind + 1)}`;
+      else if (y < 4) out += `${pre}-${r.pick(["", " # c"])}\n${shape(r, ind, ind + r.pick([1, 2, 3]), depth + 1)}`;
+      else out += `${pre}- ${inlineValue(r, ind)}\n`;
+    }
+    return out;
+  }
+  if (x <= 6) {
+    const comment = `${sp(r.int(0, ind + 3))}# c\n`;
+    return `${comment}${shape(r, parent, ind, depth + 1)}`;
+  }
+  return `${pre}${inlineValue(r, parent)}\n`;
+}
+
+/** A value written after `key: ` or `- ` in a collection at `parent`. */
+function inlineValue(r: Rng, parent: number): string {
+  const x = r.int(0, 9);
+  if (x < 3) return plainLinesText(r, parent + 1);
+  if (x < 4) return quoted(r, parent + 1);
+  if (x < 5) return flow(r, 0);
+  if (x < 6) return blockScalar(r, parent);
+  if (x < 7) return `${r.pick(TYPED)}${r.pick(["", " # c", "  "])}`;
+  return r.pick(WORDS.filter((w) => !/^[-?:,[\]{}#&*!|>'"%@`]/.test(w)));
+}
+
+/** A well-formed document of block collections, perhaps with one line moved or a comment or blank line put in. */
+export function genLineShapeDocument(r: Rng): string {
+  tame = true;
+  const text = shape(r, -1, r.chance(0.1) ? 2 : 0, 0);
+  if (!r.chance(0.4)) return text;
+  const lines = text.split("\n");
+  const k = r.int(0, Math.max(0, lines.length - 2));
+  const y = r.int(0, 3);
+  if (y === 0) lines[k] = ` ${lines[k]}`;
+  else if (y === 1) lines[k] = lines[k]!.replace(/^ /, "");
+  else if (y === 2) lines.splice(k, 0, `${sp(r.int(0, 6))}${r.pick(["# c", "", "#"])}`);
+  else lines[k] = `${lines[k]}${r.pick([" # c", " ", ":", " :", " - x", " #"])}`;
+  return lines.join("\n");
+}
