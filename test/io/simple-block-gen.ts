@@ -175,7 +175,11 @@ function jsonDoc(r: Rng): string {
 function rootScalar(r: Rng): string {
   const x = r.int(0, 5);
   if (x === 0) return pickScalarText(r);
-  if (x === 1) return quoted(r, -1);
+  if (x === 1) {
+    // a quoted scalar with a line at column 0 (a document marker there is go-yaml's error)
+    const q = quoted(r, -1);
+    return r.chance(0.5) ? q : `${q[0]}${r.pick(WORDS)}\n${r.pick(["---", "...", "--- x", "...x", "---x", "x", ""])}${q.slice(1)}`;
+  }
   if (x === 2) return flow(r, 0);
   if (x === 3) return blockScalar(r, -1);
   // a plain scalar over several lines, its lines at column 0 or further right
