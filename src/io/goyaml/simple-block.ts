@@ -68,17 +68,35 @@ const MAX_NESTING = 100;
 /** go-yaml looks for a simple key's `:` within 1024 characters of its start; this path stays well inside. */
 const MAX_KEY_SPAN = 1000;
 
+/**
+ * Longest line this path reads. Its regular expressions keep a backtracking entry per repetition, so a
+ * 20 MiB scalar on one line cost ~80 MiB of regexp stack (peak RSS of `validate` on such a document: 95 →
+ * 176 MiB); a longer line goes to the event path, which reads it in constant memory.
+ */
+const MAX_LINE = 64 * 1024;
+
 /** Thrown (never escapes) when the text leaves this path. */
 const GIVE_UP = { giveUp: true };
 
 /** The first document of `text` as JSON, or `undefined` when another path must decide. Never throws. */
 export function decodeSimpleBlock(text: string): DirectDecoded | undefined {
-  if (UNUSUAL.test(text)) return undefined;
+  if (UNUSUAL.test(text) || (text.length > MAX_LINE && hasLongLine(text))) return undefined;
   try {
     return new BlockReader(text).document();
   } catch {
     // outside this path's shape, or a value go-yaml refuses: the event path decides
     return undefined;
+  }
+}
+
+/** Whether a line of `text` is longer than {@link MAX_LINE}. */
+function hasLongLine(text: string): boolean {
+  let from = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", from);
+    if ((nl < 0 ? text.length : nl) - from > MAX_LINE) return true;
+    if (nl < 0) return false;
+    from = nl + 1;
   }
 }
 
