@@ -141,7 +141,7 @@ export function* readInputPieces(path: string): Generator<string> {
 export function inputIncludes(path: string, needles: readonly string[]): boolean {
   const file = inputFile(path);
   const keep = Math.max(0, ...needles.map((n) => n.length - 1));
-  const buf = Buffer.allocUnsafe(SCAN_CHUNK + keep);
+  const buf = scanBuffer(SCAN_CHUNK + keep);
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
@@ -163,3 +163,15 @@ export function inputIncludes(path: string, needles: readonly string[]): boolean
 }
 
 const SCAN_CHUNK = 1 << 20;
+
+let scanBuf: Buffer | undefined;
+
+/**
+ * The buffer {@link inputIncludes} reads into, one for the process (the search is synchronous): a run
+ * scans every input file, and a fresh 1 MiB buffer per file cost its allocation, page faults and the
+ * garbage collections its external memory triggered.
+ */
+function scanBuffer(size: number): Buffer {
+  if (scanBuf === undefined || scanBuf.length < size) scanBuf = Buffer.allocUnsafeSlow(size);
+  return scanBuf;
+}

@@ -27,13 +27,17 @@ export function countRules(s: Structural | undefined): number {
   if ((subtreeFacts(s) & (XVALIDATIONS | CLAUSE_RULES)) === 0) return 0;
   let n = 0;
   const stack: Structural[] = [s];
+  // only into subtrees with rules (the facts of every node are known once the root's are)
+  const push = (c: Structural | undefined) => {
+    if (c !== undefined && (subtreeFacts(c) & (XVALIDATIONS | CLAUSE_RULES)) !== 0) stack.push(c);
+  };
   while (stack.length > 0) {
     const x = stack.pop()!;
     n += x.xValidations?.length ?? 0;
     if (vvHasRules(x.valueValidation)) n++;
-    if (x.items) stack.push(x.items);
-    if (x.additionalProperties?.schema) stack.push(x.additionalProperties.schema);
-    if (x.properties) for (const p of x.properties.values()) stack.push(p);
+    push(x.items);
+    push(x.additionalProperties?.schema);
+    if (x.properties) for (const p of x.properties.values()) push(p);
   }
   return n;
 }

@@ -84,8 +84,20 @@ function maxStringEnumLength(s: Structural): number {
 
 const stringSchema = (): Structural => ({ type: "string", hasDefault: false, nullable: false, xPreserveUnknownFields: false, xEmbeddedResource: false, xIntOrString: false, raw: { type: "string" } });
 
+/** {@link withTypeAndObjectMeta}'s results (schemas are not changed once built; every object of a kind asks again). */
+const withMeta = new WeakMap<Structural, Structural>();
+
 /** `WithTypeAndObjectMeta`: adds `kind`, `apiVersion` and `metadata{name, generateName}` unless all are declared. */
 export function withTypeAndObjectMeta(s: Structural): Structural {
+  let r = withMeta.get(s);
+  if (r === undefined) {
+    r = addTypeAndObjectMeta(s);
+    withMeta.set(s, r);
+  }
+  return r;
+}
+
+function addTypeAndObjectMeta(s: Structural): Structural {
   const p = s.properties;
   const md = p?.get("metadata");
   if (

@@ -176,7 +176,7 @@ class Run {
     const self = toCelValue(obj, sts);
     const oldSelf = usesOld && old !== undefined ? toCelValue(old, sts) : undefined;
     const activation: Activation = oldSelf !== undefined ? { self, oldSelf } : { self };
-    const optActivation: Activation = usesOld ? { self, oldSelf: oldSelf !== undefined ? CelOptional.of(oldSelf) : CelOptional.NONE } : { self };
+    const optActivation: Activation = usesOld ? { self, oldSelf: oldSelf !== undefined ? CelOptional.of(oldSelf) : CelOptional.NONE } : activation;
     for (let i = 0; i < v.compiled.length; i++) {
       const c = v.compiled[i]!;
       const rule = v.rules[i]!;
