@@ -1,7 +1,7 @@
 /**
  * inputIncludes (which input files may hold CRDs) searches a file's bytes in 1 MiB chunks: a needle across
- * a chunk boundary is found, a missing one is not, non-ASCII text around it does not matter, and an
- * unreadable path is an InputError.
+ * a chunk boundary is found, a missing one is not, non-ASCII text around it does not matter, the one buffer
+ * of the process keeps nothing of an earlier file, and an unreadable path is an InputError.
  */
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
@@ -34,6 +34,20 @@ test("absent needles are not found; a backslash is a hint", () => {
   assert.equal(inputMayHoldCrds(f), true);
   writeFileSync(f, "");
   assert.equal(inputMayHoldCrds(f), false);
+});
+
+test("the buffer shared by the searches holds nothing of a file searched before", () => {
+  // a large file with the needle near its end, then shorter files without it: their search sees only their bytes
+  const big = join(dir, "big.yaml");
+  writeFileSync(big, `${"x".repeat(CHUNK - 100)}${needle}${"y".repeat(CHUNK)}`);
+  assert.equal(inputIncludes(big, [needle]), true);
+  const small = join(dir, "small.yaml");
+  writeFileSync(small, "kind: Widget\n");
+  assert.equal(inputIncludes(small, [needle]), false);
+  const tail = join(dir, "tail.yaml");
+  writeFileSync(tail, `${"z".repeat(CHUNK + 200)}Custom`);
+  assert.equal(inputIncludes(tail, [needle]), false);
+  assert.equal(inputIncludes(big, [needle]), true);
 });
 
 test("an unreadable path is an InputError with the file's name", () => {
