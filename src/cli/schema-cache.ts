@@ -22,7 +22,6 @@
  * or foreign file is ignored and rewritten, never trusted) and
  * written to a temporary file renamed into place, so concurrent writers never leave a torn file.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as zlib from "node:zlib";
@@ -30,11 +29,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CrdVerdict } from "../pipeline/compile.js";
 import { buildDir, pruneCacheIfDue, touchBuild } from "./cache-prune.js";
+import { lazyBuiltin } from "./lazy-builtin.js";
 import { Float64, type JsonValue } from "../value/json-value.js";
 
 const FORMAT = 1;
 
 /** zlib's CRC-32 (Node >= 20.15 / 22.2), else undefined. */
+/** node:crypto, loaded when a key is hashed or an entry written: a warm run of unchanged files does neither. */
+const crypto = lazyBuiltin<typeof import("node:crypto")>("node:crypto");
 const crc32: ((data: string) => number) | undefined = (zlib as { crc32?: (data: string) => number }).crc32;
 
 /** Where a CRD document is in its file and what it defines (see {@link CrdFileIndex}). */
@@ -145,9 +147,21 @@ export function serializeValue(v: JsonValue, out: string[] = []): string[] {
 }
 
 function sha256(...parts: string[]): string {
-  const h = createHash("sha256");
+  const h = crypto().createHash("sha256");
   for (const p of parts) h.update(p).update("\u0000");
   return h.digest("hex");
+}
+
+/**
+ * A file name for what needs no strong hash: the build's directory and a file path's stat entry. Each entry
+ * holds its key's own text (the build stamp, the path) and is checked against it when read, so two names
+ * that meet only make a miss. 16 hex digits: CRC-32 and the length where Node has `zlib.crc32` (no node:crypto to load in a
+ * warm run: its keys are all remembered), else SHA-256.
+ */
+function nameKey(...parts: string[]): string {
+  if (!crc32) return sha256(...parts).slice(0, 16);
+  const text = parts.join("\u0000");
+  return `${(crc32(text) >>> 0).toString(16).padStart(8, "0")}${(text.length >>> 0).toString(16).padStart(8, "0")}`;
 }
 
 /**
@@ -272,13 +286,15 @@ export class SchemaCache {
   /** This build's directory under {@link dir}: `v<format>/<hash of the build stamp>`. */
   readonly buildName: string;
   readonly buildPath: string;
+  /** What each {@link builtinKey} stands for. */
+  private readonly builtinIds = new Map<string, string>();
 
   constructor(
     readonly dir: string = defaultCacheDir(),
     stamp: string = buildStamp(),
   ) {
     this.stamp = stamp;
-    const build = sha256(stamp).slice(0, 16);
+    const build = nameKey(stamp);
     this.buildName = `v${FORMAT}/${build}`;
     this.buildPath = buildDir(dir, FORMAT, build);
   }
@@ -304,12 +320,12 @@ export class SchemaCache {
 
   /** What {@link putFileStat} recorded for a file path (absolute). */
   getFileStat(path: string): FileStatEntry | undefined {
-    const e = this.read("stat", sha256(this.stamp, "stat", path), parseFileStat);
+    const e = this.read("stat", nameKey("stat", path), parseFileStat);
     return e?.path === path ? e : undefined;
   }
 
   putFileStat(e: FileStatEntry): void {
-    this.write("stat", sha256(this.stamp, "stat", e.path), e);
+    this.write("stat", nameKey("stat", e.path), e);
   }
 
   getIndex(key: string): CrdFileIndex | undefined {
@@ -345,16 +361,22 @@ export class SchemaCache {
 
   /** The cache key of a built-in kind of a schema bundle (./builtin-kind-cache.ts). */
   builtinKey(...parts: string[]): string {
-    return sha256(this.stamp, "builtin", ...parts);
+    // a short name; the entry holds the parts themselves and is read only when they match
+    const id = parts.join("\u0000");
+    const key = nameKey("builtin", id);
+    this.builtinIds.set(key, id);
+    return key;
   }
 
   /** A built-in kind's resolved schema (or that the release has no usable such kind). */
   getBuiltinKind(key: string): JsonValue | undefined {
-    return this.readTagged("builtin", key)?.value;
+    const e = this.readTagged("builtin", key);
+    return e !== undefined && e.head["id"] === this.builtinIds.get(key) ? e.value : undefined;
   }
 
   putBuiltinKind(key: string, value: unknown): void {
-    this.writeTagged("builtin", key, {}, value);
+    const id = this.builtinIds.get(key);
+    if (id !== undefined) this.writeTagged("builtin", key, { id }, value);
   }
 
   /** A value written by {@link writeTagged}: a header line (with the checksum of the rest), then its JSON. */
@@ -418,7 +440,7 @@ export class SchemaCache {
 
   private writeText(kind: string, key: string, text: string): void {
     const file = this.path(kind, key);
-    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    const tmp = `${file}.${process.pid}.${crypto().randomBytes(6).toString("hex")}.tmp`;
     try {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(tmp, text);

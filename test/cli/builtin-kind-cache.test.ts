@@ -4,7 +4,7 @@
  * have stays unknown; entries that do not check out are ignored.
  */
 import * as assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -49,4 +49,22 @@ test("a built-in kind read back from the cache is the bundle's: same schema, sam
   for (const f of files) writeFileSync(join(new SchemaCache(dir, "stamp").buildPath, "builtin", f), "{}\n{}");
   const afterCorruption = cachedBuiltinLookup(new SchemaCache(dir, "stamp"), "", () => undefined);
   assert.equal(afterCorruption("apps/v1", "Deployment"), undefined);
+});
+
+test("a built-in entry is read only for the kind it was written for (its short file name may be shared)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "crdkit-builtin-id-"));
+  const w = new SchemaCache(dir, "stamp");
+  const a = w.builtinKey("bundle", "1.32", "v1", "ConfigMap");
+  w.putBuiltinKind(a, { kind: "ConfigMap" });
+  const r = new SchemaCache(dir, "stamp");
+  assert.deepStrictEqual(r.getBuiltinKind(r.builtinKey("bundle", "1.32", "v1", "ConfigMap")), { kind: "ConfigMap" });
+  // the same file name written for another kind (names are 16 hex digits of CRC-32 and length: two kinds
+  // may meet): ConfigMap's reader does not take Secret's schema
+  const folder = join(dir, w.buildName, "builtin");
+  const [file] = readdirSync(folder);
+  const text = readFileSync(join(folder, file!), "utf8");
+  writeFileSync(join(folder, file!), text.replace(/"id":"[^"]*"/, `"id":${JSON.stringify(["bundle", "1.32", "v1", "Secret"].join("\u0000"))}`));
+  assert.equal(r.getBuiltinKind(r.builtinKey("bundle", "1.32", "v1", "ConfigMap")), undefined);
+  // nor is any entry read under a key this cache did not make
+  assert.equal(new SchemaCache(dir, "stamp").getBuiltinKind(a), undefined);
 });
