@@ -237,7 +237,9 @@ export class Scanner {
 
   private simpleKeyValid(k: SimpleKey): boolean {
     if (!k.possible) return false;
-    if (k.mark.line < this.line || k.mark.index + 1024 < this.pos) {
+    // go-yaml's limit is 1024 characters (runes, as its mark index counts them), not UTF-16 units: on one
+    // line the column difference is that count
+    if (k.mark.line < this.line || k.mark.column + 1024 < this.column) {
       if (k.required) throw new YamlSyntaxError("scanner", "could not find expected ':'", this.mark(), k.mark);
       k.possible = false;
       return false;
