@@ -6,6 +6,7 @@ import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { goJsonMarshal } from "../../go/json.js";
 import { decodeDocuments } from "../decode.js";
+import { decodeGoYamlDocument } from "./decode-document.js";
 
 /** The document as the API server reads a request body: JSON text or the error, and the strict error. */
 function goAnswer(text: string): { json?: string; error?: string; line?: number; strict?: string[] } {
@@ -31,4 +32,22 @@ test("a simple key's 1024-character limit counts characters (runes), not UTF-16 
   // in a flow mapping (not required: the key is dropped, `:` starts an empty key)
   assert.deepEqual(goAnswer(`{${"k".repeat(1023)}😀: v}\n`).json, `{"${"k".repeat(1023)}😀":"v"}`);
   assert.deepEqual(goAnswer(`{${"k".repeat(1024)}😀: v}\n`).error, "yaml: did not find expected ',' or '}'");
+});
+
+test("NaN keys are never equal in Go's map: no duplicate-key error, and their JSON keys collide (Go's value is random)", () => {
+  assert.deepEqual(goAnswer(".nan: 1\n.nan: 2\n"), { json: '{".nan":2}', strict: [] });
+  assert.deepEqual(goAnswer(".nan: 1\n.NaN: 2\n.nan: 3\n"), { json: '{".nan":3}', strict: [] });
+  assert.deepEqual(goAnswer("a: &a {.nan: 1}\n<<: *a\n.nan: 2\n"), { json: '{".nan":2,"a":{".nan":1}}', strict: [] });
+  assert.equal(decodeGoYamlDocument(".nan: 1\n.nan: 2\n").keyCollision, true);
+  // a NaN value is still refused by encoding/json
+  assert.deepEqual(goAnswer(".nan: 1\nb: [.nan]\n").error, "json: unsupported value: NaN");
+});
+
+test("-0 and 0 are one key in Go's map, which keeps the key set last", () => {
+  assert.deepEqual(goAnswer("-0.0: 1\n0.0: 2\n"), { json: '{"0":2}', strict: ["yaml: unmarshal errors:\n  line 2: key 0 already set in map"] });
+  assert.deepEqual(goAnswer("0.0: 1\n-0.0: 2\n"), { json: '{"-0":2}', strict: ["yaml: unmarshal errors:\n  line 2: key -0 already set in map"] });
+  assert.deepEqual(goAnswer("a: {-0.0: 1, 0.0: 2}\n"), { json: '{"a":{"0":2}}', strict: ["yaml: unmarshal errors:\n  line 1: key 0 already set in map"] });
+  assert.deepEqual(goAnswer("<<: {-0.0: 1}\n0.0: 2\n"), { json: '{"0":2}', strict: ["yaml: unmarshal errors:\n  line 2: key 0 already set in map"] });
+  // an int 0 is another key
+  assert.deepEqual(goAnswer("-0.0: 1\n0: 2\n"), { json: '{"-0":1,"0":2}', strict: [] });
 });

@@ -8,28 +8,37 @@ import type { GoScalar } from "../go-yaml-resolve.js";
 
 export type GoVal = GoScalar | GoMap | GoVal[];
 
-/** `map[interface{}]interface{}` in insertion order. */
+/** {@link goKeyId} of a NaN key: never equal to any key, itself included (Go's `==`). */
+const NAN_ID = "f:NaN";
+
+/**
+ * `map[interface{}]interface{}` in insertion order, with Go's key equality: a NaN key is never found (each
+ * one is a new entry), `-0` and `0` are one key, and setting a key that is there stores the new key as
+ * well as the value (Go's map assignment updates float and interface keys).
+ */
 export class GoMap {
   readonly keys: GoScalar[] = [];
   readonly vals: GoVal[] = [];
   private readonly index = new Map<string, number>();
 
   has(id: string): boolean {
-    return this.index.has(id);
+    return id !== NAN_ID && this.index.has(id);
   }
 
   set(id: string, key: GoScalar, val: GoVal): void {
-    const i = this.index.get(id);
-    if (i !== undefined) this.vals[i] = val;
-    else {
-      this.index.set(id, this.keys.length);
+    const i = id === NAN_ID ? undefined : this.index.get(id);
+    if (i !== undefined) {
+      this.keys[i] = key;
+      this.vals[i] = val;
+    } else {
+      if (id !== NAN_ID) this.index.set(id, this.keys.length);
       this.keys.push(key);
       this.vals.push(val);
     }
   }
 }
 
-/** Go identity of a map key (type and value). */
+/** Go identity of a map key (type and value; `-0` is `0`, as Go compares them). */
 export function goKeyId(s: GoScalar): string {
   switch (s.t) {
     case "str":

@@ -107,9 +107,13 @@ function open(v: GoVal[] | GoMap): Frame {
   return f;
 }
 
-/** The JSON key of a Go key, or undefined for keys sigs.k8s.io/yaml refuses. */
+/**
+ * The JSON key of a Go key for the one-pass paths, which find duplicates by JSON key: undefined for keys
+ * sigs.k8s.io/yaml refuses, and for `-0`, one Go key with `0` but not one JSON key (the full path decides).
+ */
 export function jsonMapKey(k: GoScalar): string | undefined {
-  return k.t === "uint" || k.t === "null" ? undefined : keyString(k, null as unknown as GoVal);
+  if (k.t === "uint" || k.t === "null" || (k.t === "float" && Object.is(k.v, -0))) return undefined;
+  return keyString(k, null as unknown as GoVal);
 }
 
 /** Slots of a small Go map (at most 8 entries: one group, filled in insertion order). */
