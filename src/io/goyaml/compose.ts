@@ -3,7 +3,9 @@
  * (YAML 1.1), anchors and aliases (an alias is decoded again wherever it is used, so its duplicate keys are
  * reported again; `anchor 'x' value contains itself`; the excessive-aliasing guard), merge keys `<<`
  * (a map, an alias of a map, or a sequence of those, earlier ones winning), invalid map keys, and the
- * strict decoder's `line N: key "x" already set in map`. Iterative over an explicit stack.
+ * strict decoder's `line N: key "x" already set in map`. Iterative over an explicit stack. Errors follow
+ * go-yaml's decoding order: a merge key's value is checked to be a map (or a sequence of maps, checked and
+ * decoded item by item from the last one) before it is decoded.
  */
 import { type GoScalar, YamlValueError, resolvePlain, resolveTagged } from "../go-yaml-resolve.js";
 import { GoMap, type GoVal, goKeyId, goSharp, goSharpScalar } from "./go-value.js";
@@ -45,6 +47,11 @@ interface Done {
   alias?: boolean;
   /** An alias of an anchor still open (inside its own node) somewhere in this node: decoding it fails. */
   selfRef?: SelfRef;
+  /**
+   * An item of a merge key's sequence whose decoding failed: go-yaml decodes those items last to first,
+   * after checking each one is a map, so the failure is reported when {@link place} reaches it.
+   */
+  fail?: ComposeError;
   mark: Mark;
 }
 
@@ -136,7 +143,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
     if (!top.map) {
       // a sequence may be a merge value, whose items' kinds go-yaml checks before decoding them: an alias
       // of an open anchor waits there; anything else is decoded where it stands
-      if (d.selfRef && !(d.alias && top.mergeValue)) containsItself(d.selfRef);
+      if (d.selfRef && !top.mergeValue) containsItself(d.selfRef);
       top.items.push(d);
       top.selfRef ??= d.selfRef;
       return;
@@ -159,6 +166,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
         for (let i = items.length - 1; i >= 0; i--) {
           const it = items[i]!;
           if (it.kind !== "map") wantMap(d.mark);
+          if (it.fail) throw it.fail;
           if (it.selfRef) containsItself(it.selfRef);
           top.ops.push(...it.ops!);
         }
@@ -170,12 +178,34 @@ export function compose(events: readonly YamlEvent[]): Composed {
     top.ops.push({ id: goKeyId(k), key: k, val: d.val, valErrs: d.errs, line: d.mark.line + 1, mark: d.mark });
   };
 
-  for (const e of events) {
+  /** The innermost open sequence that is a merge key's value (-1: none). */
+  const mergeSequence = (): number => {
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.mergeValue && !stack[i]!.map) return i;
+    return -1;
+  };
+  // a failed item of a merge key's sequence: its open collections still to pass over, and the item
+  let skip = 0;
+  let failed: Done | undefined;
+
+  const step = (e: YamlEvent) => {
     switch (e.type) {
       case EV.Scalar: {
         decodeCount++;
-        const s = resolveScalar(e);
+        const top = stack[stack.length - 1];
+        // go-yaml refuses a scalar merge value before decoding it; a scalar item of a merge sequence is
+        // refused too, unless a later item fails first (its value matters only to an alias of it)
+        if (top?.map && top.key?.merge) wantMap(e.start);
+        let s: GoScalar;
+        let fail: ComposeError | undefined;
+        try {
+          s = resolveScalar(e);
+        } catch (err) {
+          if (!(err instanceof ComposeError) || !top?.mergeValue || top.map) throw err;
+          s = { t: "null" };
+          fail = err;
+        }
         const d: Done = { kind: "scalar", val: s, errs: NO_ERRS, size: 1, mark: e.start };
+        if (fail) d.fail = fail;
         if (e.value === "<<" && (e.implicit || e.tag === MERGE_TAG)) d.merge = true;
         if (e.anchor !== undefined) anchors.set(e.anchor, d);
         place(d);
@@ -215,6 +245,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
         const name = e.anchor!;
         const a = anchors.get(name);
         if (a === undefined) throw new ComposeError(`unknown anchor '${name}' referenced`, e.start);
+        if (a !== "map" && a !== "seq" && a.fail) throw a.fail;
         if (a === "map" || a === "seq") {
           place({ kind: a, val: [], errs: [], ops: [], items: [], size: 1, alias: true, selfRef: { name, mark: e.start }, mark: e.start });
           break;
@@ -236,6 +267,32 @@ export function compose(events: readonly YamlEvent[]): Composed {
         place(d);
         break;
       }
+    }
+  };
+
+  for (const e of events) {
+    if (skip > 0) {
+      if (e.type === EV.SequenceStart || e.type === EV.MappingStart) skip++;
+      else if (e.type === EV.SequenceEnd || e.type === EV.MappingEnd) skip--;
+      if (skip === 0) place(failed!);
+      continue;
+    }
+    try {
+      step(e);
+    } catch (err) {
+      // inside an item of a merge key's sequence, the failure waits for go-yaml's order (see Done.fail)
+      const m = err instanceof ComposeError ? mergeSequence() : -1;
+      if (m < 0 || stack.length === m + 1) throw err;
+      const f = stack[m + 1]!;
+      const fail = err as ComposeError;
+      failed = { kind: f.map ? "map" : "seq", val: [], errs: [], ops: [], items: [], size: 1, mark: f.mark, fail };
+      // an anchored node the failure is in fails again wherever a later item aliases it
+      for (let i = m + 1; i < stack.length; i++) {
+        const g = stack[i]!;
+        if (g.anchor !== undefined) anchors.set(g.anchor, { ...failed, kind: g.map ? "map" : "seq", mark: g.mark });
+      }
+      skip = stack.length - (m + 1);
+      stack.length = m + 1;
     }
   }
   if (root?.selfRef) containsItself(root.selfRef);

@@ -51,3 +51,29 @@ test("-0 and 0 are one key in Go's map, which keeps the key set last", () => {
   // an int 0 is another key
   assert.deepEqual(goAnswer("-0.0: 1\n0: 2\n"), { json: '{"-0":1,"0":2}', strict: [] });
 });
+
+// go-yaml checks a merge value is a map (or a sequence of maps, item by item from the last) before decoding it
+const mergeOrder: [string, string][] = [
+  ["<<: !!int ON\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: !!int\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["a: {<<: !!float x}\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: &x !!int ON\nb: *x\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [!!int ON]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [{a: 1}, !!int ON]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [[!!int ON]]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [[{[a]: 1}]]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [{a: !!int x}, ON]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["m: &m [1]\n<<: [{a: !!int x}, *m]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [{<<: [{a: !!int x}, ON]}, {b: 1}]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["a:\n  <<:\n    - x: !!int q\n    - y\n  z: 1\n", "yaml: map merge requires map or sequence of maps as the value"],
+  // the last item is decoded first
+  ["<<: [ON, {a: !!int x}]\n", "yaml: cannot decode !!str `x` as a !!int"],
+  ["<<: [{a: !!int x}, {b: !!int y}]\n", "yaml: cannot decode !!bool `y` as a !!int"],
+  ["<<: [&x !!int ON, {a: *x}]\n", "yaml: cannot decode !!bool `ON` as a !!int"],
+  ["<<: [{a: &y {b: !!int x}}, {c: *y}]\n", "yaml: cannot decode !!str `x` as a !!int"],
+  ["<<: [{a: [1, {[x]: 2}]}, {b: 1}]\n", 'yaml: invalid map key: []interface {}{"x"}'],
+  ["<<: [{b: 1}, &a {c: *a}]\n", "yaml: anchor 'a' value contains itself"],
+];
+for (const [text, want] of mergeOrder) {
+  test(`merge value checked before it is decoded: ${JSON.stringify(text)}`, () => assert.equal(goAnswer(text).error, want));
+}
