@@ -58,18 +58,19 @@ export function decodeDocuments(text: string, opts: DecodeOptions = {}): Decoded
 export function decodeDocumentStream(text: string, opts: DecodeOptions = {}): Iterable<DecodedDocument> {
   // a UTF-8 byte-order mark is dropped (as go-yaml and Go's JSON decoding in kubectl do); positions are
   // counted without it, as editors show them
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
   const src = new SourceText(body);
   const trimmed = body.trimStart();
   const json = opts.format === "json" || (opts.format === undefined && trimmed.startsWith("{"));
   if (json) {
     const r = decodeJsonStream(body);
     if (!r.problem || r.documents.length > 1 || opts.format === "json") return jsonDocuments(body, src, r);
-    const yamlDocs = [...yamlDocuments(body, src, opts.whole)];
+    const yamlDocs = [...yamlDocuments(body, src, opts.whole, bom)];
     if (yamlDocs.every((d) => !d.problem)) return yamlDocs;
     return jsonDocuments(body, src, r);
   }
-  return yamlDocuments(body, src, opts.whole);
+  return yamlDocuments(body, src, opts.whole, bom);
 }
 
 function jsonDocuments(body: string, src: SourceText, r: ReturnType<typeof decodeJsonStream>): DecodedDocument[] {
@@ -125,9 +126,9 @@ function tooDeepForJson(events: readonly YamlEvent[]): { message: string; offset
   return undefined;
 }
 
-function yamlDocuments(body: string, src: SourceText, whole = false): Generator<DecodedDocument> {
+function yamlDocuments(body: string, src: SourceText, whole = false, bom = false): Generator<DecodedDocument> {
   const chunks = whole ? [{ offset: 0, text: body, separatorError: undefined }] : yamlChunks(body);
-  return chunkDocuments(chunks, (chunk, offset) => src.position(chunk.offset + offset), whole);
+  return chunkDocuments(chunks, (chunk, offset) => src.position(chunk.offset + offset), whole, bom);
 }
 
 /**
@@ -147,7 +148,8 @@ export function* decodeDocumentPieces(pieces: Iterable<string>): Generator<Decod
     for (let r = it.next(); !r.done; r = it.next()) head += r.value;
     return yield* decodeDocumentStream(head);
   }
-  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+  const bom = head.charCodeAt(0) === 0xfeff;
+  if (bom) head = head.slice(1);
   function* all(): Generator<string> {
     yield head;
     head = "";
@@ -159,22 +161,24 @@ export function* decodeDocumentPieces(pieces: Iterable<string>): Generator<Decod
     if (src === undefined) sources.set(chunk, (src = new SourceText(chunk.text)));
     const p = src.position(offset);
     return { line: (chunk as StreamedYamlChunk).line + p.line, column: p.column };
-  });
+  }, false, bom);
 }
 
 /**
  * The documents of YAML chunks; `position` maps an offset in a chunk's text to a position in the file;
- * `whole`: the one chunk is a whole request body (no line end added).
+ * `whole`: the one chunk is a whole request body (no line end added); `bom`: the text began with a
+ * byte-order mark, dropped before its first chunk (go-yaml's reader counts its bytes).
  */
 function* chunkDocuments(
   chunks: Iterable<YamlChunk>,
   position: (chunk: YamlChunk, offset: number) => Position,
   whole = false,
+  bom = false,
 ): Generator<DecodedDocument> {
   let index = 0;
   for (const chunk of chunks) {
     // kubectl's line reader ends every line of a document with "\n", the last one too
-    const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`);
+    const r = decodeYamlDocument(whole || chunk.text.endsWith("\n") ? chunk.text : `${chunk.text}\n`, bom && chunk.offset === 0);
     if (!r.problem && !r.shallow) {
       const deep = tooDeepForJson(r.events());
       if (deep) r.problem = deep;

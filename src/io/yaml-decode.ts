@@ -38,9 +38,12 @@ export interface YamlDocumentResult {
   events(): YamlEvent[];
 }
 
-/** Decodes the first YAML document of `text` (as go-yaml's Unmarshal does). */
-export function decodeYamlDocument(text: string): YamlDocumentResult {
-  const d = decodeGoYamlDocument(text);
+/**
+ * Decodes the first YAML document of `text` (as go-yaml's Unmarshal does); `bom`: a byte-order mark
+ * (dropped from `text`) came before it, which go-yaml's reader counts.
+ */
+export function decodeYamlDocument(text: string, bom = false): YamlDocumentResult {
+  const d = decodeGoYamlDocument(text, bom);
   const r: YamlDocumentResult = { duplicateKeys: d.strictErrors, rootOffset: d.rootOffset, shallow: d.shallow, events: d.events };
   if (d.problem) r.problem = d.problem;
   else if (d.value !== undefined) r.value = d.value;

@@ -11,6 +11,7 @@ import { type GoScalar, resolvePlain, resolveTagged } from "../go-yaml-resolve.j
 import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
 import { decodeDirect } from "./direct-json.js";
+import { type ReaderWall, readerWall } from "./reader-wall.js";
 import { decodeSimpleBlock } from "./simple-block.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
 import { ToJsonError, goToJson, lastConversionCollided } from "./to-json.js";
@@ -41,9 +42,12 @@ export interface GoYamlDocument {
   events(): YamlEvent[];
 }
 
-/** Events of the first document's root node; throws {@link YamlSyntaxError} / {@link ComposeError}. */
-export function documentEvents(text: string): YamlEvent[] | undefined {
-  const p = new Parser(text);
+/**
+ * Events of the first document's root node; throws {@link YamlSyntaxError} / {@link ComposeError}.
+ * `reader`: the text holds a character go-yaml's reader refuses (see {@link readerWall}).
+ */
+export function documentEvents(text: string, reader?: ReaderWall): YamlEvent[] | undefined {
+  const p = new Parser(text, reader);
   p.next(); // stream start
   const start = p.next();
   if (start.type !== EV.DocumentStart) return undefined;
@@ -109,11 +113,11 @@ function later(text: string): () => YamlEvent[] {
 
 const NO_EVENTS = kept([]);
 
-export function decodeGoYamlDocument(text: string): GoYamlDocument {
+/** `bom`: a byte-order mark (dropped from `text`) came before it, which go-yaml's reader counts. */
+export function decodeGoYamlDocument(text: string, bom = false): GoYamlDocument {
   const bad = firstControlCharacter(text);
-  if (bad >= 0) {
-    return { strictErrors: [], problem: { message: "yaml: control characters are not allowed", offset: bad }, rootOffset: 0, shallow: true, events: NO_EVENTS };
-  }
+  // go-yaml reports such a character when its reader gets to it, after a syntax error before it
+  if (bad >= 0) return decodeComposed(text, readerWall(text, bad, bom ? 3 : 0));
   const direct = decodeSimpleBlock(text) ?? decodeDirect(text);
   if (direct !== undefined) {
     if (direct.value === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
@@ -123,7 +127,7 @@ export function decodeGoYamlDocument(text: string): GoYamlDocument {
 }
 
 /** The full path: go-yaml's value (duplicates, aliases, merges) converted to JSON, or the problem. */
-function decodeComposed(text: string): GoYamlDocument {
+function decodeComposed(text: string, reader?: ReaderWall): GoYamlDocument {
   const failed = (message: string, offset: number, events: YamlEvent[]): GoYamlDocument => ({
     strictErrors: [],
     problem: { message, offset },
@@ -133,7 +137,7 @@ function decodeComposed(text: string): GoYamlDocument {
   });
   let events: YamlEvent[] | undefined;
   try {
-    events = documentEvents(text);
+    events = documentEvents(text, reader);
   } catch (e) {
     if (e instanceof YamlSyntaxError) return failed(e.goMessage(), e.problemMark.index, []);
     if (e instanceof ComposeError) return failed(`yaml: ${e.message}`, e.mark.index, []);

@@ -77,3 +77,38 @@ const mergeOrder: [string, string][] = [
 for (const [text, want] of mergeOrder) {
   test(`merge value checked before it is decoded: ${JSON.stringify(text)}`, () => assert.equal(goAnswer(text).error, want));
 }
+
+/** The first problem of `text` read as kubectl reads a file (split at `---` lines) and whole, as the API server does. */
+function problems(text: string): { message: string; position: { line: number; column: number } }[] {
+  return [false, true].map((whole) => decodeDocuments(text, { format: "yaml", whole }).find((d) => d.problem)!.problem!);
+}
+
+// go-yaml's reader checks characters a 512-byte read at a time, when the scanner needs them
+const pad = (n: number) => `# ${"x".repeat(n)}\n`;
+const MAPPING_VALUES = { message: "yaml: mapping values are not allowed in this context", position: { line: 1, column: 5 } };
+const CONTROL = { message: "yaml: control characters are not allowed", position: { line: 3, column: 1 } };
+const readerChunks: [string, string, typeof CONTROL][] = [
+  ["a control character in the first 512 bytes comes first", `a: b: c\n${pad(500)}\u0007\n`, CONTROL],
+  ["a syntax error before the read that holds the control character comes first", `a: b: c\n${pad(501)}\u0007\n`, MAPPING_VALUES],
+  ["far after the syntax error", `a: b: c\n# ${"x".repeat(2000)}\u0007\n`, { ...MAPPING_VALUES }],
+  ["a byte-order mark counts (3 bytes)", `\ufeffa: b: c\n${pad(497)}\u0007\n`, CONTROL],
+  ["a byte-order mark counts, one byte later", `\ufeffa: b: c\n${pad(498)}\u0007\n`, MAPPING_VALUES],
+  ["bytes, not characters, are counted", `a: b: c\n# ${"é".repeat(250)}\u0007\n`, { ...CONTROL, position: { line: 2, column: 253 } }],
+  ["bytes, not characters, one character later", `a: b: c\n# ${"é".repeat(251)}\u0007\n`, MAPPING_VALUES],
+  ["a two-byte control character ending at byte 512", `a: b: c\n# ${"é".repeat(250)}\u0080\n`, { ...CONTROL, position: { line: 2, column: 253 } }],
+];
+for (const [name, text, want] of readerChunks) {
+  test(`control characters after a syntax error: ${name}`, () => assert.deepEqual(problems(text), [want, want]));
+}
+
+test("a control character in a later read is not seen when the document ends before it", () => {
+  assert.deepEqual(goAnswer(`a: 1\n---\nb: ${"x".repeat(600)}\u0007\n`), { json: '{"a":1}', strict: [] });
+});
+
+test("a character cut by the end of a read is read whole by the next one, which ends 512 bytes after its start", () => {
+  // the last é is at bytes 511-512: the second read is bytes 511-1022, the control character (byte 1023) is
+  // in the third, after the multi-line quoted key's error
+  const cut = (k: number) => `a: 1\n"x${"é".repeat(253)}\n${"y".repeat(k)}": v\n\u007f`;
+  assert.equal(goAnswer(cut(504)).error, "yaml: line 3: could not find expected ':'");
+  assert.equal(goAnswer(cut(503)).error, "yaml: control characters are not allowed");
+});

@@ -4,6 +4,7 @@
  * explicit documents, directives and tag handles, block / indentless / flow collections, empty scalars, and
  * go-yaml's parser error texts.
  */
+import type { ReaderWall } from "./reader-wall.js";
 import { Scanner } from "./scanner.js";
 import { type Mark, STYLE, type ScalarStyle, TK, type Token, YamlSyntaxError } from "./tokens.js";
 
@@ -77,8 +78,9 @@ export class Parser {
   private tagDirectives: [string, string][] = [];
   private done = false;
 
-  constructor(text: string) {
-    this.scanner = new Scanner(text);
+  /** `reader`: where go-yaml's reader stops at a character it refuses. */
+  constructor(text: string, reader?: ReaderWall) {
+    this.scanner = new Scanner(text, reader);
   }
 
   /** The next event; throws {@link YamlSyntaxError}. After the stream end it keeps returning it. */

@@ -5,6 +5,7 @@
  * Written after libyaml's design (as go-yaml ports it), iterative throughout.
  */
 import { hexValue, isAlpha, isBlank, isBlankZ, isBreak, isBreakZ, isDigit, isHex } from "./chars.js";
+import { CONTROL_CHARACTERS, type ReaderWall } from "./reader-wall.js";
 import { type Mark, STYLE, TK, type Token, type TokenType, YamlSyntaxError, token } from "./tokens.js";
 
 const MAX_LEVEL = 10000;
@@ -74,8 +75,16 @@ export class Scanner {
 
   /** go-yaml skips a BOM at column 0 only when the text (after its leading BOM) starts with one too. */
   private readonly bomAtStart: boolean;
+  /** The text, up to the reader's wall when there is one. */
+  private readonly s: string;
 
-  constructor(private readonly s: string) {
+  /** `reader`: the text holds a character go-yaml's reader refuses; reading at its wall fails. */
+  constructor(
+    text: string,
+    private readonly reader?: ReaderWall,
+  ) {
+    const s = reader ? text.slice(0, reader.wall) : text;
+    this.s = s;
     // the reader drops a leading byte-order mark
     if (s.charCodeAt(0) === 0xfeff) this.pos = 1;
     this.bomAtStart = s.charCodeAt(this.pos) === 0xfeff;
@@ -102,7 +111,24 @@ export class Scanner {
 
   private ch(k = 0): number {
     const i = this.pos + k;
-    return i < this.s.length ? this.s.charCodeAt(i) : 0;
+    return i < this.s.length ? this.s.charCodeAt(i) : this.end();
+  }
+
+  /** Reads `n` characters from here as go-yaml's `cache` does: fails when they go past the reader's wall. */
+  private need(n: number): void {
+    const str = this.s;
+    let i = this.pos;
+    for (let k = 1; k < n && i < str.length; k++) {
+      const c = str.charCodeAt(i);
+      i += c >= 0xd800 && c <= 0xdbff && i + 1 < str.length ? 2 : 1;
+    }
+    if (i >= str.length) this.end();
+  }
+
+  /** The end of the input (0), or the reader's error when the text goes on after its wall. */
+  private end(): number {
+    if (this.reader) throw new YamlSyntaxError("reader", CONTROL_CHARACTERS, this.reader.bad, undefined);
+    return 0;
   }
 
   private mark(): Mark {
@@ -330,6 +356,8 @@ export class Scanner {
     }
     this.scanToNextToken();
     this.unrollIndent(this.column);
+    // go-yaml makes sure 4 characters are read here (the longest indicators, `--- ` and `... `)
+    if (this.reader) this.need(4);
     const c = this.ch();
     if (c === 0) {
       this.fetchStreamEnd();
