@@ -112,3 +112,9 @@ test("a character cut by the end of a read is read whole by the next one, which 
   assert.equal(goAnswer(cut(504)).error, "yaml: line 3: could not find expected ':'");
   assert.equal(goAnswer(cut(503)).error, "yaml: control characters are not allowed");
 });
+
+test("go-yaml reads 4 characters at the start of every token (the longest indicators, `--- `)", () => {
+  // the second `:` at byte 508: its 4 characters end before the second read; at byte 509 they need it
+  assert.equal(goAnswer(`${pad(501)}a: b: cccc\u0007\n`).error, "yaml: line 2: mapping values are not allowed in this context");
+  assert.equal(goAnswer(`${pad(502)}a: b: cccc\u0007\n`).error, "yaml: control characters are not allowed");
+});
