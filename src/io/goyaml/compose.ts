@@ -245,7 +245,13 @@ export function compose(events: readonly YamlEvent[]): Composed {
         const name = e.anchor!;
         const a = anchors.get(name);
         if (a === undefined) throw new ComposeError(`unknown anchor '${name}' referenced`, e.start);
-        if (a !== "map" && a !== "seq" && a.fail) throw a.fail;
+        if (a !== "map" && a !== "seq" && a.fail) {
+          // an item of a merge sequence: its kind is checked first, its failure waits for its turn
+          const top = stack[stack.length - 1];
+          if (!top?.mergeValue || top.map) throw a.fail;
+          place({ ...a, size: 1, alias: true, mark: e.start });
+          break;
+        }
         if (a === "map" || a === "seq") {
           place({ kind: a, val: [], errs: [], ops: [], items: [], size: 1, alias: true, selfRef: { name, mark: e.start }, mark: e.start });
           break;

@@ -73,6 +73,10 @@ const mergeOrder: [string, string][] = [
   ["<<: [{a: &y {b: !!int x}}, {c: *y}]\n", "yaml: cannot decode !!str `x` as a !!int"],
   ["<<: [{a: [1, {[x]: 2}]}, {b: 1}]\n", 'yaml: invalid map key: []interface {}{"x"}'],
   ["<<: [{b: 1}, &a {c: *a}]\n", "yaml: anchor 'a' value contains itself"],
+  // an alias item's node kind is checked before it is decoded
+  ["<<: [&x !!int ON, *x]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [{a: &y {b: !!int x}}, *y, ON]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [ON, {a: &y {b: !!int x}}, *y]\n", "yaml: cannot decode !!str `x` as a !!int"],
 ];
 for (const [text, want] of mergeOrder) {
   test(`merge value checked before it is decoded: ${JSON.stringify(text)}`, () => assert.equal(goAnswer(text).error, want));
