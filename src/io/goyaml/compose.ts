@@ -108,6 +108,20 @@ export function resolveScalar(e: YamlEvent): GoScalar {
   }
 }
 
+/**
+ * An anchored node in the rest of a failed merge-sequence item: a scalar as it decodes, a collection
+ * failing as the item did (not composed: rare enough to answer approximately).
+ */
+function skippedAnchor(e: YamlEvent, item: Done): Done {
+  if (e.type !== EV.Scalar) return { ...item, kind: e.type === EV.MappingStart ? "map" : "seq", mark: e.start };
+  try {
+    return { kind: "scalar", val: resolveScalar(e), errs: NO_ERRS, size: 1, mark: e.start };
+  } catch (err) {
+    if (!(err instanceof ComposeError)) throw err;
+    return { kind: "scalar", val: { t: "null" }, errs: NO_ERRS, size: 1, mark: e.start, fail: err };
+  }
+}
+
 /** Decodes the events of one document's root node (`events` hold exactly that node). */
 export function compose(events: readonly YamlEvent[]): Composed {
   const anchors = new Map<string, Done | "map" | "seq">();
@@ -248,6 +262,7 @@ export function compose(events: readonly YamlEvent[]): Composed {
         if (a !== "map" && a !== "seq" && a.fail) {
           // an item of a merge sequence: its kind is checked first, its failure waits for its turn
           const top = stack[stack.length - 1];
+          if (top?.map && top.key?.merge && a.kind !== "map") wantMap(e.start);
           if (!top?.mergeValue || top.map) throw a.fail;
           place({ ...a, size: 1, alias: true, mark: e.start });
           break;
@@ -278,6 +293,8 @@ export function compose(events: readonly YamlEvent[]): Composed {
 
   for (const e of events) {
     if (skip > 0) {
+      // anchors in the rest of a failed item: later items may alias them (go-yaml decodes those nodes there)
+      if (e.anchor !== undefined && e.type !== EV.Alias) anchors.set(e.anchor, skippedAnchor(e, failed!));
       if (e.type === EV.SequenceStart || e.type === EV.MappingStart) skip++;
       else if (e.type === EV.SequenceEnd || e.type === EV.MappingEnd) skip--;
       if (skip === 0) place(failed!);

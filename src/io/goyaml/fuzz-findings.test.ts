@@ -77,6 +77,9 @@ const mergeOrder: [string, string][] = [
   ["<<: [&x !!int ON, *x]\n", "yaml: map merge requires map or sequence of maps as the value"],
   ["<<: [{a: &y {b: !!int x}}, *y, ON]\n", "yaml: map merge requires map or sequence of maps as the value"],
   ["<<: [ON, {a: &y {b: !!int x}}, *y]\n", "yaml: cannot decode !!str `x` as a !!int"],
+  // anchors after the failure in an item are still there for later items
+  ["<<: [{a: !!int x, b: &z 1}, {c: *z}]\n", "yaml: cannot decode !!str `x` as a !!int"],
+  ["<<: [{b: !!int x, c: &m [2]}, {d: {<<: *m}}]\n", "yaml: map merge requires map or sequence of maps as the value"],
 ];
 for (const [text, want] of mergeOrder) {
   test(`merge value checked before it is decoded: ${JSON.stringify(text)}`, () => assert.equal(goAnswer(text).error, want));
