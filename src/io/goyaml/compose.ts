@@ -214,7 +214,10 @@ export function compose(events: readonly YamlEvent[]): Composed {
         try {
           s = resolveScalar(e);
         } catch (err) {
-          if (!(err instanceof ComposeError) || !top?.mergeValue || top.map) throw err;
+          if (!(err instanceof ComposeError)) throw err;
+          // an alias of it fails too (a later item of a merge sequence can still reach it)
+          if (e.anchor !== undefined) anchors.set(e.anchor, { kind: "scalar", val: { t: "null" }, errs: NO_ERRS, size: 1, mark: e.start, fail: err });
+          if (!top?.mergeValue || top.map) throw err;
           s = { t: "null" };
           fail = err;
         }

@@ -80,6 +80,7 @@ const mergeOrder: [string, string][] = [
   // anchors after the failure in an item are still there for later items
   ["<<: [{a: !!int x, b: &z 1}, {c: *z}]\n", "yaml: cannot decode !!str `x` as a !!int"],
   ["<<: [{b: !!int x, c: &m [2]}, {d: {<<: *m}}]\n", "yaml: map merge requires map or sequence of maps as the value"],
+  ["<<: [[&a0 !!bool 3, {a: 1}], *a0]\n", "yaml: map merge requires map or sequence of maps as the value"],
 ];
 for (const [text, want] of mergeOrder) {
   test(`merge value checked before it is decoded: ${JSON.stringify(text)}`, () => assert.equal(goAnswer(text).error, want));
