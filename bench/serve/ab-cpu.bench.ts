@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
+import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const baseline = arg("baseline", "");
@@ -58,36 +59,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-const cronTab = (prefix: string, i: number) =>
-  JSON.stringify({
-    apiVersion: "stable.example.com/v1",
-    kind: "CronTab",
-    metadata: { name: `${prefix}-${i}`, namespace: "default" },
-    spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 },
-  });
-const CRD = JSON.stringify({
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "crontabs.stable.example.com" },
-  spec: {
-    group: "stable.example.com",
-    scope: "Namespaced",
-    names: { plural: "crontabs", singular: "crontab", kind: "CronTab", shortNames: ["ct"] },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: { spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } } },
-          },
-        },
-      },
-    ],
-  },
-});
 
 /** `n` requests, 16 in flight; throws on an unexpected status. */
 async function load(n: number, one: (i: number) => Promise<number>, want: number): Promise<void> {
@@ -142,7 +113,7 @@ try {
       if (st === 200) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    if ((await call(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, "POST", CRD)) !== 201) throw new Error(`${label}: CRD create failed`);
+    if ((await call(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, "POST", CRONTAB_CRD)) !== 201) throw new Error(`${label}: CRD create failed`);
     const coll = `${url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
     for (let i = 0; (await call(coll, "GET")) !== 200; i++) {
       if (i > 300) throw new Error(`${label}: the CRD is not served`);

@@ -25,6 +25,7 @@ import { join, resolve } from "node:path";
 import { goTool } from "../../test/interop/go-tools.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
+import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
 
 const quick = process.argv.includes("--quick");
 const CREATES = quick ? 500 : 2000;
@@ -117,39 +118,6 @@ async function load(n: number, one: (i: number) => Promise<number>, want: number
   return { perSec: n / secs, p50: pct(lat, 50), p99: pct(lat, 99), cpu };
 }
 
-const CRD = JSON.stringify({
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "crontabs.stable.example.com" },
-  spec: {
-    group: "stable.example.com",
-    scope: "Namespaced",
-    names: { plural: "crontabs", singular: "crontab", kind: "CronTab", shortNames: ["ct"] },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } },
-            },
-          },
-        },
-      },
-    ],
-  },
-});
-// In namespace "default", which crdkit's NamespaceLifecycle admission knows (the standalone real server has none).
-const cronTab = (prefix: string, i: number) =>
-  JSON.stringify({
-    apiVersion: "stable.example.com/v1",
-    kind: "CronTab",
-    metadata: { name: `${prefix}-${i}`, namespace: "default" },
-    spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 },
-  });
 
 /** Starts a server process and waits until `url` answers /readyz. */
 async function startProcess(bin: string, args: string[], url: string, cwd = root): Promise<ChildProcess> {
@@ -266,7 +234,7 @@ async function install(url: string, n: number): Promise<{ secs: number; cpuSecs:
 /** Installs the CRD, waits until it is served, warms up, then measures creates and gets. */
 async function measure(name: string, url: string): Promise<Result> {
   const crds = `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
-  const st = await call(crds, "POST", CRD);
+  const st = await call(crds, "POST", CRONTAB_CRD);
   if (st !== 201) throw new Error(`${name}: CRD create: HTTP ${st}`);
   const coll = `${url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
   for (let i = 0; (await call(coll, "GET")) !== 200; i++) {
