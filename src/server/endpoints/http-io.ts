@@ -133,8 +133,11 @@ export function sendJson(
     for (const name of res.getHeaderNames()) if (name === "warning") res.removeHeader(name);
     res.writeHead(code, headers);
   }
-  // A string body is sent with the head in one write (a Buffer goes as a second chunk, a writev).
-  res.end(text, "utf8");
+  // A string body is sent with the head in one write (a Buffer goes as a second chunk, a writev); but Node
+  // then encodes the head with the body's encoding, and Warning values carry UTF-8 as bytes (one char per
+  // byte): with a warning the body goes as a Buffer, the head as the bytes it holds.
+  if (warnings.length === 0 && !res.hasHeader("warning")) res.end(text, "utf8");
+  else res.end(Buffer.from(text, "utf8"));
 }
 
 /** Sends an {@link ApiError}'s Status. */
