@@ -1,6 +1,6 @@
 /**
  * The CronTab CRD of the Kubernetes documentation and its custom resources, as request bodies of the
- * server benches (bench/serve/etcd-vs-k8s.bench.ts, ab-cpu.bench.ts).
+ * server benches (bench/serve/etcd-vs-k8s.bench.ts, ab-cpu.bench.ts, phase-profile.ts).
  */
 
 /** The CRD (`crontabs.stable.example.com`, namespaced, one version). */

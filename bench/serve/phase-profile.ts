@@ -19,6 +19,7 @@ import { Worker } from "node:worker_threads";
 import type { startServer as StartServer } from "../../src/server/server.js";
 import type { EtcdStore as EtcdStoreClass } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
+import { CRONTAB_CRD } from "./crontab-fixture.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const CREATES = Number(arg("creates", "2000"));
@@ -58,25 +59,6 @@ parentPort.on("message", async ({ url, kind, prefix, n, want, crdText }) => {
 });
 `;
 
-const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "crontabs.stable.example.com" },
-  spec: {
-    group: "stable.example.com",
-    scope: "Namespaced",
-    names: { plural: "crontabs", singular: "crontab", kind: "CronTab" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } } } } } },
-      },
-    ],
-  },
-};
-
 const etcd = await EtcdProcess.start();
 const watchCache = !process.argv.includes("--no-watch-cache");
 const tls = process.argv.includes("--tls");
@@ -95,7 +77,7 @@ const phase = (kind: string, prefix: string, n: number, want = 0) =>
     worker.once("message", () => done());
     worker.once("error", fail);
     const url = kind === "crd" ? `${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions` : `${server.url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
-    worker.postMessage({ url, kind, prefix, n, want, crdText: JSON.stringify(CRD) });
+    worker.postMessage({ url, kind, prefix, n, want, crdText: CRONTAB_CRD });
   });
 try {
   await phase("crd", "", 1);

@@ -1,10 +1,9 @@
 /** HTTP-level behaviour of `crdkit serve`: discovery, errors, writes, tables, watch, subresources, OpenAPI. */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
-import { api, widget, widgetCrd, WIDGETS } from "./client.js";
+import { api, watchEvents, widget, widgetCrd, WIDGETS } from "./client.js";
 
 /** The built-in groups every server publishes before apiextensions.k8s.io (self reviews, RBAC). */
 const BUILTIN_GROUPS = ["authentication.k8s.io", "authorization.k8s.io", "rbac.authorization.k8s.io"];
@@ -13,34 +12,6 @@ const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const AGG_V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 const AGG_V2BETA1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
-
-/** Reads NDJSON watch events until `n` arrived (or the stream ends). */
-function watchEvents(base: string, path: string, n: number, headers: Record<string, string> = {}): { events: Promise<{ type: string; object: { metadata: Record<string, unknown>; [k: string]: unknown } }[]>; abort: () => void } {
-  let abort = () => {};
-  const events = new Promise<{ type: string; object: { metadata: Record<string, unknown> } }[]>((resolve, reject) => {
-    const req = request(base + path, { headers }, (res) => {
-      let buf = "";
-      const got: { type: string; object: { metadata: Record<string, unknown> } }[] = [];
-      res.on("data", (d: Buffer) => {
-        buf += d.toString();
-        let i: number;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          got.push(JSON.parse(buf.slice(0, i)));
-          buf = buf.slice(i + 1);
-          if (got.length === n) {
-            resolve(got);
-            req.destroy();
-          }
-        }
-      });
-      res.on("end", () => resolve(got));
-    });
-    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
-    abort = () => req.destroy();
-    req.end();
-  });
-  return { events, abort };
-}
 
 describe("crdkit serve HTTP API", () => {
   let s: RunningServer;

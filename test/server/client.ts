@@ -1,5 +1,6 @@
 /** A small HTTP client for server tests, and a CRD fixture. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -104,4 +105,38 @@ export function spawnServerWith(flags: string[]): Promise<{ child: ChildProcess;
     });
     child.once("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
   });
+}
+
+/** One watch event as the server streams it (NDJSON). */
+export interface WatchEvent {
+  type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test helper returns parsed JSON of any shape
+  object: { metadata: Record<string, any>; [k: string]: unknown };
+}
+
+/** Reads NDJSON watch events from `base + path` until `n` arrived (or the stream ends); `abort` closes it. */
+export function watchEvents(base: string, path: string, n: number, headers: Record<string, string> = {}): { events: Promise<WatchEvent[]>; abort: () => void } {
+  let abort = () => {};
+  const events = new Promise<WatchEvent[]>((resolve, reject) => {
+    const req = request(base + path, { headers }, (res) => {
+      let buf = "";
+      const got: WatchEvent[] = [];
+      res.on("data", (d: Buffer) => {
+        buf += d.toString();
+        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+          got.push(JSON.parse(buf.slice(0, i)));
+          buf = buf.slice(i + 1);
+          if (got.length === n) {
+            resolve(got);
+            req.destroy();
+          }
+        }
+      });
+      res.on("end", () => resolve(got));
+    });
+    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
+    abort = () => req.destroy();
+    req.end();
+  });
+  return { events, abort };
 }

@@ -4,7 +4,6 @@
  * whether it is the 5th CRD or the 60th.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
@@ -12,7 +11,7 @@ import type { Store } from "../../src/storage/types.js";
 import { CrdNamingController, crdNamingStore } from "../../src/server/controllers/crd-naming-controller.js";
 import { CRD_PREFIX, Registry } from "../../src/server/registry/registry.js";
 import { registrySynced } from "../../src/server/registry/registry-synced-store.js";
-import { api } from "./client.js";
+import { api, watchEvents } from "./client.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
@@ -34,30 +33,6 @@ function thingCrd(i: number, group = `g${i}.example.com`, kind = `Thing${i}`): R
 
 type Cond = { type: string; status: string; reason: string };
 const conds = (o: { status?: { conditions?: Cond[] | null } }) => (o.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason]);
-
-/** Reads `n` watch events (NDJSON) from `path`. */
-function watchEvents(base: string, path: string, n: number): Promise<{ type: string; object: Record<string, unknown> & { metadata: { resourceVersion: string } } }[]> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, (res) => {
-      let buf = "";
-      const got: { type: string; object: Record<string, unknown> & { metadata: { resourceVersion: string } } }[] = [];
-      res.on("data", (d: Buffer) => {
-        buf += d.toString();
-        for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-          got.push(JSON.parse(buf.slice(0, i)));
-          buf = buf.slice(i + 1);
-          if (got.length === n) {
-            resolve(got);
-            req.destroy();
-          }
-        }
-      });
-      res.on("end", () => resolve(got));
-    });
-    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
-    req.end();
-  });
-}
 
 /** The store with a count of the calls made through it. */
 function counted(store: Store): { store: Store; calls: () => number } {
@@ -89,7 +64,7 @@ describe("CRD install", () => {
 
   it("answers the CRD as created; the status write is the next revision, and the CRD is established when the create returns", async () => {
     const rv0 = (await api(s.url, "GET", CRDS)).json.metadata.resourceVersion;
-    const events = watchEvents(s.url, `${CRDS}?watch=1&resourceVersion=${rv0}&fieldSelector=metadata.name%3Dthings1.g1.example.com`, 2);
+    const events = watchEvents(s.url, `${CRDS}?watch=1&resourceVersion=${rv0}&fieldSelector=metadata.name%3Dthings1.g1.example.com`, 2).events;
     const r = await api(s.url, "POST", CRDS, thingCrd(1));
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.status.conditions, null);
