@@ -4,6 +4,7 @@
  * quoted / block scalars, anchors, tags, directives, the 10000 nesting limits and go-yaml's error texts.
  * Written after libyaml's design (as go-yaml ports it), iterative throughout.
  */
+import { ONE_CHAR_ESCAPES, escapeCodeLength, invalidEscapeCode } from "./escapes.js";
 import { hexValue, isAlpha, isBlank, isBlankZ, isBreak, isBreakZ, isDigit, isHex } from "./chars.js";
 import { CONTROL_CHARACTERS, type ReaderWall } from "./reader-wall.js";
 import { type Mark, STYLE, TK, type Token, type TokenType, YamlSyntaxError, token } from "./tokens.js";
@@ -887,76 +888,10 @@ export class Scanner {
   }
 
   private scanEscape(start: Mark): string {
-    let out: string;
-    let codeLength = 0;
-    switch (String.fromCharCode(this.ch(1))) {
-      case "0":
-        out = "\0";
-        break;
-      case "a":
-        out = "\x07";
-        break;
-      case "b":
-        out = "\b";
-        break;
-      case "t":
-      case "\t":
-        out = "\t";
-        break;
-      case "n":
-        out = "\n";
-        break;
-      case "v":
-        out = "\v";
-        break;
-      case "f":
-        out = "\f";
-        break;
-      case "r":
-        out = "\r";
-        break;
-      case "e":
-        out = "\x1b";
-        break;
-      case " ":
-        out = " ";
-        break;
-      case '"':
-        out = '"';
-        break;
-      case "'":
-        out = "'";
-        break;
-      case "\\":
-        out = "\\";
-        break;
-      case "N":
-        out = "\x85";
-        break;
-      case "_":
-        out = "\xa0";
-        break;
-      case "L":
-        out = "\u2028";
-        break;
-      case "P":
-        out = "\u2029";
-        break;
-      case "x":
-        codeLength = 2;
-        out = "";
-        break;
-      case "u":
-        codeLength = 4;
-        out = "";
-        break;
-      case "U":
-        codeLength = 8;
-        out = "";
-        break;
-      default:
-        this.fail(start, "found unknown escape character");
-    }
+    const c = String.fromCharCode(this.ch(1));
+    let out = Object.hasOwn(ONE_CHAR_ESCAPES, c) ? ONE_CHAR_ESCAPES[c]! : "";
+    const codeLength = escapeCodeLength(c);
+    if (out === "" && codeLength === 0) this.fail(start, "found unknown escape character");
     this.skip();
     this.skip();
     if (codeLength > 0) {
@@ -965,7 +900,7 @@ export class Scanner {
         if (!isHex(this.ch(k))) this.fail(start, "did not find expected hexdecimal number");
         value = value * 16 + hexValue(this.ch(k));
       }
-      if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) this.fail(start, "found invalid Unicode character escape code");
+      if (invalidEscapeCode(value)) this.fail(start, "found invalid Unicode character escape code");
       out = String.fromCodePoint(value);
       for (let k = 0; k < codeLength; k++) this.skip();
     }

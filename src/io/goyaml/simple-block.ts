@@ -17,6 +17,7 @@
  * expects it (go-yaml's errors look like that), and deep nesting. The caller then takes the one-pass
  * event path.
  */
+import { ONE_CHAR_ESCAPES, escapeCodeLength, invalidEscapeCode } from "./escapes.js";
 import { type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { plainIsString, resolvePlain } from "../go-yaml-resolve.js";
 import type { DirectDecoded } from "./direct-json.js";
@@ -642,26 +643,6 @@ class BlockReader {
   }
 }
 
-/** go-yaml v2's one-character escapes in double-quoted scalars. */
-const ESCAPES: Record<string, string> = {
-  "0": "\0",
-  a: "\x07",
-  b: "\b",
-  t: "\t",
-  n: "\n",
-  v: "\v",
-  f: "\f",
-  r: "\r",
-  e: "\x1b",
-  " ": " ",
-  '"': '"',
-  "'": "'",
-  "\\": "\\",
-  N: "\x85",
-  _: "\xa0",
-  L: "\u2028",
-  P: "\u2029",
-};
 const HEX = /^[0-9A-Fa-f]*$/;
 
 /**
@@ -674,17 +655,17 @@ function unescapeDouble(t: string): string {
   for (let i = t.indexOf("\\"); i >= 0; i = t.indexOf("\\", from)) {
     out += t.slice(from, i);
     const e = t[i + 1]!;
-    const one = Object.hasOwn(ESCAPES, e) ? ESCAPES[e] : undefined;
+    const one = Object.hasOwn(ONE_CHAR_ESCAPES, e) ? ONE_CHAR_ESCAPES[e] : undefined;
     if (one !== undefined) {
       out += one;
       from = i + 2;
       continue;
     }
-    const len = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+    const len = escapeCodeLength(e);
     const hex = t.slice(i + 2, i + 2 + len);
     if (len === 0 || hex.length !== len || !HEX.test(hex)) throw GIVE_UP;
     const v = Number.parseInt(hex, 16);
-    if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) throw GIVE_UP;
+    if (invalidEscapeCode(v)) throw GIVE_UP;
     out += String.fromCodePoint(v);
     from = i + 2 + len;
   }
