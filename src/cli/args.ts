@@ -1,7 +1,8 @@
 /** Command-line parsing for `crdkit validate`. */
 import type { FieldValidationMode } from "../pipeline/types.js";
+import { type OutputFormat, UsageError, fieldValidationFlag, outputFlag, scanArgv } from "./argv-scan.js";
 
-export type OutputFormat = "text" | "json" | "junit" | "github";
+export { type OutputFormat, UsageError, enumValue } from "./argv-scan.js";
 
 export interface ValidateArgs {
   crds: string[];
@@ -27,17 +28,6 @@ export interface ValidateArgs {
   kubernetesVersion: string | undefined;
 }
 
-/** A usage error (exit code 2). */
-export class UsageError extends Error {}
-
-const FORMATS: readonly OutputFormat[] = ["text", "json", "junit", "github"];
-const MODES: readonly FieldValidationMode[] = ["Strict", "Warn", "Ignore"];
-
-/** An enum flag value, in any case (`-o JSON`, `--field-validation warn`); undefined when unknown. */
-export function enumValue<T extends string>(allowed: readonly T[], v: string): T | undefined {
-  return allowed.find((a) => a.toLowerCase() === v.toLowerCase());
-}
-
 export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
   const a: ValidateArgs = {
     crds: [],
@@ -58,99 +48,74 @@ export function parseValidateArgs(argv: readonly string[]): ValidateArgs {
     context: undefined,
     kubernetesVersion: undefined,
   };
-  let i = 0;
-  const value = (flag: string, inline: string | undefined): string => {
-    if (inline !== undefined) return inline;
-    const v = argv[++i];
-    if (v === undefined) throw new UsageError(`flag ${flag} needs a value`);
-    return v;
-  };
-  let onlyPaths = false;
-  for (; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (onlyPaths || arg === "-" || !arg.startsWith("-")) {
-      a.inputs.push(arg);
-      continue;
-    }
-    if (arg === "--") {
-      onlyPaths = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    switch (flag) {
-      case "--crds":
-      case "--crd":
-        a.crds.push(value(flag, inline));
-        break;
-      case "--old":
-        a.old.push(value(flag, inline));
-        break;
-      case "-o":
-      case "--output": {
-        const raw = value(flag, inline);
-        const v = enumValue(FORMATS, raw);
-        if (v === undefined) throw new UsageError(`unknown output format "${raw}" (want text, json, junit or github)`);
-        a.output = v;
-        break;
+  scanArgv(argv, {
+    input: (path) => a.inputs.push(path),
+    flag: (flag, value) => {
+      switch (flag) {
+        case "--crds":
+        case "--crd":
+          a.crds.push(value());
+          break;
+        case "--old":
+          a.old.push(value());
+          break;
+        case "-o":
+        case "--output":
+          a.output = outputFlag(value());
+          break;
+        case "--field-validation":
+          a.fieldValidation = fieldValidationFlag(value());
+          break;
+        case "--ignore-missing-schemas":
+          a.ignoreMissingSchemas = true;
+          break;
+        case "--skip":
+          a.skip.push(...value().split(",").map((k) => k.trim()).filter((k) => k !== ""));
+          break;
+        case "--exclude":
+          a.exclude.push(value());
+          break;
+        case "--kubeconfig":
+          a.kubeconfig = value();
+          break;
+        case "--kubernetes-version":
+          a.kubernetesVersion = value();
+          break;
+        case "--context":
+          a.context = value();
+          break;
+        case "--show-object":
+          a.showObject = true;
+          break;
+        case "-v":
+        case "--verbose":
+          a.verbose = true;
+          break;
+        case "--color":
+          a.color = true;
+          break;
+        case "--no-color":
+          a.color = false;
+          break;
+        case "-h":
+        case "--help":
+          a.help = true;
+          break;
+        case "--no-cache":
+          a.noCache = true;
+          break;
+        case "-j":
+        case "--jobs": {
+          const v = value();
+          if (!/^[1-9][0-9]{0,3}$/.test(v)) throw new UsageError(`${flag} needs a positive number of worker threads, got "${v}"`);
+          a.jobs = Number(v);
+          break;
+        }
+        default:
+          throw new UsageError(`unknown flag ${flag}`);
       }
-      case "--field-validation": {
-        const raw = value(flag, inline);
-        const v = enumValue(MODES, raw);
-        if (v === undefined) throw new UsageError(`unknown --field-validation "${raw}" (want Strict, Warn or Ignore)`);
-        a.fieldValidation = v;
-        break;
-      }
-      case "--ignore-missing-schemas":
-        a.ignoreMissingSchemas = true;
-        break;
-      case "--skip":
-        a.skip.push(...value(flag, inline).split(",").map((k) => k.trim()).filter((k) => k !== ""));
-        break;
-      case "--exclude":
-        a.exclude.push(value(flag, inline));
-        break;
-      case "--kubeconfig":
-        a.kubeconfig = value(flag, inline);
-        break;
-      case "--kubernetes-version":
-        a.kubernetesVersion = value(flag, inline);
-        break;
-      case "--context":
-        a.context = value(flag, inline);
-        break;
-      case "--show-object":
-        a.showObject = true;
-        break;
-      case "-v":
-      case "--verbose":
-        a.verbose = true;
-        break;
-      case "--color":
-        a.color = true;
-        break;
-      case "--no-color":
-        a.color = false;
-        break;
-      case "-h":
-      case "--help":
-        a.help = true;
-        break;
-      case "--no-cache":
-        a.noCache = true;
-        break;
-      case "-j":
-      case "--jobs": {
-        const v = value(flag, inline);
-        if (!/^[1-9][0-9]{0,3}$/.test(v)) throw new UsageError(`${flag} needs a positive number of worker threads, got "${v}"`);
-        a.jobs = Number(v);
-        break;
-      }
-      default:
-        throw new UsageError(`unknown flag ${flag}`);
-    }
-  }
+    },
+  });
   if (a.context !== undefined && a.kubeconfig === undefined) throw new UsageError("flag --context needs --kubeconfig");
   return a;
 }

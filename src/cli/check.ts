@@ -15,7 +15,7 @@ import type { FieldValidationMode } from "../pipeline/types.js";
 import { type JsonValue, isObject } from "../value/json-value.js";
 import { expandPaths, InputError, readInput } from "./files.js";
 import { asStoredCrd } from "./stored-crd.js";
-import { type OutputFormat, enumValue } from "./args.js";
+import { type OutputFormat, UsageError, fieldValidationFlag, outputFlag, scanArgv } from "./argv-scan.js";
 import { checkResultsAsResults } from "./output/check-results.js";
 import { formatGithub } from "./output/github.js";
 import { formatJunit } from "./output/junit.js";
@@ -55,57 +55,31 @@ interface CheckArgs {
   help: boolean;
 }
 
-class UsageError extends Error {}
-
 function parseArgs(argv: readonly string[]): CheckArgs {
   const a: CheckArgs = { output: "text", old: [], inputs: [], fieldValidation: "Strict", help: false };
-  let onlyPaths = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (onlyPaths || arg === "-" || !arg.startsWith("-")) {
-      a.inputs.push(arg);
-      continue;
-    }
-    if (arg === "--") {
-      onlyPaths = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`flag ${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "-o":
-      case "--output": {
-        const raw = value();
-        const v = enumValue(["text", "json", "junit", "github"] as const, raw);
-        if (v === undefined) throw new UsageError(`unsupported output format "${raw}" (text, json, junit or github)`);
-        a.output = v;
-        break;
+  scanArgv(argv, {
+    input: (path) => a.inputs.push(path),
+    flag: (flag, value) => {
+      switch (flag) {
+        case "-o":
+        case "--output":
+          a.output = outputFlag(value());
+          break;
+        case "--old":
+          a.old.push(value());
+          break;
+        case "--field-validation":
+          a.fieldValidation = fieldValidationFlag(value());
+          break;
+        case "-h":
+        case "--help":
+          a.help = true;
+          break;
+        default:
+          throw new UsageError(`unknown flag ${flag}`);
       }
-      case "--old":
-        a.old.push(value());
-        break;
-      case "--field-validation": {
-        const v = value();
-        const m = ({ strict: "Strict", warn: "Warn", ignore: "Ignore" } as Record<string, FieldValidationMode>)[v.toLowerCase()];
-        if (!m) throw new UsageError(`unsupported field validation "${v}" (Strict, Warn or Ignore)`);
-        a.fieldValidation = m;
-        break;
-      }
-      case "-h":
-      case "--help":
-        a.help = true;
-        break;
-      default:
-        throw new UsageError(`unknown flag ${flag}`);
-    }
-  }
+    },
+  });
   return a;
 }
 
