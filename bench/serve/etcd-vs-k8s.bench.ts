@@ -44,10 +44,21 @@ const root = resolve(import.meta.dirname, "..", "..");
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false });
 
+/**
+ * What the load generator negotiated with the server being measured: HTTP versions seen and TLS connections
+ * opened (node's https client offers no ALPN, so HTTP/1.1 with keep-alive to every server; reset per server).
+ */
+let wire = { versions: new Set<string>(), sockets: new WeakSet<object>(), connections: 0 };
+
 /** One HTTPS request; resolves to the status (the body is read and dropped). */
 function call(url: string, method: string, body?: string): Promise<number> {
   return new Promise((done, fail) => {
     const req = request(url, { method, agent, headers: body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {} }, (res) => {
+      wire.versions.add(`HTTP/${res.httpVersion}`);
+      if (!wire.sockets.has(res.socket)) {
+        wire.sockets.add(res.socket);
+        wire.connections++;
+      }
       res.resume();
       res.on("end", () => done(res.statusCode ?? 0));
     });
@@ -160,6 +171,8 @@ async function freePort(): Promise<number> {
 
 interface Result {
   name: string;
+  /** HTTP versions and connections of the measured phases (see `wire`). */
+  wire: string;
   creates: Awaited<ReturnType<typeof load>>;
   gets: Awaited<ReturnType<typeof load>>;
   install?: Awaited<ReturnType<typeof install>>;
@@ -241,12 +254,14 @@ async function measure(name: string, url: string): Promise<Result> {
     if (i > 300) throw new Error(`${name}: the CRD is not served`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  if (crdsOnly) return { name, creates: await load(1, (i) => call(coll, "POST", cronTab("one", i)), 201), gets: await load(1, () => call(`${coll}/one-0`, "GET"), 200), install: await install(url, CRDS) };
+  if (crdsOnly) return { name, wire: "", creates: await load(1, (i) => call(coll, "POST", cronTab("one", i)), 201), gets: await load(1, () => call(`${coll}/one-0`, "GET"), 200), install: await install(url, CRDS) };
   await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
   await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
+  wire = { versions: new Set(), sockets: new WeakSet(), connections: 0 };
   const creates = await load(CREATES, (i) => call(coll, "POST", cronTab("ct", i)), 201);
   const gets = await load(GETS, (i) => call(`${coll}/ct-${i % CREATES}`, "GET"), 200);
-  return { name, creates, gets, ...(CRDS > 0 && !name.startsWith("real") ? { install: await install(url, CRDS) } : {}) };
+  const seen = `${[...wire.versions].join("+")}, ${wire.connections} new connections`;
+  return { name, wire: seen, creates, gets, ...(CRDS > 0 && !name.startsWith("real") ? { install: await install(url, CRDS) } : {}) };
 }
 
 const oracle = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
@@ -314,6 +329,7 @@ const lines = [
   ...results.map(
     (r) =>
       `${r.name.padEnd(40)} create ${f(r.creates.perSec).padStart(6)}/s p50 ${f(r.creates.p50)} ms p99 ${f(r.creates.p99)} ms ${c3(r.creates.cpu)} | get ${f(r.gets.perSec).padStart(6)}/s p50 ${f(r.gets.p50)} ms p99 ${f(r.gets.p99)} ms ${c3(r.gets.cpu)}` +
+      (r.wire ? ` | ${r.wire}` : "") +
       (r.install
         ? ` | ${CRDS} CRDs ${r.install.secs.toFixed(2)} s (server CPU ${r.install.cpuSecs.toFixed(2)} s; first/last tenth ${r.install.firstMs.toFixed(1)}/${r.install.lastMs.toFixed(1)} ms per CRD)`
         : ""),

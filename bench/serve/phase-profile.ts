@@ -70,7 +70,8 @@ const security = tls ? { tlsCertFile: join(certDir, "c.crt"), tlsPrivateKeyFile:
 const from = process.argv.includes("--built") ? "../../dist" : "../../src";
 const { startServer } = (await import(`${from}/server/server.js`)) as { startServer: typeof StartServer };
 const { EtcdStore } = (await import(`${from}/storage/etcd/etcd-store.js`)) as { EtcdStore: typeof EtcdStoreClass };
-const server = await startServer({ store: new EtcdStore({ servers: [etcd.url], watchCache }), ui: false, security });
+const store = new EtcdStore({ servers: [etcd.url], watchCache });
+const server = await startServer({ store, ui: false, security });
 const worker = new Worker(loader, { eval: true, argv: tls ? ["--tls"] : [] });
 const phase = (kind: string, prefix: string, n: number, want = 0) =>
   new Promise<void>((done, fail) => {
@@ -91,6 +92,7 @@ try {
     ["gets", "get", GETS, CREATES],
   ] as const) {
     if (profiling) await session.post("Profiler.start");
+    const s0 = store.readStats;
     const c0 = process.cpuUsage();
     await phase(kind, "ct", n, want);
     const c = process.cpuUsage(c0);
@@ -99,7 +101,9 @@ try {
       writeFileSync(join(out, `${name}.cpuprofile`), JSON.stringify(profile));
     }
     // process.cpuUsage covers every thread: the worker's share is included; the profile is the server thread.
-    console.log(`${name}: ${n} requests, process CPU ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req (with the load generator)`);
+    const s1 = store.readStats;
+    const perTxn = s1.batches > s0.batches ? ` (${((s1.reads - s0.reads) / (s1.batches - s0.batches)).toFixed(1)} reads per etcd read call)` : "";
+    console.log(`${name}: ${n} requests, process CPU ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req (with the load generator)${perTxn}`);
   }
   session.disconnect();
 } finally {

@@ -90,6 +90,36 @@ describe("EtcdReadBatcher", () => {
     assert.deepEqual(etcd.calls, [["a"], ["a"]]);
   });
 
+  it("sends a batch of revision reads alone as one count-only Range of the revision key, and counts batches and reads", async () => {
+    const ranges: { req: object; deadline: number }[] = [];
+    let txns = 0;
+    const b = new EtcdReadBatcher(
+      async () => {
+        txns++;
+        return { header: { revision: 9 }, succeeded: true, responses: [{ response_range: { header: { revision: 9 }, kvs: [kv("a", 4)], more: false, count: 1 } }] };
+      },
+      5000,
+      Buffer.from("/registry/"),
+      async (req, deadline) => {
+        ranges.push({ req, deadline });
+        return { header: { revision: 12 } };
+      },
+    );
+    const t0 = Date.now();
+    assert.deepEqual(await Promise.all([b.revision(), b.revision(), b.revision()]), [12, 12, 12]);
+    assert.equal(ranges.length, 1);
+    assert.deepEqual(ranges[0]!.req, { key: Buffer.from("/registry/"), count_only: true });
+    assert.ok(ranges[0]!.deadline >= t0 + 5000);
+    assert.equal(txns, 0);
+    // A batch with a key read goes as a Txn; its revision reads take the Txn's revision.
+    const [rev, got] = await Promise.all([b.revision(), b.get(Buffer.from("a"))]);
+    assert.equal(rev, 9);
+    assert.equal(got.kv?.mod_revision, 4);
+    assert.equal(txns, 1);
+    assert.equal(ranges.length, 1);
+    assert.deepEqual(b.stats, { batches: 2, reads: 5 });
+  });
+
   it("passes the earliest deadline of a batch's readers to the Txn", async () => {
     const deadlines: number[] = [];
     const b = new EtcdReadBatcher(async (_req, deadline) => {

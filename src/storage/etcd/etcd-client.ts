@@ -199,8 +199,9 @@ export class EtcdClient {
     }
   }
 
-  range(req: object): Promise<RangeResponse> {
-    return this.unary(this.kv, "Range", req, true);
+  /** A Range (`deadline`: epoch ms, default the call timeout from now); retried as a read. */
+  range(req: object, deadline?: number): Promise<RangeResponse> {
+    return this.unary(this.kv, "Range", req, true, deadline);
   }
 
   /** A Txn (`deadline`: epoch ms, default the call timeout from now); `readOnly` (ranges only) makes it repeatable. */

@@ -7,12 +7,17 @@
  * Batches are sent at the end of the event loop turn the first of their reads arrived in (setImmediate), so
  * the requests of one turn's I/O share a Txn instead of the first one or two going alone (measured with 16
  * GETs in flight over HTTPS: 3.3 reads per Txn before, 6 after, and a quarter less process CPU per GET).
+ * The watch cache's reads need only the revision: a batch of those alone is one count-only Range (measured
+ * against etcd 3.4 with 16 calls in flight, medians of 5 rounds: 181 µs of client CPU and 118 µs of etcd
+ * CPU per call, against 201 and 131 µs for the same range in a Txn).
  */
 import { DEADLINE_TEXT, type EtcdKv, type TxnResponse } from "./etcd-client.js";
 import { StoreUnavailableError } from "../types.js";
 
 /** The Txn call (EtcdClient.txn with a deadline). */
 export type TxnCall = (req: object, deadline: number) => Promise<TxnResponse>;
+/** The Range call (EtcdClient.range with a deadline); only its header's revision is used. */
+export type RangeCall = (req: object, deadline: number) => Promise<{ header: { revision: number } }>;
 
 interface Reader {
   /** The key to read; undefined: only the revision (a consistent read from the watch cache). */
@@ -32,6 +37,8 @@ export class EtcdReadBatcher {
   private inFlight = 0;
   /** A pump is scheduled for the end of this turn. */
   private scheduled = false;
+  /** Calls sent and the reads they answered so far (diagnostics: the batch size under load). */
+  readonly stats = { batches: 0, reads: 0 };
 
   constructor(
     private readonly txn: TxnCall,
@@ -41,6 +48,12 @@ export class EtcdReadBatcher {
      * Txn without ranges as a serializable read, from the member's own state).
      */
     private readonly revisionKey: Buffer = Buffer.from([0]),
+    /**
+     * Sends a batch of revision reads only (the watch cache's reads) as one count-only Range: the same
+     * linearizable read as a Txn holding that range, cheaper to encode and answer on both sides. Without it
+     * they go in a Txn as well.
+     */
+    private readonly range?: RangeCall,
   ) {}
 
   /** The key's value (undefined when absent) and the revision it was read at. */
@@ -83,6 +96,8 @@ export class EtcdReadBatcher {
       });
       if (live.length === 0) continue;
       this.inFlight++;
+      this.stats.batches++;
+      this.stats.reads += live.length;
       this.send(live).finally(() => {
         this.inFlight--;
         if (this.queue.length > 0) this.schedule();
@@ -102,9 +117,15 @@ export class EtcdReadBatcher {
         ops.push({ request_range: { key: r.key } });
       }
     }
-    if (ops.length === 0) ops.push({ request_range: { key: this.revisionKey, count_only: true } });
+    const deadline = Math.min(...batch.map((r) => r.deadline));
     try {
-      const res = await this.txn({ compare: [], success: ops, failure: [] }, Math.min(...batch.map((r) => r.deadline)));
+      if (ops.length === 0) {
+        const revisionRead = { key: this.revisionKey, count_only: true };
+        const res = this.range ? await this.range(revisionRead, deadline) : await this.txn({ compare: [], success: [{ request_range: revisionRead }], failure: [] }, deadline);
+        for (const r of batch) r.resolve({ kv: undefined, revision: res.header.revision });
+        return;
+      }
+      const res = await this.txn({ compare: [], success: ops, failure: [] }, deadline);
       for (const r of batch) {
         if (r.key === undefined) {
           r.resolve({ kv: undefined, revision: res.header.revision });

@@ -86,8 +86,18 @@ export class EtcdStore implements Store {
     // The store's keys are all under ROOT + "/": keys of another prefix that merely starts with this one
     // (`/registry2/…` beside `/registry/…`) are not kept in the cache, and prefix `/` still has a non-empty key.
     const root = this.etcdKey(`${ROOT}/`);
-    this.reads = new EtcdReadBatcher((req, deadline) => this.client.txn(req, deadline, true), this.client.callTimeoutMs, root);
+    this.reads = new EtcdReadBatcher(
+      (req, deadline) => this.client.txn(req, deadline, true),
+      this.client.callTimeoutMs,
+      root,
+      (req, deadline) => this.client.range(req, deadline),
+    );
     this.cache = opts.watchCache === false ? undefined : new EtcdWatchCache(this.client, root, prefixEnd(root), opts.watchCacheHooks);
+  }
+
+  /** Read calls sent to etcd (Txns and revision Ranges) and the reads they answered so far (diagnostics). */
+  get readStats(): { batches: number; reads: number } {
+    return { ...this.reads.stats };
   }
 
   /** The etcd key of a store key. */
