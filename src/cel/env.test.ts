@@ -125,3 +125,32 @@ test("env: extend adds declarations and keeps the base ones", () => {
   else assert.equal(formatType(r.outputType), "bool");
   assert.ok(isCompileFailure(env.compile("oldSelf")));
 });
+
+test("env: derive shares the parent's functions and validators, with its own variables and object types", () => {
+  const parent = new Env({ extendedValidations: true, functions: env.options.functions ?? [], opaqueTypes: ["test.Quantity"] });
+  const fields = new Map([["limit", parent.types.findIdentType("test.Quantity") as never]]);
+  const source = { prefixes: ["node1"], fields: (n: string) => (n === "node1" ? fields : undefined) };
+  const child = parent.derive({ variables: { self: "node1" }, objectTypeSource: source });
+  const ok = child.compile("self.limit.isLessThan(quantity('2'))");
+  if (isCompileFailure(ok)) assert.fail(ok.issues);
+  const self = new HashCelMap();
+  self.set("limit", new Quantity(3000n));
+  assert.equal(child.program(ok).eval({ self }).value, false);
+  // the same result as declaring everything again
+  const full = new Env({ ...parent.options, variables: { self: "node1" }, objectTypeSource: source });
+  const bad = ["self.nope", "self.limit + 1", "duration('1x') == self", "self.limit.isLessThan(quantity('2'), 1)"];
+  for (const e of bad) {
+    const a = child.compile(e);
+    const b = full.compile(e);
+    assert.ok(isCompileFailure(a) && isCompileFailure(b), e);
+    assert.equal(a.issues, b.issues);
+  }
+  // the literal validator runs: cel-go's text
+  const lit = child.compile("duration('1x') == duration('1s')");
+  assert.ok(isCompileFailure(lit));
+  assert.equal(lit.issues, "ERROR: <input>:1:10: invalid duration argument\n | duration('1x') == duration('1s')\n | .........^");
+  // the parent does not see the child's declarations
+  const p = parent.compile("self");
+  assert.ok(isCompileFailure(p));
+  assert.match(p.issues, /undeclared reference to 'self'/);
+});

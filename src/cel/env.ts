@@ -113,6 +113,24 @@ export interface EnvOptions {
   readonly parseCache?: ParseCache;
 }
 
+/** What {@link Env.derive} adds: variables and on-demand object types (a schema node's `self`). */
+export interface DerivedEnvOptions {
+  /** Variables added to (or replacing) the parent's. */
+  readonly variables?: Readonly<Record<string, TypeSpec>>;
+  /** Object types declared on demand, after the parent's. */
+  readonly objectTypeSource?: ObjectTypeSource;
+  /** Parse results shared with other environments; default the parent's. */
+  readonly parseCache?: ParseCache;
+}
+
+/** The parent and additions of a derived environment (module-private: only {@link Env.derive} makes one). */
+class DeriveFrom {
+  constructor(
+    readonly parent: Env,
+    readonly more: DerivedEnvOptions,
+  ) {}
+}
+
 /** A successfully compiled expression. */
 export interface Compiled {
   readonly ast: ParsedAst;
@@ -236,15 +254,35 @@ export class Env {
   readonly customImpls: ReadonlyMap<string, (...args: never[]) => unknown>;
   private readonly parseOptions: ParseOptions;
   private registry: FunctionRegistry | undefined;
-  private readonly validators: AstValidator[] = [];
+  private readonly validators: AstValidator[];
   private readonly libraryEstimators: ReadonlyMap<string, FunctionEstimator>;
-  private readonly customOverloads: OverloadImpl[] = [];
+  private readonly customOverloads: OverloadImpl[];
 
   /** The options this environment was built from. */
   readonly options: EnvOptions;
 
-  constructor(options: EnvOptions = {}) {
+  /** @param from internal: set by {@link Env.derive} only. */
+  constructor(options: EnvOptions = {}, from?: DeriveFrom) {
     this.options = options;
+    if (from !== undefined) {
+      // derived: the parent's declarations, validators and parser options, shared; own variables and types
+      const parent = from.parent;
+      const reg = parent.types.copy();
+      if (from.more.objectTypeSource !== undefined) reg.registerObjectSource(from.more.objectTypeSource);
+      const lookup = (n: string) => reg.findIdentType(n);
+      const variables = new Map(parent.decls.variables);
+      for (const [name, t] of Object.entries(from.more.variables ?? {})) variables.set(name, toType(t, lookup));
+      this.types = reg;
+      this.decls = { ...parent.decls, variables, provider: reg };
+      this.customImpls = parent.customImpls;
+      this.customOverloads = parent.customOverloads;
+      this.validators = parent.validators;
+      this.libraryEstimators = parent.libraryEstimators;
+      this.parseOptions = parent.parseOptions;
+      return;
+    }
+    this.validators = [];
+    this.customOverloads = [];
     const libs = options.libraries ?? {};
     const reg = baseRegistry(libs.optional !== false, options.opaqueTypes ?? NO_NAMES).copy();
     this.types = reg;
@@ -340,6 +378,24 @@ export class Env {
       validators: [...(o.validators ?? []), ...(more.validators ?? [])],
       libraries: { ...o.libraries, ...more.libraries },
     });
+  }
+
+  /**
+   * A new environment with this one's functions, libraries, validators and parser options — shared,
+   * not declared again — plus the variables and on-demand object types of `more`: what
+   * `extend(more)` declares, at the cost of a variable map and a type registry copy (an environment
+   * per schema node would otherwise re-declare every library function). Its validators evaluate
+   * literals with this environment's function implementations.
+   */
+  derive(more: DerivedEnvOptions): Env {
+    const o = this.options;
+    const options: EnvOptions = {
+      ...o,
+      variables: { ...o.variables, ...more.variables },
+      ...(more.objectTypeSource !== undefined ? { objectTypeSource: more.objectTypeSource } : {}),
+      ...(more.parseCache !== undefined ? { parseCache: more.parseCache } : {}),
+    };
+    return new Env(options, new DeriveFrom(this, more));
   }
 
   /** Parses and type-checks `expression`. */

@@ -86,6 +86,7 @@ export type {
   Compiled,
   CustomFunction,
   CustomOverload,
+  DerivedEnvOptions,
   EnvOptions,
   LibraryOptions,
   ProgramOptions,
