@@ -73,22 +73,27 @@ function standardIdentTypes(): readonly CelType[] {
 
 /** A mutable registry of object and opaque types. */
 export class TypeRegistry implements TypeProvider {
-  private readonly structs = new Map<string, ReadonlyMap<string, CelType>>();
-  private readonly identTypes = new Map<string, CelType>();
-  private readonly prefixes = new Set<string>();
-  private readonly sources: ObjectTypeSource[] = [];
+  private readonly structs: Map<string, ReadonlyMap<string, CelType>>;
+  private readonly identTypes: Map<string, CelType>;
+  private readonly prefixes: Set<string>;
+  private readonly sources: ObjectTypeSource[];
   /** Names the sources were asked about and do not declare. */
   private readonly notFromSources = new Set<string>();
 
   /** @param from a registry whose declarations this one starts with (see {@link copy}). */
   constructor(from?: TypeRegistry) {
     if (from !== undefined) {
-      for (const [k, v] of from.structs) this.structs.set(k, v);
-      for (const [k, v] of from.identTypes) this.identTypes.set(k, v);
-      for (const p of from.prefixes) this.prefixes.add(p);
-      for (const src of from.sources) this.sources.push(src);
+      // copied by the Map / Set constructors' own loops (an environment per schema node copies one)
+      this.structs = new Map(from.structs);
+      this.identTypes = new Map(from.identTypes);
+      this.prefixes = new Set(from.prefixes);
+      this.sources = from.sources.slice();
       return;
     }
+    this.structs = new Map();
+    this.identTypes = new Map();
+    this.prefixes = new Set();
+    this.sources = [];
     // cel-go's standard type identifiers (stdlib `TypeVariable` declarations).
     for (const t of standardIdentTypes()) this.setIdent(t.name, t);
   }
