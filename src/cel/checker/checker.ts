@@ -74,6 +74,11 @@ export interface CheckResult {
   referenceOf(id: number): Reference | undefined;
   /** `[...references.values()]`, without building the map (one array per result). */
   referenceList(): readonly Reference[];
+  /**
+   * Whether a call resolved to function `name` may occur (false: none does; true: some call's reference
+   * named it), without a walk over the references. Absent: scan {@link referenceList}.
+   */
+  mayHaveCallNamed?(name: string): boolean;
 }
 
 /** Checker options. */
@@ -110,6 +115,7 @@ class CheckedResult implements CheckResult {
   private readonly typedIds: readonly number[];
   private readonly refArr: (Reference | undefined)[];
   private readonly refIds: readonly number[];
+  private readonly callNames: readonly string[];
   private typeMap: Map<number, CelType> | undefined;
   private refMap: Map<number, Reference> | undefined;
   private refList: Reference[] | undefined;
@@ -124,6 +130,11 @@ class CheckedResult implements CheckResult {
     this.typedIds = c.typedIds;
     this.refArr = c.refArr;
     this.refIds = c.refIds;
+    this.callNames = c.callNames;
+  }
+
+  mayHaveCallNamed(name: string): boolean {
+    return this.callNames.includes(name);
   }
 
   get types(): Map<number, CelType> {
@@ -187,6 +198,8 @@ class Checker {
   readonly typedIds: number[] = [];
   readonly refArr: (Reference | undefined)[] = [];
   readonly refIds: number[] = [];
+  /** The function names of the call references set (with repeats), for {@link CheckResult.mayHaveCallNamed}. */
+  readonly callNames: string[] = [];
   readonly errors: IssueCollector;
   readonly mappings = new Mapping();
   private readonly cache: ResolutionCache;
@@ -671,6 +684,8 @@ class Checker {
   private setReference(id: number, r: Reference): void {
     if (this.refArr[id] === undefined) this.refIds.push(id);
     this.refArr[id] = r;
+    // a call's reference lists its overloads (identifiers and type names have none)
+    if (r.overloadIds !== undefined) this.callNames.push(r.name as string);
   }
 
   private getType(e: Expr): CelType {

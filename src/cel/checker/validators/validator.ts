@@ -52,7 +52,7 @@ class Context implements ValidationContext {
     if (list === undefined) {
       // after a successful check every call has a reference naming its function: no reference
       // with this name, no such call (skips the walk, and the memo, in the common case)
-      if (this.checked.issueCount === 0 && !hasReferenceNamed(this.checked, name)) return NO_CALLS;
+      if (this.checked.issueCount === 0 && !mayHaveCallNamed(this.checked, name)) return NO_CALLS;
       const out: CallExpr[] = [];
       collectCalls(this.ast.expr, this.checked, name, out);
       list = out;
@@ -68,7 +68,8 @@ class Context implements ValidationContext {
 
 const NO_CALLS: readonly CallExpr[] = [];
 
-function hasReferenceNamed(checked: CheckResult, name: string): boolean {
+function mayHaveCallNamed(checked: CheckResult, name: string): boolean {
+  if (checked.mayHaveCallNamed !== undefined) return checked.mayHaveCallNamed(name);
   const refs = checked.referenceList();
   for (let i = 0; i < refs.length; i++) if ((refs[i] as Reference).name === name) return true;
   return false;
