@@ -49,8 +49,23 @@ const SIMPLE: Readonly<Record<string, CelType>> = {
 /** Thrown for malformed type text. */
 export class TypeSyntaxError extends Error {}
 
+/** A type written as a bare name (`string`, `kubernetes.URL`, `T`). */
+const BARE_NAME = /^[A-Za-z_!][A-Za-z0-9_.!]*$/;
+
+/** The type a name without parameters denotes. */
+function namedType(n: string, text: string, lookup: ((name: string) => CelType | undefined) | undefined): CelType {
+  const s = SIMPLE[n];
+  if (s !== undefined) return s;
+  const found = lookup?.(n);
+  if (found !== undefined) return found;
+  if (/^[A-Z]$/.test(n)) return typeParamType(n);
+  throw new TypeSyntaxError(`unknown type ${JSON.stringify(n)} in ${JSON.stringify(text)}`);
+}
+
 /** Parses `text`; `lookup` resolves other names (e.g. declared object types). */
 export function parseType(text: string, lookup?: (name: string) => CelType | undefined): CelType {
+  // most declared types are bare names: no parser state (`list` and `map` need parameters)
+  if (text !== "list" && text !== "map" && BARE_NAME.test(text)) return namedType(text, text, lookup);
   let pos = 0;
   const src = text;
   const ws = () => {
@@ -96,14 +111,7 @@ export function parseType(text: string, lookup?: (name: string) => CelType | und
       return mapType(params[0] as CelType, params[1] as CelType);
     }
     if (n === "type" && params.length === 1) return typeTypeWithParam(params[0] as CelType);
-    if (params.length === 0) {
-      const s = SIMPLE[n];
-      if (s !== undefined) return s;
-      const found = lookup?.(n);
-      if (found !== undefined) return found;
-      if (/^[A-Z]$/.test(n)) return typeParamType(n);
-      throw new TypeSyntaxError(`unknown type ${JSON.stringify(n)} in ${JSON.stringify(text)}`);
-    }
+    if (params.length === 0) return namedType(n, text, lookup);
     return opaqueType(n, ...params);
   };
   const t = parse(0);
