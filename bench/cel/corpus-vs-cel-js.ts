@@ -10,7 +10,12 @@
  * binds each call's overload handler while typing it, so after `parse().check()` the expression is
  * ready to evaluate; crdkit's evaluable form is the planner's, so its side is compile + program.
  * crdkit's compile also runs the AST validators Kubernetes enables (homogeneous aggregate literals,
- * duration / timestamp / regex literals, string.format), which cel-js does not have.
+ * duration / timestamp / regex literals, string.format), which cel-js does not have: the regex literal
+ * check compiles every `matches` pattern with RE2 (re2js) at compile time, cel-js builds a native RegExp
+ * when it evaluates. Both type-check against the same declarations (`self` / `oldSelf` dyn). The line
+ * "crdkit parse + check" times crdkit without those validators and without planning, the nearest
+ * counterpart of cel-js's `parse().check()` (crdkit still builds cel-go's ids, positions, macro calls,
+ * reference map and overload id lists, which cel-js does not).
  *
  * `--cold` measures the short-process setting instead: each round compiles every expression once in a
  * fresh child process per engine (code still in V8's lower tiers, first uses included), as a
@@ -52,6 +57,9 @@ const rounds = ri >= 0 ? Number(process.argv[ri + 1]) : 5;
 
 const crdkit = new Env({ opaqueTypes: KUBE_OPAQUE_TYPES, functions: kubeLibraryFunctions(), extendedValidations: true, variables: { self: "dyn", oldSelf: "dyn" } });
 const marc = new Environment({ unlistedVariablesAreDyn: true });
+// without Kubernetes' AST validators (the strings library's format check stays: it runs only on `format` calls)
+const bare = new Env({ opaqueTypes: KUBE_OPAQUE_TYPES, functions: kubeLibraryFunctions(), variables: { self: "dyn", oldSelf: "dyn" } });
+const crdkitCheck = (r: string) => !isCompileFailure(bare.compile(r));
 const crdkitCompile = (r: string) => {
   const c = crdkit.compile(r);
   if (isCompileFailure(c)) return false;
@@ -68,7 +76,8 @@ const marcCompile = (r: string) => {
 if (ci >= 0) {
   // one cold pass of one engine over the expressions both compile (listed by the parent)
   const list = JSON.parse(readFileSync(process.argv[ci + 2] as string, "utf8")) as string[];
-  const fn = process.argv[ci + 1] === "crdkit" ? crdkitCompile : marcCompile;
+  const engine = process.argv[ci + 1];
+  const fn = engine === "crdkit" ? crdkitCompile : engine === "crdkit-check" ? crdkitCheck : marcCompile;
   const t = process.cpuUsage();
   for (const r of list) fn(r);
   const d = process.cpuUsage(t);
@@ -86,9 +95,9 @@ if (process.argv.includes("--cold")) {
   const listFile = join(dir, "both.json");
   writeFileSync(listFile, JSON.stringify(both));
   const self = fileURLToPath(import.meta.url);
-  const cold = { crdkit: [] as number[], marc: [] as number[] };
+  const cold = { crdkit: [] as number[], marc: [] as number[], check: [] as number[] };
   for (let i = 0; i < rounds; i++) {
-    for (const [engine, out] of [["crdkit", cold.crdkit], ["cel-js", cold.marc]] as const) {
+    for (const [engine, out] of [["crdkit", cold.crdkit], ["cel-js", cold.marc], ["crdkit-check", cold.check]] as const) {
       out.push(Number(execFileSync(process.execPath, ["--import", "tsx", self, "--child", engine, listFile], { encoding: "utf8" })));
     }
   }
@@ -98,7 +107,8 @@ if (process.argv.includes("--cold")) {
   for (const [label, pick] of [["best", (xs: number[]) => Math.min(...xs)], ["median", med]] as const) {
     const c = pick(cold.crdkit);
     const m = pick(cold.marc);
-    console.log(`${label} round: crdkit ${((c * 1000) / both.length).toFixed(1)} µs/expression (${c.toFixed(0)} ms), cel-js ${((m * 1000) / both.length).toFixed(1)} µs/expression (${m.toFixed(0)} ms), ratio ${(m / c).toFixed(2)}x`);
+    const k = pick(cold.check);
+    console.log(`${label} round: crdkit ${((c * 1000) / both.length).toFixed(1)} µs/expression (${c.toFixed(0)} ms), cel-js ${((m * 1000) / both.length).toFixed(1)} µs/expression (${m.toFixed(0)} ms), ratio ${(m / c).toFixed(2)}x; crdkit parse + check ${k.toFixed(0)} ms, ratio ${(m / k).toFixed(2)}x`);
   }
   process.exit(0);
 }
@@ -110,11 +120,12 @@ function time(fn: (r: string) => boolean, list: readonly string[]): number {
   const d = process.cpuUsage(t);
   return (d.user + d.system) / 1000;
 }
-const runs = { crdkit: [] as number[], marc: [] as number[], crdkitAll: [] as number[] };
+const runs = { crdkit: [] as number[], marc: [] as number[], crdkitAll: [] as number[], check: [] as number[] };
 for (let i = 0; i < rounds; i++) {
   runs.crdkit.push(time(crdkitCompile, both));
   runs.marc.push(time(marcCompile, both));
   runs.crdkitAll.push(time(crdkitCompile, rules));
+  runs.check.push(time(crdkitCheck, both));
 }
 const best = (xs: number[]) => Math.min(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -125,4 +136,5 @@ for (const [label, pick] of [["best", best], ["median", median]] as const) {
   console.log(`  crdkit  ${us(pick(runs.crdkit), both.length)}   (all ${rules.length}: ${us(pick(runs.crdkitAll), rules.length)})`);
   console.log(`  cel-js  ${us(pick(runs.marc), both.length)}`);
   console.log(`  compile ratio (cel-js time / crdkit time, > 1: crdkit faster): ${(pick(runs.marc) / pick(runs.crdkit)).toFixed(2)}x`);
+  console.log(`  crdkit parse + check (no AST validators, no plan) ${us(pick(runs.check), both.length)}, ratio ${(pick(runs.marc) / pick(runs.check)).toFixed(2)}x`);
 }
