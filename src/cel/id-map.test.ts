@@ -89,3 +89,34 @@ test("setAbove behaves as set, for keys above, at, below the largest key and aft
   sameAsMap([["setAbove", 0, 1], ["setAbove", 1.5, 2], ["setAbove", 3, 3]]);
   sameAsMap([["set", 2, 1], ["setAbove", 1, 2], ["setAbove", 9, 3]]);
 });
+
+test("IdMap.ascending: the map setAbove and delete in ascending order build, and a Map afterwards", () => {
+  // ids 1..6 set in order, 3 and 5 deleted (the parser's positions: a unary or macro id dropped)
+  const vals: (number | undefined)[] = [];
+  for (let id = 1; id <= 6; id++) vals[id] = id * 10;
+  vals[3] = undefined;
+  vals[5] = undefined;
+  const a = IdMap.ascending(vals, 4, 6);
+  const b = new Map<number, number>([
+    [1, 10],
+    [2, 20],
+    [4, 40],
+    [6, 60],
+  ]);
+  assert.equal(a.size, 4);
+  assert.deepEqual([...a], [...b]);
+  for (const k of [0, 1, 3, 5, 6, 7]) assert.equal(a.get(k), b.get(k));
+  // later writes keep Map semantics: an older key re-added goes last, a newer one after it
+  for (const [k, v] of [
+    [3, 33],
+    [8, 80],
+    [1, 11],
+  ] as const) {
+    a.set(k, v);
+    b.set(k, v);
+  }
+  assert.equal(a.delete(2), b.delete(2));
+  assert.deepEqual([...a], [...b]);
+  assert.equal(a.size, b.size);
+  assert.deepEqual([...IdMap.ascending<number>([], 0, -1)], []);
+});

@@ -28,6 +28,23 @@ export class IdMap<V> extends Map<number, V> {
   /** Whether entries live in the inherited `Map` storage instead. */
   private fallback = false;
 
+  /**
+   * The map of the keys `k` of `vals` with `vals[k] !== undefined` (ascending: insertion order), taking
+   * `vals` over: `count` such keys, none above `last`. What `setAbove` in ascending key order (and
+   * `delete`) would have built, without a call per key.
+   */
+  static ascending<V>(vals: (V | undefined)[], count: number, last: number): IdMap<V> {
+    const m = new IdMap<V>();
+    if (last >= MAX_DENSE_KEY) {
+      for (let k = 0; k < vals.length; k++) if (vals[k] !== undefined) m.set(k, vals[k] as V);
+      return m;
+    }
+    m.vals = vals;
+    m.count = count;
+    m.last = last;
+    return m;
+  }
+
   override get size(): number {
     return this.fallback ? super.size : this.count;
   }

@@ -290,7 +290,13 @@ class Parser {
   /** Index of the final EOF token. */
   private readonly last: number;
   private nextId = 1;
-  readonly positions: IdMap<number> = new IdMap<number>();
+  /**
+   * Offsets by node id (`undefined`: none), written once per node in ascending id order: a plain array
+   * store per node in V8's lower tiers; {@link positionMap} wraps it as the result's `Map` at the end.
+   */
+  private readonly offsets: (number | undefined)[] = [];
+  /** How many ids of {@link offsets} hold an offset. */
+  private posCount = 0;
   readonly macroCalls = new Map<number, Expr>();
   readonly issues: CelIssue[] = [];
   private readonly macros: MacroTable;
@@ -352,8 +358,18 @@ class Parser {
   // ---- node factories
   private id(offset: number): number {
     const id = this.nextId++;
-    this.positions.setAbove(id, offset);
+    this.offsets[id] = offset;
+    this.posCount++;
     return id;
+  }
+  private deletePosition(id: number): void {
+    if (this.offsets[id] === undefined) return;
+    this.offsets[id] = undefined;
+    this.posCount--;
+  }
+  /** The offsets by node id as a `Map` (an {@link IdMap} over {@link offsets}). */
+  positionMap(): IdMap<number> {
+    return IdMap.ascending(this.offsets, this.posCount, this.nextId > 1 ? this.nextId - 1 : -1);
   }
   private report(message: string, offset: number): Expr {
     const id = this.id(offset);
@@ -403,13 +419,13 @@ class Parser {
     const candidates = this.macros.byName.get(fn);
     const m = candidates === undefined ? undefined : findMacro(candidates, args.length, target !== undefined);
     if (m) {
-      const offset = this.positions.get(id) ?? -1;
+      const offset = this.offsets[id] ?? -1;
       const h = this.helper(offset);
       const r = m.expand(h, target, args);
       if (r !== undefined) {
-        this.positions.delete(id);
+        this.deletePosition(id);
         if ("macroError" in r) {
-          const off = this.positions.get(r.exprId) ?? offset;
+          const off = this.offsets[r.exprId] ?? offset;
           return this.report(r.macroError, off);
         }
         this.macroCalls.set(r.id, this.call(0, fn, args, target));
@@ -548,7 +564,7 @@ class Parser {
       const opId = this.id(t.start);
       const operand = this.parseMember();
       if (count % 2 === 0) {
-        this.positions.delete(opId);
+        this.deletePosition(opId);
         return operand;
       }
       return this.callOrMacro(opId, t.kind === "!" ? "!_" : "-_", [operand]);
@@ -990,7 +1006,7 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     issues.length = MAX_SYNTAX_ERRORS;
     issues.push({ message: `Syntax error: More than ${MAX_SYNTAX_ERRORS} syntax errors`, offset: at.offset, exprId: 0 });
   }
-  const sourceInfo: SourceInfo = { description, source, lineOffsets, positions: p.positions, macroCalls: p.macroCalls };
+  const sourceInfo: SourceInfo = { description, source, lineOffsets, positions: p.positionMap(), macroCalls: p.macroCalls };
   if (issues.length > 0 || expr === undefined) {
     return { issues, sourceInfo, errorText: formatIssues(sourceInfo, issues) };
   }
