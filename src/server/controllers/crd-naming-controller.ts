@@ -17,6 +17,7 @@ import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js"
 import { encodeObject, parseStored } from "../endpoints/rest-common.js";
 import type { Registry } from "../registry/registry.js";
 import { CRD_PREFIX } from "../registry/registry.js";
+import { isSynced } from "../registry/registry-synced-store.js";
 import { CRD_TYPE } from "../ssa/crd-type.js";
 import { trackUpdate } from "../ssa/field-manager.js";
 import { namingStatus } from "./crd-status.js";
@@ -54,7 +55,7 @@ export class CrdNamingController {
       const admitted = created && sv === known;
       known = undefined;
       if (!sv) return "";
-      const crd = parseStored(sv.value);
+      const crd = this.parsed(key, sv);
       const group = groupOf(crd);
       const next = this.statusWrite(name, crd, admitted);
       if (next === undefined) return group;
@@ -67,6 +68,18 @@ export class CrdNamingController {
       }
     }
     return "";
+  }
+
+  /**
+   * The CRD of `sv` parsed once: the registry's object when it already holds that revision, else parsed here
+   * and handed to the registry for the write's watch event (read-only from then on: statusWrite builds copies).
+   */
+  private parsed(key: string, sv: StoredValue): JsonObject {
+    const held = this.registry.objectAt(key.slice(CRD_PREFIX.length), sv.modRevision);
+    if (held) return held;
+    const crd = parseStored(sv.value);
+    this.registry.prime(key, sv.value, crd);
+    return crd;
   }
 
   /**
@@ -96,7 +109,9 @@ export class CrdNamingController {
    */
   followUp(key: string, created: string): string | undefined {
     if (!key.startsWith(CRD_PREFIX)) return undefined;
-    return this.statusWrite(key.slice(CRD_PREFIX.length), parseStored(created), true);
+    const crd = parseStored(created);
+    this.registry.prime(key, created, crd);
+    return this.statusWrite(key.slice(CRD_PREFIX.length), crd, true);
   }
 
   /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */
@@ -164,6 +179,15 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         if (next) await controller.afterGroupChange(nameOf(key));
         else await controller.afterWrite(nameOf(key), undefined, created, true);
         return created;
+      }
+      if (isSynced(store)) {
+        // The pass needs no wait for the create to reach the registry (its names are compared with the other
+        // CRDs'); its status write waits for the registry, which then holds the create too. Either way the
+        // answer waits until the registry holds the CRD.
+        const sv = await store.unsynced.create(key, value);
+        await controller.afterWrite(nameOf(key), undefined, sv, true);
+        await store.waitSeen(key, sv.modRevision);
+        return sv;
       }
       const sv = await store.create(key, value);
       await controller.afterWrite(nameOf(key), undefined, sv, true);

@@ -17,13 +17,30 @@ export interface WatchCache {
 /** How long a CRD write waits for the registry before answering anyway. */
 const CATCH_UP_TIMEOUT_MS = 5000;
 
-export function registrySynced(store: Store, registry: WatchCache): Store {
+/** A store whose writes resolve once the cache has seen them, and the store underneath. */
+export interface SyncedStore extends Store {
+  /** The same store without the wait: a write resolves when the store has it. */
+  readonly unsynced: Store;
+  /** Resolves once the cache reflects the write of `key` at `revision` (or after the timeout). */
+  waitSeen(key: string, revision: number): Promise<void>;
+}
+
+/** `store` is a {@link SyncedStore}. */
+export function isSynced(store: Store): store is SyncedStore {
+  return "unsynced" in store && "waitSeen" in store;
+}
+
+export function registrySynced(store: Store, registry: WatchCache): SyncedStore {
   const caughtUp = async <T>(key: string, p: Promise<T>, revision: (v: T) => number): Promise<T> => {
     const v = await p;
     await registry.caughtUp(revision(v), CATCH_UP_TIMEOUT_MS, key);
     return v;
   };
   return {
+    unsynced: store,
+    waitSeen: async (key, revision) => {
+      await registry.caughtUp(revision, CATCH_UP_TIMEOUT_MS, key);
+    },
     currentRevision: () => store.currentRevision(),
     get: (key) => store.get(key),
     list: (prefix) => store.list(prefix),

@@ -137,6 +137,8 @@ export class Registry {
   private readonly informer: PrefixInformer;
   /** Controllers that follow CRDs through the registry's watch instead of one of their own. */
   private readonly followers: ((name: string, crd: JsonObject) => void)[] = [];
+  /** Values this server wrote and has parsed already, by key: their watch event takes the object (see {@link prime}). */
+  private readonly primed = new Map<string, { value: string; obj: JsonObject }>();
 
   /**
    * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
@@ -189,9 +191,12 @@ export class Registry {
 
   private onEvent(e: StoreEvent): void {
     const name = e.key.slice(CRD_PREFIX.length);
+    const primed = this.primed.get(e.key);
+    if (primed) this.primed.delete(e.key);
     if (e.type === "DELETED") this.remove(name);
     else {
-      const obj = parseStored(e.value);
+      // Exactly the text that was parsed: the same object a parse would give.
+      const obj = primed?.value === e.value ? primed.obj : parseStored(e.value);
       this.put(name, obj, e.revision);
       for (const f of this.followers) f(name, obj);
     }
@@ -233,6 +238,23 @@ export class Registry {
       m.set(e.names.plural, name);
     }
     this.changeCounter++;
+  }
+
+  /**
+   * Hands over the parse of a CRD value this server is writing (or wrote) under `key`, so that the watch event
+   * of that write takes the object instead of parsing the same text again. `obj` must be what `parseStored(value)`
+   * gives, and must not be changed afterwards. An event with another value parses as usual.
+   */
+  prime(key: string, value: string, obj: JsonObject): void {
+    // Writes whose event never comes (a failed write) must not pile up.
+    if (this.primed.size >= 64) this.primed.clear();
+    this.primed.set(key, { value, obj });
+  }
+
+  /** The CRD `name` as the registry holds it, when it holds it at `revision` (the object must not be changed). */
+  objectAt(name: string, revision: number): JsonObject | undefined {
+    const e = this.crds.get(name);
+    return e?.revision === revision ? e.obj : undefined;
   }
 
   /** Every CRD. */
