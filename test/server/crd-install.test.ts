@@ -1,16 +1,19 @@
 /**
- * The CRD install path: the create answers the CRD as stored (no conditions), the controllers' status write
- * follows as its own revision (on SQLite in the same commit), and one install costs the same store work
- * whether it is the 5th CRD or the 60th.
+ * The CRD install path, on SQLite and on etcd: the create answers the CRD as stored (no conditions), the
+ * controllers' status write follows as its own revision (on SQLite in the same commit; on etcd computed while the
+ * create is on its way), two CRDs of a group created at once do not both accept a name, and one install costs the
+ * same store work whether it is the 5th CRD or the 60th.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
+import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
 import type { Store } from "../../src/storage/types.js";
 import { CrdNamingController, crdNamingStore } from "../../src/server/controllers/crd-naming-controller.js";
 import { CRD_PREFIX, Registry } from "../../src/server/registry/registry.js";
 import { registrySynced } from "../../src/server/registry/registry-synced-store.js";
+import { EtcdProcess } from "../storage/etcd-process.js";
 import { api, watchEvents } from "./client.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -50,84 +53,99 @@ function counted(store: Store): { store: Store; calls: () => number } {
   return { store: wrapped, calls: () => n };
 }
 
-describe("CRD install", () => {
-  let s: RunningServer;
-  let calls: () => number;
-  before(async () => {
-    const c = counted(new SqliteStore({ path: ":memory:" }));
-    calls = c.calls;
-    s = await startServer({ store: c.store, ui: false });
-  });
-  after(async () => {
-    await s.close();
-  });
+/** The install tests on a store (`open` returns it and what ends it after the server closed). */
+function installTests(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`CRD install (${name})`, () => {
+    let s: RunningServer;
+    let calls: () => number;
+    let cleanup: () => Promise<void> = async () => {};
+    before(async () => {
+      const opened = await open();
+      cleanup = opened.cleanup;
+      const c = counted(opened.store);
+      calls = c.calls;
+      s = await startServer({ store: c.store, ui: false });
+    });
+    after(async () => {
+      await s.close();
+      await cleanup();
+    });
 
-  it("answers the CRD as created; the status write is the next revision, and the CRD is established when the create returns", async () => {
-    const rv0 = (await api(s.url, "GET", CRDS)).json.metadata.resourceVersion;
-    const events = watchEvents(s.url, `${CRDS}?watch=1&resourceVersion=${rv0}&fieldSelector=metadata.name%3Dthings1.g1.example.com`, 2).events;
-    const r = await api(s.url, "POST", CRDS, thingCrd(1));
-    assert.equal(r.status, 201, r.text);
-    assert.equal(r.json.status.conditions, null);
-    assert.deepEqual(r.json.status.acceptedNames, { plural: "", kind: "" });
-    const rv = Number(r.json.metadata.resourceVersion);
-    const got = await api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
-    assert.equal(Number(got.json.metadata.resourceVersion), rv + 1);
-    assert.deepEqual(conds(got.json), [
-      ["NamesAccepted", "True", "NoConflicts"],
-      ["Established", "True", "InitialNamesAccepted"],
-    ]);
-    assert.deepEqual(
-      got.json.metadata.managedFields.map((m: Record<string, string>) => [m.manager, m.operation, m.subresource]),
-      [
-        ["kube-apiserver", "Update", "status"],
-        ["node", "Update", undefined],
-      ],
-    );
-    const ev = await events;
-    assert.deepEqual(
-      ev.map((e) => [e.type, Number(e.object.metadata.resourceVersion), conds(e.object as { status?: { conditions?: Cond[] } })]),
-      [
-        ["ADDED", rv, []],
-        ["MODIFIED", rv + 1, conds(got.json)],
-      ],
-    );
-    // The resource is served at once.
-    assert.equal((await api(s.url, "GET", "/apis/g1.example.com/v1/namespaces/default/things1")).status, 200);
-  });
-
-  it("two CRDs of one group claiming one kind in the same commit: one is accepted, the other reports the conflict", async () => {
-    const [a, b] = await Promise.all([
-      api(s.url, "POST", CRDS, thingCrd(2, "same.example.com", "Same")),
-      api(s.url, "POST", CRDS, thingCrd(3, "same.example.com", "Same")),
-    ]);
-    assert.equal(a.status, 201, a.text);
-    assert.equal(b.status, 201, b.text);
-    const got = await Promise.all(["things2", "things3"].map(async (p) => (await api(s.url, "GET", `${CRDS}/${p}.same.example.com`)).json));
-    const verdicts = got.map((o) => conds(o)).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
-    assert.deepEqual(verdicts, [
-      [
-        ["NamesAccepted", "False", "ListKindConflict"],
-        ["Established", "False", "NotAccepted"],
-      ],
-      [
+    it("answers the CRD as created; the status write is the next revision, and the CRD is established when the create returns", async () => {
+      const rv0 = (await api(s.url, "GET", CRDS)).json.metadata.resourceVersion;
+      const events = watchEvents(s.url, `${CRDS}?watch=1&resourceVersion=${rv0}&fieldSelector=metadata.name%3Dthings1.g1.example.com`, 2).events;
+      const r = await api(s.url, "POST", CRDS, thingCrd(1));
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.json.status.conditions, null);
+      assert.deepEqual(r.json.status.acceptedNames, { plural: "", kind: "" });
+      const rv = Number(r.json.metadata.resourceVersion);
+      const got = await api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
+      assert.equal(Number(got.json.metadata.resourceVersion), rv + 1);
+      assert.deepEqual(conds(got.json), [
         ["NamesAccepted", "True", "NoConflicts"],
         ["Established", "True", "InitialNamesAccepted"],
-      ],
-    ]);
-  });
+      ]);
+      assert.deepEqual(
+        got.json.metadata.managedFields.map((m: Record<string, string>) => [m.manager, m.operation, m.subresource]),
+        [
+          ["kube-apiserver", "Update", "status"],
+          ["node", "Update", undefined],
+        ],
+      );
+      const ev = await events;
+      assert.deepEqual(
+        ev.map((e) => [e.type, Number(e.object.metadata.resourceVersion), conds(e.object as { status?: { conditions?: Cond[] } })]),
+        [
+          ["ADDED", rv, []],
+          ["MODIFIED", rv + 1, conds(got.json)],
+        ],
+      );
+      // The resource is served at once.
+      assert.equal((await api(s.url, "GET", "/apis/g1.example.com/v1/namespaces/default/things1")).status, 200);
+    });
 
-  it("one install does the same store work for the 5th CRD as for the 60th (nothing per install over all CRDs)", async () => {
-    const work: number[] = [];
-    for (let i = 10; i < 70; i++) {
-      const before = calls();
-      const r = await api(s.url, "POST", CRDS, thingCrd(i));
-      assert.equal(r.status, 201, r.text);
-      const got = await api(s.url, "GET", `${CRDS}/things${i}.g${i}.example.com`);
-      assert.deepEqual(conds(got.json)[1], ["Established", "True", "InitialNamesAccepted"]);
-      work.push(calls() - before);
-    }
-    assert.equal(new Set(work).size, 1, `store calls per install: ${work.join(",")}`);
+    it("two CRDs of one group claiming one kind created at once: one is accepted, the other reports the conflict", async () => {
+      const [a, b] = await Promise.all([
+        api(s.url, "POST", CRDS, thingCrd(2, "same.example.com", "Same")),
+        api(s.url, "POST", CRDS, thingCrd(3, "same.example.com", "Same")),
+      ]);
+      assert.equal(a.status, 201, a.text);
+      assert.equal(b.status, 201, b.text);
+      const got = await Promise.all(["things2", "things3"].map(async (p) => (await api(s.url, "GET", `${CRDS}/${p}.same.example.com`)).json));
+      const verdicts = got.map((o) => conds(o)).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+      assert.deepEqual(verdicts, [
+        [
+          ["NamesAccepted", "False", "ListKindConflict"],
+          ["Established", "False", "NotAccepted"],
+        ],
+        [
+          ["NamesAccepted", "True", "NoConflicts"],
+          ["Established", "True", "InitialNamesAccepted"],
+        ],
+      ]);
+    });
+
+    it("one install does the same store work for the 5th CRD as for the 60th (nothing per install over all CRDs)", async () => {
+      const work: number[] = [];
+      for (let i = 10; i < 70; i++) {
+        const before = calls();
+        const r = await api(s.url, "POST", CRDS, thingCrd(i));
+        assert.equal(r.status, 201, r.text);
+        const got = await api(s.url, "GET", `${CRDS}/things${i}.g${i}.example.com`);
+        assert.deepEqual(conds(got.json)[1], ["Established", "True", "InitialNamesAccepted"]);
+        work.push(calls() - before);
+      }
+      assert.equal(new Set(work).size, 1, `store calls per install: ${work.join(",")}`);
+    });
   });
+}
+
+installTests("SQLite", async () => ({ store: new SqliteStore({ path: ":memory:" }), cleanup: async () => {} }));
+// On etcd the status write is computed while the create is on its way and sent once it has its revision.
+installTests("etcd", async () => {
+  const etcd = await EtcdProcess.start();
+  const store = new EtcdStore({ servers: [etcd.url], compactionIntervalMs: 0 });
+  return { store, cleanup: () => etcd.cleanup() };
 });
 
 describe("CRD naming on a store that commits in groups", () => {

@@ -10,7 +10,10 @@
  * server is established when its create returns; Kubernetes runs it moments later. The status write of a
  * create is handed to the store with the create where it can share its commit (`Store.createThen`, SQLite:
  * one fsync for both); still two revisions (ADDED without conditions, then MODIFIED with them), both durable
- * before the answer, which is the CRD as created.
+ * before the answer, which is the CRD as created. Where the store has no such commit (etcd), the status write is
+ * computed while the create is on its way to the store and sent as soon as it has its revision (a
+ * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip.
+ * A group's passes run one at a time, each seeing the names the previous ones accepted.
  */
 import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
 import { deepEqual, isObject, type JsonObject } from "../../value/json-value.js";
@@ -36,11 +39,34 @@ function groupOf(crd: JsonObject): string {
 }
 
 export class CrdNamingController {
+  /** The tail of the passes running per group: a group's passes run one at a time (see {@link exclusive}). */
+  private readonly running = new Map<string, Promise<void>>();
+
   /** `store` should resolve writes once the registry has seen them (registry-synced-store.ts). */
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
   ) {}
+
+  /**
+   * Runs `pass` after the passes of the group already queued, as Kubernetes' naming controller works its queue one
+   * CRD at a time: a pass sees the names the previous ones accepted (their status writes resolve once the
+   * registry has them), so two CRDs of a group created at once cannot both accept one name. Keyed by the group
+   * part of the CRD's name (`<plural>.<group>`, which validation requires), known before the CRD is read.
+   */
+  private exclusive<T>(name: string, pass: () => Promise<T>): Promise<T> {
+    const group = name.slice(name.indexOf(".") + 1);
+    const run = (this.running.get(group) ?? Promise.resolve()).then(pass);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.running.set(group, tail);
+    void tail.then(() => {
+      if (this.running.get(group) === tail) this.running.delete(group);
+    });
+    return run;
+  }
 
   /**
    * One pass for the CRD `name`; returns its group ("" when it is gone). `written`: the CRD as this server
@@ -109,9 +135,45 @@ export class CrdNamingController {
    */
   followUp(key: string, created: string): string | undefined {
     if (!key.startsWith(CRD_PREFIX)) return undefined;
-    const crd = parseStored(created);
-    this.registry.prime(key, created, crd);
+    return this.createdStatus(key, parseStored(created), created);
+  }
+
+  /** The status write of the CRD `crd` just created as `value` (its parse handed to the registry's watch event). */
+  private createdStatus(key: string, crd: JsonObject, value: string): string | undefined {
+    this.registry.prime(key, value, crd);
     return this.statusWrite(key.slice(CRD_PREFIX.length), crd, true);
+  }
+
+  /**
+   * The status write of a CRD whose create is under way (computed during the create's round trip to the
+   * store), with what it was computed from: the other CRDs of its group as the registry holds them now.
+   */
+  prepareCreated(key: string, value: string): PreparedStatus | undefined {
+    try {
+      const crd = parseStored(value);
+      const group = groupOf(crd);
+      const others = this.registry.groupState(group, key.slice(CRD_PREFIX.length));
+      const next = this.createdStatus(key, crd, value);
+      return next === undefined ? undefined : { key, next, group, others };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes a prepared status once the create has its revision: as {@link sync} would, a compare-and-swap on that
+   * revision, provided the group's other CRDs are still as the registry had them when it was computed. False
+   * when it was not written (the caller then runs the pass as usual).
+   */
+  private async writePrepared(created: StoredValue, prepared: PreparedStatus): Promise<boolean> {
+    if (this.registry.groupState(prepared.group, prepared.key.slice(CRD_PREFIX.length)) !== prepared.others) return false;
+    try {
+      await this.store.update(prepared.key, prepared.next, created.modRevision);
+      return true;
+    } catch (e) {
+      if (e instanceof KeyNotFoundError || e instanceof RevisionConflictError) return false;
+      throw e;
+    }
   }
 
   /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */
@@ -123,7 +185,11 @@ export class CrdNamingController {
    * The passes for every other CRD of `group` (default: the group `name` has in the registry) after a write
    * of `name` (a name taken or freed changes their verdict).
    */
-  async afterGroupChange(name: string, group = this.registry.get(name)?.group): Promise<void> {
+  afterGroupChange(name: string, group?: string): Promise<void> {
+    return this.exclusive(name, () => this.groupPass(name, group));
+  }
+
+  private async groupPass(name: string, group = this.registry.get(name)?.group): Promise<void> {
     if (!group) return;
     try {
       for (const other of this.registry.namesInGroup(group)) {
@@ -138,7 +204,7 @@ export class CrdNamingController {
   async syncAll(): Promise<void> {
     const names = [...this.registry.entries()].map((e) => e.name).sort();
     try {
-      for (const n of names) await this.sync(n);
+      for (const n of names) await this.exclusive(n, () => this.sync(n));
     } catch {
       // A store failure: the next write of each CRD runs its pass.
     }
@@ -148,7 +214,23 @@ export class CrdNamingController {
    * The pass for `name`, then for every other CRD of `group` (or of the CRD's group). The write it follows
    * has succeeded either way: a store failure here leaves the status to the next write.
    */
-  async afterWrite(name: string, group?: string, written?: StoredValue, created = false): Promise<void> {
+  afterWrite(name: string, group?: string, written?: StoredValue, created = false): Promise<void> {
+    return this.exclusive(name, () => this.pass(name, group, written, created));
+  }
+
+  /**
+   * After the create of `created`: its prepared status write ({@link prepareCreated}) when it still holds, else the
+   * pass; then the group's other CRDs.
+   */
+  afterCreate(created: StoredValue, prepared: PreparedStatus | undefined): Promise<void> {
+    const name = created.key.slice(CRD_PREFIX.length);
+    return this.exclusive(name, async () => {
+      if (prepared && (await this.writePrepared(created, prepared).catch(() => false))) await this.groupPass(name, prepared.group);
+      else await this.pass(name, undefined, created, true);
+    });
+  }
+
+  private async pass(name: string, group?: string, written?: StoredValue, created = false): Promise<void> {
     let g: string | undefined;
     try {
       g = (await this.sync(name, written, created)) || group;
@@ -157,8 +239,23 @@ export class CrdNamingController {
       return;
     }
     // Only the group's CRDs (not every CRD: installing n CRDs stays O(n)).
-    if (g) await this.afterGroupChange(name, g);
+    if (g) await this.groupPass(name, g);
   }
+}
+
+/** A status write computed for a CRD being created (see {@link CrdNamingController.prepareCreated}). */
+export interface PreparedStatus {
+  key: string;
+  /** The CRD with its status, encoded for the store. */
+  next: string;
+  group: string;
+  /** The registry's view of the group's other CRDs it was computed from ({@link Registry.groupState}). */
+  others: string;
+}
+
+/** Resolves after the I/O queued so far has been handed to the OS (a request just sent is on its way). */
+function afterIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The store CRD requests write through: every write (or delete) is followed by the controllers' pass. */
@@ -184,8 +281,15 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         // The pass needs no wait for the create to reach the registry (its names are compared with the other
         // CRDs'); its status write waits for the registry, which then holds the create too. Either way the
         // answer waits until the registry holds the CRD.
-        const sv = await store.unsynced.create(key, value);
-        await controller.afterWrite(nameOf(key), undefined, sv, true);
+        const pending = store.unsynced.create(key, value);
+        // Handled below; not an unhandled rejection while the status write is computed.
+        pending.catch(() => {});
+        // The status write is computed while the create is under way (it needs only the value and the
+        // registry), and sent as soon as the create has its revision.
+        await afterIo();
+        const prepared = controller.prepareCreated(key, value);
+        const sv = await pending;
+        await controller.afterCreate(sv, prepared);
         await store.waitSeen(key, sv.modRevision);
         return sv;
       }

@@ -271,6 +271,18 @@ export class Registry {
     return this.crds.get(name);
   }
 
+  /**
+   * The CRDs of `group` other than `exceptName` as the registry holds them (names and revisions): equal texts
+   * mean {@link takenNames} has the same answer.
+   */
+  groupState(group: string, exceptName: string): string {
+    const g = this.byGroup.get(group);
+    if (!g) return "";
+    let out = "";
+    for (const n of [...g].sort()) if (n !== exceptName) out += `${n}@${this.crds.get(n)?.revision ?? 0};`;
+    return out;
+  }
+
   /** Names used in `group` by CRDs other than `exceptName` (for the naming conditions). */
   takenNames(group: string, exceptName: string): TakenNames {
     const taken: TakenNames = { resources: new Set(), kinds: new Set() };
