@@ -137,6 +137,25 @@ function installTests(name: string, open: () => Promise<{ store: Store; cleanup:
       }
       assert.equal(new Set(work).size, 1, `store calls per install: ${work.join(",")}`);
     });
+
+    it("installing the n-th CRD of one group reads none of the group's other CRDs from the store (their names are re-checked from the registry)", async () => {
+      const work: number[] = [];
+      for (let i = 100; i < 108; i++) {
+        const before = calls();
+        const r = await api(s.url, "POST", CRDS, thingCrd(i, "one.example.com"));
+        assert.equal(r.status, 201, r.text);
+        work.push(calls() - before);
+      }
+      assert.equal(new Set(work).size, 1, `store calls per install: ${work.join(",")}`);
+      // Every one of them has its names accepted (distinct kinds in one group).
+      for (let i = 100; i < 108; i++) {
+        const got = await api(s.url, "GET", `${CRDS}/things${i}.one.example.com`);
+        assert.deepEqual(conds(got.json), [
+          ["NamesAccepted", "True", "NoConflicts"],
+          ["Established", "True", "InitialNamesAccepted"],
+        ]);
+      }
+    });
   });
 }
 
