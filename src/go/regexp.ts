@@ -3,6 +3,7 @@
  * and report compile failures with Go's exact `regexp/syntax` error text.
  */
 import { RE2JS, RE2JSSyntaxException } from "re2js";
+import { compileSimpleRegexp } from "./regexp-simple.js";
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -10,7 +11,7 @@ export interface GoRegexp {
   readonly source: string;
   /** Go `(*Regexp).MatchString`: true when the pattern matches anywhere in `s`. */
   test(s: string): boolean;
-  /** The compiled RE2 program, for positions (`FindAllString`). */
+  /** The compiled RE2 program, for positions (`FindAllString`); compiled on first use. */
   readonly re: RE2JS;
 }
 
@@ -45,7 +46,7 @@ const MEMO_MAX_SUBJECT = 256;
 let memoEntries = 0;
 let memoGeneration = 0;
 
-function memoizedTest(re: RE2JS): (s: string) => boolean {
+function memoizedTest(re: { test(s: string): boolean }): (s: string) => boolean {
   let memo = new Map<string, boolean>();
   let generation = memoGeneration;
   return (s: string) => {
@@ -70,6 +71,22 @@ function memoizedTest(re: RE2JS): (s: string) => boolean {
 }
 
 function compileUncached(pattern: string): GoRegexpResult {
+  // the simple subset is matched without re2js (same answers: see regexp-simple.ts); a pattern in it
+  // is valid RE2, and re2js compiles it only when positions are asked for
+  const simple = compileSimpleRegexp(pattern);
+  if (simple !== undefined) {
+    let re: RE2JS | undefined;
+    return {
+      regexp: {
+        source: pattern,
+        test: memoizedTest(simple),
+        get re() {
+          re ??= RE2JS.compile(pattern);
+          return re;
+        },
+      },
+    };
+  }
   try {
     const re = RE2JS.compile(pattern);
     return { regexp: { source: pattern, test: memoizedTest(re), re } };

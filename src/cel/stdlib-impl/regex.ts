@@ -5,21 +5,20 @@
  * @module
  */
 
-import type { RE2JS } from "re2js";
-import { compileGoRegexp } from "../../go/regexp.js";
+import { compileGoRegexp, type GoRegexp } from "../../go/regexp.js";
 import type { CelValue } from "../values/values.js";
 import { CelError } from "../values/values.js";
 
 /** Compiles `pattern`; an invalid pattern yields Go's `regexp.Compile` error, as cel-go returns it. */
-export function compileRegex(pattern: string): RE2JS | CelError {
+export function compileRegex(pattern: string): GoRegexp | CelError {
   const r = compileGoRegexp(pattern);
-  return r.regexp ? r.regexp.re : new CelError(r.error);
+  return r.regexp ? r.regexp : new CelError(r.error);
 }
 
 /** `s.matches(re)`: true when `re` matches anywhere in `s` (RE2 `MatchString`). */
 export function matches(s: string, pattern: string): CelValue {
   const r = compileRegex(pattern);
   if (r instanceof CelError) return r;
-  // re2js `test`: the same unanchored search as `matcher(s).find()`, without a Matcher or capture groups
+  // Go `MatchString` (remembered per subject; simple patterns are matched without re2js)
   return r.test(s);
 }

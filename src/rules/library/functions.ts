@@ -87,7 +87,7 @@ function findAll(s: string, re: string, n: bigint): CelValue {
   if (r instanceof CelError) return r;
   const out: string[] = [];
   if (n === 0n) return out;
-  const m = r.matcher(s);
+  const m = r.re.matcher(s);
   let pos = 0;
   let prevEnd = -1;
   while (pos <= s.length && (n < 0n || BigInt(out.length) < n)) {
