@@ -2,6 +2,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CelValue } from "../cel/index.js";
+import type { CallCostShape } from "../cel/interpreter/functions.js";
 import { kubeCallCost } from "./costs.js";
 import { sharedRegistry } from "./env.js";
 
@@ -16,14 +17,15 @@ for (const flavor of ["stored", "new"] as const) {
     for (const ov of sharedRegistry(flavor).overloads()) {
       // the planner asks with the checker's overload id, or "" when dispatch is dynamic
       for (const id of [ov.id, ""]) {
-        const sh = shape(ov.fn, id);
+        const sh: CallCostShape = shape(ov.fn, id);
         if (sh === "dynamic") continue;
         if (sh === "default") defaults++;
-        else constants++;
+        else if (typeof sh === "number") constants++;
         for (const sample of SAMPLES) {
           const args = ov.args.map(() => sample);
           const got = kubeCallCost(ov.fn, id, args, sample);
-          assert.equal(got, sh === "default" ? undefined : sh, `${ov.fn} ${id || "(dynamic dispatch)"}`);
+          const want: number | undefined = sh === "default" ? undefined : typeof sh === "number" ? sh : sh.byOperands(args[0] ?? null, args[1] ?? null);
+          assert.equal(got, want, `${ov.fn} ${id || "(dynamic dispatch)"}`);
         }
       }
     }
@@ -35,7 +37,15 @@ for (const flavor of ["stored", "new"] as const) {
 test("kubeCallCost shape: priced functions are asked per call", () => {
   const shape = kubeCallCost.shape;
   assert.ok(shape !== undefined);
-  assert.equal(shape("_==_", "equals"), "dynamic");
+  // == is priced from its operands: the opaque-type answer and the default one, as per call
+  const eq = shape("_==_", "equals");
+  assert.ok(typeof eq === "object");
+  const toQuantity = sharedRegistry("stored").byOverloadId("string_to_quantity");
+  assert.ok(toQuantity !== undefined);
+  const q = (toQuantity.impl as (s: string) => CelValue)("1Gi");
+  assert.equal(eq.byOperands(q, ""), 1);
+  assert.equal(eq.byOperands("abc", "abc"), undefined);
+  assert.equal(eq.byOperands(3n, 3n), undefined);
   assert.equal(shape("matches", "matches_string"), "default");
   assert.equal(shape("indexOf", "string_index_of_string"), "dynamic");
   assert.equal(shape("add", "quantity_add"), 1);

@@ -304,8 +304,12 @@ const PER_CALL_FUNCTIONS: ReadonlySet<string> = new Set([
   "isQuantity", "semver", "isSemver", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "validate", "_==_",
 ]);
 
+/** `_==_` is priced from its left operand alone. */
+const EQUALS_SHAPE: CallCostShape = { byOperands: (a) => kubeEqualsCost(a) };
+
 /** {@link kubeCallCost}'s cost of a call site, from its function and overload id alone. */
 function kubeCallCostShape(fn: string, overloadId: string): CallCostShape {
+  if (fn === "_==_") return EQUALS_SHAPE;
   if (UNIT_COST_FUNCTIONS.has(fn)) {
     if (fn === "add" || fn === "sub") return overloadId.startsWith("quantity_") ? 1 : "default";
     return 1;

@@ -69,6 +69,9 @@ export class KubeMap extends CelMap {
     if (typeof key !== "string") return undefined;
     return this.find(key);
   }
+  override getString(key: string): CelValue | undefined {
+    return this.find(key);
+  }
   override has(key: CelValue): boolean {
     return typeof key === "string" && this.find(key) !== undefined;
   }

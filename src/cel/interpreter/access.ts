@@ -15,14 +15,12 @@ import {
   CelSpecial,
   CelTimestamp,
   CelUint,
-  HashCelMap,
   isMapKeyType,
 } from "../values/values.js";
 
 /** Field selection on a map-like value (also used for `has()`); undefined = absent. */
 export function selectField(v: CelValue, field: string): CelValue | undefined | CelError {
-  if (v instanceof HashCelMap) return v.getString(field);
-  if (v instanceof CelMap) return v.get(field);
+  if (v instanceof CelMap) return v.getString(field);
   // cel-go refQualify: qualifying a non-container reports the missing key
   return new CelError(`no such key: ${field}`);
 }

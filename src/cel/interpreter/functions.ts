@@ -52,9 +52,15 @@ export type CallCostFn = ((
 
 /**
  * A {@link CallCostFn}'s answer for one call site: a constant cost for every call, `"default"` (it
- * always returns `undefined`: the default cost model applies), or `"dynamic"` (ask it per call).
+ * always returns `undefined`: the default cost model applies), `"dynamic"` (ask it per call), or
+ * `byOperands`: per call, but from the call's first two arguments alone (the planner then neither builds
+ * an argument list nor calls the model with the function name; `undefined` means the default model).
  */
-export type CallCostShape = number | "default" | "dynamic";
+export type CallCostShape =
+  | number
+  | "default"
+  | "dynamic"
+  | { readonly byOperands: (a: CelValue, b: CelValue) => number | undefined };
 
 /** Bound of the planner memo of a registry (entries beyond it restart the memo). */
 const MAX_DERIVED = 4096;

@@ -30,7 +30,7 @@ import type { Cand, Impl } from "./dispatch.js";
 import { makeDispatcher, pickN } from "./dispatch.js";
 import type { CallCostFn, CallCostShape, OverloadImpl } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
-import { COST, callCostFn, trackerFor } from "./runtime-cost.js";
+import { COST, callCostFn, trackerFor, UNIT_COST } from "./runtime-cost.js";
 import type { Activation } from "./state.js";
 import { CostExceeded, State } from "./state.js";
 
@@ -344,6 +344,16 @@ class Planner {
   private planList(elems: readonly Expr[], optIdx: readonly number[]): Interp {
     const items = elems.map((x) => this.plan(x));
     const n = items.length;
+    if (optIdx.length === 0 && n > 0 && elems.every((x) => x.kind === "const")) {
+      // a list of literals (`x in ['a', 'b']`) is built once and shared by every evaluation, charged
+      // as a construction each time; lists are never changed in place, only a comprehension's own
+      // accumulator (which starts as a fresh `[]`)
+      const shared = elems.map((x) => constValue((x as Extract<Expr, { kind: "const" }>).value));
+      return (s) => {
+        s.add(COST.listCreateBase);
+        return shared;
+      };
+    }
     if (optIdx.length === 0) {
       return (s) => {
         const out = new Array<CelValue>(n);
@@ -594,7 +604,7 @@ class Planner {
       if (y instanceof CelSpecial) return y;
       // optional qualifiers are charged only when the field/element is present (cel-go QualifyIfPresent)
       if (target instanceof CelMap) {
-        const v = isField && typeof y === "string" && target instanceof HashCelMap ? target.getString(y) : target.get(y);
+        const v = isField && typeof y === "string" ? target.getString(y) : target.get(y);
         if (v === undefined) return CelOptional.NONE;
         s.add(1);
         return CelOptional.of(v);
@@ -664,7 +674,15 @@ class Planner {
       const b = rhs(s);
       // the call is charged even when an operand is an error (cel-go evalBinary is observed)
       const charge = (r: CelValue): CelValue => {
-        s.add(shape === "default" ? 1 : typeof shape === "number" ? shape : (callCost?.("_+_", "add_list", [a, b], r) ?? 1));
+        s.add(
+          shape === "default"
+            ? 1
+            : typeof shape === "number"
+              ? shape
+              : typeof shape === "object"
+                ? (shape.byOperands(a, b) ?? 1)
+                : (callCost?.("_+_", "add_list", [a, b], r) ?? 1),
+        );
         return r;
       };
       if (a instanceof CelSpecial) return charge(a);
@@ -725,16 +743,20 @@ class Planner {
     const shape = tracker !== undefined ? "dynamic" : callCostShape(callCost, fn, plannedId);
     // only a per-call model reads the argument list (unary calls build it only then)
     const dyn = shape === "dynamic";
+    // a cost known at plan time is added by the call's closure itself (no cost function is called)
+    const unit = typeof shape === "number" ? shape : shape === "default" && baseCost === UNIT_COST ? 1 : undefined;
     const charge =
       shape === "default"
         ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
         : typeof shape === "number"
           ? (s: State): void => s.add(shape)
-          : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
-            const vals = all ?? [a, b];
-            const res = r ?? null;
-            s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
-          };
+          : typeof shape === "object"
+            ? (s: State, a: CelValue, b: CelValue): void => s.add(shape.byOperands(a, b) ?? baseCost(a, b))
+            : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
+              const vals = all ?? [a, b];
+              const res = r ?? null;
+              s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
+            };
     if (cands.length === 0) {
       return (s) => {
         const vals = args.map((a) => a(s));
@@ -747,6 +769,21 @@ class Planner {
     const { nonStrict, entries } = dispatch;
     const pick = dispatch.pick as (x: CelValue, y: CelValue) => Cand | undefined;
     const n = args.length;
+    if (n === 1 && unit !== undefined) {
+      const a0 = args[0] as Interp;
+      // the closure below with the cost added in place
+      return (s) => {
+        const x = a0(s);
+        if (x instanceof CelSpecial && !nonStrict) {
+          s.add(unit);
+          return x;
+        }
+        const c = pick(x, null);
+        const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
+        s.add(unit);
+        return r;
+      };
+    }
     if (n === 1) {
       const a0 = args[0] as Interp;
       return (s) => {
@@ -758,6 +795,25 @@ class Planner {
         const c = pick(x, null);
         const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
         charge(s, x, null, dyn ? [x] : undefined, r);
+        return r;
+      };
+    }
+    if (n === 2 && unit !== undefined) {
+      const a0 = args[0] as Interp;
+      const a1 = args[1] as Interp;
+      // the closure below with the cost added in place
+      return (s) => {
+        const x = a0(s);
+        const y = a1(s);
+        let r: CelValue;
+        if (!nonStrict && x instanceof CelSpecial)
+          r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
+        else if (!nonStrict && y instanceof CelSpecial) r = y;
+        else {
+          const c = pick(x, y);
+          r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
+        }
+        s.add(unit);
         return r;
       };
     }
@@ -831,7 +887,7 @@ function callCostShape(callCost: CallCostFn | undefined, fn: string, id: string)
 function fieldSelect(operand: Interp, field: string, id: number): Interp {
   return (s) => {
     const v = operand(s);
-    if (v instanceof HashCelMap) {
+    if (v instanceof CelMap) {
       s.add(1);
       const r = v.getString(field);
       return r === undefined ? new CelError(`no such key: ${field}`, id) : r;

@@ -80,7 +80,9 @@ export function defaultCallCost(id: string, a: CelValue, b: CelValue): number {
 /** A per-overload runtime cost function of the call's first two arguments. */
 export type CostFn = (a: CelValue, b: CelValue) => number;
 
-const ONE: CostFn = () => 1;
+/** The cost function of every call that costs 1 (the planner charges such calls without calling it). */
+export const UNIT_COST: CostFn = () => 1;
+const ONE = UNIT_COST;
 
 /** Specialized {@link defaultCallCost} for overload `id` (resolved once at plan time). */
 export function callCostFn(id: string): CostFn {

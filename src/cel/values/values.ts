@@ -165,6 +165,10 @@ export abstract class CelMap {
   has(key: CelValue): boolean {
     return this.get(key) !== undefined;
   }
+  /** `get` of a string key (field selection: implementations answer it without classifying the key). */
+  getString(key: string): CelValue | undefined {
+    return this.get(key);
+  }
   /** Entries in iteration order. */
   entries(): [CelValue, CelValue][] {
     return this.keys().map((k) => [k, this.get(k) as CelValue]);
@@ -253,7 +257,7 @@ export class HashCelMap extends CelMap {
   }
 
   /** Lookup by string key (field selection fast path). */
-  getString(key: string): CelValue | undefined {
+  override getString(key: string): CelValue | undefined {
     return this.m.get(key)?.[1];
   }
 
