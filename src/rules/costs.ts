@@ -400,7 +400,7 @@ const UNIT_EQUALS_TYPES: ReadonlySet<string> = new Set([QUANTITY_TYPE, IP_TYPE, 
 
 /** `_==_`: 1 when the left operand is one of Kubernetes' opaque values, else the default model. */
 function kubeEqualsCost(l: CelValue | undefined): number | undefined {
-  if (l !== undefined && !(l instanceof CelSpecial) && typeof l === "object" && l !== null && "celType" in l) {
+  if (typeof l === "object" && l !== null && !(l instanceof CelSpecial) && "celType" in l) {
     if (UNIT_EQUALS_TYPES.has((l as { celType: { name: string } }).celType.name)) return 1;
   }
   return undefined;

@@ -345,6 +345,9 @@ function mapListKey(v: CelValue, keys: string[]): string {
 
 /** Kubernetes' equality over CEL values (list-type set/map ignore order; objects compare schema keys). */
 export function kubeEquals(a: CelValue, b: CelValue, depth = 0): boolean | CelError {
+  // the common operands first: two strings, ints or bools are equal when identical
+  const ta = typeof a;
+  if (ta === typeof b && (ta === "string" || ta === "bigint" || ta === "boolean")) return a === b;
   if (a instanceof CelSpecial) return a as CelError;
   if (b instanceof CelSpecial) return b as CelError;
   if (depth > 1000) return new CelError("max recursion depth exceeded");

@@ -768,6 +768,8 @@ class Planner {
     }
     const { nonStrict, entries } = dispatch;
     const pick = dispatch.pick as (x: CelValue, y: CelValue) => Cand | undefined;
+    // one overload taking anything (`_==_`, `_!=_`): the dispatcher's answer is known now
+    const only = entries.length === 1 && (entries[0] as Cand).ov.args.every((t) => t === "dyn") ? (entries[0] as Cand) : undefined;
     const n = args.length;
     if (n === 1 && unit !== undefined) {
       const a0 = args[0] as Interp;
@@ -778,7 +780,7 @@ class Planner {
           s.add(unit);
           return x;
         }
-        const c = pick(x, null);
+        const c = only ?? pick(x, null);
         const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
         s.add(unit);
         return r;
@@ -792,7 +794,7 @@ class Planner {
           charge(s, x, null, dyn ? [x] : undefined, x);
           return x;
         }
-        const c = pick(x, null);
+        const c = only ?? pick(x, null);
         const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
         charge(s, x, null, dyn ? [x] : undefined, r);
         return r;
@@ -810,7 +812,7 @@ class Planner {
           r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
         else if (!nonStrict && y instanceof CelSpecial) r = y;
         else {
-          const c = pick(x, y);
+          const c = only ?? pick(x, y);
           r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
         }
         s.add(unit);
@@ -828,7 +830,7 @@ class Planner {
           r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
         else if (!nonStrict && y instanceof CelSpecial) r = y;
         else {
-          const c = pick(x, y);
+          const c = only ?? pick(x, y);
           r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
         }
         charge(s, x, y, undefined, r);
