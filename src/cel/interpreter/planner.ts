@@ -290,12 +290,26 @@ class Planner {
     return parts.reverse().join(".");
   }
 
+  /** The slot of `e` when it is a comprehension variable read as it is (not a lazily initialized accumulator). */
+  private plainLocalSlot(e: Expr): number | undefined {
+    if (e.kind !== "ident") return undefined;
+    const refName = this.ref(e.id)?.name ?? e.name;
+    if (refName.startsWith(".")) return undefined;
+    const slot = this.local(refName);
+    return slot === undefined || this.lazyAccu[slot] !== undefined ? undefined : slot;
+  }
+
   private planSelect(e: SelectExpr, noRoot = false): Interp {
     const refName = this.ref(e.id)?.name;
     if (refName !== undefined && !e.testOnly) return this.planIdent(e.id, refName, noRoot ? 0 : 1);
-    const operand = this.planOperand(e.operand, noRoot);
     const field = e.field;
     const qn = !e.testOnly && !this.o.checked ? this.qualifiedName(e) : undefined;
+    if (!e.testOnly && qn === undefined) {
+      // `x.f` of a comprehension variable: the variable's read and the selection in one closure
+      const slot = this.plainLocalSlot(e.operand);
+      if (slot !== undefined) return slotFieldSelect(slot, noRoot ? 0 : 1, field, e.id);
+    }
+    const operand = this.planOperand(e.operand, noRoot);
     if (e.testOnly) {
       const cost = this.o.presenceTestHasCost === false ? 0 : 1;
       const tqn = !this.o.checked ? this.qualifiedName(e) : undefined;
@@ -894,20 +908,39 @@ function fieldSelect(operand: Interp, field: string, id: number): Interp {
       const r = v.getString(field);
       return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
     }
-    if (v instanceof CelSpecial) return v;
-    if (v instanceof CelOptional) {
-      // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
-      if (v.value === undefined) return v;
-      const r = selectField(v.value, field);
-      if (r === undefined || r instanceof CelError) return CelOptional.NONE;
-      s.add(1);
-      return CelOptional.of(r);
-    }
-    s.add(1);
-    const r = selectField(v, field);
-    if (r === undefined) return new CelError(`no such key: ${field}`, id);
-    return r;
+    return selectOther(s, v, field, id);
   };
+}
+
+/** {@link fieldSelect} of comprehension variable `slot` (read at cost `rootCost`, as its ident would be). */
+function slotFieldSelect(slot: number, rootCost: number, field: string, id: number): Interp {
+  return (s) => {
+    s.add(rootCost);
+    const v = s.slots[slot] as CelValue;
+    if (v instanceof CelMap) {
+      s.add(1);
+      const r = v.getString(field);
+      return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
+    }
+    return selectOther(s, v, field, id);
+  };
+}
+
+/** {@link fieldSelect} of an operand that is not a map. */
+function selectOther(s: State, v: CelValue, field: string, id: number): CelValue {
+  if (v instanceof CelSpecial) return v;
+  if (v instanceof CelOptional) {
+    // cel-go applies the remaining qualifiers "if present": anything unqualifiable is none
+    if (v.value === undefined) return v;
+    const r = selectField(v.value, field);
+    if (r === undefined || r instanceof CelError) return CelOptional.NONE;
+    s.add(1);
+    return CelOptional.of(r);
+  }
+  s.add(1);
+  const r = selectField(v, field);
+  if (r === undefined) return new CelError(`no such key: ${field}`, id);
+  return r;
 }
 
 /** The candidates of one call shape and their dispatcher, shared by all plans over one registry. */
