@@ -245,7 +245,7 @@ class Planner {
     const lazyInit = slot === undefined ? undefined : this.lazyAccu[slot];
     if (slot !== undefined && lazyInit !== undefined)
       return (s) => {
-        s.add(cost);
+        if ((s.cost += cost) > s.limit) throw new CostExceeded();
         let v = s.slots[slot] as CelValue;
         if (v === UNINITIALIZED) {
           // the accumulator's init is evaluated (and charged) on first use, as in cel-go
@@ -256,7 +256,7 @@ class Planner {
       };
     if (slot !== undefined)
       return (s) => {
-        s.add(cost);
+        if ((s.cost += cost) > s.limit) throw new CostExceeded();
         return s.slots[slot] as CelValue;
       };
     const typeVal = TYPE_IDENTS.get(refName) ?? this.o.typeValues?.get(refName);
@@ -322,7 +322,7 @@ class Planner {
             return new CelError(`no such attribute(s): ${tqn}`, v.exprId);
           return v;
         }
-        s.add(cost);
+        if ((s.cost += cost) > s.limit) throw new CostExceeded();
         if (v instanceof CelMap) return v.has(field);
         if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
         // cel-go (ErrorOnBadPresenceTest off): lists reject a string index, anything else is absent
@@ -513,7 +513,7 @@ class Planner {
         const a = this.plan(e.args[0] as Expr);
         return (s) => {
           const v = a(s);
-          s.add(1);
+          if ((s.cost += 1) > s.limit) throw new CostExceeded();
           return v !== false;
         };
       }
@@ -761,11 +761,15 @@ class Planner {
     const unit = typeof shape === "number" ? shape : shape === "default" && baseCost === UNIT_COST ? 1 : undefined;
     const charge =
       shape === "default"
-        ? (s: State, a: CelValue, b: CelValue): void => s.add(baseCost(a, b))
+        ? (s: State, a: CelValue, b: CelValue): void => {
+          if ((s.cost += baseCost(a, b)) > s.limit) throw new CostExceeded();
+        }
         : typeof shape === "number"
           ? (s: State): void => s.add(shape)
           : typeof shape === "object"
-            ? (s: State, a: CelValue, b: CelValue): void => s.add(shape.byOperands(a, b) ?? baseCost(a, b))
+            ? (s: State, a: CelValue, b: CelValue): void => {
+              if ((s.cost += shape.byOperands(a, b) ?? baseCost(a, b)) > s.limit) throw new CostExceeded();
+            }
             : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
               const vals = all ?? [a, b];
               const res = r ?? null;
@@ -791,12 +795,12 @@ class Planner {
       return (s) => {
         const x = a0(s);
         if (x instanceof CelSpecial && !nonStrict) {
-          s.add(unit);
+          if ((s.cost += unit) > s.limit) throw new CostExceeded();
           return x;
         }
         const c = only ?? pick(x, null);
         const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
-        s.add(unit);
+        if ((s.cost += unit) > s.limit) throw new CostExceeded();
         return r;
       };
     }
@@ -829,7 +833,7 @@ class Planner {
           const c = only ?? pick(x, y);
           r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
         }
-        s.add(unit);
+        if ((s.cost += unit) > s.limit) throw new CostExceeded();
         return r;
       };
     }
@@ -904,7 +908,7 @@ function fieldSelect(operand: Interp, field: string, id: number): Interp {
   return (s) => {
     const v = operand(s);
     if (v instanceof CelMap) {
-      s.add(1);
+      if ((s.cost += 1) > s.limit) throw new CostExceeded();
       const r = v.getString(field);
       return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
     }
@@ -915,10 +919,10 @@ function fieldSelect(operand: Interp, field: string, id: number): Interp {
 /** {@link fieldSelect} of comprehension variable `slot` (read at cost `rootCost`, as its ident would be). */
 function slotFieldSelect(slot: number, rootCost: number, field: string, id: number): Interp {
   return (s) => {
-    s.add(rootCost);
+    if ((s.cost += rootCost) > s.limit) throw new CostExceeded();
     const v = s.slots[slot] as CelValue;
     if (v instanceof CelMap) {
-      s.add(1);
+      if ((s.cost += 1) > s.limit) throw new CostExceeded();
       const r = v.getString(field);
       return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
     }

@@ -62,6 +62,11 @@ export class State {
         return undefined;
     }
   }
+  /**
+   * Charges `c`. The planner's most frequent closures (variables, field selections, constant-cost calls)
+   * write this check in place, `if ((s.cost += c) > s.limit) throw new CostExceeded()`: a call per
+   * charge is a visible share of a short run, whose code stays in V8's interpreter and baseline tiers.
+   */
   add(c: number): void {
     this.cost += c;
     if (this.cost > this.limit) throw new CostExceeded();
