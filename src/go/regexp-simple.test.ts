@@ -120,12 +120,29 @@ describe("compileSimpleRegexp", () => {
       const re = RE2JS.compile(p); // throws if the subset accepted an invalid pattern
       for (let k = 0; k < 40; k++) {
         let s = "";
-        const len = rnd(10);
+        const len = rnd(k < 30 ? 10 : 40);
         for (let j = 0; j < len; j++) s += chars[rnd(chars.length)];
         assert.equal(simple.test(s), re.test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
       }
     }
     assert.ok(accepted > 1000, `${accepted} generated patterns in the subset`);
+  });
+
+  it("agrees with re2js past its DFA cache (a pattern with thousands of states)", () => {
+    // (a|b)*a(a|b){12}: the DFA must remember the last 13 runes, 2^13 states, more than it caches
+    const p = "(a|b)*a(a|b){12}$";
+    const simple = compileSimpleRegexp(p);
+    assert.ok(simple);
+    const re = RE2JS.compile(p);
+    let seed = 3;
+    for (let k = 0; k < 60; k++) {
+      let s = "";
+      for (let i = 0; i < 400; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        s += (seed >> 16) % 2 === 0 ? "a" : "b";
+      }
+      assert.equal(simple.test(s), re.test(s), s);
+    }
   });
 
   it("stays linear on hostile subjects", () => {

@@ -46,6 +46,11 @@ const MAX_DEPTH = 50;
 const MAX_REPEAT = 1000;
 
 const NON_ASCII = 128;
+/** A transition not computed yet / one that reaches the match state. */
+const UNKNOWN = -1;
+const MATCHED = -2;
+/** Bound of the lazy DFA's states per pattern (past it the remaining runes are simulated uncached). */
+const MAX_DFA_STATES = 1000;
 
 function newSet(): RuneSet {
   return new Uint8Array(129);
@@ -400,6 +405,10 @@ class SimpleMatcher implements SimpleRegexp {
   private stamp = 0;
   /** True when no match can start after position 0 (every path from the start passes `^`). */
   private readonly anchored: boolean;
+  /** Lazy DFA over positions inside the subject: state sets, their ids, transitions by (state, symbol). */
+  private readonly dfaIds = new Map<string, number>();
+  private readonly dfaSets: Int32Array[] = [];
+  private dfaNext = new Int32Array(0);
 
   constructor(
     prog: Program,
@@ -474,12 +483,108 @@ class SimpleMatcher implements SimpleRegexp {
     return ++this.stamp;
   }
 
+  /** The rune class of `s` at `pos` (0..127, or 128 for any non-ASCII rune) and its width in code units. */
+  private static symbolAt(s: string, pos: number): number {
+    const c = s.charCodeAt(pos);
+    if (c < NON_ASCII) return c;
+    if (c >= 0xd800 && c <= 0xdbff && pos + 1 < s.length) {
+      const d = s.charCodeAt(pos + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) return NON_ASCII + 129; // a surrogate pair: non-ASCII, width 2
+    }
+    return NON_ASCII;
+  }
+
+  /**
+   * The DFA state of the states added to the next list (their sorted set), registered on first sight;
+   * -1 when the cache is full.
+   */
+  private stateOfNext(): number {
+    const pcs = Array.from(this.nxt.subarray(0, this.nNxt)).sort((a, b) => a - b);
+    const key = pcs.join(",");
+    const hit = this.dfaIds.get(key);
+    if (hit !== undefined) return hit;
+    if (this.dfaSets.length >= MAX_DFA_STATES) return -1;
+    const id = this.dfaSets.length;
+    this.dfaSets.push(Int32Array.from(pcs));
+    this.dfaIds.set(key, id);
+    if (this.dfaNext.length < (id + 1) * 129) {
+      const grown = new Int32Array(Math.max(this.dfaNext.length * 2, (id + 1) * 129)).fill(UNKNOWN);
+      grown.set(this.dfaNext);
+      this.dfaNext = grown;
+    }
+    return id;
+  }
+
+  /**
+   * Fills the next list with the states after `set` reads symbol `c` at a position strictly inside the
+   * subject (there `^` and `$` never hold, so the answer does not depend on the position); true when the
+   * match state is reached.
+   */
+  private stepInside(set: Int32Array, c: number): boolean {
+    const { x, sets } = this;
+    this.nNxt = 0;
+    const st = this.nextStamp();
+    for (let i = 0; i < set.length; i++) {
+      const pc = set[i] as number;
+      if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, 1, false, st)) return true;
+    }
+    // an unanchored search may start a match at every rune boundary
+    return !this.anchored && this.add(this.start, 1, false, st);
+  }
+
   test(s: string): boolean {
     const len = s.length;
     const { x, sets } = this;
     this.nNxt = 0;
     if (this.add(this.start, 0, len === 0, this.nextStamp())) return true;
+    if (len === 0) return false;
+    let state = this.stateOfNext();
+    if (state < 0) return this.nfaFrom(s, 0);
+    let next = this.dfaNext;
     let pos = 0;
+    for (;;) {
+      let c = s.charCodeAt(pos);
+      let after = pos + 1;
+      if (c >= NON_ASCII) {
+        if (SimpleMatcher.symbolAt(s, pos) > NON_ASCII) after = pos + 2;
+        c = NON_ASCII;
+      }
+      if (after === len) {
+        // the last rune: `$` holds after it (not cached)
+        const set = this.dfaSets[state] as Int32Array;
+        this.nNxt = 0;
+        const st = this.nextStamp();
+        for (let i = 0; i < set.length; i++) {
+          const pc = set[i] as number;
+          if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, after, true, st)) return true;
+        }
+        return !this.anchored && this.add(this.start, after, true, st);
+      }
+      const slot = state * 129 + c;
+      let t = next[slot] as number;
+      if (t === UNKNOWN) {
+        if (this.stepInside(this.dfaSets[state] as Int32Array, c)) t = MATCHED;
+        else {
+          t = this.stateOfNext();
+          // a full cache: go on without it from the states just computed
+          if (t < 0) return this.nfaFrom(s, after);
+          next = this.dfaNext;
+        }
+        next[slot] = t;
+      }
+      if (t === MATCHED) return true;
+      state = t;
+      pos = after;
+      // no state left and no new start: no match
+      if (this.anchored && (this.dfaSets[state] as Int32Array).length === 0) return false;
+    }
+  }
+
+  /** The Thompson simulation from position `pos`, whose states are in the next list. */
+  private nfaFrom(s: string, from: number): boolean {
+    const len = s.length;
+    const { x, sets } = this;
+    let pos = from;
     while (pos < len) {
       // swap: the states added for `pos` become current
       const t = this.cur;
@@ -488,14 +593,12 @@ class SimpleMatcher implements SimpleRegexp {
       this.nCur = this.nNxt;
       this.nNxt = 0;
       if (this.nCur === 0 && this.anchored) return false;
-      let c = s.charCodeAt(pos);
-      let width = 1;
-      if (c >= 0xd800 && c <= 0xdbff && pos + 1 < len) {
-        const d = s.charCodeAt(pos + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) width = 2;
+      let c = SimpleMatcher.symbolAt(s, pos);
+      let next = pos + 1;
+      if (c > NON_ASCII) {
+        c = NON_ASCII;
+        next = pos + 2;
       }
-      if (c >= NON_ASCII) c = NON_ASCII;
-      const next = pos + width;
       const atEnd = next === len;
       const st = this.nextStamp();
       const cur = this.cur;
@@ -503,7 +606,6 @@ class SimpleMatcher implements SimpleRegexp {
         const pc = cur[i] as number;
         if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, next, atEnd, st)) return true;
       }
-      // an unanchored search may start a match at every rune boundary
       if (!this.anchored && this.add(this.start, next, atEnd, st)) return true;
       pos = next;
     }
