@@ -12,6 +12,9 @@ import { CompiledCrdImpl, type CompiledVersion, type CrdContext } from "../pipel
 import { countRules } from "../pipeline/rules-bookkeeping.js";
 import type { PipelineResult, RequestOptions } from "../pipeline/types.js";
 import { StructuralError, newStructural } from "../structural/new-structural.js";
+import type { FactsTree } from "../structural/facts-tree.js";
+import { lazyStructural } from "../structural/lazy-structural.js";
+import type { Structural } from "../structural/structural.js";
 import { compileSchemaValidator } from "../validation/schema-validator.js";
 import { type JsonObject, getKey, isObject } from "../value/json-value.js";
 
@@ -56,6 +59,10 @@ export class BuiltinKind {
   get servedVersions(): string[] {
     return [this.version];
   }
+  /** The structural form of {@link schema}. */
+  get structural(): Structural | undefined {
+    return this.compiled.ctx.versions.get(this.version)?.structural;
+  }
   /** The schema the pipeline validates with (resolved, patched). */
   get schema(): JSONSchemaProps | undefined {
     return this.compiled.ctx.versions.get(this.version)?.schema;
@@ -87,12 +94,14 @@ export class BuiltinKind {
 
 /**
  * Compiles a kind from its resolved schema. Returns the structural-schema error text when the schema
- * cannot become a structural schema (never for the published built-in schemas).
+ * cannot become a structural schema (never for the published built-in schemas). With `facts` (the
+ * `factsTree` of an earlier compilation of the same schema, e.g. from a cache), the structural schema is
+ * converted node by node as objects reach it (../structural/lazy-structural.ts).
  */
-export function compileBuiltinKind(info: BuiltinKindInfo, schema: JSONSchemaProps): BuiltinKind | string {
+export function compileBuiltinKind(info: BuiltinKindInfo, schema: JSONSchemaProps, facts?: FactsTree): BuiltinKind | string {
   const { group, version } = splitApiVersion(info.apiVersion);
   const crdGroup = group === "" ? CORE_GROUP : group;
-  const structural = newStructural(schema);
+  const structural = facts !== undefined ? lazyStructural(schema, facts) : newStructural(schema);
   if (structural instanceof StructuralError) return structural.message;
   const lower = info.kind.toLowerCase();
   const crd: CustomResourceDefinition = {

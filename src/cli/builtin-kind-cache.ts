@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { BuiltinKind, type BuiltinKindInfo, compileBuiltinKind } from "../builtin/builtin-kind.js";
 import type { JSONSchemaProps } from "../crd/types.js";
 import type { JsonValue } from "../value/json-value.js";
+import { factsTree, isFactsTree } from "../structural/facts-tree.js";
 import { BUILTIN_BUNDLE_URL } from "./builtin-loader.js";
 import type { BuiltinKindLookup } from "./builtin-lookup.js";
 import type { SchemaCache } from "./schema-cache.js";
@@ -46,7 +47,11 @@ export function cachedBuiltinLookup(cache: SchemaCache, release: string, lookup:
       const k = lookup(apiVersion, kind);
       found = { kind: k };
       // written after compiling: compiling reads the resolved schema, never changes it
-      if (key !== undefined) cache.putBuiltinKind(key, k ? { info: k.info, schema: k.schema ?? null } : { none: true });
+      // with the subtree facts of its structural schema: read back, it is converted only where objects reach
+      if (key !== undefined) {
+        const s = k?.structural;
+        cache.putBuiltinKind(key, k ? { info: k.info, schema: k.schema ?? null, ...(s ? { facts: factsTree(s) } : {}) } : { none: true });
+      }
     }
     seen.set(id, found.kind);
     return found.kind;
@@ -59,6 +64,7 @@ function fromEntry(entry: JsonValue | undefined, apiVersion: string, kind: strin
   if (entry["none"] === true) return { kind: undefined };
   const info = asInfo(entry["info"], apiVersion, kind);
   if (!info || !isObj(entry["schema"])) return undefined;
-  const c = compileBuiltinKind(info, entry["schema"] as JSONSchemaProps);
+  const facts = entry["facts"];
+  const c = compileBuiltinKind(info, entry["schema"] as JSONSchemaProps, isFactsTree(facts) ? facts : undefined);
   return c instanceof BuiltinKind ? { kind: c } : undefined;
 }

@@ -8,12 +8,17 @@
  * Schema nodes are stored without their `description`: the CRD passed the create checks (the only step
  * that reads descriptions), pruning, defaulting and validation never read them, and they are most of a
  * CRD's bytes (~60% in the corpus), so an entry is that much cheaper to read, check and parse.
+ *
+ * An entry also keeps the subtree facts of each version's structural schema (../structural/facts-tree.ts):
+ * compiled from the entry, a version's structural schema is converted only as far as documents reach it.
  */
 import { CRD_GROUP, type DecodedCrd } from "../crd/decode-crd.js";
-import { type InternalCrd, v1ToInternal } from "../crd/internal.js";
+import { type InternalCrd, schemaForVersion, v1ToInternal } from "../crd/internal.js";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { internalToV1 } from "../crd/v1beta1.js";
 import type { JsonValue } from "../value/json-value.js";
+import { type FactsTree, factsTree, isFactsTree } from "../structural/facts-tree.js";
+import { StructuralError, cachedStructural } from "../structural/new-structural.js";
 
 const V1 = `${CRD_GROUP}/v1`;
 const V1BETA1 = `${CRD_GROUP}/v1beta1`;
@@ -60,12 +65,49 @@ function formWithoutDescriptions<T extends CustomResourceDefinition | InternalCr
   return { ...form, spec: out } as T;
 }
 
+/** The subtree facts of each version's structural schema (versions without a schema have none). */
+function versionFacts(internal: InternalCrd): Record<string, FactsTree> {
+  const out: Record<string, FactsTree> = {};
+  for (const v of internal.spec.versions) {
+    const schema = schemaForVersion(internal, v.name)?.openAPIV3Schema;
+    // the CRD checks converted it already (cachedStructural is shared with them)
+    const s = schema && cachedStructural(schema);
+    if (s && !(s instanceof StructuralError)) Object.defineProperty(out, v.name, { value: factsTree(s), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /**
- * The entry of a decoded CRD: its apiVersion, unknown fields and the form it was decoded into (its schemas
- * without descriptions).
+ * The entry of a decoded CRD that passed the CRD checks: its apiVersion, unknown fields, the form it was
+ * decoded into (its schemas without descriptions) and the subtree facts of its versions' schemas.
  */
-export function decodedCrdEntry(d: DecodedCrd): { apiVersion: string; unknownFields: string[]; form: CustomResourceDefinition | InternalCrd } {
-  return { apiVersion: d.apiVersion, unknownFields: d.unknownFields, form: formWithoutDescriptions(d.apiVersion === V1BETA1 ? d.internal : d.crd) };
+export function decodedCrdEntry(d: DecodedCrd): { apiVersion: string; unknownFields: string[]; form: CustomResourceDefinition | InternalCrd; facts: Record<string, FactsTree> } {
+  return {
+    apiVersion: d.apiVersion,
+    unknownFields: d.unknownFields,
+    form: formWithoutDescriptions(d.apiVersion === V1BETA1 ? d.internal : d.crd),
+    facts: versionFacts(d.internal),
+  };
+}
+
+/**
+ * The subtree facts by version of an entry written by {@link decodedCrdEntry}, for the versions of its
+ * decoded CRD; undefined when they are missing or malformed (the schemas are then converted in full).
+ */
+export function structuralFactsFromEntry(entry: JsonValue, decoded: DecodedCrd): Map<string, FactsTree> | undefined {
+  if (!isObj(entry) || !isObj(entry["facts"])) return undefined;
+  const facts = entry["facts"];
+  const out = new Map<string, FactsTree>();
+  for (const v of decoded.internal.spec.versions) {
+    if (!Object.hasOwn(facts, v.name)) {
+      if (schemaForVersion(decoded.internal, v.name)?.openAPIV3Schema === undefined) continue;
+      return undefined;
+    }
+    const t = facts[v.name];
+    if (!isFactsTree(t)) return undefined;
+    out.set(v.name, t);
+  }
+  return out;
 }
 
 /** The decoded CRD of an entry written by {@link decodedCrdEntry}; undefined for anything else. */

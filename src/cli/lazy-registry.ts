@@ -10,7 +10,7 @@ import { splitYamlDocuments } from "../io/yaml-split.js";
 import { type DecodedCrd, decodeCrd } from "../crd/decode-crd.js";
 import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, checkCrd, compileDecoded } from "../pipeline/compile.js";
 import { type JsonObject, type JsonValue, getKey, isObject } from "../value/json-value.js";
-import { decodedCrdEntry, decodedCrdFromEntry } from "./decoded-crd-entry.js";
+import { decodedCrdEntry, decodedCrdFromEntry, structuralFactsFromEntry } from "./decoded-crd-entry.js";
 import { inputIncludes } from "./files.js";
 import type { CrdFileIndex, IndexedCrd, IndexedProblem, SchemaCache } from "./schema-cache.js";
 
@@ -275,7 +275,8 @@ export class LazyCrdRegistry {
     if (!hit || !decoded) return undefined;
     e.name = decoded.crd.metadata.name ?? "";
     this.compiledCount++;
-    return compileDecoded(decoded, hit.warnings, LAZY);
+    const structuralFacts = structuralFactsFromEntry(hit.value, decoded);
+    return compileDecoded(decoded, hit.warnings, structuralFacts ? { ...LAZY, structuralFacts } : LAZY);
   }
 
   private ensure(e: Entry): CompileResult {

@@ -11,6 +11,8 @@ import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../c
 import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
 import { cachedStructural, StructuralError } from "../structural/new-structural.js";
+import type { FactsTree } from "../structural/facts-tree.js";
+import { lazyStructural } from "../structural/lazy-structural.js";
 import type { Structural } from "../structural/structural.js";
 import type { JsonValue } from "../value/json-value.js";
 import { countRules } from "./rules-bookkeeping.js";
@@ -138,11 +140,14 @@ interface CompiledSchema {
   ruleCount: number;
 }
 
-/** Compiles a version's schema; a string is the error (`newStructural`'s, or the validator's). */
-function compileSchema(schema: JSONSchemaProps | undefined, status: boolean, opts: SchemaValidatorOptions): CompiledSchema | string {
+/**
+ * Compiles a version's schema; a string is the error (`newStructural`'s, or the validator's). With `facts`
+ * (of a schema that passed the CRD checks), its structural form is converted as it is reached.
+ */
+function compileSchema(schema: JSONSchemaProps | undefined, status: boolean, opts: SchemaValidatorOptions, facts: FactsTree | undefined): CompiledSchema | string {
   let structural: Structural | undefined;
   if (schema) {
-    const s = cachedStructural(schema);
+    const s = facts !== undefined ? lazyStructural(schema, facts) : cachedStructural(schema);
     if (s instanceof StructuralError) return s.message;
     structural = s;
   }
@@ -166,6 +171,12 @@ export interface CompileDecodedOptions {
    * compiles one.
    */
   lazyVersions?: boolean;
+  /**
+   * With {@link lazyVersions}: the subtree facts of each version's structural schema (by version name,
+   * `factsTree` of an earlier full conversion, e.g. kept in a cache): that version's structural schema is
+   * then converted node by node as requests reach it (../structural/lazy-structural.ts).
+   */
+  structuralFacts?: ReadonlyMap<string, FactsTree>;
 }
 
 /** A version whose schema is compiled on first use (see {@link CompileDecodedOptions.lazyVersions}). */
@@ -212,10 +223,10 @@ export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: Co
   const versions = new Map<string, CompiledVersion>();
   // versions with the same schema (hoisted to spec.validation when all are equal) share its compilation
   const done = new Map<JSONSchemaProps | undefined, CompiledSchema>();
-  const compileShared = (schema: JSONSchemaProps | undefined, status: boolean): CompiledSchema | string => {
+  const compileShared = (schema: JSONSchemaProps | undefined, status: boolean, facts: FactsTree | undefined): CompiledSchema | string => {
     const prev = done.get(schema);
     if (prev && (!status || prev.statusValidator)) return prev;
-    const r = compileSchema(schema, status, opts.lazyVersions ? PASSED_CHECKS : {});
+    const r = compileSchema(schema, status, opts.lazyVersions ? PASSED_CHECKS : {}, opts.lazyVersions ? facts : undefined);
     if (typeof r !== "string") done.set(schema, r);
     return r;
   };
@@ -225,10 +236,11 @@ export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: Co
     const base = { name: v.name, served: v.served, storage: v.storage, schema, subresources };
     const status = subresources?.status !== undefined;
     if (opts.lazyVersions) {
-      versions.set(v.name, lazyVersion(name, base, () => compileShared(schema, status)));
+      const facts = opts.structuralFacts?.get(v.name);
+      versions.set(v.name, lazyVersion(name, base, () => compileShared(schema, status, facts)));
       continue;
     }
-    const c = compileShared(schema, status);
+    const c = compileShared(schema, status, undefined);
     if (typeof c === "string") {
       errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${c}`);
       continue;

@@ -174,7 +174,11 @@ export function cachedStructural(s: JSONSchemaProps): Structural | StructuralErr
   return r;
 }
 
-function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structural | StructuralError {
+/**
+ * A schema node's structural form without its children (`items`, `properties`, `additionalProperties`),
+ * or the error of the node itself: shared by the conversion here and the lazy one (./lazy-structural.ts).
+ */
+export function structuralNode(s: JSONSchemaProps): Structural | StructuralError {
   const u = unsupported(s);
   if (u) return u;
   const vv = newValueValidation(s);
@@ -199,9 +203,15 @@ function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structur
   if (s["x-kubernetes-list-type"] !== undefined) out.xListType = s["x-kubernetes-list-type"];
   if (s["x-kubernetes-map-type"] !== undefined) out.xMapType = s["x-kubernetes-map-type"];
   if (s["x-kubernetes-validations"] !== undefined) out.xValidations = s["x-kubernetes-validations"];
+  if (s.items !== undefined && Array.isArray(s.items)) return new StructuralError(ITEMS_ARRAY);
+  return out;
+}
+
+function convert(s: JSONSchemaProps, memo: StructuralMemo | undefined): Structural | StructuralError {
+  const out = structuralNode(s);
+  if (out instanceof StructuralError) return out;
   if (s.items !== undefined) {
-    if (Array.isArray(s.items)) return new StructuralError(ITEMS_ARRAY);
-    const it = newStructural(s.items, memo);
+    const it = newStructural(s.items as JSONSchemaProps, memo);
     if (it instanceof StructuralError) return it;
     out.items = it;
   }

@@ -17,7 +17,8 @@ export const XVALIDATIONS = 8;
 export const ALLOF_RULES = 16;
 /** x-kubernetes-validations inside a node's `allOf`, `anyOf`, `oneOf` or `not` clauses. */
 export const CLAUSE_RULES = 32;
-const ALL = 63;
+/** Every fact. */
+export const ALL = 63;
 /** Set on a node whose facts are being computed (an invalid, cyclic schema reaches it again). */
 const PENDING = 64;
 
@@ -124,6 +125,14 @@ export function recordSubtreeFacts(s: Structural): void {
   if (ap) r |= subtreeFacts(ap);
   if (s.properties) for (const p of s.properties.values()) r |= subtreeFacts(p);
   facts.set(s, r);
+}
+
+/**
+ * Records the facts of a node's subtree known without looking at it (kept from an earlier conversion of
+ * the same schema, ./lazy-structural.ts): its children are then never walked for them.
+ */
+export function setSubtreeFacts(s: Structural, bits: number): void {
+  facts.set(s, bits & ALL);
 }
 
 /** `s` or a node below it is an embedded resource. */

@@ -8,7 +8,13 @@ import * as assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { decodedCrdEntry, decodedCrdFromEntry, withoutSchemaDescriptions } from "../../src/cli/decoded-crd-entry.js";
+import { decodedCrdEntry, decodedCrdFromEntry, structuralFactsFromEntry, withoutSchemaDescriptions } from "../../src/cli/decoded-crd-entry.js";
+import { schemaForVersion } from "../../src/crd/internal.js";
+import type { FactsTree } from "../../src/structural/facts-tree.js";
+import { lazyStructural } from "../../src/structural/lazy-structural.js";
+import { newStructural } from "../../src/structural/new-structural.js";
+import { subtreeFacts } from "../../src/structural/subtree-facts.js";
+import type { Structural } from "../../src/structural/structural.js";
 import { encodeValue, untag } from "../../src/cli/schema-cache.js";
 import { type DecodedCrd, decodeCrd } from "../../src/crd/decode-crd.js";
 import { decodeDocuments } from "../../src/io/decode.js";
@@ -17,10 +23,25 @@ import type { PipelineResult } from "../../src/pipeline/types.js";
 import { type JsonObject, type JsonValue, isObject } from "../../src/value/json-value.js";
 import { corpusRoot } from "../corpus-root.js";
 
-function roundTrip(d: DecodedCrd): DecodedCrd | undefined {
+function entryRoundTrip(d: DecodedCrd): { decoded: DecodedCrd | undefined; facts: Map<string, FactsTree> | undefined } {
   const { json, tagged } = encodeValue(decodedCrdEntry(d));
   const parsed = JSON.parse(json) as unknown;
-  return decodedCrdFromEntry(tagged ? untag(parsed) : (parsed as JsonValue));
+  const entry = tagged ? untag(parsed) : (parsed as JsonValue);
+  const decoded = decodedCrdFromEntry(entry);
+  return { decoded, facts: decoded && structuralFactsFromEntry(entry, decoded) };
+}
+
+function roundTrip(d: DecodedCrd): DecodedCrd | undefined {
+  return entryRoundTrip(d).decoded;
+}
+
+/** Every node of a structural schema (read in full) with its subtree facts. */
+function factsByPath(s: Structural, path = "", out: [string, number][] = []): [string, number][] {
+  out.push([path, subtreeFacts(s)]);
+  if (s.items) factsByPath(s.items, `${path}[]`, out);
+  if (s.properties) for (const [k, p] of s.properties) factsByPath(p, `${path}.${k}`, out);
+  if (s.additionalProperties?.schema) factsByPath(s.additionalProperties.schema, `${path}{}`, out);
+  return out;
 }
 
 /** A raw CRD value whose schemas have no descriptions (what its cache entry keeps). */
@@ -124,6 +145,17 @@ test("anything but an entry of a decoded CRD is not one", () => {
   }
 });
 
+test("an entry's structural facts are used only when well-formed and present for every version with a schema", () => {
+  const d = decoded(V1_TWO_VERSIONS).d;
+  const entry = JSON.parse(encodeValue(decodedCrdEntry(d)).json) as JsonObject;
+  const back = decodedCrdFromEntry(entry)!;
+  assert.ok(structuralFactsFromEntry(entry, back));
+  const facts = entry["facts"] as JsonObject;
+  for (const bad of [undefined, null, 3, [], { v1: facts["v1"]! }, { ...facts, v2: "x" }, { ...facts, v2: [1, 0, 0] }, { ...facts, v2: [2, { spec: 4 }, 0, 0] }]) {
+    assert.equal(structuralFactsFromEntry({ ...entry, facts: bad as JsonValue }, back), undefined, JSON.stringify(bad));
+  }
+});
+
 test("every CRD of the corpus survives its cache entry unchanged", () => {
   const root = corpusRoot();
   let n = 0;
@@ -141,7 +173,18 @@ test("every CRD of the corpus survives its cache entry unchanged", () => {
         if (!isObject(doc.value) || doc.value["kind"] !== "CustomResourceDefinition") continue;
         const d = decodeCrd(doc.value);
         if (!d.ok) continue;
-        assert.deepStrictEqual(roundTrip(d), expected(doc.value), `${project.name}/crds/${name}#${doc.index}`);
+        const where = `${project.name}/crds/${name}#${doc.index}`;
+        const back = entryRoundTrip(d);
+        assert.deepStrictEqual(back.decoded, expected(doc.value), where);
+        // each version's structural schema converted lazily from the entry is the full conversion
+        for (const v of back.decoded!.internal.spec.versions) {
+          const schema = schemaForVersion(back.decoded!.internal, v.name)?.openAPIV3Schema;
+          if (!schema) continue;
+          const full = newStructural(schema) as Structural;
+          const lazy = lazyStructural(schema, back.facts!.get(v.name)!);
+          assert.deepStrictEqual(factsByPath(lazy), factsByPath(full), `${where} ${v.name}`);
+          assert.deepStrictEqual(lazy, full, `${where} ${v.name}`);
+        }
         n++;
       }
     }
@@ -160,12 +203,16 @@ test("a CRD compiled one version at a time validates as the eagerly compiled one
     const eager = tryCompileCrd(value);
     const lazy = compileDecoded(d, [], { lazyVersions: true });
     const cached = compileDecoded(roundTrip(d)!, [], { lazyVersions: true });
-    if (!eager.ok || !lazy.ok || !cached.ok) assert.fail("compiles");
+    const back = entryRoundTrip(d);
+    assert.deepStrictEqual([...back.facts!.keys()], ["v1", "v2"]);
+    const lazyStructure = compileDecoded(back.decoded!, [], { lazyVersions: true, structuralFacts: back.facts! });
+    if (!eager.ok || !lazy.ok || !cached.ok || !lazyStructure.ok) assert.fail("compiles");
     for (const o of objects) {
       const a: PipelineResult = eager.compiled.create(o, { fieldValidation: "Strict" });
       const b: PipelineResult = lazy.compiled.create(o, { fieldValidation: "Strict" });
       assert.deepStrictEqual(b, a);
       assert.deepStrictEqual(cached.compiled.create(o, { fieldValidation: "Strict" }), a);
+      assert.deepStrictEqual(lazyStructure.compiled.create(o, { fieldValidation: "Strict" }), a);
       assert.ok(a.errors.length > 0 || o["spec"] !== undefined);
     }
   }
