@@ -9,6 +9,10 @@
  * that reads descriptions), pruning, defaulting and validation never read them, and they are most of a
  * CRD's bytes (~60% in the corpus), so an entry is that much cheaper to read, check and parse.
  *
+ * A v1 CRD whose versions all have the same schema (the common case of a CRD served at several versions)
+ * keeps it once: read back, its versions share that one schema object (as the internal form's hoisted
+ * `spec.validation` does), so the entry is read, checked and parsed once for all of them.
+ *
  * An entry also keeps the subtree facts of each version's structural schema (../structural/facts-tree.ts):
  * compiled from the entry, a version's structural schema is converted only as far as documents reach it.
  */
@@ -17,6 +21,7 @@ import { type InternalCrd, schemaForVersion, v1ToInternal } from "../crd/interna
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { internalToV1 } from "../crd/v1beta1.js";
 import type { JsonValue } from "../value/json-value.js";
+import { serializeValue } from "./schema-cache.js";
 import { type FactsTree, factsTree, isFactsTree } from "../structural/facts-tree.js";
 import { StructuralError, cachedStructural } from "../structural/new-structural.js";
 
@@ -78,14 +83,41 @@ function versionFacts(internal: InternalCrd): Record<string, FactsTree> {
 }
 
 /**
- * The entry of a decoded CRD that passed the CRD checks: its apiVersion, unknown fields, the form it was
- * decoded into (its schemas without descriptions) and the subtree facts of its versions' schemas.
+ * A v1 form whose versions (two or more) all have the same schema, exactly (keys in the same order, the
+ * same numbers): the form with the schema kept by the first version only (the others have 0); else undefined.
  */
-export function decodedCrdEntry(d: DecodedCrd): { apiVersion: string; unknownFields: string[]; form: CustomResourceDefinition | InternalCrd; facts: Record<string, FactsTree> } {
+function withSharedSchema(d: DecodedCrd, form: CustomResourceDefinition): CustomResourceDefinition | undefined {
+  const versions = form.spec.versions;
+  // the internal form hoists the schema when the versions' schemas are semantically equal
+  if (versions.length < 2 || d.internal.spec.validation === undefined || versions[0]!.schema === undefined) return undefined;
+  const first = serializeValue(versions[0]!.schema as unknown as JsonValue).join("");
+  for (let i = 1; i < versions.length; i++) {
+    const s = versions[i]!.schema;
+    if (s === undefined || serializeValue(s as unknown as JsonValue).join("") !== first) return undefined;
+  }
+  // the other versions keep a 0 in its place (their keys stay in order)
+  return { ...form, spec: { ...form.spec, versions: versions.map((v, i) => (i === 0 ? v : { ...v, schema: 0 as unknown as undefined })) } };
+}
+
+/**
+ * The entry of a decoded CRD that passed the CRD checks: its apiVersion, unknown fields, the form it was
+ * decoded into (its schemas without descriptions; a schema shared by all versions once) and the subtree
+ * facts of its versions' schemas.
+ */
+export function decodedCrdEntry(d: DecodedCrd): {
+  apiVersion: string;
+  unknownFields: string[];
+  form: CustomResourceDefinition | InternalCrd;
+  sharedSchema?: true;
+  facts: Record<string, FactsTree>;
+} {
+  const form = formWithoutDescriptions(d.apiVersion === V1BETA1 ? d.internal : d.crd);
+  const shared = d.apiVersion === V1BETA1 ? undefined : withSharedSchema(d, form as CustomResourceDefinition);
   return {
     apiVersion: d.apiVersion,
     unknownFields: d.unknownFields,
-    form: formWithoutDescriptions(d.apiVersion === V1BETA1 ? d.internal : d.crd),
+    form: shared ?? form,
+    ...(shared ? { sharedSchema: true as const } : {}),
     facts: versionFacts(d.internal),
   };
 }
@@ -118,6 +150,14 @@ export function decodedCrdFromEntry(entry: JsonValue): DecodedCrd | undefined {
   if (!isObj(form) || !isObj(form["spec"]) || !Array.isArray(form["spec"]["versions"]) || !isObj(form["metadata"])) return undefined;
   if (apiVersion === V1) {
     const crd = form as unknown as CustomResourceDefinition;
+    if (entry["sharedSchema"] === true) {
+      // every version has the first version's schema (kept by it alone)
+      const versions = form["spec"]["versions"] as unknown[];
+      if (versions.length < 2 || !versions.every(isObj)) return undefined;
+      const schema = (versions[0] as Record<string, unknown>)["schema"];
+      if (!isObj(schema) || versions.some((v, i) => i > 0 && (v as Record<string, unknown>)["schema"] !== 0)) return undefined;
+      for (const v of crd.spec.versions) v.schema = schema as unknown as CustomResourceDefinition["spec"]["versions"][number]["schema"];
+    } else if (entry["sharedSchema"] !== undefined) return undefined;
     return { ok: true, apiVersion, crd, internal: v1ToInternal(crd), unknownFields: unknownFields as string[] };
   }
   if (!isObj(form["status"])) return undefined;

@@ -138,6 +138,40 @@ test("a decoded CRD read back from its cache entry is exactly the decoded CRD (v
   assert.equal(v1.internal.spec.versions[1]!.schema, v1.crd.spec.versions[1]!.schema);
 });
 
+test("a schema all versions have exactly is kept once and shared when read back; a schema only semantically equal is kept per version", () => {
+  const same = decoded(V1_SAME_SCHEMAS);
+  const entry = decodedCrdEntry(same.d);
+  assert.equal(entry.sharedSchema, true);
+  const json = encodeValue(entry).json;
+  assert.equal(json.split('"pattern"').length - 1, 1, "the schema is in the entry once");
+  const back = roundTrip(same.d)!;
+  assert.deepStrictEqual(back, expected(same.value));
+  assert.equal(back.crd.spec.versions[0]!.schema, back.crd.spec.versions[1]!.schema);
+  assert.deepStrictEqual(Object.keys(back.crd.spec.versions[1]!), Object.keys(expected(same.value).crd.spec.versions[1]!));
+  // `required: []` in one version only: semantically equal (hoisted in the internal form), not the same schema
+  const near = decoded(V1_SAME_SCHEMAS.replace("              name: {type: string, pattern: '^[a-z]+$'}\n", () => "              name: {type: string, pattern: '^[a-z]+$', enum: []}\n"));
+  assert.equal(near.d.crd.spec.versions.length, 2);
+  assert.notEqual(near.d.internal.spec.validation, undefined, "hoisted");
+  assert.equal(decodedCrdEntry(near.d).sharedSchema, undefined);
+  assert.deepStrictEqual(roundTrip(near.d), expected(near.value));
+  assert.equal(decodedCrdEntry(decoded(V1_TWO_VERSIONS).d).sharedSchema, undefined);
+  // an entry that says so but does not hold it so is not one
+  const e = JSON.parse(json) as JsonObject;
+  const form = e["form"] as JsonObject;
+  const spec = form["spec"] as JsonObject;
+  const versions = spec["versions"] as JsonObject[];
+  const withVersions = (vs: JsonValue[]) => ({ ...e, form: { ...form, spec: { ...spec, versions: vs } } });
+  for (const bad of [
+    { ...e, sharedSchema: 1 },
+    withVersions([versions[0]!]),
+    withVersions([versions[0]!, { ...versions[1]!, schema: versions[0]!["schema"]! }]),
+    withVersions([{ ...versions[0]!, schema: 0 }, versions[1]!]),
+  ]) {
+    assert.equal(decodedCrdFromEntry(bad as JsonValue), undefined, JSON.stringify(bad).slice(0, 80));
+  }
+  assert.ok(decodedCrdFromEntry(e));
+});
+
 test("anything but an entry of a decoded CRD is not one", () => {
   const entry = decodedCrdEntry(decoded(V1_TWO_VERSIONS).d) as unknown as JsonObject;
   for (const bad of [null, 1, [], {}, { ...entry, apiVersion: "v1" }, { ...entry, unknownFields: [1] }, { ...entry, form: [] }, { ...entry, form: { spec: {} } }]) {
