@@ -17,41 +17,38 @@ import { StructuralError, structuralNode } from "./new-structural.js";
 import type { Structural } from "./structural.js";
 import { setSubtreeFacts } from "./subtree-facts.js";
 
-/** The children of a lazy node, once converted; `null` until then. */
-interface Pending {
-  tree: FactsTree;
-  items: Structural | undefined | null;
-  properties: Map<string, Structural> | undefined | null;
-  additionalProperties: Structural["additionalProperties"] | null;
-}
+const FACTS = Symbol("lazy structural facts");
 
-const PENDING = Symbol("lazy structural children");
-
-type LazyNode = Structural & { [PENDING]: Pending };
+type LazyNode = Structural & { [FACTS]: FactsTree };
 
 function node(s: JSONSchemaProps, tree: FactsTree): Structural {
   const n = structuralNode(s);
   if (n instanceof StructuralError) throw new CrdkitError("invalid-crd", n.message);
   setSubtreeFacts(n, factsOf(tree));
   if (s.items === undefined && s.properties === undefined && s.additionalProperties === undefined) return n;
-  Object.defineProperty(n, PENDING, { value: { tree, items: null, properties: null, additionalProperties: null }, enumerable: false });
-  // the same accessor functions on every node (own and enumerable: a spread copy of a node has its children)
+  Object.defineProperty(n, FACTS, { value: tree, enumerable: false });
+  // the same accessor functions on every node (own and enumerable: a spread copy of a node has its
+  // children); the first read replaces the accessor with the value (later reads are plain loads)
   if (s.items !== undefined) Object.defineProperty(n, "items", ITEMS);
   if (s.properties !== undefined) Object.defineProperty(n, "properties", PROPERTIES);
   if (s.additionalProperties !== undefined) Object.defineProperty(n, "additionalProperties", ADDITIONAL);
   return n;
 }
 
+/** Makes `key` a plain data property of `n` with value `v`. */
+function settle<T>(n: Structural, key: "items" | "properties" | "additionalProperties", v: T): T {
+  Object.defineProperty(n, key, { value: v, writable: true, enumerable: true, configurable: true });
+  return v;
+}
+
 const ITEMS: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: LazyNode): Structural | undefined {
-    const p = this[PENDING];
-    if (p.items === null) p.items = node(this.raw.items as JSONSchemaProps, itemsFacts(p.tree));
-    return p.items;
+    return settle(this, "items", node(this.raw.items as JSONSchemaProps, itemsFacts(this[FACTS])));
   },
   set(this: LazyNode, v: Structural | undefined) {
-    this[PENDING].items = v;
+    settle(this, "items", v);
   },
 };
 
@@ -59,21 +56,16 @@ const PROPERTIES: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: LazyNode): Map<string, Structural> | undefined {
-    const p = this[PENDING];
-    if (p.properties === null) {
-      const props = this.raw.properties!;
-      const keys = Object.keys(props);
-      if (keys.length === 0) p.properties = undefined;
-      else {
-        const m = new Map<string, Structural>();
-        for (const k of keys) m.set(k, node(props[k]!, propertyFacts(p.tree, k)));
-        p.properties = m;
-      }
-    }
-    return p.properties;
+    const props = this.raw.properties!;
+    const keys = Object.keys(props);
+    if (keys.length === 0) return settle(this, "properties", undefined);
+    const tree = this[FACTS];
+    const m = new Map<string, Structural>();
+    for (const k of keys) m.set(k, node(props[k]!, propertyFacts(tree, k)));
+    return settle(this, "properties", m);
   },
   set(this: LazyNode, v: Map<string, Structural> | undefined) {
-    this[PENDING].properties = v;
+    settle(this, "properties", v);
   },
 };
 
@@ -81,15 +73,11 @@ const ADDITIONAL: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: LazyNode): Structural["additionalProperties"] {
-    const p = this[PENDING];
-    if (p.additionalProperties === null) {
-      const ap = this.raw.additionalProperties!;
-      p.additionalProperties = typeof ap === "object" ? { schema: node(ap, additionalPropertiesFacts(p.tree)), allows: true } : { allows: ap };
-    }
-    return p.additionalProperties;
+    const ap = this.raw.additionalProperties!;
+    return settle(this, "additionalProperties", typeof ap === "object" ? { schema: node(ap, additionalPropertiesFacts(this[FACTS])), allows: true } : { allows: ap });
   },
   set(this: LazyNode, v: Structural["additionalProperties"]) {
-    this[PENDING].additionalProperties = v;
+    settle(this, "additionalProperties", v);
   },
 };
 
