@@ -199,7 +199,10 @@ class Parser {
     // non-greedy: the same language
     if (p[this.i] === "?") this.i++;
     if (this.isRepeatAhead()) unsupported();
-    return { k: "rep", sub: atom, min, max };
+    const rep: Node = { k: "rep", sub: atom, min, max };
+    // Go rejects nested counted repeats of more than 1000 copies (`(a{10}){200}`): left to re2js
+    if ((min >= 2 || max >= 2) && !repeatIsValid(rep, MAX_REPEAT)) unsupported();
+    return rep;
   }
 
   /** An escape outside or inside a class: a single rune or a Perl class. */
@@ -287,6 +290,26 @@ class Parser {
       } else s[lo.rune] = 1;
     }
     return neg ? negate(s) : s;
+  }
+}
+
+/**
+ * Go's `syntax.repeatIsValid`: the repeat counts nested in `n` (a count dividing what it contains) allow
+ * at most `limit` copies of the innermost thing. `* + ?` count as `{0,} {1,} {0,1}`, which divide by 0 or 1.
+ */
+function repeatIsValid(n: Node, limit: number): boolean {
+  switch (n.k) {
+    case "rep": {
+      if (n.max === 0) return true;
+      const m = n.max < 0 ? n.min : n.max;
+      if (m > limit) return false;
+      return repeatIsValid(n.sub, m > 0 ? Math.floor(limit / m) : limit);
+    }
+    case "cat":
+    case "alt":
+      return n.items.every((it) => repeatIsValid(it, limit));
+    default:
+      return true;
   }
 }
 

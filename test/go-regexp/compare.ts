@@ -1,0 +1,68 @@
+/**
+ * Compares crdkit's Go `regexp` (src/go/regexp.ts `compileGoRegexp`, and the simple fast path
+ * src/go/regexp-simple.ts on its own) with answers of real Go (tools/go-regexp-oracle). Shared by the
+ * fixture replay test and scripts/fuzz-regexp.ts.
+ */
+import { RE2JS } from "re2js";
+import { compileGoRegexp } from "../../src/go/regexp.js";
+import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
+
+/** One pattern and Go's answers: `regexp.Compile`'s error text, or `MatchString` of each subject. */
+export interface GoRegexpCase {
+  readonly pattern: string;
+  readonly subjects: readonly string[];
+  readonly error?: string;
+  readonly matches?: readonly boolean[];
+}
+
+/** One disagreement with Go (or between the fast path and re2js). */
+export interface RegexpMismatch {
+  /** What kind of disagreement (groups the fuzzer's report). */
+  readonly kind: string;
+  readonly pattern: string;
+  readonly subject?: string;
+  readonly go: string;
+  readonly crdkit: string;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The subject as Go sees it: Go strings are UTF-8, so a lone UTF-16 surrogate reaches Go (through its JSON
+ * decoder) as U+FFFD, and crdkit's decoders do the same (src/io/json-decode.ts), so `test` never sees one
+ * in a document. Lone surrogates are still fed raw to the fast path vs re2js comparison.
+ */
+export function asGoSees(s: string): string {
+  return s.replace(LONE_SURROGATE, "\ufffd");
+}
+
+/** Every disagreement of crdkit with Go's answers in `c`. */
+export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
+  const out: RegexpMismatch[] = [];
+  const { pattern } = c;
+  const r = compileGoRegexp(pattern);
+  const simple = compileSimpleRegexp(pattern);
+  const path = simple ? "simple" : "re2js";
+  if (c.error !== undefined) {
+    if (simple) out.push({ kind: "simple path accepts a pattern Go rejects", pattern, go: c.error, crdkit: "accepted" });
+    if (r.error === undefined) out.push({ kind: `compile: Go fails, crdkit (${path}) compiles`, pattern, go: c.error, crdkit: "compiled" });
+    else if (r.error !== c.error) out.push({ kind: "compile: different error text", pattern, go: c.error, crdkit: r.error });
+    return out;
+  }
+  if (r.error !== undefined) {
+    out.push({ kind: "compile: Go compiles, crdkit fails", pattern, go: "compiled", crdkit: r.error });
+    return out;
+  }
+  const matches = c.matches ?? [];
+  c.subjects.forEach((s, i) => {
+    const want = matches[i];
+    const got = r.regexp.test(asGoSees(s));
+    if (got !== want) out.push({ kind: `match (${path})`, pattern, subject: s, go: String(want), crdkit: String(got) });
+    if (simple) {
+      const re2 = RE2JS.compile(pattern).test(s);
+      const fast = simple.test(s);
+      if (fast !== re2) out.push({ kind: "simple path vs re2js", pattern, subject: s, go: `re2js ${re2}`, crdkit: String(fast) });
+    }
+  });
+  return out;
+}
