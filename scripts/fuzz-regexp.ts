@@ -14,7 +14,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareWithGo, type GoRegexpCase } from "../test/go-regexp/compare.js";
-import { PINNED_PATTERNS, PINNED_SUBJECTS } from "../test/go-regexp/pinned.js";
+import { PINNED_PATTERNS, pinnedSubjects } from "../test/go-regexp/pinned.js";
 import { genRegexpPattern, genRegexpSubjects } from "../test/fuzz/regexp-gen.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { intFlag } from "./fuzz-flags.js";
@@ -51,14 +51,14 @@ function askGo(bin: string, reqs: { pattern: string; subjects: string[] }[]): Go
 const bin = buildOracle();
 const rng = new Rng(seed);
 const reqs: { pattern: string; subjects: string[] }[] = [];
-if (record) for (const pattern of PINNED_PATTERNS) reqs.push({ pattern, subjects: [...PINNED_SUBJECTS, ...genRegexpSubjects(rng, pattern, 6)] });
+if (record) for (const pattern of PINNED_PATTERNS) reqs.push({ pattern, subjects: [...pinnedSubjects(pattern), ...genRegexpSubjects(rng, pattern, 6, 64)] });
 const seen = new Set(reqs.map((q) => q.pattern));
 let guard = 0;
 while (reqs.length < count + (record ? PINNED_PATTERNS.length : 0) && guard++ < count * 20) {
   const pattern = genRegexpPattern(rng);
   if (seen.has(pattern)) continue;
   seen.add(pattern);
-  reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern) });
+  reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern, record ? 64 : 300) });
 }
 const cases = askGo(bin, reqs);
 

@@ -32,6 +32,21 @@ export const PINNED_PATTERNS: readonly string[] = [
   "((a{10}){10}){10}",
   "((a{100}){100}){100}",
   "(a{1000}){1000}",
+  "(a{10}){100}",
+  "(a{10}){101}",
+  "(a{10}){200}",
+  "((){1000,}x){3,3}",
+  "(a{0}){1000}",
+  "((a{1000}){0}){1000}",
+  "(a{2,}){500}",
+  "(a{2,}){501}",
+  "(a*){1000}",
+  "(a+){100}",
+  "(a?){1000}",
+  "(a{1}){1000}",
+  "(a{1,}){100}",
+  "(\\/{1,1000}){1000,}",
+  "(x{1,1000}){1000,}",
   "a{1000}b{1000}",
   // empty pieces
   "a||b",
@@ -70,6 +85,9 @@ export const PINNED_PATTERNS: readonly string[] = [
   "\\p{Greek}",
   "\\PL",
   "\\pX",
+  "\\pz",
+  "\\p{Letter}",
+  "\\p{lu}",
   "\\z",
   "\\A",
   "\\b",
@@ -131,6 +149,9 @@ export const PINNED_PATTERNS: readonly string[] = [
   "(?P<n>a)",
   "(?<n>a)",
   "(?P<n>a)(?P<n>b)",
+  "(?P<n>a)(?<n>?b)",
+  "(?P<n>a)(?P<n>b)$`)",
+  "(?P<n>a)(?P<n>b))$'",
   "(?=a)",
   "(?!a)",
   "(?#c)",
@@ -148,4 +169,11 @@ export const PINNED_PATTERNS: readonly string[] = [
 ];
 
 /** Subjects every pinned pattern is tried on (more are generated per pattern). */
-export const PINNED_SUBJECTS: readonly string[] = ["", "a", "b", "aa", "ab", "k", "K", "\u212a", "s", "\u017f", "\n", "\r", "é", "😀", "\ud800", "x".repeat(2000), "a".repeat(1001), "a".repeat(1000)];
+export const PINNED_SUBJECTS: readonly string[] = ["", "a", "b", "aa", "ab", "k", "K", "\u212a", "s", "\u017f", "\n", "\r", "\r\n", "é", "😀", "\ud800", "a\nb"];
+
+/** Long subjects for the patterns with counts near RE2's limit. */
+export function pinnedSubjects(pattern: string): string[] {
+  const out = [...PINNED_SUBJECTS];
+  if (/1000|1001/.test(pattern)) out.push("a".repeat(999), "a".repeat(1000), "a".repeat(1001), `${"a".repeat(1000)}b`);
+  return out;
+}

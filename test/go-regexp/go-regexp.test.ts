@@ -1,0 +1,93 @@
+/**
+ * Replays real Go's `regexp.Compile` / `MatchString` answers (test/go-regexp/go-answers.json, recorded by
+ * `npm run golden:regexp` with tools/go-regexp-oracle) against crdkit's `compileGoRegexp` and its simple
+ * fast path (src/go/regexp-simple.ts), which must give Go's answer or leave the pattern to re2js.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { RE2JS } from "re2js";
+import { compileGoRegexp } from "../../src/go/regexp.js";
+import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
+import { compareWithGo, type GoRegexpCase, type RegexpMismatch } from "./compare.js";
+
+const cases = JSON.parse(readFileSync(new URL("./go-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
+
+/**
+ * Disagreements with Go outside the fast path (in src/go/regexp.ts and re2js), each a bug still open.
+ * The test fails when an unlisted disagreement appears or a listed one no longer occurs in the fixture,
+ * so fixing one means removing it here.
+ */
+const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) => boolean }[] = [
+  {
+    why: "re2js checks the program size before Go's nested-repeat limit: `expression too large` instead of `invalid repeat count`",
+    is: (m) => m.kind === "compile: different error text" && m.go.startsWith("error parsing regexp: invalid repeat count: ") && m.crdkit.startsWith("error parsing regexp: expression too large: "),
+  },
+  {
+    why: "the duplicate-group-name retry strips `(?<n>` to `(`, so `(?<n>?b)` reads as the flag group `(?b`",
+    is: (m) => m.pattern === "(?P<n>a)(?<n>?b)" && m.kind === "compile: different error text",
+  },
+  {
+    why: "the duplicate-group-name retry puts the pattern back with String.replace, which expands `$`` and `$'`",
+    is: (m) => (m.pattern === "(?P<n>a)(?P<n>b)$`)" || m.pattern === "(?P<n>a)(?P<n>b))$'") && m.kind === "compile: different error text",
+  },
+  {
+    why: "Go (1.25 on) reads Unicode class names case-insensitively and knows the long category names; re2js does not",
+    is: (m) => ["\\pz", "\\p{Letter}", "\\p{lu}"].includes(m.pattern) && m.kind === "compile: Go compiles, crdkit fails",
+  },
+];
+
+const describeMismatch = (m: RegexpMismatch): string =>
+  `${m.kind}: ${JSON.stringify(m.pattern)}${m.subject !== undefined ? ` on ${JSON.stringify(m.subject)}` : ""}: Go ${m.go}, crdkit ${m.crdkit}`;
+
+describe("Go regexp answers recorded from real Go", () => {
+  it("the fixture covers both sides of the fast path", () => {
+    const simple = cases.filter((c) => compileSimpleRegexp(c.pattern) !== undefined).length;
+    const rejected = cases.filter((c) => c.error !== undefined).length;
+    assert.ok(cases.length >= 2000, `${cases.length} patterns`);
+    assert.ok(simple >= 500, `${simple} patterns in the simple subset`);
+    assert.ok(rejected >= 500, `${rejected} patterns Go rejects`);
+  });
+
+  it("compileGoRegexp gives Go's error text or Go's MatchString answer on every recorded case", () => {
+    const unexpected: string[] = [];
+    const seenKnown = new Set<string>();
+    for (const c of cases) {
+      for (const m of compareWithGo(c)) {
+        const known = KNOWN.find((k) => k.is(m));
+        if (known) seenKnown.add(known.why);
+        else unexpected.push(describeMismatch(m));
+      }
+    }
+    assert.deepEqual(unexpected, []);
+    assert.deepEqual(KNOWN.map((k) => k.why).filter((w) => !seenKnown.has(w)), [], "known disagreements that are gone: remove them from KNOWN");
+  });
+
+  it("the fast path declines every pattern Go rejects, and nested counted repeats past Go's limit", () => {
+    for (const c of cases) if (c.error !== undefined) assert.equal(compileSimpleRegexp(c.pattern), undefined, c.pattern);
+    // syntax.repeatIsValid: at most 1000 copies of the innermost thing
+    for (const p of ["(a{10}){101}", "((){1000,}x){3,3}", "(a{2,}){501}", "((a|b){2}c){501}"]) {
+      assert.equal(compileSimpleRegexp(p), undefined, p);
+      assert.equal(compileGoRegexp(p).error, `error parsing regexp: invalid repeat count: \`${p.slice(p.lastIndexOf("{"))}\``, p);
+    }
+    for (const p of ["(a{10}){100}", "(a{2,}){100}", "((a{1000}){0}){1000}", "(a*){300}", "(a{1,}){300}"]) assert.ok(compileSimpleRegexp(p), p);
+  });
+
+  it("matches hostile subjects in linear time (Go's answer, re2js agrees)", () => {
+    const long = "a".repeat(100_000);
+    for (const [p, s, want] of [
+      ["(a|aa)*b", long, false],
+      ["(a|aa)*b", `${long}b`, true],
+      ["^(a|aa)*$", long, true],
+      ["^(a|aa)*$", `${long}c`, false],
+      ["(a*)*c", long, false],
+      ["^(a?){50}a{50}$", "a".repeat(50), true],
+      ["(x+x+)+y", "x".repeat(100_000), false],
+    ] as const) {
+      const simple = compileSimpleRegexp(p);
+      assert.ok(simple, p);
+      assert.equal(simple.test(s), want, p);
+      assert.equal(RE2JS.compile(p).test(s), want, `re2js on ${p}`);
+    }
+  });
+});
