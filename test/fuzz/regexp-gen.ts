@@ -166,6 +166,14 @@ export function genRegexpSubjects(rng: Rng, pattern: string, count: number, long
   const own = patternRunes(pattern);
   const out: string[] = [""];
   for (let i = 1; i < count; i++) {
+    // about half the subjects are near the pattern's language: a sample of it, maybe mutated or embedded
+    const sample = rng.chance(0.5) ? sampleMatch(rng, pattern, 4 * longLength) : undefined;
+    if (sample !== undefined) {
+      let s = rng.chance(0.4) ? mutate(rng, sample) : sample;
+      if (rng.chance(0.2)) s = rng.pick(SUBJECT_RUNES) + s + rng.pick(SUBJECT_RUNES);
+      out.push(s);
+      continue;
+    }
     if (rng.chance(0.05)) {
       const unit = rng.pick([...SUBJECT_RUNES, ...own, "ab", "aab"]) ?? "a";
       out.push(unit.repeat(Math.ceil(longLength / unit.length)) + (rng.chance(0.5) ? rng.pick(SUBJECT_RUNES) : ""));
@@ -177,4 +185,126 @@ export function genRegexpSubjects(rng: Rng, pattern: string, count: number, long
     out.push(s);
   }
   return out;
+}
+
+const ANY_RUNES = ["a", "z", "Q", "5", "_", "-", " ", ".", "é", "😀", "\t", "\r", "\u212a"];
+
+/**
+ * A string that probably matches `pattern` (a random walk over the simple syntax: one branch of each
+ * alternation, 0–3 extra copies of each repeat, a member of each class); undefined for syntax it does not
+ * know. Only raises the share of matching subjects: Go decides every answer.
+ */
+export function sampleMatch(rng: Rng, pattern: string, maxLength = 1500): string | undefined {
+  let i = 0;
+  const p = pattern;
+  const fail = (): never => {
+    throw new Error("unknown syntax");
+  };
+  const escape = (): string => {
+    const c = p[i + 1] ?? fail();
+    i += 2;
+    if (c === "x") {
+      const h = p.slice(i, i + 2);
+      i += 2;
+      return String.fromCharCode(Number.parseInt(h, 16) || 65);
+    }
+    const table: Record<string, string> = { d: "7", D: "x", w: "w", W: "!", s: " ", S: "S", n: "\n", t: "\t", r: "\r", f: "\f", v: "\v" };
+    return table[c] ?? (/[A-Za-z0-9]/.test(c) ? fail() : c);
+  };
+  const cls = (): string => {
+    i++; // [
+    const neg = p[i] === "^";
+    if (neg) i++;
+    const members: string[] = [];
+    let first = true;
+    while (i < p.length && (p[i] !== "]" || first)) {
+      first = false;
+      if (p[i] === "\\") members.push(escape());
+      else members.push(p[i++] as string);
+    }
+    if (p[i] !== "]") fail();
+    i++;
+    if (neg) return rng.pick(ANY_RUNES);
+    return members.length > 0 ? rng.pick(members) : "";
+  };
+  const atom = (): string => {
+    const c = p[i] as string;
+    if (c === "(") {
+      i++;
+      if (p.startsWith("?:", i)) i += 2;
+      const s = alt();
+      if (p[i] !== ")") fail();
+      i++;
+      return s;
+    }
+    if (c === "[") return cls();
+    if (c === "\\") return escape();
+    i++;
+    if (c === ".") return rng.pick(ANY_RUNES.filter((r) => r !== "\n"));
+    if (c === "^" || c === "$") return "";
+    return c;
+  };
+  const piece = (): string => {
+    const start = i;
+    let s = atom();
+    const end = i;
+    const copies = (n: number): string => {
+      let out = s;
+      for (let k = 1; k < n; k++) {
+        i = start;
+        out += atom();
+        if (out.length > maxLength) fail();
+      }
+      i = end;
+      return n === 0 ? "" : out;
+    };
+    const c = p[i];
+    let min = 1;
+    let max = 1;
+    if (c === "*" || c === "+" || c === "?") {
+      i++;
+      min = c === "+" ? 1 : 0;
+      max = c === "?" ? 1 : min + 3;
+    } else if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i)) ?? fail();
+      i += m[0].length;
+      min = Number(m[1]);
+      max = m[2] === undefined ? min : m[3] === "" || m[3] === undefined ? min + 3 : Number(m[3]);
+    }
+    if (p[i] === "?" && i !== end) i++;
+    const after = i;
+    const n = Math.min(rng.int(min, Math.max(min, max)), 1200);
+    s = copies(n);
+    i = after;
+    return s;
+  };
+  const cat = (): string => {
+    let s = "";
+    while (i < p.length && p[i] !== "|" && p[i] !== ")") s += piece();
+    return s;
+  };
+  const alt = (): string => {
+    const branches = [cat()];
+    while (p[i] === "|") {
+      i++;
+      branches.push(cat());
+    }
+    return rng.pick(branches);
+  };
+  try {
+    const s = alt();
+    return i === p.length && s.length <= maxLength ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `s` with one rune inserted, removed or replaced. */
+export function mutate(rng: Rng, s: string): string {
+  const at = rng.int(0, s.length);
+  const k = rng.int(0, 2);
+  const r = rng.pick(SUBJECT_RUNES);
+  if (k === 0 || s.length === 0) return s.slice(0, at) + r + s.slice(at);
+  if (k === 1) return s.slice(0, at) + s.slice(at + 1);
+  return s.slice(0, at) + r + s.slice(at + 1);
 }
