@@ -200,7 +200,7 @@ export function sampleMatch(rng: Rng, pattern: string, maxLength = 1500): string
   const fail = (): never => {
     throw new Error("unknown syntax");
   };
-  const escape = (): string => {
+  const readEscape = (): string => {
     const c = p[i + 1] ?? fail();
     i += 2;
     if (c === "x") {
@@ -219,7 +219,7 @@ export function sampleMatch(rng: Rng, pattern: string, maxLength = 1500): string
     let first = true;
     while (i < p.length && (p[i] !== "]" || first)) {
       first = false;
-      if (p[i] === "\\") members.push(escape());
+      if (p[i] === "\\") members.push(readEscape());
       else members.push(p[i++] as string);
     }
     if (p[i] !== "]") fail();
@@ -238,7 +238,7 @@ export function sampleMatch(rng: Rng, pattern: string, maxLength = 1500): string
       return s;
     }
     if (c === "[") return cls();
-    if (c === "\\") return escape();
+    if (c === "\\") return readEscape();
     i++;
     if (c === ".") return rng.pick(ANY_RUNES.filter((r) => r !== "\n"));
     if (c === "^" || c === "$") return "";
