@@ -3,7 +3,7 @@
  * re2js) against real Go `regexp.Compile` / `MatchString` (tools/go-regexp-oracle, standard library
  * only), on seeded random patterns around the simple subset's edges (test/fuzz/regexp-gen.ts).
  *
- *   npm run fuzz:regexp -- --seed 1 --count 5000 [--subjects 12] [--show 5]
+ *   npm run fuzz:regexp -- --seed 1 --count 5000 [--subjects 12] [--long 300] [--show 5]
  *   npm run golden:regexp        re-records test/go-regexp/go-answers.json (hand-picked cases of
  *                                test/go-regexp/pinned.ts + seeded random ones), replayed by
  *                                test/go-regexp/go-regexp.test.ts without Go
@@ -27,6 +27,7 @@ const seed = intFlag("seed", 1);
 const count = intFlag("count", record ? 2500 : 5000);
 const perPattern = intFlag("subjects", record ? 8 : 12);
 const show = intFlag("show", 5);
+const longLength = intFlag("long", record ? 64 : 300);
 
 function buildOracle(): string {
   const outDir = join(root, "node_modules", ".cache", "go-regexp-oracle");
@@ -58,7 +59,7 @@ while (reqs.length < count + (record ? PINNED_PATTERNS.length : 0) && guard++ < 
   const pattern = genRegexpPattern(rng);
   if (seen.has(pattern)) continue;
   seen.add(pattern);
-  reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern, record ? 64 : 300) });
+  reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern, longLength) });
 }
 const cases = askGo(bin, reqs);
 

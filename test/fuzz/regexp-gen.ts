@@ -175,6 +175,16 @@ export function genRegexpSubjects(rng: Rng, pattern: string, count: number, long
       continue;
     }
     if (rng.chance(0.05)) {
+      // a long mix of samples, near misses and random runes (many DFA states, long runs)
+      let s = "";
+      while (s.length < longLength) {
+        const x = rng.chance(0.5) ? sampleMatch(rng, pattern, longLength) : undefined;
+        s += x === undefined ? rng.pick([...SUBJECT_RUNES, ...own]) : rng.chance(0.3) ? mutate(rng, x) : x;
+      }
+      out.push(s);
+      continue;
+    }
+    if (rng.chance(0.05)) {
       const unit = rng.pick([...SUBJECT_RUNES, ...own, "ab", "aab"]) ?? "a";
       out.push(unit.repeat(Math.ceil(longLength / unit.length)) + (rng.chance(0.5) ? rng.pick(SUBJECT_RUNES) : ""));
       continue;
