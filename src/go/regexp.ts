@@ -98,8 +98,8 @@ function compileUncached(pattern: string): GoRegexpResult {
       if (unnamed !== pattern) {
         const r = compileUncached(unnamed);
         if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, re: r.regexp.re } };
-        // Errors naming the whole expression must name the original one.
-        return { error: r.error.replace(`\`${unnamed}\``, `\`${pattern}\``) };
+        // Errors naming the whole expression must name the original one (a function: no `$` expansion).
+        return { error: r.error.replace(`\`${unnamed}\``, () => `\`${pattern}\``) };
       }
     }
     return { error: goRegexpErrorText(e, pattern) };

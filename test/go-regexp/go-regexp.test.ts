@@ -28,10 +28,6 @@ const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) =
     is: (m) => m.pattern === "(?P<n>a)(?<n>?b)" && m.kind === "compile: different error text",
   },
   {
-    why: "the duplicate-group-name retry puts the pattern back with String.replace, which expands `$`` and `$'`",
-    is: (m) => (m.pattern === "(?P<n>a)(?P<n>b)$`)" || m.pattern === "(?P<n>a)(?P<n>b))$'") && m.kind === "compile: different error text",
-  },
-  {
     why: "Go (1.25 on) reads Unicode class names case-insensitively and knows the long category names; re2js does not",
     is: (m) => ["\\pz", "\\p{Letter}", "\\p{lu}"].includes(m.pattern) && m.kind === "compile: Go compiles, crdkit fails",
   },
