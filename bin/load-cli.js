@@ -10,14 +10,16 @@
 // - other commands (serve, help, version) run the ES module bundle dist/bundle/main.js.
 // - without a bundle (esbuild not installed) or with one older than dist/cli (tsc run alone): dist/cli/main.js.
 // Node's modules are taken with process.getBuiltinModule when present (no ES module facade to build).
+// CommonJS (see bin/package.json and bin/crdkit.js).
+"use strict";
 
 const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
 
-const dist = new URL("../dist/", import.meta.url);
+const dist = require("node:url").pathToFileURL(`${require("node:path").join(__dirname, "..", "dist")}/`);
 const FAST = new Set(["validate", "check"]);
 
 /** The `main` function of the CLI for a command line. */
-export async function loadCli(argv) {
+async function loadCli(argv) {
   const fs = await builtin("node:fs");
   let bundleStat;
   let unbundledMtime = 0;
@@ -214,3 +216,5 @@ function writeEntry(fs, path, entry, data, crc, cpu) {
     }
   }
 }
+
+exports.loadCli = loadCli;
