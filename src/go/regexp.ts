@@ -107,11 +107,14 @@ function compileUncached(pattern: string): GoRegexpResult {
 }
 
 /**
- * Turns every valid named group `(?P<name>` / `(?<name>` into a plain capturing group `(`, skipping
- * escapes, `\Q…\E` quotes and character classes. Matching is unchanged (names do not affect it).
+ * Gives every valid named group `(?P<name>` / `(?<name>` a fresh unique name (`(?P<g0>`, `(?P<g1>`, ...),
+ * skipping escapes, `\Q…\E` quotes and character classes. Matching is unchanged (names do not affect it),
+ * and what follows a group's opening still reads as Go reads it (stripping the name to `(` made
+ * `(?<n>?b)` the flag group `(?b`).
  */
 function stripGroupNames(p: string): string {
   let out = "";
+  let named = 0;
   let i = 0;
   let inClass = false;
   while (i < p.length) {
@@ -145,7 +148,7 @@ function stripGroupNames(p: string): string {
     if (c === "(" && p[i + 1] === "?") {
       const m = /^\(\?P?<([A-Za-z0-9_]+)>/.exec(p.slice(i));
       if (m) {
-        out += "(";
+        out += `(?P<g${named++}>`;
         i += m[0].length;
         continue;
       }

@@ -24,10 +24,6 @@ const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) =
     is: (m) => m.kind === "compile: different error text" && m.go.startsWith("error parsing regexp: invalid repeat count: ") && m.crdkit.startsWith("error parsing regexp: expression too large: "),
   },
   {
-    why: "the duplicate-group-name retry strips `(?<n>` to `(`, so `(?<n>?b)` reads as the flag group `(?b`",
-    is: (m) => m.pattern === "(?P<n>a)(?<n>?b)" && m.kind === "compile: different error text",
-  },
-  {
     why: "Go (1.25 on) reads Unicode class names case-insensitively and knows the long category names; re2js does not",
     is: (m) => ["\\pz", "\\p{Letter}", "\\p{lu}"].includes(m.pattern) && m.kind === "compile: Go compiles, crdkit fails",
   },
