@@ -92,14 +92,14 @@ function compileUncached(pattern: string): GoRegexpResult {
     return { regexp: { source: pattern, test: memoizedTest(re), re } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
-    // Go accepts duplicate capture-group names (RE2/J does not): retry without the names.
+    // Go accepts duplicate capture-group names (RE2/J does not): retry with every group given a fresh unique name.
     if (e instanceof RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
-      const unnamed = stripGroupNames(pattern);
-      if (unnamed !== pattern) {
-        const r = compileUncached(unnamed);
+      const renamed = renameGroups(pattern);
+      if (renamed !== pattern) {
+        const r = compileUncached(renamed);
         if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, re: r.regexp.re } };
         // Errors naming the whole expression must name the original one (a function: no `$` expansion).
-        return { error: r.error.replace(`\`${unnamed}\``, () => `\`${pattern}\``) };
+        return { error: r.error.replace(`\`${renamed}\``, () => `\`${pattern}\``) };
       }
     }
     return { error: goRegexpErrorText(e, pattern) };
@@ -112,7 +112,7 @@ function compileUncached(pattern: string): GoRegexpResult {
  * and what follows a group's opening still reads as Go reads it (stripping the name to `(` made
  * `(?<n>?b)` the flag group `(?b`).
  */
-function stripGroupNames(p: string): string {
+function renameGroups(p: string): string {
   let out = "";
   let named = 0;
   let i = 0;
