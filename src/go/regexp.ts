@@ -2,7 +2,8 @@
  * Go `regexp` (RE2 syntax) on top of `re2js`: compile once, match unanchored like Go's `MatchString`,
  * and report compile failures with Go's exact `regexp/syntax` error text.
  */
-import { RE2JS, RE2JSSyntaxException } from "re2js";
+import type { RE2JS } from "re2js";
+import { re2jsModule } from "./re2js-module.js";
 import { compileSimpleRegexp } from "./regexp-simple.js";
 
 /** A compiled Go regular expression. */
@@ -81,19 +82,19 @@ function compileUncached(pattern: string): GoRegexpResult {
         source: pattern,
         test: memoizedTest(simple),
         get re() {
-          re ??= RE2JS.compile(pattern);
+          re ??= re2jsModule().RE2JS.compile(pattern);
           return re;
         },
       },
     };
   }
   try {
-    const re = RE2JS.compile(pattern);
+    const re = re2jsModule().RE2JS.compile(pattern);
     return { regexp: { source: pattern, test: memoizedTest(re), re } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     // Go accepts duplicate capture-group names (RE2/J does not): retry with every group given a fresh unique name.
-    if (e instanceof RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
+    if (e instanceof re2jsModule().RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
       const renamed = renameGroups(pattern);
       if (renamed !== pattern) {
         const r = compileUncached(renamed);
@@ -161,7 +162,7 @@ function renameGroups(p: string): string {
 
 /** Maps an re2js exception to Go's `(*syntax.Error).Error()` text. */
 function goRegexpErrorText(e: unknown, pattern: string): string {
-  if (e instanceof RE2JSSyntaxException) {
+  if (e instanceof re2jsModule().RE2JSSyntaxException) {
     // Go always prints `: <expr>` in backquotes, even when the expression is empty
     // (trailing backslash); re2js omits it when there is no input. Size/nesting errors carry the
     // whole expression in Go.

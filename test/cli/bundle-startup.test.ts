@@ -1,0 +1,97 @@
+/**
+ * What dist/bundle/crdkit.cjs (the bundle bin/crdkit.js runs for `validate` and `check`) does to start
+ * cheaply must not change answers: re2js is started on first use (scripts/bundle.mjs swaps
+ * src/go/re2js-module.ts for a require), and the bundle is ASCII (non-ASCII characters of regular
+ * expression literals escaped). Each case compares the bundle's output with the in-process CLI's, and
+ * checks the Kubernetes texts. Needs `npm run build`.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, test } from "node:test";
+import { runCli, tmpFiles } from "./helpers.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BIN = join(ROOT, "bin", "crdkit.js");
+const BUNDLE = join(ROOT, "dist", "bundle", "crdkit.cjs");
+
+const crd = (patterns: Record<string, string>) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+${Object.entries(patterns)
+  .map(([k, p]) => `              ${k}: {type: string, pattern: ${JSON.stringify(p)}}`)
+  .join("\n")}
+              period:
+                type: string
+                x-kubernetes-validations:
+                - rule: "duration(self) >= duration('1us')"
+                  message: at least a microsecond
+`;
+
+const widget = (name: string, spec: Record<string, string>) =>
+  `---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ${name}}\nspec: ${JSON.stringify(spec)}\n`;
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function bundled(dir: string, ...args: string[]) {
+  // a cache of its own: the first run writes the code cache entry, the second reads it
+  const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), CRDKIT_NO_CACHE: "" };
+  const runs = [0, 1].map(() => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", env }));
+  assert.deepEqual(runs[1]!.stdout, runs[0]!.stdout);
+  return { code: runs[1]!.status, stdout: runs[1]!.stdout, stderr: runs[1]!.stderr };
+}
+
+test("the bundle is ASCII (a one-byte source string for V8)", () => {
+  const text = readFileSync(BUNDLE, "latin1");
+  const at = text.search(/[^\x00-\x7f]/);
+  assert.equal(at, -1, `non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);
+});
+
+test("patterns re2js answers (flags, an invalid pattern) and µs durations: the bundle answers as the CLI in process", async () => {
+  const dir = tmpFiles({
+    "crd.yaml": crd({ name: "^(?i)[a-z]+$", host: "^([a-z0-9][a-z0-9-]*\\.)+[a-z]+$" }),
+    "widgets.yaml":
+      widget("ok", { name: "AbC", host: "a.example.com", period: "5µs" }) +
+      widget("bad", { name: "Ab-1", host: "Example", period: "0.5μs" }),
+  });
+  dirs.push(dir);
+  const args = ["validate", "--crds", "crd.yaml", "widgets.yaml"];
+  const inProcess = await runCli(...args.map((a) => (a.endsWith(".yaml") ? join(dir, a) : a)));
+  const fromBundle = bundled(dir, ...args);
+  assert.equal(fromBundle.code, 1, fromBundle.stderr);
+  assert.equal(fromBundle.stderr, "");
+  assert.match(fromBundle.stdout, /spec\.name: Invalid value: "Ab-1": spec\.name in body should match '\^\(\?i\)\[a-z\]\+\$'/);
+  assert.match(fromBundle.stdout, /spec\.period: Invalid value: "0\.5μs": at least a microsecond/);
+  assert.match(fromBundle.stdout, /Summary: 2 resources: 1 valid, 1 invalid, 0 skipped/);
+  assert.equal(fromBundle.stdout, inProcess.stdout.replaceAll(`${dir}/`, ""));
+
+  // a pattern Go rejects: re2js's parser gives Go's error text through the bundle too
+  const bad = tmpFiles({ "crd.yaml": crd({ name: "a**" }), "widgets.yaml": widget("w", { name: "a" }) });
+  dirs.push(bad);
+  const rejected = bundled(bad, ...args);
+  const rejectedInProcess = await runCli(...args.map((a) => (a.endsWith(".yaml") ? join(bad, a) : a)));
+  assert.match(rejected.stdout + rejected.stderr, /error parsing regexp: invalid nested repetition operator: `\*\*`/);
+  assert.equal(rejected.code, rejectedInProcess.code);
+  assert.equal(rejected.stdout, rejectedInProcess.stdout.replaceAll(`${bad}/`, ""));
+});
