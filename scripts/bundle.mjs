@@ -62,6 +62,13 @@ await esbuild.build({
           contents: 'let mod;\nexport function re2jsModule() {\n  mod ??= require("re2js");\n  return mod;\n}\n',
           loader: "js",
         }));
+        // a second, static import of re2js would load it at start again, and its classes (instanceof
+        // RE2JSSyntaxException) would not be the ones re2jsModule() gives
+        build.onResolve({ filter: /^re2js$/ }, (args) =>
+          args.kind === "require-call" && /[\\/]go[\\/]re2js-module\.js$/.test(args.importer)
+            ? undefined
+            : { errors: [{ text: `${args.importer} imports re2js: take it from re2jsModule() (src/go/re2js-module.ts), which the CLI bundle starts on first use` }] },
+        );
         build.onResolve({ filter: /^[^./]/ }, (args) => {
           if (args.path.startsWith("node:")) return { path: args.path, external: true };
           const pkg = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
