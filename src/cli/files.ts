@@ -1,5 +1,5 @@
 /** Collecting input files: files as given, directories recursively (*.yaml, *.yml, *.json), "-" = stdin. */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, closeSync, fstatSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stdinFile } from "./stdin-spool.js";
@@ -16,25 +16,34 @@ export class InputError extends Error {}
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 
 function walk(dir: string, out: string[], exclude?: (path: string) => boolean): void {
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = readdirSync(dir).sort();
+    // the entries' types come with the listing: only links (and file systems that do not tell) are stat'ed
+    entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
   } catch (e) {
     throw new InputError(`cannot read directory ${dir}: ${(e as Error).message}`);
   }
-  for (const name of entries) {
+  for (const entry of entries) {
+    const name = entry.name;
     if (name.startsWith(".") || name === "node_modules") continue;
     const p = join(dir, name);
     if (exclude?.(p)) continue;
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
+    let st: { isDirectory(): boolean; isFile(): boolean } = entry;
+    if (!entry.isDirectory() && !entry.isFile()) {
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
     }
     if (st.isDirectory()) walk(p, out, exclude);
     else if (st.isFile() && EXTENSIONS.test(name)) out.push(p);
   }
+}
+
+/** The order of `Array.prototype.sort` on the names (UTF-16 code units). */
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** Expands paths into the files to read, in a stable order, leaving out what `exclude` matches. */
