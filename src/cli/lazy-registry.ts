@@ -202,10 +202,22 @@ export class LazyCrdRegistry {
     const e: Entry = { origin: { file, index: doc.index, line: pos.line, column: pos.column }, load: () => value };
     const md = isObject(value) ? getKey(value, "metadata") : undefined;
     if (isObject(md)) e.name = str(md, "name");
-    e.result = this.compile(value, e);
     const gk = isObject(value) ? groupKind(value) : { group: "", kind: "" };
+    // the same document already registered from a `--crds` file the cache knows (a folder given both as
+    // --crds and as input): compiled from the cache's decoded form as that entry would be, without
+    // hashing the value (and loading node:crypto) for its verdict key; the first time, compiled under
+    // the file's key, which writes that decoded form
+    const twin = this.sameDocument(`${gk.group}/${gk.kind}`, file, doc.index);
+    if (twin?.fileKey !== undefined) e.fileKey = twin.fileKey;
+    e.result = twin?.loadCompiled?.() ?? this.compile(value, e);
     this.push(`${gk.group}/${gk.kind}`, e);
     return e.result;
+  }
+
+  /** The entry registered last for `key` from the same file (path) and document index, if any. */
+  private sameDocument(key: string, file: string, index: number): Entry | undefined {
+    const before = this.byGroupKind.get(key)?.at(-1);
+    return before && !before.fromCluster && before.origin.index === index && resolvePath(before.origin.file) === resolvePath(file) ? before : undefined;
   }
 
   /** Registers a CRD read from a cluster (`--kubeconfig`): compiled when first used, never reported. */

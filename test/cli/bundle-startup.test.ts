@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
@@ -94,4 +94,53 @@ test("patterns re2js answers (flags, an invalid pattern) and µs durations: the 
   assert.match(rejected.stdout + rejected.stderr, /error parsing regexp: invalid nested repetition operator: `\*\*`/);
   assert.equal(rejected.code, rejectedInProcess.code);
   assert.equal(rejected.stdout, rejectedInProcess.stdout.replaceAll(`${bad}/`, ""));
+});
+
+test("a folder given as --crds and as input: warm runs answer as uncached ones", () => {
+  const badCrd = readFileSync(join(ROOT, "examples", "crontab-crd.yaml"), "utf8")
+    .replace("name: crontabs.stable.example.com", "name: wrong.stable.example.com")
+    .replace("kind: CronTab", "kind: CronTabZ")
+    .replace("plural: crontabs", "plural: crontabz")
+    .replace("singular: crontab", "singular: crontabz")
+    .replace("- ct", "- ctz");
+  const dir = tmpFiles({
+    "crontab-crd.yaml": readFileSync(join(ROOT, "examples", "crontab-crd.yaml"), "utf8"),
+    "crontabs.yaml": readFileSync(join(ROOT, "examples", "crontab-invalid.yaml"), "utf8"),
+    // fails the create checks (metadata.name must be <plural>.<group>): no decoded form is cached for it
+    "bad-crd.yaml": badCrd,
+  });
+  const work = tmpFiles({});
+  dirs.push(dir, work);
+  const env = { ...process.env, XDG_CACHE_HOME: join(work, "cache"), CRDKIT_NO_CACHE: "" };
+  const run = (extra: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [BIN, "validate", "--crds", ".", "."], { cwd: dir, encoding: "utf8", env: { ...env, ...extra } });
+  const uncached = run({ CRDKIT_NO_CACHE: "1" });
+  assert.equal(uncached.status, 1, uncached.stderr);
+  assert.match(uncached.stdout, /bad-crd\.yaml:\d+:\d+: metadata\.name: Invalid value: "wrong\.stable\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/);
+  assert.match(uncached.stdout, /crontabs\.yaml:\d+:\d+: spec\.replicas: Invalid value: 15: spec\.replicas in body should be less than or equal to 10/);
+  for (let i = 0; i < 3; i++) {
+    const r = run();
+    assert.equal(r.stdout, uncached.stdout, `run ${i + 1}`);
+    assert.equal(r.stderr, uncached.stderr);
+    assert.equal(r.status, uncached.status);
+  }
+});
+
+test("README's first command, warm: the CRD (also an input) is compiled from the cache without hashing it (node:crypto not loaded)", () => {
+  const work = tmpFiles({});
+  dirs.push(work);
+  const modules = join(work, "modules.txt");
+  const preload = join(work, "preload.cjs");
+  writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(modules)}, process.moduleLoadList.join("\\n")));\n`);
+  const env = { ...process.env, XDG_CACHE_HOME: join(work, "cache"), CRDKIT_NO_CACHE: "" };
+  // (the checked-out files are older than file-key-memo's RACY_MS: their keys are remembered)
+  const run = () => spawnSync(process.execPath, ["-r", preload, BIN, "validate", "--crds", "examples/crontab-crd.yaml", "examples/"], { cwd: ROOT, encoding: "utf8", env });
+  const first = run();
+  assert.match(first.stdout, /Summary: 7 resources: 4 valid, 3 invalid, 0 skipped/);
+  assert.match(readFileSync(modules, "utf8"), /NativeModule crypto\b/, "the first run hashes the file and the CRD");
+  for (let i = 0; i < 2; i++) {
+    const r = run();
+    assert.equal(r.stdout, first.stdout);
+    assert.doesNotMatch(readFileSync(modules, "utf8"), /NativeModule crypto\b/);
+  }
 });
