@@ -106,6 +106,20 @@ if (kubectlValidate) tools.push({ name: "kubectl-validate", run: (_p, crds, ex) 
 else if (skip.includes("kubectl-validate")) console.log("kubectl-validate skipped (CRDKIT_BENCH_SKIP)");
 else console.log("kubectl-validate not found (Go: nice go install sigs.k8s.io/kubectl-validate@latest): skipped");
 
+// Node.js 20 builds its root certificate store, plus the extra file, at the start of every process when
+// NODE_EXTRA_CA_CERTS is set, before any script runs: a cost of the machine's environment that every
+// crdkit process pays and the Go peers do not. Measured here so that the table can be read with it.
+if (process.env["NODE_EXTRA_CA_CERTS"]) {
+  const withVar: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    withVar.push(cpuSeconds(process.execPath, ["-e", "0"]));
+    without.push(cpuSeconds("env", ["-u", "NODE_EXTRA_CA_CERTS", process.execPath, "-e", "0"]));
+  }
+  const ms = (xs: number[]) => `${(median(xs) * 1000).toFixed(0)} ms`;
+  console.log(`note: NODE_EXTRA_CA_CERTS is set: \`node -e 0\` takes ${ms(withVar)} CPU, ${ms(without)} without it (Node.js ${process.version}; paid by every crdkit process)`);
+}
+
 // one unmeasured run per project fills the caches (the baseline's too: its rows are warm-cache runs)
 for (const p of projects) {
   cpuSeconds("node", [bin, "validate", ...extra, "--crds", join(root, p, "crds"), join(root, p, "examples")]);
