@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import { RequestTooLargeError } from "../request-size.js";
 import { StoreUnavailableError } from "../types.js";
-import { etcdPackageDefinition } from "./etcd-proto.js";
+import * as codec from "./etcd-codec.js";
+import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse } from "./etcd-codec.js";
 
 /** Connection settings, as kube-apiserver's `--etcd-servers`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`. */
 export interface EtcdConnection {
@@ -28,47 +29,22 @@ export class EtcdCompactedError extends Error {}
 /** Thrown for etcd's `ErrFutureRev` (`mvcc: required revision is a future revision`). */
 export class EtcdFutureRevisionError extends Error {}
 
-/** A decoded `mvccpb.KeyValue`. */
-export interface EtcdKv {
-  key: Buffer;
-  value: Buffer;
-  create_revision: number;
-  mod_revision: number;
-  version: number;
+export type { EtcdHeader, EtcdKv, RangeResponse, TxnResponse, WatchResponse } from "./etcd-codec.js";
+
+/** One unary method of etcd's API: its path and its message codecs (etcd-codec.ts). */
+interface Method<Req, Res> {
+  path: string;
+  encode: (req: Req) => Buffer;
+  decode: (b: Buffer) => Res;
 }
 
-export interface EtcdHeader {
-  revision: number;
-}
-
-export interface RangeResponse {
-  header: EtcdHeader;
-  kvs: EtcdKv[];
-  more: boolean;
-  count: number;
-}
-
-export interface TxnResponse {
-  header: EtcdHeader;
-  succeeded: boolean;
-  responses: {
-    response_range?: RangeResponse;
-    response_put?: { header: EtcdHeader; prev_kv?: EtcdKv | null };
-    response_delete_range?: { header: EtcdHeader; deleted: number; prev_kvs: EtcdKv[] };
-  }[];
-}
-
-export interface WatchResponse {
-  header: EtcdHeader;
-  watch_id: number;
-  created: boolean;
-  canceled: boolean;
-  compact_revision: number;
-  cancel_reason: string;
-  events: { type: "PUT" | "DELETE"; kv: EtcdKv; prev_kv?: EtcdKv | null }[];
-}
-
-type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+const method = <Req, Res>(path: string, encode: (req: Req) => Buffer, decode: (b: Buffer) => Res): Method<Req, Res> => ({ path, encode, decode });
+const RANGE = method("/etcdserverpb.KV/Range", codec.encodeRangeRequest, codec.decodeRangeResponse);
+const TXN = method("/etcdserverpb.KV/Txn", codec.encodeTxnRequest, codec.decodeTxnResponse);
+const DELETE_RANGE = method("/etcdserverpb.KV/DeleteRange", codec.encodeDeleteRangeRequest, codec.decodeDeleteRangeResponse);
+const COMPACT = method("/etcdserverpb.KV/Compact", codec.encodeCompactionRequest, codec.decodeCompactionResponse);
+const STATUS = method("/etcdserverpb.Maintenance/Status", codec.encodeStatusRequest, codec.decodeStatusResponse);
+const WATCH = "/etcdserverpb.Watch/Watch";
 
 /** The error of a call that ran past its deadline, as grpc-js reports one. */
 function deadlineExceeded(): grpc.ServiceError {
@@ -115,9 +91,10 @@ export function mapGrpcError(e: grpc.ServiceError): Error {
 
 /** One connection to an etcd cluster. */
 export class EtcdClient {
-  private readonly kv: grpc.Client & Record<string, Unary>;
-  private readonly maintenance: grpc.Client & Record<string, Unary>;
-  private readonly watchSvc: grpc.Client & { Watch: (md: grpc.Metadata) => grpc.ClientDuplexStream<object, WatchResponse> };
+  /** One gRPC client (one channel) for the KV, Maintenance and Watch services. */
+  private readonly grpc: grpc.Client;
+  /** Every call's metadata: wait for a connection until the deadline (grpc-js copies it per call). */
+  private readonly waitForReady = new grpc.Metadata({ waitForReady: true });
   readonly callTimeoutMs: number;
 
   constructor(conn: EtcdConnection) {
@@ -129,10 +106,7 @@ export class EtcdClient {
           conn.certFile ? readFileSync(conn.certFile) : null,
         )
       : grpc.credentials.createInsecure();
-    const pkg = grpc.loadPackageDefinition(etcdPackageDefinition()) as unknown as {
-      etcdserverpb: Record<string, new (target: string, creds: grpc.ChannelCredentials, opts: object) => grpc.Client>;
-    };
-    const opts = {
+    this.grpc = new grpc.Client(target, creds, {
       "grpc.max_receive_message_length": -1,
       "grpc.max_send_message_length": 2 * 1024 * 1024,
       "grpc.keepalive_time_ms": 30_000,
@@ -141,12 +115,7 @@ export class EtcdClient {
       "grpc.max_reconnect_backoff_ms": 1000,
       "grpc.enable_retries": 0,
       "grpc.enable_channelz": 0,
-    };
-    const svc = pkg.etcdserverpb;
-    this.kv = new svc["KV"]!(target, creds, opts) as typeof this.kv;
-    // Channels are shared by clients with the same target, credentials and options.
-    this.maintenance = new svc["Maintenance"]!(target, creds, opts) as typeof this.maintenance;
-    this.watchSvc = new svc["Watch"]!(target, creds, opts) as typeof this.watchSvc;
+    });
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
@@ -156,20 +125,19 @@ export class EtcdClient {
    * than the call's encoding; and grpc-js' record of the caller's stack (a `new Error()` per call, used only
    * in the texts of failed calls, which the store replaces with its own) is skipped.
    */
-  private call<T>(svc: Record<string, Unary>, method: string, req: object, deadline: number): Promise<T> {
-    const md = new grpc.Metadata({ waitForReady: true });
-    return new Promise<T>((resolve, reject) => {
+  private call<Req, Res>(m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
+    return new Promise<Res>((resolve, reject) => {
       let expired = false;
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       let call: grpc.ClientUnaryCall;
       try {
-        call = svc[method]!.call(svc, req, md, {}, (err, res) => {
+        call = this.grpc.makeUnaryRequest(m.path, m.encode, m.decode, req, this.waitForReady, {}, (err, res) => {
           clearTimeout(timer);
           if (expired) reject(deadlineExceeded());
           else if (err) reject(err);
-          else resolve(res as T);
-        }) as unknown as grpc.ClientUnaryCall;
+          else resolve(res as Res);
+        });
       } finally {
         Error.stackTraceLimit = limit;
       }
@@ -186,10 +154,10 @@ export class EtcdClient {
    * member, every 25 ms until its deadline; a mutation is never retried (at most once: it may have been
    * applied), so its caller gets the error.
    */
-  private async unary<T>(svc: Record<string, Unary>, method: string, req: object, repeatable: boolean, deadline = Date.now() + this.callTimeoutMs): Promise<T> {
+  private async unary<Req, Res>(m: Method<Req, Res>, req: Req, repeatable: boolean, deadline = Date.now() + this.callTimeoutMs): Promise<Res> {
     for (;;) {
       try {
-        return await this.call<T>(svc, method, req, deadline);
+        return await this.call(m, req, deadline);
       } catch (e) {
         const err = e as grpc.ServiceError;
         const wait = 25 + Math.random() * 2.5;
@@ -200,35 +168,34 @@ export class EtcdClient {
   }
 
   /** A Range (`deadline`: epoch ms, default the call timeout from now); retried as a read. */
-  range(req: object, deadline?: number): Promise<RangeResponse> {
-    return this.unary(this.kv, "Range", req, true, deadline);
+  range(req: RangeRequest, deadline?: number): Promise<RangeResponse> {
+    return this.unary(RANGE, req, true, deadline);
   }
 
   /** A Txn (`deadline`: epoch ms, default the call timeout from now); `readOnly` (ranges only) makes it repeatable. */
-  txn(req: object, deadline?: number, readOnly = false): Promise<TxnResponse> {
-    return this.unary(this.kv, "Txn", req, readOnly, deadline);
+  txn(req: TxnRequest, deadline?: number, readOnly = false): Promise<TxnResponse> {
+    return this.unary(TXN, req, readOnly, deadline);
   }
 
-  deleteRange(req: object): Promise<{ header: EtcdHeader; deleted: number }> {
-    return this.unary(this.kv, "DeleteRange", req, false);
+  deleteRange(req: DeleteRangeRequest): Promise<{ header: EtcdHeader; deleted: number }> {
+    return this.unary(DELETE_RANGE, req, false);
   }
 
   compact(revision: number): Promise<{ header: EtcdHeader }> {
-    return this.unary(this.kv, "Compact", { revision }, false);
+    const req: CompactionRequest = { revision };
+    return this.unary(COMPACT, req, false);
   }
 
   status(): Promise<{ header: EtcdHeader; version: string }> {
-    return this.unary(this.maintenance, "Status", {}, true);
+    return this.unary(STATUS, {}, true);
   }
 
   /** Opens a watch stream (one watcher per stream; the caller writes the create request). */
-  watchStream(): grpc.ClientDuplexStream<object, WatchResponse> {
-    return this.watchSvc.Watch(new grpc.Metadata({ waitForReady: true }));
+  watchStream(): grpc.ClientDuplexStream<WatchRequest, WatchResponse> {
+    return this.grpc.makeBidiStreamRequest(WATCH, codec.encodeWatchRequest, codec.decodeWatchResponse, this.waitForReady, {});
   }
 
   close(): void {
-    this.kv.close();
-    this.maintenance.close();
-    this.watchSvc.close();
+    this.grpc.close();
   }
 }

@@ -12,12 +12,13 @@
  * CPU per call, against 201 and 131 µs for the same range in a Txn).
  */
 import { DEADLINE_TEXT, type EtcdKv, type TxnResponse } from "./etcd-client.js";
+import type { RangeRequest, RequestOp, TxnRequest } from "./etcd-codec.js";
 import { StoreUnavailableError } from "../types.js";
 
 /** The Txn call (EtcdClient.txn with a deadline). */
-export type TxnCall = (req: object, deadline: number) => Promise<TxnResponse>;
+export type TxnCall = (req: TxnRequest, deadline: number) => Promise<TxnResponse>;
 /** The Range call (EtcdClient.range with a deadline); only its header's revision is used. */
-export type RangeCall = (req: object, deadline: number) => Promise<{ header: { revision: number } }>;
+export type RangeCall = (req: RangeRequest, deadline: number) => Promise<{ header: { revision: number } }>;
 
 interface Reader {
   /** The key to read; undefined: only the revision (a consistent read from the watch cache). */
@@ -108,7 +109,7 @@ export class EtcdReadBatcher {
   private async send(batch: Reader[]): Promise<void> {
     // One range per distinct key.
     const index = new Map<string, number>();
-    const ops: object[] = [];
+    const ops: RequestOp[] = [];
     for (const r of batch) {
       if (r.key === undefined) continue;
       const k = r.key.toString("latin1");

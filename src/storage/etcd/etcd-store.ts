@@ -31,6 +31,7 @@ import {
   mapGrpcError,
   type WatchResponse,
 } from "./etcd-client.js";
+import type { Compare, RangeRequest } from "./etcd-codec.js";
 import { EtcdCompactor } from "./etcd-compactor.js";
 import { EtcdReadBatcher } from "./etcd-read-batcher.js";
 import { EtcdWatchCache, NOT_CACHED, type WatchCacheHooks } from "./etcd-watch-cache.js";
@@ -172,9 +173,9 @@ export class EtcdStore implements Store {
       const cached = await this.cachedRange(start, prefixEnd(k), range.limit ?? 0);
       if (cached) return cached;
     }
-    const req: Record<string, unknown> = { key: start, range_end: prefixEnd(k) };
-    if (range.limit !== undefined && range.limit > 0) req["limit"] = range.limit;
-    if (range.revision !== undefined && range.revision > 0) req["revision"] = range.revision;
+    const req: RangeRequest = { key: start, range_end: prefixEnd(k) };
+    if (range.limit !== undefined && range.limit > 0) req.limit = range.limit;
+    if (range.revision !== undefined && range.revision > 0) req.revision = range.revision;
     try {
       const r = await this.client.range(req);
       // The header carries the store's current revision; a read at a revision is at that revision.
@@ -199,7 +200,7 @@ export class EtcdStore implements Store {
   }
 
   /** The guard of a conditional write: the expected mod revision, or "exists" when unconditional. */
-  private guard(k: Buffer, expectedRevision: number | undefined): object {
+  private guard(k: Buffer, expectedRevision: number | undefined): Compare {
     return expectedRevision === undefined
       ? { result: "GREATER", target: "CREATE", key: k, create_revision: 0 }
       : { result: "EQUAL", target: "MOD", key: k, mod_revision: expectedRevision };

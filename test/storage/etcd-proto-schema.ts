@@ -1,10 +1,9 @@
 /**
  * The subset of etcd's v3 gRPC API that crdkit uses (KV Range/Put/DeleteRange/Txn/Compact, Watch,
  * Maintenance Status), written from etcd's published `rpc.proto` and `kv.proto`: service, message and
- * field names and numbers are etcd's (wire facts); fields crdkit never sends or reads are left out, which
- * protobuf decoders skip. Loaded at runtime with @grpc/proto-loader (no code generation, no file to ship).
+ * field names and numbers are etcd's (wire facts). The store's codec (`src/storage/etcd/etcd-codec.ts`) is
+ * checked against protobufjs' reflection of this schema (`etcd-codec.test.ts`).
  */
-import * as protoLoader from "@grpc/proto-loader";
 import protobuf from "protobufjs";
 
 const ETCD_PROTO = `
@@ -206,8 +205,7 @@ service Maintenance {
 }
 `;
 
-/** The package definition of the subset (int64 as JS numbers: revisions stay far below 2^53). */
-export function etcdPackageDefinition(): protoLoader.PackageDefinition {
-  const root = protobuf.parse(ETCD_PROTO, { keepCase: true }).root;
-  return protoLoader.fromJSON(root.toJSON(), { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true });
+/** The schema's message types, by name (`etcdserverpb.TxnRequest`, …), field names as in the proto file. */
+export function etcdProtoRoot(): protobuf.Root {
+  return protobuf.parse(ETCD_PROTO, { keepCase: true }).root;
 }
