@@ -20,8 +20,8 @@ const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 async function memberStatus(url: string): Promise<{ id: number; leader: number }> {
   const c = new EtcdClient({ servers: [url], callTimeoutMs: 2000 });
   try {
-    const r = (await c.status()) as unknown as { header: { member_id: number }; leader: number };
-    return { id: r.header.member_id, leader: r.leader };
+    const r = await c.status();
+    return { id: r.header.member_id ?? 0, leader: r.leader };
   } finally {
     c.close();
   }

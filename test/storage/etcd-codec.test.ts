@@ -15,6 +15,8 @@ const reflect = (name: string, obj: object) => Buffer.from(type(name).encode(typ
 
 const k = (s: string) => Buffer.from(s);
 const BIG = 2 ** 45 + 3; // beyond 32 bits: int64 varints of 7 bytes
+/** The decoded header of `header` below. */
+const H = { revision: BIG, member_id: 12 };
 
 describe("etcd codec: requests encode as protobufjs encodes them", () => {
   const txns: [string, codec.TxnRequest][] = [
@@ -61,7 +63,7 @@ describe("etcd codec: requests encode as protobufjs encodes them", () => {
   it("DeleteRange, Compaction, Status", () => {
     const del = { key: k("/registry/"), range_end: k("/registry0") };
     assert.deepEqual(codec.encodeDeleteRangeRequest(del), reflect("DeleteRangeRequest", del));
-    assert.deepEqual(codec.encodeCompactionRequest({ revision: BIG }), reflect("CompactionRequest", { revision: BIG }));
+    assert.deepEqual(codec.encodeCompactionRequest(H), reflect("CompactionRequest", H));
     assert.deepEqual(codec.encodeStatusRequest({}), reflect("StatusRequest", {}));
   });
 
@@ -79,15 +81,15 @@ describe("etcd codec: requests encode as protobufjs encodes them", () => {
 });
 
 describe("etcd codec: responses decode to plain objects", () => {
-  // Fields the store does not read (cluster_id, member_id, raft_term, lease) are in the input and skipped.
+  // Fields the store does not read (cluster_id, raft_term, lease) are in the input and skipped.
   const header = { cluster_id: 11, member_id: 12, revision: BIG, raft_term: 13 };
   const kv = (key: string, value: string, create: number, mod: number) => ({ key: k(key), value: k(value), create_revision: create, mod_revision: mod, version: 2, lease: 9 });
   const plainKv = (key: string, value: string, create: number, mod: number): codec.EtcdKv => ({ key: k(key), value: k(value), create_revision: create, mod_revision: mod, version: 2 });
 
   it("Range", () => {
     const b = reflect("RangeResponse", { header, kvs: [kv("/a", "1", 5, 6), kv("/b", "", 7, 7)], more: true, count: 42 });
-    assert.deepEqual(codec.decodeRangeResponse(b), { header: { revision: BIG }, kvs: [plainKv("/a", "1", 5, 6), plainKv("/b", "", 7, 7)], more: true, count: 42 });
-    assert.deepEqual(codec.decodeRangeResponse(reflect("RangeResponse", { header })), { header: { revision: BIG }, kvs: [], more: false, count: 0 });
+    assert.deepEqual(codec.decodeRangeResponse(b), { header: H, kvs: [plainKv("/a", "1", 5, 6), plainKv("/b", "", 7, 7)], more: true, count: 42 });
+    assert.deepEqual(codec.decodeRangeResponse(reflect("RangeResponse", { header })), { header: H, kvs: [], more: false, count: 0 });
   });
 
   it("Txn with each kind of response", () => {
@@ -101,7 +103,7 @@ describe("etcd codec: responses decode to plain objects", () => {
         { response_delete_range: { header, deleted: 1, prev_kvs: [kv("/d", "gone", 2, 2)] } },
       ],
     });
-    const h = { revision: BIG };
+    const h = H;
     assert.deepEqual(codec.decodeTxnResponse(b), {
       header: h,
       succeeded: true,
@@ -116,7 +118,7 @@ describe("etcd codec: responses decode to plain objects", () => {
   });
 
   it("Watch: created, events, progress, cancellation", () => {
-    const h = { revision: BIG };
+    const h = H;
     const events = reflect("WatchResponse", {
       header,
       watch_id: 3,
@@ -141,12 +143,13 @@ describe("etcd codec: responses decode to plain objects", () => {
   });
 
   it("DeleteRange, Compaction, Status", () => {
-    assert.deepEqual(codec.decodeDeleteRangeResponse(reflect("DeleteRangeResponse", { header, deleted: BIG })), { header: { revision: BIG }, deleted: BIG, prev_kvs: [] });
-    assert.deepEqual(codec.decodeCompactionResponse(reflect("CompactionResponse", { header })), { header: { revision: BIG } });
-    assert.deepEqual(codec.decodeStatusResponse(reflect("StatusResponse", { header, version: "3.4.23", dbSize: 20480, leader: 1, raftIndex: 2, raftTerm: 3 })), {
-      header: { revision: BIG },
+    assert.deepEqual(codec.decodeDeleteRangeResponse(reflect("DeleteRangeResponse", { header, deleted: BIG })), { header: H, deleted: BIG, prev_kvs: [] });
+    assert.deepEqual(codec.decodeCompactionResponse(reflect("CompactionResponse", { header })), { header: H });
+    assert.deepEqual(codec.decodeStatusResponse(reflect("StatusResponse", { header, version: "3.4.23", dbSize: 20480, leader: 2 ** 60, raftIndex: 2, raftTerm: 3 })), {
+      header: H,
       version: "3.4.23",
       dbSize: 20480,
+      leader: 2 ** 60,
     });
   });
 

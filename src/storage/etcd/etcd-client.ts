@@ -8,7 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import { RequestTooLargeError } from "../request-size.js";
 import { StoreUnavailableError } from "../types.js";
 import * as codec from "./etcd-codec.js";
-import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse } from "./etcd-codec.js";
+import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, StatusResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse } from "./etcd-codec.js";
 
 /** Connection settings, as kube-apiserver's `--etcd-servers`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`. */
 export interface EtcdConnection {
@@ -186,7 +186,7 @@ export class EtcdClient {
     return this.unary(COMPACT, req, false);
   }
 
-  status(): Promise<{ header: EtcdHeader; version: string }> {
+  status(): Promise<StatusResponse> {
     return this.unary(STATUS, {}, true);
   }
 

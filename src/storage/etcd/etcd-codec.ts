@@ -96,6 +96,8 @@ export interface EtcdKv {
 
 export interface EtcdHeader {
   revision: number;
+  /** The answering member (a uint64 id, as a JS number like every int64 here). */
+  member_id?: number;
 }
 
 export interface RangeResponse {
@@ -149,6 +151,8 @@ export interface StatusResponse {
   header: EtcdHeader;
   version: string;
   dbSize: number;
+  /** The member id of the leader this member follows (0: none). */
+  leader: number;
 }
 
 // Tags: field number << 3 | wire type (0 varint, 2 length-delimited).
@@ -249,7 +253,10 @@ export const encodeCompactionRequest = encoder(writeCompaction);
 export const encodeWatchRequest = encoder(writeWatch);
 export const encodeStatusRequest = encoder<Record<string, never>>(() => {});
 
-/** An int64 or uint64 varint as a JS number (protobufjs hands out a Long when the `long` package is present). */
+/**
+ * An int64 or uint64 varint as a JS number (protobufjs hands out a Long when the `long` package is present);
+ * beyond 2^53 it is rounded, as @grpc/proto-loader's `longs: Number` did (member ids; revisions stay below).
+ */
 function int64(r: Reader): number {
   const v = r.int64() as unknown;
   return typeof v === "number" ? v : (v as { toNumber(): number }).toNumber();
@@ -263,13 +270,14 @@ function nested<T>(r: Reader, init: T, field: (r: Reader, m: T, tag: number) => 
 }
 
 function readHeader(r: Reader): EtcdHeader {
-  return nested(r, { revision: 0 }, (r, m, tag) => {
+  return nested(r, emptyHeader(), (r, m, tag) => {
     if (tag === varint(3)) m.revision = int64(r);
+    else if (tag === varint(2)) m.member_id = int64(r);
     else r.skipType(tag & 7);
   });
 }
 
-const emptyHeader = (): EtcdHeader => ({ revision: 0 });
+const emptyHeader = (): EtcdHeader => ({ revision: 0, member_id: 0 });
 
 function readKv(r: Reader): EtcdKv {
   return nested(r, { key: EMPTY, value: EMPTY, create_revision: 0, mod_revision: 0, version: 0 }, (r, m, tag) => {
@@ -428,6 +436,7 @@ function statusFields(r: Reader, m: StatusResponse, tag: number): void {
   if (tag === delimited(1)) m.header = readHeader(r);
   else if (tag === delimited(2)) m.version = r.string();
   else if (tag === varint(3)) m.dbSize = int64(r);
+  else if (tag === varint(4)) m.leader = int64(r);
   else r.skipType(tag & 7);
 }
 
@@ -451,7 +460,7 @@ export const decodeCompactionResponse = decoder(
     else r.skipType(tag & 7);
   },
 );
-export const decodeStatusResponse = decoder((): StatusResponse => ({ header: emptyHeader(), version: "", dbSize: 0 }), statusFields);
+export const decodeStatusResponse = decoder((): StatusResponse => ({ header: emptyHeader(), version: "", dbSize: 0, leader: 0 }), statusFields);
 export const decodeWatchResponse = decoder(
   (): WatchResponse => ({ header: emptyHeader(), watch_id: 0, created: false, canceled: false, compact_revision: 0, cancel_reason: "", fragment: false, events: [] }),
   watchFields,
