@@ -8,22 +8,24 @@
  * `--crds=N` also installs N CRDs one by one over HTTP into each crdkit server (each create followed by GETs of
  * the CRD until it is Established, as `kubectl wait` would) and reports the seconds and server CPU it took; with
  * `--crds-only` the real server installs them too (its time beside crdkit's).
+ * The load generator's client is undici (`--client=node`: node's https client, the bench's before), the same
+ * for every server; each line gives the CPU per request of server, etcd and load generator apart.
  * `--baseline=DIR` runs crdkit a second time from another checkout (e.g. `git archive main` unpacked, with a
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite] [--client=node]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  * Each tree runs its built CLI when its dist/ is current (`npm run build`), else its sources through tsx,
  * which costs crdkit about twice the CPU in its own code (crdkit-command.ts); the output says which.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { goTool } from "../../test/interop/go-tools.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
+import { nodeHttpsClient, undiciClient } from "./load-client.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
 
@@ -42,30 +44,10 @@ const crdsOnly = process.argv.includes("--crds-only");
 const variants = (arg("variants") ?? "etcd,workers,sqlite").split(",");
 const root = resolve(import.meta.dirname, "..", "..");
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false });
-
-/**
- * What the load generator negotiated with the server being measured: HTTP versions seen and TLS connections
- * opened (node's https client offers no ALPN, so HTTP/1.1 with keep-alive to every server; reset per server).
- */
-let wire = { versions: new Set<string>(), sockets: new WeakSet<object>(), connections: 0 };
-
-/** One HTTPS request; resolves to the status (the body is read and dropped). */
-function call(url: string, method: string, body?: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method, agent, headers: body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {} }, (res) => {
-      wire.versions.add(`HTTP/${res.httpVersion}`);
-      if (!wire.sockets.has(res.socket)) {
-        wire.sockets.add(res.socket);
-        wire.connections++;
-      }
-      res.resume();
-      res.on("end", () => done(res.statusCode ?? 0));
-    });
-    req.on("error", fail);
-    req.end(body);
-  });
-}
+/** The load generator's HTTPS client, the same for every server (load-client.ts; `--client=node`: node's https). */
+const client = arg("client") === "node" ? nodeHttpsClient(CONCURRENCY) : undiciClient(CONCURRENCY);
+const call = client.call;
+const getText = client.getText;
 
 /** CPU time (user + system) so far of a process and its descendants (--workers), in ms (Linux /proc; 0 elsewhere). */
 function cpuMs(pid: number | undefined): number {
@@ -199,19 +181,6 @@ const installCrd = (i: number) =>
     },
   });
 
-/** GET that resolves to the status and the body text. */
-function getText(url: string): Promise<{ status: number; text: string }> {
-  return new Promise((done, fail) => {
-    const req = request(url, { method: "GET", agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-    });
-    req.on("error", fail);
-    req.end();
-  });
-}
-
 function established(text: string): boolean {
   const conds = (JSON.parse(text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
   return conds.some((c) => c.type === "Established" && c.status === "True");
@@ -221,13 +190,16 @@ function established(text: string): boolean {
  * Creates `n` CRDs one by one, each waited for until Established; wall seconds and server CPU seconds, and the
  * server CPU ms per CRD of the first and the last tenth (the n-th install should cost what the first ones do).
  */
-async function install(url: string, n: number): Promise<{ secs: number; cpuSecs: number; firstMs: number; lastMs: number }> {
+async function install(url: string, n: number): Promise<{ secs: number; cpuSecs: number; firstMs: number; lastMs: number; tenthsMs: number[] }> {
   const crds = `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
   const cpu0 = cpuMs(serverPid);
   const t0 = performance.now();
   const tenth = Math.max(1, Math.floor(n / 10));
   let firstMs = 0;
   let lastFrom = 0;
+  /** Server CPU ms per CRD of each tenth, in order (where the warm-up ends). */
+  const tenthsMs: number[] = [];
+  let tenthFrom = cpu0;
   for (let i = 1; i <= n; i++) {
     if (i === n - tenth + 1) lastFrom = cpuMs(serverPid);
     const st = await call(crds, "POST", installCrd(i));
@@ -239,9 +211,14 @@ async function install(url: string, n: number): Promise<{ secs: number; cpuSecs:
       await new Promise((r) => setTimeout(r, 5));
     }
     if (i === tenth) firstMs = (cpuMs(serverPid) - cpu0) / tenth;
+    if (i % tenth === 0) {
+      const now = cpuMs(serverPid);
+      tenthsMs.push((now - tenthFrom) / tenth);
+      tenthFrom = now;
+    }
   }
   const end = cpuMs(serverPid);
-  return { secs: (performance.now() - t0) / 1000, cpuSecs: (end - cpu0) / 1000, firstMs, lastMs: (end - lastFrom) / tenth };
+  return { secs: (performance.now() - t0) / 1000, cpuSecs: (end - cpu0) / 1000, firstMs, lastMs: (end - lastFrom) / tenth, tenthsMs };
 }
 
 /** Installs the CRD, waits until it is served, warms up, then measures creates and gets. */
@@ -258,10 +235,10 @@ async function measure(name: string, url: string): Promise<Result> {
   await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
   await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
   // The warm-up's connections are known: only connections opened during the measured phases count.
-  wire = { versions: new Set(), sockets: wire.sockets, connections: 0 };
+  client.resetWire();
   const creates = await load(CREATES, (i) => call(coll, "POST", cronTab("ct", i)), 201);
   const gets = await load(GETS, (i) => call(`${coll}/ct-${i % CREATES}`, "GET"), 200);
-  const seen = `${[...wire.versions].join("+")}, ${wire.connections} connections opened while measured`;
+  const seen = client.wire();
   return { name, wire: seen, creates, gets, ...(CRDS > 0 && !name.startsWith("real") ? { install: await install(url, CRDS) } : {}) };
 }
 
@@ -318,7 +295,7 @@ try {
     }
   }
 } finally {
-  agent.destroy();
+  await client.close();
   await etcd.cleanup();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -332,7 +309,7 @@ const lines = [
       `${r.name.padEnd(40)} create ${f(r.creates.perSec).padStart(6)}/s p50 ${f(r.creates.p50)} ms p99 ${f(r.creates.p99)} ms ${c3(r.creates.cpu)} | get ${f(r.gets.perSec).padStart(6)}/s p50 ${f(r.gets.p50)} ms p99 ${f(r.gets.p99)} ms ${c3(r.gets.cpu)}` +
       (r.wire ? ` | ${r.wire}` : "") +
       (r.install
-        ? ` | ${CRDS} CRDs ${r.install.secs.toFixed(2)} s (server CPU ${r.install.cpuSecs.toFixed(2)} s; first/last tenth ${r.install.firstMs.toFixed(1)}/${r.install.lastMs.toFixed(1)} ms per CRD)`
+        ? ` | ${CRDS} CRDs ${r.install.secs.toFixed(2)} s (server CPU ${r.install.cpuSecs.toFixed(2)} s; first/last tenth ${r.install.firstMs.toFixed(1)}/${r.install.lastMs.toFixed(1)} ms per CRD; by tenth ${r.install.tenthsMs.map((x) => x.toFixed(1)).join(" ")})`
         : ""),
   ),
 ];

@@ -1,0 +1,97 @@
+/**
+ * The HTTPS client of bench:etcd's load generator, the same for every server measured: undici (keep-alive
+ * HTTP/1.1, one pool of 16 connections per server, no pipelining) by default, or node's own https client
+ * with `--client=node` (what the bench used before; it costs the generator about twice the CPU per GET on
+ * this machine, CPU that the servers measured share with it). Both count what was negotiated: HTTP versions
+ * seen and TLS connections opened (`wire`).
+ */
+import { Agent as HttpsAgent, request } from "node:https";
+import { Pool } from "undici";
+
+export interface LoadClient {
+  /** One request; resolves to the status (the body is read and dropped). */
+  call(url: string, method: string, body?: string): Promise<number>;
+  /** A GET that resolves to the status and the body text. */
+  getText(url: string): Promise<{ status: number; text: string }>;
+  /** Forgets the HTTP versions and connections seen so far. */
+  resetWire(): void;
+  /** HTTP versions seen and connections opened since the last reset. */
+  wire(): string;
+  close(): Promise<void>;
+}
+
+const JSON_HEADERS = (body: string) => ({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+
+/** `https://host:port/path` → origin and path (no URL object per request). */
+function split(url: string): [string, string] {
+  const slash = url.indexOf("/", 8);
+  return slash < 0 ? [url, "/"] : [url.slice(0, slash), url.slice(slash)];
+}
+
+export function undiciClient(connections: number): LoadClient {
+  const pools = new Map<string, Pool>();
+  let opened = 0;
+  const pool = (origin: string) => {
+    let p = pools.get(origin);
+    if (!p) {
+      p = new Pool(origin, { connections, pipelining: 1, connect: { rejectUnauthorized: false } });
+      p.on("connect", () => opened++);
+      pools.set(origin, p);
+    }
+    return p;
+  };
+  return {
+    async call(url, method, body) {
+      const [origin, path] = split(url);
+      const res = await pool(origin).request({ path, method: method as "GET", ...(body === undefined ? {} : { body, headers: JSON_HEADERS(body) }) });
+      await res.body.dump();
+      return res.statusCode;
+    },
+    async getText(url) {
+      const [origin, path] = split(url);
+      const res = await pool(origin).request({ path, method: "GET" });
+      return { status: res.statusCode, text: await res.body.text() };
+    },
+    resetWire: () => {
+      opened = 0;
+    },
+    // undici's Pool speaks HTTP/1.1 only unless allowH2 is set.
+    wire: () => `HTTP/1.1 (undici), ${opened} connections opened while measured`,
+    close: async () => {
+      await Promise.all([...pools.values()].map((p) => p.destroy()));
+    },
+  };
+}
+
+export function nodeHttpsClient(connections: number): LoadClient {
+  const agent = new HttpsAgent({ keepAlive: true, maxSockets: connections, rejectUnauthorized: false });
+  let versions = new Set<string>();
+  const sockets = new WeakSet<object>();
+  let opened = 0;
+  const send = (url: string, method: string, body: string | undefined, keep: boolean) =>
+    new Promise<{ status: number; text: string }>((done, fail) => {
+      const req = request(url, { method, agent, headers: body ? JSON_HEADERS(body) : {} }, (res) => {
+        versions.add(`HTTP/${res.httpVersion}`);
+        if (!sockets.has(res.socket)) {
+          sockets.add(res.socket);
+          opened++;
+        }
+        const chunks: Buffer[] = [];
+        if (keep) res.on("data", (c: Buffer) => chunks.push(c));
+        else res.resume();
+        res.on("end", () => done({ status: res.statusCode ?? 0, text: keep ? Buffer.concat(chunks).toString("utf8") : "" }));
+      });
+      req.on("error", fail);
+      req.end(body);
+    });
+  return {
+    call: async (url, method, body) => (await send(url, method, body, false)).status,
+    getText: (url) => send(url, "GET", undefined, true),
+    resetWire: () => {
+      versions = new Set();
+      opened = 0;
+    },
+    wire: () => `${[...versions].join("+")} (node https), ${opened} connections opened while measured`,
+    close: async () => agent.destroy(),
+  };
+}
