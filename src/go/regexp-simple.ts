@@ -109,7 +109,11 @@ const unsupported = (): never => {
 
 class Parser {
   private i = 0;
-  constructor(private readonly p: string) {}
+  /** @param flagGroups also accept flag groups `(?imsU)` / `(?imsU:…)` (for {@link isSimpleSyntax}: parsed, not honoured) */
+  constructor(
+    private readonly p: string,
+    private readonly flagGroups = false,
+  ) {}
 
   parse(): Node {
     const n = this.alt(0);
@@ -137,8 +141,14 @@ class Parser {
       if (c === "(") {
         this.i++;
         if (p[this.i] === "?") {
-          if (p[this.i + 1] !== ":") unsupported();
-          this.i += 2;
+          if (p[this.i + 1] !== ":") {
+            if (!this.flagGroups || !this.flags()) unsupported();
+            // `(?flags)` sets flags for the rest of the group (a repeat after it is an error in Go)
+            if (p[this.i - 1] === ")") {
+              if (this.isRepeatAhead()) unsupported();
+              continue;
+            }
+          } else this.i += 2;
         }
         atom = this.alt(depth + 1);
         if (p[this.i] !== ")") unsupported();
@@ -170,6 +180,19 @@ class Parser {
       items.push(this.repeat(atom));
     }
     return items.length === 1 ? (items[0] as Node) : { k: "cat", items };
+  }
+
+  /**
+   * At `?` of `(?`: reads Go flags `[imsU]+` and the `)` or `:` after them (true), positioned after it;
+   * false (unread) for anything else, such as a `-` (negated flags) or a group name.
+   */
+  private flags(): boolean {
+    const p = this.p;
+    let j = this.i + 1;
+    while (j < p.length && "imsU".includes(p[j] as string)) j++;
+    if (j === this.i + 1 || (p[j] !== ")" && p[j] !== ":")) return false;
+    this.i = j + 1;
+    return true;
   }
 
   private isRepeatAhead(): boolean {
@@ -409,6 +432,24 @@ export function compileSimpleRegexp(pattern: string): SimpleRegexp | undefined {
     throw e;
   }
   return new SimpleMatcher(prog, start);
+}
+
+/**
+ * Whether `pattern` is certainly valid in Go (`regexp.Compile` succeeds): it is in the simple subset
+ * once flag groups `(?imsU)` / `(?imsU:…)` are allowed too (flags change what a pattern matches, never
+ * whether Go accepts it; {@link compileSimpleRegexp} declines them). False means unknown (re2js decides).
+ * For callers that need a pattern's validity before (or without) matching it.
+ */
+export function isSimpleSyntax(pattern: string): boolean {
+  try {
+    const ast = new Parser(pattern, true).parse();
+    const prog = new Program();
+    compileNode(prog, ast, prog.emit(MATCH));
+    return true;
+  } catch (e) {
+    if (e instanceof Unsupported || e instanceof RangeError) return false;
+    throw e;
+  }
 }
 
 /** Thompson simulation of a {@link Program}: a list of CHAR states per position. */

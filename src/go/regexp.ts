@@ -4,7 +4,7 @@
  */
 import type { RE2JS } from "re2js";
 import { re2jsModule } from "./re2js-module.js";
-import { compileSimpleRegexp } from "./regexp-simple.js";
+import { compileSimpleRegexp, isSimpleSyntax } from "./regexp-simple.js";
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -88,6 +88,7 @@ function compileUncached(pattern: string): GoRegexpResult {
       },
     };
   }
+  if (isSimpleSyntax(pattern)) return { regexp: lazyRegexp(pattern) };
   try {
     const re = re2jsModule().RE2JS.compile(pattern);
     return { regexp: { source: pattern, test: memoizedTest(re), re } };
@@ -105,6 +106,29 @@ function compileUncached(pattern: string): GoRegexpResult {
     }
     return { error: goRegexpErrorText(e, pattern) };
   }
+}
+
+/**
+ * A pattern known to be valid (see `isSimpleSyntax`) that only re2js matches: compiled by re2js on its
+ * first match, so that compiling a pattern just to validate it (CEL's regex literal check) starts no re2js.
+ */
+function lazyRegexp(pattern: string): GoRegexp {
+  let re: RE2JS | undefined;
+  let test: ((s: string) => boolean) | undefined;
+  const compiled = (): RE2JS => {
+    re ??= re2jsModule().RE2JS.compile(pattern);
+    return re;
+  };
+  return {
+    source: pattern,
+    test: (s) => {
+      test ??= memoizedTest(compiled());
+      return test(s);
+    },
+    get re() {
+      return compiled();
+    },
+  };
 }
 
 /**
