@@ -752,124 +752,152 @@ class Planner {
     // one overload, otherwise "" (dynamic dispatch), whose cost is 1.
     const plannedId =
       fn === "_==_" ? "equals" : fn === "_!=_" ? "not_equals" : ids?.length === 1 ? (ids[0] as string) : "";
-    const { tracker, baseCost } = costModelOf(plannedId);
+    const model = costModelOf(plannedId);
     // a host model whose cost of this call site is known now is not consulted per call
-    const shape = tracker !== undefined ? "dynamic" : callCostShape(callCost, fn, plannedId);
-    // only a per-call model reads the argument list (unary calls build it only then)
-    const dyn = shape === "dynamic";
+    const shape = model.tracker !== undefined ? "dynamic" : callCostShape(callCost, fn, plannedId);
     // a cost known at plan time is added by the call's closure itself (no cost function is called)
-    const unit = typeof shape === "number" ? shape : shape === "default" && baseCost === UNIT_COST ? 1 : undefined;
-    const charge =
-      shape === "default"
-        ? (s: State, a: CelValue, b: CelValue): void => {
-          if ((s.cost += baseCost(a, b)) > s.limit) throw new CostExceeded();
-        }
-        : typeof shape === "number"
-          ? (s: State): void => s.add(shape)
-          : typeof shape === "object"
-            ? (s: State, a: CelValue, b: CelValue): void => {
-              if ((s.cost += shape.byOperands(a, b) ?? baseCost(a, b)) > s.limit) throw new CostExceeded();
-            }
-            : (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue): void => {
-              const vals = all ?? [a, b];
-              const res = r ?? null;
-              s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
-            };
-    if (cands.length === 0) {
-      return (s) => {
-        const vals = args.map((a) => a(s));
-        charge(s, vals[0] ?? null, vals[1] ?? null, vals);
-        for (const v of vals) if (v instanceof CelSpecial) return v;
-        // an unknown function (cel-go planner) vs. a known one with other arities
-        return this.o.functions.hasFunction(fn) ? noOverload(fn, vals, id) : new CelError(`no such overload: ${fn}`, id);
-      };
-    }
-    const { nonStrict, entries } = dispatch;
-    const pick = dispatch.pick as (x: CelValue, y: CelValue) => Cand | undefined;
-    // one overload taking anything (`_==_`, `_!=_`): the dispatcher's answer is known now
-    const only = entries.length === 1 && (entries[0] as Cand).ov.args.every((t) => t === "dyn") ? (entries[0] as Cand) : undefined;
+    const unit = typeof shape === "number" ? shape : shape === "default" && model.baseCost === UNIT_COST ? 1 : undefined;
     const n = args.length;
-    if (n === 1 && unit !== undefined) {
-      const a0 = args[0] as Interp;
-      // the closure below with the cost added in place
-      return (s) => {
-        const x = a0(s);
-        if (x instanceof CelSpecial && !nonStrict) {
-          if ((s.cost += unit) > s.limit) throw new CostExceeded();
-          return x;
-        }
-        const c = only ?? pick(x, null);
-        const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
-        if ((s.cost += unit) > s.limit) throw new CostExceeded();
-        return r;
-      };
-    }
+    if (cands.length === 0) return this.noCandidates(fn, id, args, chargeFor(shape, model, callCost, fn, plannedId));
+    const { nonStrict, entries } = dispatch;
+    const pick = dispatch.pick as Pick;
+    // one overload taking anything (`_==_`, `_!=_`): the dispatcher's answer is known now
+    const only = entries.length === 1 && allDyn((entries[0] as Cand).ov.args) ? (entries[0] as Cand) : undefined;
     if (n === 1) {
-      const a0 = args[0] as Interp;
-      return (s) => {
-        const x = a0(s);
-        if (x instanceof CelSpecial && !nonStrict) {
-          charge(s, x, null, dyn ? [x] : undefined, x);
-          return x;
-        }
-        const c = only ?? pick(x, null);
-        const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
-        charge(s, x, null, dyn ? [x] : undefined, r);
-        return r;
-      };
-    }
-    if (n === 2 && unit !== undefined) {
-      const a0 = args[0] as Interp;
-      const a1 = args[1] as Interp;
-      // the closure below with the cost added in place
-      return (s) => {
-        const x = a0(s);
-        const y = a1(s);
-        let r: CelValue;
-        if (!nonStrict && x instanceof CelSpecial)
-          r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
-        else if (!nonStrict && y instanceof CelSpecial) r = y;
-        else {
-          const c = only ?? pick(x, y);
-          r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
-        }
-        if ((s.cost += unit) > s.limit) throw new CostExceeded();
-        return r;
-      };
+      if (unit !== undefined) return unaryUnitCall(fn, id, args[0] as Interp, nonStrict, only, pick, unit);
+      return unaryCall(fn, id, args[0] as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId), shape === "dynamic");
     }
     if (n === 2) {
-      const a0 = args[0] as Interp;
-      const a1 = args[1] as Interp;
-      return (s) => {
-        const x = a0(s);
-        const y = a1(s);
-        let r: CelValue;
-        if (!nonStrict && x instanceof CelSpecial)
-          r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
-        else if (!nonStrict && y instanceof CelSpecial) r = y;
-        else {
-          const c = only ?? pick(x, y);
-          r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
-        }
-        charge(s, x, y, undefined, r);
-        return r;
-      };
+      if (unit !== undefined) return binaryUnitCall(fn, id, args[0] as Interp, args[1] as Interp, nonStrict, only, pick, unit);
+      return binaryCall(fn, id, args[0] as Interp, args[1] as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId));
     }
+    return varArgCall(fn, id, args, nonStrict, entries, chargeFor(shape, model, callCost, fn, plannedId));
+  }
+
+  /** A call no overload implements (an unknown function, or a known one with other arities). */
+  private noCandidates(fn: string, id: number, args: readonly Interp[], charge: Charge): Interp {
+    const functions = this.o.functions;
     return (s) => {
-      const vals = new Array<CelValue>(n);
-      for (let i = 0; i < n; i++) {
-        const v = (args[i] as Interp)(s);
-        // cel-go evalVarArgs stops at the first error/unknown; the call is then not charged
-        // (its remaining arguments were never evaluated)
-        if (v instanceof CelSpecial && !nonStrict) return v;
-        vals[i] = v;
-      }
-      const c = pickN(entries, vals);
-      const r = c === undefined ? noOverload(fn, vals, id) : c.impl(...vals);
-      charge(s, vals[0] ?? null, vals[1] ?? null, vals, r);
-      return r;
+      const vals = args.map((a) => a(s));
+      charge(s, vals[0] ?? null, vals[1] ?? null, vals);
+      for (const v of vals) if (v instanceof CelSpecial) return v;
+      return functions.hasFunction(fn) ? noOverload(fn, vals, id) : new CelError(`no such overload: ${fn}`, id);
     };
   }
+}
+
+
+type Pick = (x: CelValue, y: CelValue) => Cand | undefined;
+
+/** A one-argument call whose cost `unit` is known at plan time (added in place). */
+function unaryUnitCall(fn: string, id: number, a0: Interp, nonStrict: boolean, only: Cand | undefined, pick: Pick, unit: number): Interp {
+  return (s) => {
+    const x = a0(s);
+    if (x instanceof CelSpecial && !nonStrict) {
+      if ((s.cost += unit) > s.limit) throw new CostExceeded();
+      return x;
+    }
+    const c = only ?? pick(x, null);
+    const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
+    if ((s.cost += unit) > s.limit) throw new CostExceeded();
+    return r;
+  };
+}
+
+/** A one-argument call charged by `charge` (`dyn`: the model reads the argument list). */
+function unaryCall(fn: string, id: number, a0: Interp, nonStrict: boolean, only: Cand | undefined, pick: Pick, charge: Charge, dyn: boolean): Interp {
+  return (s) => {
+    const x = a0(s);
+    if (x instanceof CelSpecial && !nonStrict) {
+      charge(s, x, null, dyn ? [x] : undefined, x);
+      return x;
+    }
+    const c = only ?? pick(x, null);
+    const r = c === undefined ? noOverload(fn, [x], id) : !c.ov.nonStrict && x instanceof CelSpecial ? x : c.impl(x);
+    charge(s, x, null, dyn ? [x] : undefined, r);
+    return r;
+  };
+}
+
+/** A two-argument call whose cost `unit` is known at plan time (added in place). */
+function binaryUnitCall(fn: string, id: number, a0: Interp, a1: Interp, nonStrict: boolean, only: Cand | undefined, pick: Pick, unit: number): Interp {
+  return (s) => {
+    const x = a0(s);
+    const y = a1(s);
+    let r: CelValue;
+    if (!nonStrict && x instanceof CelSpecial) r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
+    else if (!nonStrict && y instanceof CelSpecial) r = y;
+    else {
+      const c = only ?? pick(x, y);
+      r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
+    }
+    if ((s.cost += unit) > s.limit) throw new CostExceeded();
+    return r;
+  };
+}
+
+/** A two-argument call charged by `charge`. */
+function binaryCall(fn: string, id: number, a0: Interp, a1: Interp, nonStrict: boolean, only: Cand | undefined, pick: Pick, charge: Charge): Interp {
+  return (s) => {
+    const x = a0(s);
+    const y = a1(s);
+    let r: CelValue;
+    if (!nonStrict && x instanceof CelSpecial) r = y instanceof CelUnknown && x instanceof CelUnknown ? x.merge(y) : x;
+    else if (!nonStrict && y instanceof CelSpecial) r = y;
+    else {
+      const c = only ?? pick(x, y);
+      r = c === undefined ? noOverload(fn, [x, y], id) : c.impl(x, y);
+    }
+    charge(s, x, y, undefined, r);
+    return r;
+  };
+}
+
+/** The call of `n > 2` arguments: cel-go evalVarArgs. */
+function varArgCall(fn: string, id: number, args: readonly Interp[], nonStrict: boolean, entries: readonly Cand[], charge: Charge): Interp {
+  const n = args.length;
+  return (s) => {
+    const vals = new Array<CelValue>(n);
+    for (let i = 0; i < n; i++) {
+      const v = (args[i] as Interp)(s);
+      // cel-go evalVarArgs stops at the first error/unknown; the call is then not charged
+      // (its remaining arguments were never evaluated)
+      if (v instanceof CelSpecial && !nonStrict) return v;
+      vals[i] = v;
+    }
+    const c = pickN(entries, vals);
+    const r = c === undefined ? noOverload(fn, vals, id) : c.impl(...vals);
+    charge(s, vals[0] ?? null, vals[1] ?? null, vals, r);
+    return r;
+  };
+}
+
+/** Whether every runtime argument tag is `dyn`. */
+function allDyn(tags: readonly string[]): boolean {
+  for (let i = 0; i < tags.length; i++) if (tags[i] !== "dyn") return false;
+  return true;
+}
+
+/** Charges one evaluated call (the arguments, all of them when built, and the result). */
+type Charge = (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?: CelValue) => void;
+
+/** The charge of a call site by its cost shape (see `planStrictCallInner`). */
+function chargeFor(shape: CallCostShape, model: CostModel, callCost: CallCostFn | undefined, fn: string, plannedId: string): Charge {
+  const { tracker, baseCost } = model;
+  if (shape === "default")
+    return (s, a, b) => {
+      if ((s.cost += baseCost(a, b)) > s.limit) throw new CostExceeded();
+    };
+  if (typeof shape === "number") return (s) => s.add(shape);
+  if (typeof shape === "object")
+    return (s, a, b) => {
+      if ((s.cost += shape.byOperands(a, b) ?? baseCost(a, b)) > s.limit) throw new CostExceeded();
+    };
+  return (s, a, b, all, r) => {
+    const vals = all ?? [a, b];
+    const res = r ?? null;
+    s.add(tracker?.(vals, res) ?? callCost?.(fn, plannedId, vals, res) ?? baseCost(a, b));
+  };
 }
 
 /** `[target, ...args]`. */
