@@ -92,20 +92,18 @@ export interface CheckOptions {
 export function check(ast: ParsedAst, decls: CheckerDecls, options: CheckOptions = {}): CheckResult {
   const c = new Checker(ast, decls, options);
   c.check(ast.expr);
-  substituteFinal(c.typeArr, c.typedIds, c.mappings);
+  substituteFinal(c.typeArr, c.paramIds, c.mappings);
   return new CheckedResult(c, c.errors.issues, c.errors.count, c.aggregateLiterals);
 }
 
 /**
- * Unbound type parameters become dyn. A function of its own: its loop over every typed node makes it
- * hot, and V8 then optimizes just this loop, not {@link check} with the checker's set-up inlined.
+ * Unbound type parameters become dyn: the types of `ids` (the nodes typed with a type parameter or a
+ * parameterized type; any other type substitutes to itself) are substituted (no loop over every node).
  */
-function substituteFinal(typeArr: (CelType | undefined)[], typedIds: readonly number[], mappings: Mapping): void {
-  for (let i = 0; i < typedIds.length; i++) {
-    const id = typedIds[i] as number;
+function substituteFinal(typeArr: (CelType | undefined)[], ids: readonly number[], mappings: Mapping): void {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
     const t = typeArr[id] as CelType;
-    // a type without parameters that is not a type parameter substitutes to itself (no call)
-    if (t.params.length === 0 && t.kind !== "type_param") continue;
     const u = substitute(mappings, t, true);
     if (u !== t) typeArr[id] = u;
   }
@@ -202,6 +200,8 @@ class Checker {
   /** Types and references by node id, and the ids in the order they were first set. */
   readonly typeArr: (CelType | undefined)[] = [];
   readonly typedIds: number[] = [];
+  /** The typed ids whose type has parameters or is a type parameter (the final substitution's). */
+  readonly paramIds: number[] = [];
   readonly refArr: (Reference | undefined)[] = [];
   readonly refIds: number[] = [];
   /** The function names of the call references set (with repeats), for {@link CheckResult.mayHaveCallNamed}. */
@@ -671,6 +671,7 @@ class Checker {
     const old = this.typeArr[id];
     if (old === undefined) {
       this.typedIds.push(id);
+      if (t.params.length > 0 || t.kind === "type_param") this.paramIds.push(id);
       this.typeArr[id] = t;
       return;
     }
@@ -683,7 +684,10 @@ class Checker {
       this.report(id, `incompatible type already exists for expression: ${id} old:${formatType(old)}, new:${formatType(t)}`);
       return;
     }
-    if (old === undefined) this.typedIds.push(id);
+    if (old === undefined) {
+      this.typedIds.push(id);
+      if (t.params.length > 0 || t.kind === "type_param") this.paramIds.push(id);
+    }
     this.typeArr[id] = t;
   }
 
