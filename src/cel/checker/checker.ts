@@ -407,6 +407,14 @@ class Checker {
         return;
       }
     }
+    this.resolveAndRemember(e, fn, isMember, argTypes, cacheable);
+  }
+
+  /**
+   * Resolves a call the cache does not answer, and remembers the resolution when `cacheable` (apart from
+   * {@link resolveOverloadOrError}: a cache hit, the common case, runs a small function).
+   */
+  private resolveAndRemember(e: CallExpr, fn: FunctionDecl, isMember: boolean, argTypes: CelType[], cacheable: boolean): void {
     const counterBefore = this.freeTypeVarCounter;
     const errorsBefore = this.errors.count;
     this.resolveOverloadUncached(e, fn, isMember, argTypes);

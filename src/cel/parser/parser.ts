@@ -579,74 +579,82 @@ class Parser {
 
   private parseMember(): Expr {
     let e = this.parsePrimary();
+    const tokens = this.tokens;
     for (;;) {
-      const t = (this.tokens[this.pos] as Token);
+      const t = tokens[this.pos] as Token;
       if (t.kind === ".") {
-        this.next();
-        let opt = false;
-        if ((this.tokens[this.pos] as Token).kind === "?") {
-          this.next();
-          opt = true;
+        // `.name` and `.name(args)` here (the token after a `.` exists: a `.` is never the final EOF);
+        // `.?`, escaped names and errors in memberRest (keeps this function small for V8's optimizer)
+        const idTok = tokens[this.pos + 1] as Token;
+        if (idTok.kind !== "IDENTIFIER") {
+          e = this.memberRest(e, t);
+          continue;
         }
-        const idTok = (this.tokens[this.pos] as Token);
-        if (idTok.kind === "IDENTIFIER" && !opt && this.peekAt(1).kind === "(") {
-          this.next();
+        this.pos += 2;
+        const before = e;
+        if ((tokens[this.pos] as Token).kind === "(") {
           const open = this.next();
           const id = this.id(open.start);
           const args = this.parseArgs();
-          const before = e;
           e = this.deepenAll(this.callOrMacro(id, idTok.text, args, e), before, args);
-          continue;
-        }
-        let field: string;
-        if (idTok.kind === "IDENTIFIER") {
-          this.next();
-          field = idTok.text;
-        } else if (idTok.kind === "ESC_IDENTIFIER") {
-          this.next();
-          if (!this.escIdents) {
-            this.report("unsupported syntax: '`'", idTok.start);
-          }
-          field = idTok.text.slice(1, -1);
-        } else if (idTok.kind === "true" || idTok.kind === "false" || idTok.kind === "null" || idTok.kind === "in") {
-          this.syntax(idTok, `mismatched input '${idTok.text}' expecting IDENTIFIER`);
         } else {
-          this.syntax(idTok, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
-        }
-        if (opt) {
-          if (!this.optional) {
-            e = this.report("unsupported syntax '.?'", t.start);
-            continue;
-          }
-          const lit: Expr = { kind: "const", id: this.id(idTok.start), value: { kind: "string", value: field } };
-          const before = e;
-          e = this.deepen(this.call(this.id(t.start), "_?._", [e, lit]), before);
-        } else {
-          const before = e;
-          e = this.deepen({ kind: "select", id: this.id(t.start), operand: e, field, testOnly: false }, before);
+          e = this.deepen({ kind: "select", id: this.id(t.start), operand: e, field: idTok.text, testOnly: false }, before);
         }
         continue;
       }
       if (t.kind === "[") {
-        this.next();
-        let opt = false;
-        if ((this.tokens[this.pos] as Token).kind === "?") {
-          this.next();
-          opt = true;
-        }
-        const id = this.id(t.start);
-        const idx = this.parseExpr();
-        this.expect("]");
-        if (opt && !this.optional) {
-          e = this.report("unsupported syntax '[?'", t.start);
-          continue;
-        }
-        const before = e;
-        e = this.deepen(this.callOrMacro(id, opt ? "_[?_]" : "_[_]", [e, idx]), before, idx);
+        e = this.parseIndex(e, t);
         continue;
       }
       return e;
     }
+  }
+
+  /** The member selection at the current `.` (`t`) other than `.name` / `.name(args)`: `.?name`, an escaped name, or an error. */
+  private memberRest(e: Expr, t: Token): Expr {
+    this.next();
+    let opt = false;
+    if ((this.tokens[this.pos] as Token).kind === "?") {
+      this.next();
+      opt = true;
+    }
+    const idTok = (this.tokens[this.pos] as Token);
+    let field: string;
+    if (idTok.kind === "IDENTIFIER") {
+      this.next();
+      field = idTok.text;
+    } else if (idTok.kind === "ESC_IDENTIFIER") {
+      this.next();
+      if (!this.escIdents) {
+        this.report("unsupported syntax: '`'", idTok.start);
+      }
+      field = idTok.text.slice(1, -1);
+    } else if (idTok.kind === "true" || idTok.kind === "false" || idTok.kind === "null" || idTok.kind === "in") {
+      this.syntax(idTok, `mismatched input '${idTok.text}' expecting IDENTIFIER`);
+    } else {
+      this.syntax(idTok, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
+    }
+    if (opt) {
+      if (!this.optional) return this.report("unsupported syntax '.?'", t.start);
+      const lit: Expr = { kind: "const", id: this.id(idTok.start), value: { kind: "string", value: field } };
+      return this.deepen(this.call(this.id(t.start), "_?._", [e, lit]), e);
+    }
+    return this.deepen({ kind: "select", id: this.id(t.start), operand: e, field, testOnly: false }, e);
+  }
+
+  /** `e[index]` / `e[?index]` at the current `[` (`t`). */
+  private parseIndex(e: Expr, t: Token): Expr {
+    this.next();
+    let opt = false;
+    if ((this.tokens[this.pos] as Token).kind === "?") {
+      this.next();
+      opt = true;
+    }
+    const id = this.id(t.start);
+    const idx = this.parseExpr();
+    this.expect("]");
+    if (opt && !this.optional) return this.report("unsupported syntax '[?'", t.start);
+    return this.deepen(this.callOrMacro(id, opt ? "_[?_]" : "_[_]", [e, idx]), e, idx);
   }
 
   private parseArgs(): Expr[] {
