@@ -541,16 +541,13 @@ class Parser {
       if (op === undefined || op.prec < minPrec) return left;
       const t = this.next();
       const id = this.id(t.start);
-      const right = op.prec === 3 ? this.parseUnaryOrMember() : this.parseBinary(op.prec + 1);
+      // the multiplication level's operand is parseBinary(4): a unary or member expression (no operator
+      // binds tighter), read without a second call site here that a short run may optimize before using
+      const right = this.parseBinary(op.prec + 1);
       const args = [left, right];
       const call = this.macros.binaryOperatorMacros ? this.callOrMacro(id, op.fn, args) : this.call(id, op.fn, args);
       left = this.deepen(call, left, right);
     }
-  }
-
-  private parseUnaryOrMember(): Expr {
-    const k = (this.tokens[this.pos] as Token).kind;
-    return k === "!" || k === "-" ? this.parseUnary() : this.parseMember();
   }
 
   private parseUnary(): Expr {
