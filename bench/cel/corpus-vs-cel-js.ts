@@ -11,15 +11,19 @@
  * ready to evaluate; crdkit's evaluable form is the planner's, so its side is compile + program.
  * crdkit's compile also runs the AST validators Kubernetes enables (homogeneous aggregate literals,
  * duration / timestamp / regex literals, string.format), which cel-js does not have: the regex literal
- * check compiles every `matches` pattern with RE2 (re2js) at compile time, cel-js builds a native RegExp
- * when it evaluates. Both type-check against the same declarations (`self` / `oldSelf` dyn). The line
+ * check validates every `matches` pattern at compile time (patterns in regexp-simple's subset, flag groups
+ * allowed, without re2js; any other with re2js), cel-js builds a native RegExp when it evaluates. Both
+ * type-check against the same declarations (`self` / `oldSelf` dyn). The line
  * "crdkit parse + check" times crdkit without those validators and without planning, the nearest
  * counterpart of cel-js's `parse().check()` (crdkit still builds cel-go's ids, positions, macro calls,
  * reference map and overload id lists, which cel-js does not).
  *
  * `--cold` measures the short-process setting instead: each round compiles every expression once in a
  * fresh child process per engine (code still in V8's lower tiers, first uses included), as a
- * `crdkit validate` run compiles its rules on first use.
+ * `crdkit validate` run compiles its rules on first use. The children run with Node's default V8 flags, so
+ * much of a round is V8's optimizing compiler working on the engines' hot functions on a helper thread
+ * (counted in process CPU time); a short `crdkit validate` run raises V8's interrupt budget 4× (see
+ * bin/load-cli.js), which this row does not.
  *
  *   node --import tsx bench/cel/corpus-vs-cel-js.ts [--rounds N] [--cold]     (npm run bench:cel-corpus)
  */
