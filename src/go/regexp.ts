@@ -5,6 +5,7 @@
 import type { RE2JS } from "re2js";
 import { re2jsModule } from "./re2js-module.js";
 import { compileSimpleRegexp, isSimpleSyntax } from "./regexp-simple.js";
+import { restoreErrorText, rewriteUnicodeClassNames } from "./regexp-unicode-class.js";
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -72,6 +73,26 @@ function memoizedTest(re: { test(s: string): boolean }): (s: string) => boolean 
 }
 
 function compileUncached(pattern: string): GoRegexpResult {
+  // Unicode class names as Go 1.25+ reads them (`\p{Letter}`, `\pz`): spelt the one way re2js knows
+  const rewritten = rewriteUnicodeClassNames(pattern);
+  if (rewritten === undefined) return compileAsWritten(pattern);
+  const r = compileAsWritten(rewritten.pattern);
+  const inner = r.regexp;
+  if (inner) {
+    return {
+      regexp: {
+        source: pattern,
+        test: inner.test,
+        get re() {
+          return inner.re;
+        },
+      },
+    };
+  }
+  return { error: restoreErrorText(r.error, pattern, rewritten) };
+}
+
+function compileAsWritten(pattern: string): GoRegexpResult {
   // the simple subset is matched without re2js (same answers: see regexp-simple.ts); a pattern in it
   // is valid RE2, and re2js compiles it only when positions are asked for
   const simple = compileSimpleRegexp(pattern);
@@ -98,7 +119,7 @@ function compileUncached(pattern: string): GoRegexpResult {
     if (e instanceof re2jsModule().RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
       const renamed = renameGroups(pattern);
       if (renamed !== pattern) {
-        const r = compileUncached(renamed);
+        const r = compileAsWritten(renamed);
         if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, re: r.regexp.re } };
         // Errors naming the whole expression must name the original one (a function: no `$` expansion).
         return { error: r.error.replace(`\`${renamed}\``, () => `\`${pattern}\``) };

@@ -23,10 +23,6 @@ const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) =
     why: "re2js checks the program size before Go's nested-repeat limit: `expression too large` instead of `invalid repeat count`",
     is: (m) => m.kind === "compile: different error text" && m.go.startsWith("error parsing regexp: invalid repeat count: ") && m.crdkit.startsWith("error parsing regexp: expression too large: "),
   },
-  {
-    why: "Go (1.25 on) reads Unicode class names case-insensitively and knows the long category names; re2js does not",
-    is: (m) => ["\\pz", "\\p{Letter}", "\\p{lu}"].includes(m.pattern) && m.kind === "compile: Go compiles, crdkit fails",
-  },
 ];
 
 const describeMismatch = (m: RegexpMismatch): string =>
