@@ -4,6 +4,8 @@
  * only), on seeded random patterns around the simple subset's edges (test/fuzz/regexp-gen.ts).
  *
  *   npm run fuzz:regexp -- --seed 1 --count 5000 [--subjects 12] [--long 300] [--show 5]
+ *   npm run golden:regexp -- --hostile   re-records test/go-regexp/hostile-answers.json (Go's answers on
+ *                                the large subjects of test/go-regexp/hostile.ts)
  *   npm run golden:regexp        re-records test/go-regexp/go-answers.json (hand-picked cases of
  *                                test/go-regexp/pinned.ts + seeded random ones), replayed by
  *                                test/go-regexp/go-regexp.test.ts without Go
@@ -50,6 +52,16 @@ function askGo(bin: string, reqs: { pattern: string; subjects: string[] }[]): Go
 }
 
 const bin = buildOracle();
+if (process.argv.includes("--hostile")) {
+  // Go's answers for the large hostile subjects of test/go-regexp/hostile.ts (Go needs a minute or two)
+  const { HOSTILE_CASES, hostileSubject } = await import("../test/go-regexp/hostile.js");
+  const answers = askGo(bin, HOSTILE_CASES.map((h) => ({ pattern: h.pattern, subjects: [hostileSubject(h.subject)] })));
+  const out = HOSTILE_CASES.map((h, i) => ({ ...h, go: answers[i]?.error ?? answers[i]?.matches?.[0] }));
+  const file = join(root, "test", "go-regexp", "hostile-answers.json");
+  writeFileSync(file, `[\n${out.map((c) => JSON.stringify(c)).join(",\n")}\n]\n`);
+  console.log(`recorded ${file}`);
+  process.exit(0);
+}
 const rng = new Rng(seed);
 const reqs: { pattern: string; subjects: string[] }[] = [];
 if (record) for (const pattern of PINNED_PATTERNS) reqs.push({ pattern, subjects: [...pinnedSubjects(pattern), ...genRegexpSubjects(rng, pattern, 6, 64)] });

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { RE2JS } from "re2js";
+import { re2jsModule } from "./re2js-module.js";
 
 /** Go's `unicode.CategoryAliases`, keys canonicalised, values as re2js spells the category. */
 const CATEGORY_ALIASES: ReadonlyMap<string, string> = new Map(
@@ -84,7 +84,7 @@ function re2jsKnows(name: string): boolean {
   let k = known.get(name);
   if (k === undefined) {
     try {
-      RE2JS.compile(`\\p{${name}}`);
+      re2jsModule().RE2JS.compile(`\\p{${name}}`);
       k = true;
     } catch {
       k = false;

@@ -4,6 +4,7 @@
  */
 import type { RE2JS } from "re2js";
 import { re2jsModule } from "./re2js-module.js";
+import { compileProgMatcher, programSize } from "./regexp-prog-matcher.js";
 import { compileSimpleRegexp, isSimpleSyntax } from "./regexp-simple.js";
 import { restoreErrorText, rewriteUnicodeClassNames } from "./regexp-unicode-class.js";
 
@@ -21,6 +22,12 @@ export interface GoRegexp {
 export type GoRegexpResult = { regexp: GoRegexp; error?: undefined } | { regexp?: undefined; error: string };
 
 const cache = new Map<string, GoRegexpResult>();
+/**
+ * From this many instructions on, `test` runs src/go/regexp-prog-matcher.ts over re2js' program instead of
+ * re2js' own DFA, whose cost per new state grows with the program (`(a+){1000}`: ~0.3 ms a rune); below it
+ * re2js is as fast or faster (same-run measurements in the commit introducing it).
+ */
+const PROG_MATCHER_MIN_INSTRUCTIONS = 200;
 const CACHE_LIMIT = 4096;
 
 /**
@@ -112,7 +119,8 @@ function compileAsWritten(pattern: string): GoRegexpResult {
   if (isSimpleSyntax(pattern)) return { regexp: lazyRegexp(pattern) };
   try {
     const re = re2jsModule().RE2JS.compile(pattern);
-    return { regexp: { source: pattern, test: memoizedTest(re), re } };
+    const large = programSize(re) >= PROG_MATCHER_MIN_INSTRUCTIONS ? compileProgMatcher(re) : undefined;
+    return { regexp: { source: pattern, test: memoizedTest(large ?? re), re } };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     // Go accepts duplicate capture-group names (RE2/J does not): retry with every group given a fresh unique name.

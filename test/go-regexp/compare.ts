@@ -5,6 +5,7 @@
  */
 import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
+import { compileProgMatcher } from "../../src/go/regexp-prog-matcher.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 
 /** One pattern and Go's answers: `regexp.Compile`'s error text, or `MatchString` of each subject. */
@@ -55,10 +56,14 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
   }
   const matches = c.matches ?? [];
   const re2 = simple ? RE2JS.compile(pattern) : undefined;
+  // the program matcher on every pattern, not only on the large programs it is used for
+  const prog = compileProgMatcher(r.regexp.re);
   c.subjects.forEach((s, i) => {
     const want = matches[i];
     const got = r.regexp.test(asGoSees(s));
     if (got !== want) out.push({ kind: `match (${path})`, pattern, subject: s, go: String(want), crdkit: String(got) });
+    const byProg = prog?.test(asGoSees(s));
+    if (byProg !== want) out.push({ kind: "match (program matcher)", pattern, subject: s, go: String(want), crdkit: String(byProg) });
     if (simple && re2) {
       const want2 = re2.test(s);
       const fast = simple.test(s);

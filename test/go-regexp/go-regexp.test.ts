@@ -8,10 +8,13 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
+import { programSize } from "../../src/go/regexp-prog-matcher.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 import { compareWithGo, type GoRegexpCase, type RegexpMismatch } from "./compare.js";
+import { type HostileCase, hostileSubject } from "./hostile.js";
 
 const cases = JSON.parse(readFileSync(new URL("./go-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
+const hostile = JSON.parse(readFileSync(new URL("./hostile-answers.json", import.meta.url), "utf8")) as (HostileCase & { go: boolean | string })[];
 
 /**
  * Disagreements with Go outside the fast path (in src/go/regexp.ts and re2js), each a bug still open.
@@ -76,6 +79,16 @@ describe("Go regexp answers recorded from real Go", () => {
       assert.ok(simple, p);
       assert.equal(simple.test(s), want, p);
       assert.equal(RE2JS.compile(p).test(s), want, `re2js on ${p}`);
+    }
+  });
+
+  it("answers Go's MatchString on large hostile subjects (re2js alone would need minutes)", () => {
+    assert.ok(hostile.length >= 8);
+    for (const h of hostile) {
+      const r = compileGoRegexp(h.pattern);
+      assert.ok(r.regexp, h.pattern);
+      assert.ok(programSize(r.regexp.re) >= 200 && compileSimpleRegexp(h.pattern) === undefined, `${h.pattern} takes the program matcher`);
+      assert.equal(r.regexp.test(hostileSubject(h.subject)), h.go, `${h.pattern} on ${JSON.stringify(h.subject)}`);
     }
   });
 });
