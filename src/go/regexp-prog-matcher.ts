@@ -49,6 +49,11 @@ const NO_WORD_BOUNDARY = 32;
 const MAX_DFA_STATES = 4096;
 const MAX_DFA_ENTRIES = 1 << 20;
 const MAX_DFA_SLOTS = 1 << 20;
+/**
+ * Past this many instructions no DFA: re2js computes its rune classes in O(instructions × ranges) (seconds
+ * for `(?:\pL{1000}){100}`), and on such programs the simulation is O(subject × program) as in Go anyway.
+ */
+const MAX_DFA_PROGRAM = 20_000;
 const UNKNOWN = -1;
 
 /** The parts of re2js' compiled program this matcher reads (not in its type declarations). */
@@ -66,7 +71,8 @@ interface Re2jsPrefilter {
 }
 interface Re2jsInternals {
   readonly prog: { readonly inst: readonly Re2jsInst[]; readonly start: number; readonly numLb?: number };
-  readonly dfa: { runeClass(r: number): number; readonly numClasses: number };
+  /** re2js' rune classes (absent for programs past {@link MAX_DFA_PROGRAM}). */
+  readonly dfa?: { runeClass(r: number): number; readonly numClasses: number };
   readonly prefilter?: Re2jsPrefilter | null;
 }
 
@@ -96,10 +102,11 @@ function internalsOf(re: RE2JS): Re2jsInternals | undefined {
   const r2 = (re as unknown as { re2Input?: Partial<Re2jsInternals> }).re2Input;
   const prog = r2?.prog;
   if (!prog || !Array.isArray(prog.inst) || typeof prog.start !== "number" || (prog.numLb ?? 0) !== 0) return undefined;
-  const dfa = r2.dfa;
-  if (!dfa || typeof dfa.runeClass !== "function" || typeof dfa.numClasses !== "number") return undefined;
   const prefilter = r2.prefilter ?? null;
   if (prefilter !== null && !validPrefilter(prefilter)) return undefined;
+  if (prog.inst.length > MAX_DFA_PROGRAM) return { prog, prefilter };
+  const dfa = r2.dfa;
+  if (!dfa || typeof dfa.runeClass !== "function" || typeof dfa.numClasses !== "number") return undefined;
   return { prog, dfa, prefilter };
 }
 
@@ -169,6 +176,7 @@ class Matcher implements ProgMatcher {
   private readonly prefilter: Re2jsPrefilter | null;
   private readonly classOf: (r: number) => number;
   private readonly numClasses: number;
+  private readonly useDfa: boolean;
   /** True when no match can start after position 0 (every path from the start passes `\A`). */
   private readonly anchored: boolean;
   /**
@@ -202,8 +210,9 @@ class Matcher implements ProgMatcher {
     this.out = Int32Array.from(prog.inst, (i) => i.out);
     this.arg = Int32Array.from(prog.inst, (i) => i.arg);
     this.start = prog.start;
-    this.classOf = (r) => dfa.runeClass(r);
-    this.numClasses = dfa.numClasses;
+    this.classOf = dfa ? (r) => dfa.runeClass(r) : () => 0;
+    this.numClasses = dfa ? dfa.numClasses : 0;
+    this.useDfa = dfa !== undefined;
     this.mark = new Int32Array(n);
     this.stack = new Int32Array(2 * n + 2);
     this.cur = new Int32Array(n);
@@ -358,6 +367,7 @@ class Matcher implements ProgMatcher {
     this.nNxt = 0;
     if (this.add(this.start, emptyContext(-1, r0), this.nextStamp())) return true;
     if (len === 0) return false;
+    if (!this.useDfa) return this.nfaFrom(s, 0);
     let state = this.stateOfNext();
     if (state < 0) return this.nfaFrom(s, 0);
     const { width, contextual } = this;
