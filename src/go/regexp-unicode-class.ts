@@ -9,7 +9,8 @@
  * re2js looks the name up exactly as written among the same tables (it knows `Any`, `Ascii`, `Assigned`
  * and `Lc`, but neither canonicalises nor knows the aliases), so {@link rewriteUnicodeClassNames} gives
  * it each name in the one spelling it knows; names Go rejects are left as written (or, when re2js would
- * find them, made unknown), so re2js rejects them with Go's text. {@link restoreErrorText} maps an error about the rewritten pattern back to the source.
+ * find them, made unknown), so re2js rejects them with Go's text. {@link restoreErrorText} maps an error
+ * about the rewritten pattern back to the source.
  *
  * @module
  */
