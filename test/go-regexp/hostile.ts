@@ -28,6 +28,9 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { pattern: "(?i)(k+){1000}\\b", subject: { unit: "\u212a", times: 20_000, suffix: "!" } },
   { pattern: "(?m)^(a+){1000}$", subject: { unit: "a", times: 20_000, suffix: "b\n" } },
   { pattern: "(?m)^(a+){1000}$", subject: { unit: "a", times: 20_000, suffix: "\nb" } },
+  // past 20,000 instructions: no DFA, the simulation alone
+  { pattern: `(?:${"[a-z]{1000}".repeat(21)}|!x)`, subject: { unit: "ab", times: 2_000, suffix: "!x" } },
+  { pattern: `(?:${"[a-z]{1000}".repeat(21)}|!x)`, subject: { unit: "ab", times: 2_000, suffix: "!y" } },
 ];
 
 export function hostileSubject(h: HostileSubject): string {
