@@ -30,7 +30,7 @@ describe("isSimpleSyntax", () => {
       if (/\(\?[imsU]/.test(c.pattern) && c.error !== undefined) flagRejected++;
     }
     assert.ok(flagOnly >= 20, `${flagOnly} recorded patterns valid only with flag groups`);
-    assert.ok(flagRejected >= 100, `${flagRejected} recorded patterns with flags that Go rejects`);
+    assert.ok(flagRejected >= 90, `${flagRejected} recorded patterns with flags that Go rejects`);
   });
 
   it("reads Go's flag groups and leaves everything else around them to re2js", () => {
