@@ -12,6 +12,7 @@ import { type CompileResult, type CompiledCrdImpl, type CrdVerdict, checkCrd, co
 import { type JsonObject, type JsonValue, getKey, isObject } from "../value/json-value.js";
 import { decodedCrdEntry, decodedCrdFromEntry, structuralFactsFromEntry } from "./decoded-crd-entry.js";
 import { inputIncludes } from "./files.js";
+import { rulePrograms } from "./rule-program-cache.js";
 import type { CrdFileIndex, IndexedCrd, IndexedProblem, SchemaCache } from "./schema-cache.js";
 
 const CRD_GROUP = "apiextensions.k8s.io";
@@ -288,7 +289,8 @@ export class LazyCrdRegistry {
     e.name = decoded.crd.metadata.name ?? "";
     this.compiledCount++;
     const structuralFacts = structuralFactsFromEntry(hit.value, decoded);
-    return compileDecoded(decoded, hit.warnings, structuralFacts ? { ...LAZY, structuralFacts } : LAZY);
+    const onStructural = rulePrograms(this.cache!, fileKey, index);
+    return compileDecoded(decoded, hit.warnings, structuralFacts ? { ...LAZY, structuralFacts, onStructural } : { ...LAZY, onStructural });
   }
 
   private ensure(e: Entry): CompileResult {
@@ -335,7 +337,7 @@ export class LazyCrdRegistry {
       }
       if (entry) this.cache.putDecodedCrd(e.fileKey, e.origin.index, checked.warnings, entry);
     }
-    return compileDecoded(d, checked.warnings, LAZY);
+    return compileDecoded(d, checked.warnings, this.cache && e.fileKey !== undefined ? { ...LAZY, onStructural: rulePrograms(this.cache, e.fileKey, e.origin.index) } : LAZY);
   }
 }
 

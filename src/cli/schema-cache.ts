@@ -17,6 +17,10 @@
  * - `stat/<sha256>.json`: for a CRD file's path, its `file` key with the file's identity and times when it
  *   was hashed (./file-key-memo.ts): repeat runs neither read nor hash a file that has not changed since.
  *
+ * - `programs/<sha256>-<n>.json`: for such a CRD, the compiled CEL programs of the schema nodes that
+ *   validated objects reached (./rule-program-cache.ts): repeat runs plan them without parsing or
+ *   type-checking the rules again.
+ *
  * Entries live in a directory per build (`v1/<build>/`), pruned by ./cache-prune.ts.
  * Entries carry their key, crdkit's build and a checksum, and are checked when read (a corrupt, truncated
  * or foreign file is ignored and rewritten, never trusted) and
@@ -357,6 +361,15 @@ export class SchemaCache {
 
   putDecodedCrd(fileKey: string, index: number, warnings: readonly string[], value: unknown): void {
     this.writeTagged("decoded", `${fileKey}-${index}`, { warnings }, value);
+  }
+
+  /** The compiled CEL programs of document `index` of an indexed CRD file (./rule-program-cache.ts), by node. */
+  getRulePrograms(fileKey: string, index: number): Record<string, unknown> | undefined {
+    return this.read("programs", `${fileKey}-${index}`, (x) => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined));
+  }
+
+  putRulePrograms(fileKey: string, index: number, nodes: Record<string, unknown>): void {
+    this.write("programs", `${fileKey}-${index}`, nodes);
   }
 
   /** The cache key of a built-in kind of a schema bundle (./builtin-kind-cache.ts). */

@@ -177,6 +177,8 @@ export interface CompileDecodedOptions {
    * then converted node by node as requests reach it (../structural/lazy-structural.ts).
    */
   structuralFacts?: ReadonlyMap<string, FactsTree>;
+  /** Told each version's structural schema when it is made (before any request uses it). */
+  onStructural?: (version: string, s: Structural) => void;
 }
 
 /** A version whose schema is compiled on first use (see {@link CompileDecodedOptions.lazyVersions}). */
@@ -230,6 +232,11 @@ export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: Co
     if (typeof r !== "string") done.set(schema, r);
     return r;
   };
+  const compileVersion = (version: string, schema: JSONSchemaProps | undefined, status: boolean, facts: FactsTree | undefined): CompiledSchema | string => {
+    const r = compileShared(schema, status, facts);
+    if (typeof r !== "string" && r.structural && opts.onStructural) opts.onStructural(version, r.structural);
+    return r;
+  };
   for (const v of internal.spec.versions) {
     const schema = schemaForVersion(internal, v.name)?.openAPIV3Schema;
     const subresources = subresourcesForVersion(internal, v.name);
@@ -237,10 +244,10 @@ export function compileDecoded(decoded: DecodedCrd, warnings: string[], opts: Co
     const status = subresources?.status !== undefined;
     if (opts.lazyVersions) {
       const facts = opts.structuralFacts?.get(v.name);
-      versions.set(v.name, lazyVersion(name, base, () => compileShared(schema, status, facts)));
+      versions.set(v.name, lazyVersion(name, base, () => compileVersion(v.name, schema, status, facts)));
       continue;
     }
-    const c = compileShared(schema, status, undefined);
+    const c = compileVersion(v.name, schema, status, undefined);
     if (typeof c === "string") {
       errors.push(`spec.versions[${v.name}].schema.openAPIV3Schema: ${c}`);
       continue;

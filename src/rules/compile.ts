@@ -44,10 +44,15 @@ export interface CompileNodeOptions {
    * cel-go's estimation of a checked expression cannot fail).
    */
   costs?: "eager" | "lazy";
+  /**
+   * Told each rule's (`rule`) and messageExpression's compiled expression that became a program (for the
+   * compiled-program cache, ./program-entry.ts): `i` is the rule's index.
+   */
+  onProgram?: (i: number, kind: "rule" | "messageExpression", c: Compiled) => void;
 }
 
 /** Defines `res[key]` as computed on first read (then kept as a plain value). */
-function lazyNumber(res: CompiledRule, key: "maxCost" | "messageExpressionMaxCost", compute: () => number): void {
+export function lazyNumber(res: CompiledRule, key: "maxCost" | "messageExpressionMaxCost", compute: () => number): void {
   Object.defineProperty(res, key, {
     configurable: true,
     enumerable: true,
@@ -76,6 +81,18 @@ function toNumber(b: bigint): number {
   return Number(b);
 }
 
+/** The `maxCardinality` of a rule of a node of type `declType` (the max number of such nodes in a request). */
+export function ruleMaxCardinality(declType: DeclType): number {
+  return Math.floor(MAX_REQUEST_SIZE_BYTES / (declType.minSerializedSize + 1));
+}
+
+/** `ValidFieldPath(rule.fieldPath).String()` when the rule has a valid fieldPath. */
+export function normalizedFieldPathOf(rule: ValidationRule, s: Structural): string | undefined {
+  if (rule.fieldPath === undefined || rule.fieldPath === "") return undefined;
+  const fp = validFieldPath(rule.fieldPath, s, true);
+  return !("error" in fp) && fp.path ? fp.path.toString() : undefined;
+}
+
 /** `env.Program(ast, ...)` with Kubernetes' options (cel-go `OptOptimize`): the program, or cel-go's error text. */
 function planProgram(envs: RuleEnvs, c: Compiled): Program | { instantiationError: string } {
   try {
@@ -100,9 +117,10 @@ export function compileNodeRules(
   if (!declType) return { internalError: "failed to convert to declType for CEL validation rules" };
   const estimator = kubeCostEstimator(declSizeEstimator(declType));
   const lazyCosts = opts.costs === "lazy";
-  const maxCardinality = Math.floor(MAX_REQUEST_SIZE_BYTES / (declType.minSerializedSize + 1));
+  const maxCardinality = ruleMaxCardinality(declType);
   const flavorOf = opts.flavorOf ?? (() => opts.flavor ?? "stored");
-  return rules.map((rule) => {
+  const onProgram = opts.onProgram;
+  return rules.map((rule, i) => {
     const res: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
     if (rule.rule.trim().length === 0) return res;
     const optional = rule.optionalOldSelf === true;
@@ -129,6 +147,7 @@ export function compileNodeRules(
       return res;
     }
     res.program = prog;
+    onProgram?.(i, "rule", c);
     if (lazyCosts) lazyNumber(res, "maxCost", () => toNumber(env.estimateCost(c, estimator, { presenceTestHasCost: false }).max));
     else {
       try {
@@ -169,11 +188,10 @@ export function compileNodeRules(
       }
       // messageExpression runs with the non-optional activation
       res.messageProgram = mprog;
+      onProgram?.(i, "messageExpression", mc);
     }
-    if (rule.fieldPath !== undefined && rule.fieldPath !== "") {
-      const fp = validFieldPath(rule.fieldPath, s, true);
-      if (!("error" in fp) && fp.path) res.normalizedFieldPath = fp.path.toString();
-    }
+    const nfp = normalizedFieldPathOf(rule, s);
+    if (nfp !== undefined) res.normalizedFieldPath = nfp;
     return res;
   });
 }

@@ -4,9 +4,11 @@
  */
 import type { ValidationRule } from "../crd/types.js";
 import type { NestedValueValidation, Structural } from "../structural/structural.js";
-import { type CompiledRule, compileNodeRules } from "./compile.js";
+import type { CompiledRule } from "./compile.js";
 import { type DeclType, schemaDeclType } from "./decl-type.js";
 import { escapeProperty } from "./escaping.js";
+import { compileNodeRulesForEntry, restoreNodeRules } from "./program-entry.js";
+import { type RuleProgramStore, ruleProgramStoreOf } from "./rule-program-store.js";
 import { ALLOF_RULES, XVALIDATIONS, hasXValidations, subtreeFacts } from "../structural/subtree-facts.js";
 
 /** A validator node. */
@@ -80,13 +82,21 @@ function vHasRules(v: VSchema | undefined, depth = 0): boolean {
   return r;
 }
 
-function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: DeclType | undefined, depth: number): RuleValidator | undefined {
+/** Where compiled programs are kept across processes, and the node's key there (./rule-program-store.ts). */
+interface StoreAt {
+  store: RuleProgramStore;
+  key: string;
+}
+
+const at = (s: StoreAt | undefined, step: string): StoreAt | undefined => (s ? { store: s.store, key: s.key + step } : undefined);
+
+function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: DeclType | undefined, depth: number, store: StoreAt | undefined): RuleValidator | undefined {
   // a subtree without rules has no validator (skipping it saves its CEL types)
   if (depth > 10000 || !vHasRules(v, depth)) return undefined;
   const rules = v.xValidations ?? [];
   const elemType = declType?.elem;
   let items: RuleValidator | undefined;
-  if (v.items && node.items) items = build(v.items, node.items, node.items.xEmbeddedResource, elemType, depth + 1);
+  if (v.items && node.items) items = build(v.items, node.items, node.items.xEmbeddedResource, elemType, depth + 1, at(store, "[]"));
   let properties: Map<string, RuleValidator> | undefined;
   if (v.properties && v.properties.size > 0) {
     properties = new Map();
@@ -103,21 +113,22 @@ function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: 
         fieldType = schemaDeclType(np, np.xEmbeddedResource);
         if (!fieldType) continue;
       }
-      const p = build(vp, np, np.xEmbeddedResource, fieldType, depth + 1);
+      const p = build(vp, np, np.xEmbeddedResource, fieldType, depth + 1, at(store, `.${k.length}:${k}`));
       if (p) properties.set(k, p);
     }
   }
   let additionalProperties: RuleValidator | undefined;
   const nap = node.additionalProperties?.schema;
-  if (v.additionalProperties && nap) additionalProperties = build(v.additionalProperties, nap, nap.xEmbeddedResource, elemType, depth + 1);
+  if (v.additionalProperties && nap) additionalProperties = build(v.additionalProperties, nap, nap.xEmbeddedResource, elemType, depth + 1, at(store, "{}"));
   const allOf: RuleValidator[] = [];
-  for (const a of v.allOf ?? []) {
-    const av = build(a, node, isResourceRoot, declType, depth + 1);
+  const allOfs = v.allOf ?? [];
+  for (let i = 0; i < allOfs.length; i++) {
+    const av = build(allOfs[i] as VSchema, node, isResourceRoot, declType, depth + 1, at(store, `&${i}`));
     if (av) allOf.push(av);
   }
   // a node with rules has compile results (one per rule, or a compile-level error)
   if (rules.length > 0 || items || additionalProperties || (properties && properties.size > 0) || allOf.length > 0) {
-    const out: RuleValidator = new LazyNode(node, rules, declType, isResourceRoot, allOf);
+    const out: RuleValidator = new LazyNode(node, rules, declType, isResourceRoot, allOf, store);
     if (items) out.items = items;
     if (additionalProperties) out.additionalProperties = additionalProperties;
     if (properties && properties.size > 0) out.properties = properties;
@@ -144,6 +155,7 @@ class LazyNode implements RuleValidator {
     private readonly declType: DeclType | undefined,
     readonly isResourceRoot: boolean,
     readonly allOf: RuleValidator[],
+    private readonly store: StoreAt | undefined,
   ) {}
 
   get compiled(): CompiledRule[] {
@@ -156,7 +168,12 @@ class LazyNode implements RuleValidator {
 
   private compile(): { compiled: CompiledRule[]; err?: string } {
     if (!this.state) {
-      const r = compileNodeRules(this.schema, this.rules, this.declType, { flavor: "stored", costs: "lazy" });
+      const st = this.store;
+      // compiled in an earlier process: read back (a missing, stale or malformed entry is compiled afresh)
+      const restored = st && this.rules.length > 0 ? restoreNodeRules(this.schema, this.rules, this.declType, st.store.get(st.key)) : undefined;
+      if (restored) return (this.state = { compiled: restored });
+      const { compiled: r, entry } = compileNodeRulesForEntry(this.schema, this.rules, this.declType);
+      if (st && entry) st.store.put(st.key, entry);
       this.state = Array.isArray(r) ? { compiled: r } : { compiled: [], err: r.internalError };
     }
     return this.state;
@@ -170,7 +187,10 @@ export function newRuleValidator(s: Structural, isResourceRoot = true): RuleVali
   const cache = caches[isResourceRoot ? 1 : 0]!;
   const hit = cache.get(s);
   if (hit) return hit.v;
-  const v = hasXValidations(s) ? build(fromStructural(s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0) : undefined;
+  const store = ruleProgramStoreOf(s);
+  const v = hasXValidations(s)
+    ? build(fromStructural(s), s, isResourceRoot, schemaDeclType(s, isResourceRoot), 0, store ? { store, key: isResourceRoot ? "r" : "n" } : undefined)
+    : undefined;
   cache.set(s, { v });
   return v;
 }
