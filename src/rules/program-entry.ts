@@ -12,7 +12,17 @@
  * rule texts reads as "not cached" (`undefined`), never as a throw or a different program.
  */
 import type { Constant, Expr, MapEntry, StructField } from "../cel/ast.js";
-import { type CheckedInfo, type Compiled, type FunctionRegistry, plan, type Program } from "../cel/index.js";
+import {
+  type Activation,
+  CelError,
+  type CheckedInfo,
+  type Compiled,
+  type EvalOptions,
+  type EvalResult,
+  type FunctionRegistry,
+  plan,
+  type Program,
+} from "../cel/index.js";
 import type { ValidationRule } from "../crd/types.js";
 import type { Structural } from "../structural/structural.js";
 import { type CompiledRule, compileNodeRules, lazyNumber, normalizedFieldPathOf, ruleMaxCardinality } from "./compile.js";
@@ -328,14 +338,50 @@ function decodeRefs(x: unknown, idLists: Map<string, readonly string[]>): Checke
   return { references: refs, referenceOf: (id) => refs.get(id), names };
 }
 
-/** `env.Program` of a decoded expression, as {@link compileNodeRules} plans it. */
-function planDecoded(p: unknown, registry: FunctionRegistry, idLists: Map<string, readonly string[]>): { program: Program; names: Set<string> } {
+/** A decoded expression and the checker's references, validated; planned by {@link LazyProgram}. */
+interface DecodedProgram {
+  expr: Expr;
+  checked: CheckedInfo;
+  names: Set<string>;
+}
+
+function decodeProgram(p: unknown, idLists: Map<string, readonly string[]>): DecodedProgram {
   const pj = arr(p);
   if (pj.length !== 2) throw new Malformed();
   const expr = decodeExpr(pj[0]);
   const checked = decodeRefs(pj[1], idLists);
-  const program = plan(expr, { functions: registry, checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
-  return { program, names: checked.names };
+  return { expr, checked, names: checked.names };
+}
+
+/**
+ * A program planned when first evaluated (`env.Program` as {@link compileNodeRules} plans it): rules of
+ * `oldSelf` that a create skips and messageExpressions of rules that pass are never planned. Should the
+ * planner refuse the expression (an entry of another build), the node's freshly compiled program is used.
+ */
+class LazyProgram implements Program {
+  private planned: Program | undefined;
+
+  constructor(
+    private readonly d: DecodedProgram,
+    private readonly registry: FunctionRegistry,
+    private readonly fresh: () => Program,
+  ) {}
+
+  eval(activation?: Activation, opts?: EvalOptions): EvalResult {
+    if (this.planned === undefined) {
+      try {
+        this.planned = plan(this.d.expr, { functions: this.registry, checked: this.d.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
+      } catch {
+        this.planned = this.fresh();
+      }
+    }
+    return this.planned.eval(activation, opts);
+  }
+}
+
+/** A program that only reports that its rule could not be compiled again (never reached with entries of this build). */
+function failedProgram(detail: string): Program {
+  return { eval: () => ({ value: new CelError(detail), cost: 0 }) };
 }
 
 /**
@@ -358,12 +404,17 @@ export function restoreNodeRules(
   const maxCardinality = ruleMaxCardinality(declType);
   const idLists = new Map<string, readonly string[]>();
   let fresh: CompiledRule[] | undefined;
-  const freshCost = (i: number, key: "maxCost" | "messageExpressionMaxCost"): number => {
+  const freshRule = (i: number): CompiledRule | undefined => {
     if (fresh === undefined) {
       const r = recompile();
       fresh = Array.isArray(r) ? r : [];
     }
-    return fresh[i]?.[key] ?? 0;
+    return fresh[i];
+  };
+  const freshCost = (i: number, key: "maxCost" | "messageExpressionMaxCost"): number => freshRule(i)?.[key] ?? 0;
+  const freshProgram = (i: number, key: "program" | "messageProgram") => (): Program => {
+    const c = freshRule(i);
+    return c?.[key] ?? failedProgram(c?.error?.detail ?? c?.messageExpressionError?.detail ?? "the rule could not be compiled again");
   };
   try {
     return rules.map((rule, i): CompiledRule => {
@@ -372,14 +423,15 @@ export function restoreNodeRules(
       const me = rule.messageExpression ?? "";
       if (rj.r !== rule.rule || (rj.m ?? "") !== me || rj.o !== (rule.optionalOldSelf === true) || typeof rj.old !== "boolean") throw new Malformed();
       if (rule.rule.trim().length === 0) throw new Malformed();
-      const prog = planDecoded(rj.p, registry, idLists);
+      const prog = decodeProgram(rj.p, idLists);
       // the rule reads oldSelf exactly when a reference names it (as compileNodeRules decides)
       if (prog.names.has("oldSelf") !== rj.old) throw new Malformed();
-      const res: CompiledRule = { rule, program: prog.program, usesOldSelf: rj.old, maxCost: 0, maxCardinality, messageExpressionMaxCost: 0 };
+      const program = new LazyProgram(prog, registry, freshProgram(i, "program"));
+      const res: CompiledRule = { rule, program, usesOldSelf: rj.old, maxCost: 0, maxCardinality, messageExpressionMaxCost: 0 };
       lazyNumber(res, "maxCost", () => freshCost(i, "maxCost"));
       if (me !== "") {
         if (rj.mp === undefined) throw new Malformed();
-        res.messageProgram = planDecoded(rj.mp, registry, idLists).program;
+        res.messageProgram = new LazyProgram(decodeProgram(rj.mp, idLists), registry, freshProgram(i, "messageProgram"));
         lazyNumber(res, "messageExpressionMaxCost", () => freshCost(i, "messageExpressionMaxCost"));
       } else if (rj.mp !== undefined) throw new Malformed();
       const nfp = normalizedFieldPathOf(rule, s);

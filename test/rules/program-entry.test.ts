@@ -313,3 +313,22 @@ test("a validator with a malformed entry in its store compiles afresh, gives the
   assert.equal(results[1], results[0]);
   assert.equal(results[2], results[0]);
 });
+
+test("a read-back program the planner refuses evaluates as the freshly compiled one", () => {
+  const { s, rules } = specNode();
+  const dt = schemaDeclType(s, false);
+  const { compiled, entry } = compileNodeRulesForEntry(s, rules, dt);
+  assert.ok(Array.isArray(compiled) && entry);
+  const e = JSON.parse(JSON.stringify(entry)) as { rules: { p: unknown }[] };
+  // `int('x') < 10`: optimize evaluates the constant conversion when planning, which fails
+  e.rules[0]!.p = [[3, 1, "_<_", 0, [[3, 2, "int", 0, [[0, 3, [5, "x"]]]], [0, 4, [2, "10"]]]], [[1, 0, ["less_int64"]], [2, 0, ["string_to_int64"]]]];
+  const back = restoreNodeRules(s, rules, dt, e);
+  assert.ok(back);
+  for (const n of [3, 12]) {
+    const self = toCelValue({ n, s: "a", l: [] }, s);
+    const x = compiled[0]!.program!.eval({ self });
+    const y: { value: CelValue; cost: number } = back[0]!.program!.eval({ self });
+    assert.equal(describe(y.value), describe(x.value));
+    assert.equal(y.cost, x.cost);
+  }
+});
