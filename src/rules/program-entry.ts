@@ -327,7 +327,6 @@ function decodeRefs(x: unknown, idLists: Map<string, readonly string[]>): Checke
     }
     if (r[2] !== 0) {
       const ids = arr(r[2]).map(str);
-      // one array per distinct list: the planner's dispatch tables are keyed by the array too
       const key = ids.join("\u0000");
       let shared = idLists.get(key);
       if (shared === undefined) idLists.set(key, (shared = ids));
@@ -362,21 +361,46 @@ class LazyProgram implements Program {
   private planned: Program | undefined;
 
   constructor(
-    private readonly d: DecodedProgram,
+    private d: DecodedProgram | undefined,
     private readonly registry: FunctionRegistry,
     private readonly fresh: () => Program,
   ) {}
 
   eval(activation?: Activation, opts?: EvalOptions): EvalResult {
     if (this.planned === undefined) {
+      const d = this.d as DecodedProgram;
       try {
-        this.planned = plan(this.d.expr, { functions: this.registry, checked: this.d.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
+        this.planned = plan(d.expr, { functions: this.registry, checked: d.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
       } catch {
         this.planned = this.fresh();
       }
+      this.d = undefined;
     }
     return this.planned.eval(activation, opts);
   }
+}
+
+/** Overload-id lists read back, one array per distinct list (the planner's dispatch tables are keyed by the array too). */
+const ID_LISTS = new Map<string, readonly string[]>();
+
+/**
+ * Programs read back in this process by their entry text: the same rule on nodes of the same type (the
+ * versions of a CRD, repeated fields) has the same expression tree and references, so one program
+ * (planned once) serves all of them.
+ */
+const PROGRAMS = new Map<string, { program: LazyProgram; names: ReadonlySet<string> }>();
+const MAX_PROGRAMS = 20000;
+
+function sharedProgram(p: unknown, registry: FunctionRegistry, fresh: () => Program): { program: LazyProgram; names: ReadonlySet<string> } {
+  const key = JSON.stringify(p);
+  let hit = PROGRAMS.get(key);
+  if (hit === undefined) {
+    const d = decodeProgram(p, ID_LISTS);
+    hit = { program: new LazyProgram(d, registry, fresh), names: d.names };
+    if (PROGRAMS.size >= MAX_PROGRAMS) PROGRAMS.clear();
+    PROGRAMS.set(key, hit);
+  }
+  return hit;
 }
 
 /** A program that only reports that its rule could not be compiled again (never reached with entries of this build). */
@@ -402,7 +426,6 @@ export function restoreNodeRules(
   if (o.f !== PROGRAM_ENTRY_FORMAT || !Array.isArray(o.rules) || o.rules.length !== rules.length) return undefined;
   const registry = sharedRegistry("stored");
   const maxCardinality = ruleMaxCardinality(declType);
-  const idLists = new Map<string, readonly string[]>();
   let fresh: CompiledRule[] | undefined;
   const freshRule = (i: number): CompiledRule | undefined => {
     if (fresh === undefined) {
@@ -423,15 +446,14 @@ export function restoreNodeRules(
       const me = rule.messageExpression ?? "";
       if (rj.r !== rule.rule || (rj.m ?? "") !== me || rj.o !== (rule.optionalOldSelf === true) || typeof rj.old !== "boolean") throw new Malformed();
       if (rule.rule.trim().length === 0) throw new Malformed();
-      const prog = decodeProgram(rj.p, idLists);
+      const { program, names } = sharedProgram(rj.p, registry, freshProgram(i, "program"));
       // the rule reads oldSelf exactly when a reference names it (as compileNodeRules decides)
-      if (prog.names.has("oldSelf") !== rj.old) throw new Malformed();
-      const program = new LazyProgram(prog, registry, freshProgram(i, "program"));
+      if (names.has("oldSelf") !== rj.old) throw new Malformed();
       const res: CompiledRule = { rule, program, usesOldSelf: rj.old, maxCost: 0, maxCardinality, messageExpressionMaxCost: 0 };
       lazyNumber(res, "maxCost", () => freshCost(i, "maxCost"));
       if (me !== "") {
         if (rj.mp === undefined) throw new Malformed();
-        res.messageProgram = new LazyProgram(decodeProgram(rj.mp, idLists), registry, freshProgram(i, "messageProgram"));
+        res.messageProgram = sharedProgram(rj.mp, registry, freshProgram(i, "messageProgram")).program;
         lazyNumber(res, "messageExpressionMaxCost", () => freshCost(i, "messageExpressionMaxCost"));
       } else if (rj.mp !== undefined) throw new Malformed();
       const nfp = normalizedFieldPathOf(rule, s);
