@@ -52,7 +52,7 @@ export interface CompileNodeOptions {
 }
 
 /** Defines `res[key]` as computed on first read (then kept as a plain value). */
-export function lazyNumber(res: CompiledRule, key: "maxCost" | "messageExpressionMaxCost", compute: () => number): void {
+export function lazyNumber(res: CompiledRule, key: "maxCost" | "messageExpressionMaxCost" | "maxCardinality", compute: () => number): void {
   Object.defineProperty(res, key, {
     configurable: true,
     enumerable: true,

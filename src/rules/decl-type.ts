@@ -47,6 +47,11 @@ export interface DeclType {
   name: string;
   /** Object fields by CEL (escaped) name. */
   readonly fields?: Map<string, DeclField>;
+  /**
+   * An object's property type by property name: `fields.get(escapeProperty(name))?.type` for a name that
+   * escapes, without building the types of the other fields.
+   */
+  propertyType?(name: string): DeclType | undefined;
   readonly elem?: DeclType;
   /** Max list items / map properties / string length (bytes) estimate. */
   readonly maxElements: number;
@@ -240,6 +245,11 @@ class ObjectDeclType implements DeclType {
     const t = schemaDeclType(prop, prop.xEmbeddedResource, this.depth + 1);
     this.propTypes.set(name, t);
     return t;
+  }
+
+  propertyType(name: string): DeclType | undefined {
+    const prop = this.schema.properties?.get(name);
+    return prop ? this.propType(name, prop) : undefined;
   }
 
   get fields(): Map<string, DeclField> {

@@ -425,7 +425,9 @@ export function restoreNodeRules(
   const o = x as Partial<NodeProgramsJson>;
   if (o.f !== PROGRAM_ENTRY_FORMAT || !Array.isArray(o.rules) || o.rules.length !== rules.length) return undefined;
   const registry = sharedRegistry("stored");
-  const maxCardinality = ruleMaxCardinality(declType);
+  // read by the CRD checks only: computed (from the schema's required fields) when first read
+  let maxCardinality: number | undefined;
+  const cardinality = (): number => (maxCardinality ??= ruleMaxCardinality(declType));
   let fresh: CompiledRule[] | undefined;
   const freshRule = (i: number): CompiledRule | undefined => {
     if (fresh === undefined) {
@@ -449,8 +451,9 @@ export function restoreNodeRules(
       const { program, names } = sharedProgram(rj.p, registry, freshProgram(i, "program"));
       // the rule reads oldSelf exactly when a reference names it (as compileNodeRules decides)
       if (names.has("oldSelf") !== rj.old) throw new Malformed();
-      const res: CompiledRule = { rule, program, usesOldSelf: rj.old, maxCost: 0, maxCardinality, messageExpressionMaxCost: 0 };
+      const res: CompiledRule = { rule, program, usesOldSelf: rj.old, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
       lazyNumber(res, "maxCost", () => freshCost(i, "maxCost"));
+      lazyNumber(res, "maxCardinality", cardinality);
       if (me !== "") {
         if (rj.mp === undefined) throw new Malformed();
         res.messageProgram = sharedProgram(rj.mp, registry, freshProgram(i, "messageProgram")).program;

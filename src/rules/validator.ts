@@ -107,7 +107,7 @@ function build(v: VSchema, node: Structural, isResourceRoot: boolean, declType: 
       const esc = escapeProperty(k);
       if (esc !== undefined) {
         if (!declType) continue;
-        fieldType = declType.fields?.get(esc)?.type;
+        fieldType = declType.propertyType ? declType.propertyType(k) : declType.fields?.get(esc)?.type;
         if (!fieldType) continue;
       } else {
         fieldType = schemaDeclType(np, np.xEmbeddedResource);
