@@ -495,6 +495,27 @@ export class Env {
   }
 }
 
+/**
+ * The function implementations {@link Env.functions} gives the programs of an environment with these
+ * options, without declaring anything (no function or type declarations are built): for a process that
+ * only plans expressions checked elsewhere, e.g. read back from a cache.
+ */
+export function runtimeFunctions(options: Pick<EnvOptions, "functions" | "opaqueTypes" | "libraries">): FunctionRegistry {
+  const libs = options.libraries ?? {};
+  const reg = baseRegistry(libs.optional !== false, options.opaqueTypes ?? NO_NAMES);
+  const lookup = (n: string) => reg.findIdentType(n);
+  const registry = standardFunctions({ stringsVersion: typeof libs.strings === "number" ? libs.strings : 2 });
+  const custom: OverloadImpl[] = [];
+  for (const f of options.functions ?? []) {
+    for (const o of f.overloads) {
+      if (o.impl === undefined) continue;
+      custom.push({ id: o.id, fn: f.name, receiver: o.member === true, args: o.args.map((a) => runtimeTag(toType(a, lookup))), impl: o.impl as OverloadImpl["impl"] });
+    }
+  }
+  if (custom.length > 0) registry.add(...custom);
+  return registry;
+}
+
 /** Whether a compile result failed. */
 export function isCompileFailure(r: Compiled | CompileFailure): r is CompileFailure {
   return "issues" in r;

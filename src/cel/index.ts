@@ -92,4 +92,4 @@ export type {
   ProgramOptions,
   TypeSpec,
 } from "./env.js";
-export { Env, EnvError, isCompileFailure } from "./env.js";
+export { Env, EnvError, isCompileFailure, runtimeFunctions } from "./env.js";

@@ -3,7 +3,7 @@
  * `self` / `oldSelf`, apiextensions `prepareEnvSet`): Kubernetes libraries, extended validations, and the
  * Kubernetes list/object equality and `+` overriding the engine's defaults.
  */
-import { type CelValue, Env, type FunctionRegistry, optionalType, ParseCache } from "../cel/index.js";
+import { type CelValue, Env, type FunctionRegistry, optionalType, ParseCache, runtimeFunctions } from "../cel/index.js";
 import type { DeclType } from "./decl-type.js";
 import { declTypeSource, namedCelType } from "./decl-type-source.js";
 import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
@@ -75,8 +75,10 @@ const registries = new Map<EnvFlavor, FunctionRegistry>();
 export function sharedRegistry(flavor: EnvFlavor): FunctionRegistry {
   let r = registries.get(flavor);
   if (!r) {
-    // a copy: the template's own registry (its literal validators') keeps cel-go's equality
-    r = template(flavor).functions().clone();
+    // the template's implementations (Env.functions), without declaring them: a run whose programs are read
+    // back from the cache never builds the template; a registry of its own, as the template's (its literal
+    // validators') keeps cel-go's equality
+    r = runtimeFunctions({ opaqueTypes: KUBE_OPAQUE_TYPES, functions: flavor === "stored" ? LIBS : LIBS_NEW });
     installKubeOverrides(r);
     registries.set(flavor, r);
   }
