@@ -1,8 +1,9 @@
 /**
  * The compiled CEL programs of a cached CRD (`programs/` of the {@link SchemaCache}): the runtime
  * validator of each version's schema reads the programs of the nodes an earlier run compiled instead of
- * parsing and type-checking their rules again (../rules/program-entry.ts), and the programs this run
- * compiles are written back when the process exits (one file per CRD, rewritten only when it grew).
+ * parsing and type-checking their rules again (../rules/program-entry.ts), and the programs a run
+ * compiles are written back at its end ({@link flushRulePrograms}; one file per CRD, rewritten only when
+ * it grew).
  */
 import type { CompileDecodedOptions } from "../pipeline/compile.js";
 import type { NodeProgramsJson } from "../rules/program-entry.js";
@@ -51,14 +52,14 @@ class CrdPrograms {
     if (this.read) for (const k of Object.keys(this.read)) nodes[k] = this.read[k];
     for (const [k, e] of this.added) nodes[k] = e;
     this.added.clear();
+    this.read = nodes;
     this.cache.putRulePrograms(this.fileKey, this.index, nodes);
   }
 }
 
 const pending = new Set<CrdPrograms>();
-let hooked = false;
 
-/** Writes the programs compiled since the last flush (also run when the process exits). */
+/** Writes the programs compiled since the last flush (run at the end of a `validate` run). */
 export function flushRulePrograms(): void {
   for (const p of pending) {
     try {
@@ -75,10 +76,6 @@ export function flushRulePrograms(): void {
  * `index` of the CRD file with key `fileKey`) to each version's schema.
  */
 export function rulePrograms(cache: SchemaCache, fileKey: string, index: number): NonNullable<CompileDecodedOptions["onStructural"]> {
-  if (!hooked) {
-    hooked = true;
-    process.once("exit", flushRulePrograms);
-  }
   const crd = new CrdPrograms(cache, fileKey, index);
   return (version, s) => attachRuleProgramStore(s, crd.store(version));
 }

@@ -18,6 +18,7 @@ import { cachedBuiltinLookup } from "./builtin-kind-cache.js";
 import { builtinKindLookup } from "./builtin-lookup.js";
 import { type BuiltinLookup, duplicateCrdWarning, resolveKind } from "./kind-resolution.js";
 import { isCrdDoc, LazyCrdRegistry, inputMayHoldCrds } from "./lazy-registry.js";
+import { flushRulePrograms } from "./rule-program-cache.js";
 import { notAnObjectMessage } from "./object-kind.js";
 import { asStored, oldObjectKey } from "./old-objects.js";
 import type { SchemaCache } from "./schema-cache.js";
@@ -348,6 +349,8 @@ export function runValidate(opts: RunOptions, onResult?: (r: Result) => void): R
     results.push(validateOne(file, doc, v, "", undefined, size));
   }
   if (opts.onFileDone && lastFile !== undefined) opts.onFileDone(++filesDone, totalFiles);
+  // the CEL programs compiled in this run, for the next (./rule-program-cache.ts)
+  flushRulePrograms();
   return kept;
 
   function validateOne(
