@@ -4,7 +4,7 @@
  */
 import type { ValidationRule } from "../crd/types.js";
 import type { NestedValueValidation, Structural } from "../structural/structural.js";
-import type { CompiledRule } from "./compile.js";
+import { type CompiledRule, compileNodeRules } from "./compile.js";
 import { type DeclType, schemaDeclType } from "./decl-type.js";
 import { escapeProperty } from "./escaping.js";
 import { compileNodeRulesForEntry, restoreNodeRules } from "./program-entry.js";
@@ -172,8 +172,12 @@ class LazyNode implements RuleValidator {
       // compiled in an earlier process: read back (a missing, stale or malformed entry is compiled afresh)
       const restored = st && this.rules.length > 0 ? restoreNodeRules(this.schema, this.rules, this.declType, st.store.get(st.key)) : undefined;
       if (restored) return (this.state = { compiled: restored });
-      const { compiled: r, entry } = compileNodeRulesForEntry(this.schema, this.rules, this.declType);
-      if (st && entry) st.store.put(st.key, entry);
+      let r: CompiledRule[] | { internalError: string };
+      if (st) {
+        const c = compileNodeRulesForEntry(this.schema, this.rules, this.declType);
+        if (c.entry) st.store.put(st.key, c.entry);
+        r = c.compiled;
+      } else r = compileNodeRules(this.schema, this.rules, this.declType, { flavor: "stored", costs: "lazy" });
       this.state = Array.isArray(r) ? { compiled: r } : { compiled: [], err: r.internalError };
     }
     return this.state;
