@@ -365,11 +365,13 @@ export class SchemaCache {
 
   /** The compiled CEL programs of document `index` of an indexed CRD file (./rule-program-cache.ts), by node. */
   getRulePrograms(fileKey: string, index: number): Record<string, unknown> | undefined {
-    return this.read("programs", `${fileKey}-${index}`, (x) => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined));
+    // the tagged layout: its checksum is of the text read (not of the parsed entry serialised again)
+    const x = this.readTagged("programs", `${fileKey}-${index}`)?.value;
+    return typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
   }
 
   putRulePrograms(fileKey: string, index: number, nodes: Record<string, unknown>): void {
-    this.write("programs", `${fileKey}-${index}`, nodes);
+    this.writeTagged("programs", `${fileKey}-${index}`, {}, nodes);
   }
 
   /** The cache key of a built-in kind of a schema bundle (./builtin-kind-cache.ts). */
