@@ -32,6 +32,8 @@ class CrdPrograms {
           this.read = this.cache.getRulePrograms(this.fileKey, this.index);
         }
         const k = prefix + nodeKey;
+        const mine = this.added.get(k);
+        if (mine !== undefined) return mine;
         return this.read !== undefined && Object.hasOwn(this.read, k) ? this.read[k] : undefined;
       },
       put: (nodeKey, entry) => {
@@ -58,8 +60,16 @@ class CrdPrograms {
 }
 
 const pending = new Set<CrdPrograms>();
+/**
+ * The programs of the CRDs of the current run, by cache file: a CRD compiled twice (from a `--crds` file and
+ * as an input document) shares one, so neither write drops what the other compiled.
+ */
+const live = new Map<string, CrdPrograms>();
 
-/** Writes the programs compiled since the last flush (run at the end of a `validate` run). */
+/**
+ * Writes the programs compiled since the last flush; run at the end of a `validate` run (the next run
+ * reads the files again).
+ */
 export function flushRulePrograms(): void {
   for (const p of pending) {
     try {
@@ -69,6 +79,7 @@ export function flushRulePrograms(): void {
     }
   }
   pending.clear();
+  live.clear();
 }
 
 /**
@@ -76,6 +87,9 @@ export function flushRulePrograms(): void {
  * `index` of the CRD file with key `fileKey`) to each version's schema.
  */
 export function rulePrograms(cache: SchemaCache, fileKey: string, index: number): NonNullable<CompileDecodedOptions["onStructural"]> {
-  const crd = new CrdPrograms(cache, fileKey, index);
-  return (version, s) => attachRuleProgramStore(s, crd.store(version));
+  const id = `${cache.buildPath}\u0000${fileKey}-${index}`;
+  let crd = live.get(id);
+  if (crd === undefined) live.set(id, (crd = new CrdPrograms(cache, fileKey, index)));
+  const programs = crd;
+  return (version, s) => attachRuleProgramStore(s, programs.store(version));
 }

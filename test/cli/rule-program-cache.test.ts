@@ -134,3 +134,19 @@ function withCacheSync<T>(dir: string, fn: () => T): T {
     else process.env["XDG_CACHE_HOME"] = saved;
   }
 }
+
+test("a CRD given both as --crds and as an input shares its programs: a warm run rewrites nothing", async () => {
+  const d = tmpFiles({ "crd.yaml": CRD, "objs.yaml": OBJECTS });
+  const cacheHome = mkdtempSync(join(tmpdir(), "crdkit-cache-"));
+  const run = () => withCache(cacheHome, () => runCli("validate", "-o", "json", "--crds", d, d));
+  const uncached = await runCli("validate", "--no-cache", "-o", "json", "--crds", d, d);
+  const first = await run();
+  assert.equal(first.stdout, uncached.stdout);
+  assert.match(first.stdout, /min exceeds max in x/);
+  const files = programFiles(cacheHome);
+  assert.equal(files.length, 1);
+  const written = readFileSync(files[0]!, "utf8");
+  const second = await run();
+  assert.equal(second.stdout, first.stdout);
+  assert.equal(readFileSync(files[0]!, "utf8"), written);
+});
