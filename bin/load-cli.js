@@ -83,7 +83,7 @@ function tierLater(fs, v8, argv) {
 /** Inputs up to this size (files and directories together) are a short run. */
 const SHORT_RUN_BYTES = 4 << 20;
 const NODE20_INTERRUPT_BUDGET = 67584;
-/** The options of `validate` and `check` that take a value (src/cli/args.ts). */
+/** The options of `validate` and `check` that take a value (src/cli/args.ts; test/cli/load-cli-value-options.test.ts keeps them in step). */
 const VALUE_OPTIONS = new Set(["--crds", "--crd", "--old", "-o", "--output", "--field-validation", "--skip", "--exclude", "--kubeconfig", "--kubernetes-version", "--context", "-j", "--jobs"]);
 
 /** Bytes under a path (a file, or a directory walked until `limit` is passed); 0 when it is neither. */
@@ -218,3 +218,5 @@ function writeEntry(fs, path, entry, data, crc, cpu) {
 }
 
 exports.loadCli = loadCli;
+// for test/cli/load-cli-value-options.test.ts, which checks the list against src/cli/args.ts
+exports.VALUE_OPTIONS = VALUE_OPTIONS;
