@@ -306,13 +306,7 @@ export class Env {
         const result = toType(o.result, lookup);
         if (o.impl !== undefined) {
           impls.set(o.id, o.impl);
-          this.customOverloads.push({
-            id: o.id,
-            fn: f.name,
-            receiver: o.member === true,
-            args: args.map(runtimeTag),
-            impl: o.impl as OverloadImpl["impl"],
-          });
+          this.customOverloads.push(customOverloadImpl(f.name, o, args));
         }
         return o.member === true ? memberOv(o.id, args, result) : overload(o.id, args, result);
       });
@@ -321,7 +315,7 @@ export class Env {
     const lists: (readonly FunctionDecl[])[] = [STANDARD_FUNCTIONS];
     if (libs.strings !== false) {
       lists.push(STRINGS_EXT_V2);
-      const version = typeof libs.strings === "number" ? libs.strings : 2;
+      const version = stringsVersionOf(libs);
       const formatOptions = { version };
       if (version >= 1) this.validators.push((ctx) => validateStringFormat(ctx, formatOptions));
     }
@@ -454,8 +448,7 @@ export class Env {
   }
 
   private stringsVersion(): number {
-    const strings = this.options.libraries?.strings;
-    return typeof strings === "number" ? strings : 2;
+    return stringsVersionOf(this.options.libraries ?? {});
   }
 
   /** Plans a compiled expression for (repeated) evaluation. */
@@ -504,16 +497,25 @@ export function runtimeFunctions(options: Pick<EnvOptions, "functions" | "opaque
   const libs = options.libraries ?? {};
   const reg = baseRegistry(libs.optional !== false, options.opaqueTypes ?? NO_NAMES);
   const lookup = (n: string) => reg.findIdentType(n);
-  const registry = standardFunctions({ stringsVersion: typeof libs.strings === "number" ? libs.strings : 2 });
+  const registry = standardFunctions({ stringsVersion: stringsVersionOf(libs) });
   const custom: OverloadImpl[] = [];
   for (const f of options.functions ?? []) {
     for (const o of f.overloads) {
-      if (o.impl === undefined) continue;
-      custom.push({ id: o.id, fn: f.name, receiver: o.member === true, args: o.args.map((a) => runtimeTag(toType(a, lookup))), impl: o.impl as OverloadImpl["impl"] });
+      if (o.impl !== undefined) custom.push(customOverloadImpl(f.name, o, o.args.map((a) => toType(a, lookup))));
     }
   }
   if (custom.length > 0) registry.add(...custom);
   return registry;
+}
+
+/** The runtime strings library version: the declared one (`true` = version 2, as Kubernetes). */
+function stringsVersionOf(libs: LibraryOptions): number {
+  return typeof libs.strings === "number" ? libs.strings : 2;
+}
+
+/** The runtime implementation of a custom overload that has one, with its argument types resolved. */
+function customOverloadImpl(fn: string, o: CustomOverload, args: readonly CelType[]): OverloadImpl {
+  return { id: o.id, fn, receiver: o.member === true, args: args.map(runtimeTag), impl: o.impl as OverloadImpl["impl"] };
 }
 
 /** Whether a compile result failed. */

@@ -105,19 +105,7 @@ function compileAsWritten(pattern: string): GoRegexpResult {
   // the simple subset is matched without re2js (same answers: see regexp-simple.ts); a pattern in it
   // is valid RE2, and re2js compiles it only when positions are asked for
   const simple = compileSimpleRegexp(pattern);
-  if (simple !== undefined) {
-    let re: RE2JS | undefined;
-    return {
-      regexp: {
-        source: pattern,
-        test: memoizedTest(simple),
-        get re() {
-          re ??= re2jsModule().RE2JS.compile(pattern);
-          return re;
-        },
-      },
-    };
-  }
+  if (simple !== undefined) return { regexp: lazyRegexp(pattern, memoizedTest(simple)) };
   if (isSimpleSyntax(pattern)) return { regexp: lazyRegexp(pattern) };
   try {
     const re = re2jsModule().RE2JS.compile(pattern);
@@ -140,10 +128,11 @@ function compileAsWritten(pattern: string): GoRegexpResult {
 }
 
 /**
- * A pattern known to be valid (see `isSimpleSyntax`) that only re2js matches: compiled by re2js on its
- * first match, so that compiling a pattern just to validate it (CEL's regex literal check) starts no re2js.
+ * A pattern known to be valid (see `isSimpleSyntax`), compiled by re2js only when first needed: for
+ * positions, and for matching unless `matcher` (the simple-subset matcher) is given. Compiling a pattern just to
+ * validate it (CEL's regex literal check) starts no re2js.
  */
-function lazyRegexp(pattern: string): GoRegexp {
+function lazyRegexp(pattern: string, matcher?: (s: string) => boolean): GoRegexp {
   let re: RE2JS | undefined;
   let test: ((s: string) => boolean) | undefined;
   const compiled = (): RE2JS => {
@@ -152,10 +141,12 @@ function lazyRegexp(pattern: string): GoRegexp {
   };
   return {
     source: pattern,
-    test: (s) => {
-      test ??= memoizedTest(compiled());
-      return test(s);
-    },
+    test:
+      matcher ??
+      ((s) => {
+        test ??= memoizedTest(compiled());
+        return test(s);
+      }),
     get re() {
       return compiled();
     },
