@@ -6,6 +6,9 @@
 //   An entry holds the functions of the run that wrote it: a run that took much longer (CPU) than that one
 //   (it likely used more of the CLI) writes the entry again when it now holds more compiled code, so an
 //   entry first written by a tiny run does not leave every larger run compiling most functions itself.
+//   An entry written by a first-time run (one that filled the compiled-CRD cache: CRD checks, CEL
+//   compilation) gives way to one written by a repeat run, which compiles other functions (see FIRST_TIME);
+//   `--no-cache` runs keep an entry of their own.
 //   CRDKIT_NO_CACHE=1 turns the cache off.
 // - other commands (serve, help, version) run the ES module bundle dist/bundle/main.js.
 // - without a bundle (esbuild not installed) or with one older than dist/cli (tsc run alone): dist/cli/main.js.
@@ -39,7 +42,7 @@ async function loadCli(argv) {
     mod.enableCompileCache();
     return mod.createRequire(file)(file).main;
   }
-  return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0], short ? "-short" : "")).main;
+  return (await loadWithCodeCache(fs, mod, file, bundleStat, argv[0], `${short ? "-short" : ""}${withoutCrdCache(argv) ? "-nocache" : ""}`)).main;
 }
 
 /**
@@ -115,6 +118,12 @@ function pathBytes(fs, path, limit) {
   return total;
 }
 
+/** `--no-cache` among the options: every CRD used is checked and compiled, as a first-time run does. */
+function withoutCrdCache(argv) {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--no-cache");
+}
+
 function noCache() {
   return (process.env.CRDKIT_NO_CACHE ?? "") !== "";
 }
@@ -128,28 +137,16 @@ async function loadWithCodeCache(fs, mod, file, st, command, variant) {
   const [vm, path, os, zlib] = await Promise.all(["node:vm", "node:path", "node:os", "node:zlib"].map(builtin));
   const source = fs.readFileSync(file, "utf8");
   // one entry per bundle build, Node.js build, command (a `check` run compiles other functions than
-  // `validate`) and interrupt budget (see tierLater)
+  // `validate`), interrupt budget (see tierLater) and use of the compiled-CRD cache (`--no-cache`)
   const entry = noCache()
     ? undefined
     : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`);
   const crc = (b) => (zlib.crc32 ? zlib.crc32(b) : 0);
-  let cachedData;
-  let producerCpu = 0;
-  if (entry) {
-    try {
-      const buf = fs.readFileSync(entry);
-      // header: data length, CRC-32, CPU ms of the run that wrote it (uint32 LE each)
-      if (buf.length >= HEADER && buf.readUInt32LE(0) === buf.length - HEADER) {
-        const data = buf.subarray(HEADER);
-        if (buf.readUInt32LE(4) === crc(data) >>> 0) {
-          cachedData = data;
-          producerCpu = buf.readUInt32LE(8);
-        }
-      }
-    } catch {
-      // no entry yet
-    }
-  }
+  const found = entry ? readEntry(fs, entry, crc) : undefined;
+  // an entry written by a first-time run, once a repeat run has used it: this run compiles afresh (a probe),
+  // so that a repeat run writes an entry of its own (see the exit handler)
+  const probe = found !== undefined && (found.flags & FIRST_TIME) !== 0 && (found.flags & REPEAT_SEEN) !== 0;
+  const cachedData = probe ? undefined : found?.data;
   const script = new vm.Script(mod.wrap(source), {
     filename: file,
     cachedData,
@@ -157,24 +154,62 @@ async function loadWithCodeCache(fs, mod, file, st, command, variant) {
   });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
-  if (entry && (cachedData === undefined || script.cachedDataRejected)) {
-    // at exit the cached data holds every function the run compiled
-    process.once("exit", () => writeEntry(fs, path, entry, script.createCachedData(), crc, cpuMs()));
-  } else if (entry) {
+  if (entry) {
+    const rejected = cachedData !== undefined && script.cachedDataRejected;
     process.once("exit", () => {
-      // a run much longer than the one that wrote the entry: keep what it compiled if that is more
+      const firstTime = module.exports.cacheFilled?.() === true;
       const cpu = cpuMs();
-      if (cpu < Math.max(REFRESH_MIN_CPU_MS, 2 * producerCpu)) return;
-      const data = script.createCachedData();
-      // not more: the same data, recorded as written by this run (longer runs only try again)
-      writeEntry(fs, path, entry, data.length > cachedData.length * 1.02 ? data : cachedData, crc, cpu);
+      const write = (data, flags, writerCpu = cpu) => writeEntry(fs, path, entry, data, crc, writerCpu, flags);
+      if (cachedData === undefined || rejected) {
+        // compiled afresh: what this run compiled, unless it only probed for a repeat run's entry and was a
+        // first-time run itself (the old entry is used again, until a repeat run uses it)
+        if (probe && firstTime) write(found.data, found.flags & ~REPEAT_SEEN, found.cpu);
+        else write(script.createCachedData(), firstTime ? FIRST_TIME : 0);
+      } else if ((found.flags & FIRST_TIME) !== 0) {
+        // a repeat run on a first-time run's entry: the next run compiles afresh and writes its own
+        if (!firstTime) write(found.data, found.flags | REPEAT_SEEN, found.cpu);
+      } else if (!firstTime && cpu >= Math.max(REFRESH_MIN_CPU_MS, 2 * found.cpu)) {
+        // a repeat run much longer than the one that wrote the entry: keep what it compiled if that is more;
+        // if not, the same data, recorded as written by this run (longer runs only try again)
+        const data = script.createCachedData();
+        write(data.length > found.data.length * 1.02 ? data : found.data, 0);
+      }
     });
   }
   return module.exports;
 }
 
-/** Bytes before an entry's data: length, CRC-32, CPU ms of the run that wrote it. */
-const HEADER = 12;
+/**
+ * Bytes before an entry's data: length, CRC-32, CPU ms of the run that wrote it, flags (uint32 LE each).
+ * An entry of another layout fails the length check and is written again.
+ */
+const HEADER = 16;
+/**
+ * Flag: written by a first-time run, one that added to the compiled-CRD cache (CRD checks, CEL compilation:
+ * code that repeat runs of the same command skip). Its compiled code would cost every repeat run
+ * deserialising functions it never calls while lacking some it does (the ones reading the cache): a repeat
+ * run that used it marks it REPEAT_SEEN, the next run compiles afresh and, when it is a repeat run too,
+ * replaces it with its own (a first-time run keeps it, clearing the mark). First-time runs never replace
+ * a repeat run's entry.
+ */
+const FIRST_TIME = 1;
+/** Flag: a repeat run used this first-time run's entry. */
+const REPEAT_SEEN = 2;
+
+/** The entry at `entry` when its length and CRC-32 are right: { data, cpu, flags }; else undefined. */
+function readEntry(fs, entry, crc) {
+  try {
+    const buf = fs.readFileSync(entry);
+    if (buf.length < HEADER || buf.readUInt32LE(0) !== buf.length - HEADER) return undefined;
+    const data = buf.subarray(HEADER);
+    if (buf.readUInt32LE(4) !== crc(data) >>> 0) return undefined;
+    return { data, cpu: buf.readUInt32LE(8), flags: buf.readUInt32LE(12) };
+  } catch {
+    // no entry yet
+    return undefined;
+  }
+}
+
 /**
  * Runs shorter than this never rewrite an entry (making the data costs ~10-20 ms);
  * CRDKIT_CODE_CACHE_REFRESH_MS overrides it (tests).
@@ -186,10 +221,10 @@ function cpuMs() {
   return Math.min(0xffffffff, Math.round((u.user + u.system) / 1000));
 }
 
-/** Code-cache entries of other builds of the same command kept beside the current one. */
+/** Code-cache entries of other builds of the same command kept beside the current build's. */
 const KEPT_OTHER_BUILDS = 3;
 
-function writeEntry(fs, path, entry, data, crc, cpu) {
+function writeEntry(fs, path, entry, data, crc, cpu, flags) {
   const dir = path.dirname(entry);
   const tmp = `${entry}.${process.pid}.tmp`;
   try {
@@ -198,13 +233,17 @@ function writeEntry(fs, path, entry, data, crc, cpu) {
     head.writeUInt32LE(data.length, 0);
     head.writeUInt32LE(crc(data) >>> 0, 4);
     head.writeUInt32LE(cpu, 8);
+    head.writeUInt32LE(flags, 12);
     fs.writeFileSync(tmp, Buffer.concat([head, data]));
     fs.renameSync(tmp, entry);
     // entries of other builds of this command: the newest few are kept (two installs used in turn, say a
-    // global and a project's own crdkit, must not rewrite each other's entry on every run), older ones go
+    // global and a project's own crdkit, must not rewrite each other's entry on every run), older ones go;
+    // the current build's other entries (budgets, --no-cache) stay
+    const name = path.basename(entry);
+    const build = name.split("-").slice(0, 3).join("-");
     const others = fs
       .readdirSync(dir)
-      .filter((f) => f.startsWith(`${path.basename(entry).split("-")[0]}-`) && f.endsWith(".v8") && f !== path.basename(entry))
+      .filter((f) => f.startsWith(`${name.split("-")[0]}-`) && f.endsWith(".v8") && !f.startsWith(`${build}-`))
       .map((f) => ({ f, t: fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
       .sort((a, b) => b.t - a.t);
     for (const { f } of others.slice(KEPT_OTHER_BUILDS)) fs.rmSync(path.join(dir, f), { force: true });

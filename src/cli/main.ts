@@ -21,6 +21,9 @@ import { cacheFor } from "./schema-cache.js";
 import { versionLine } from "./version.js";
 import { runValidateParallel, threadsFor } from "./workers.js";
 
+// for bin/load-cli.js: whether the run wrote compiled-CRD cache entries (which V8 code-cache entry it may write)
+export { cacheFilled } from "./cache-filled.js";
+
 const USAGE = `Usage: crdkit <command> [flags]
 
 Commands:

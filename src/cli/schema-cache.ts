@@ -32,6 +32,7 @@ import * as zlib from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CrdVerdict } from "../pipeline/compile.js";
+import { noteCacheFilled } from "./cache-filled.js";
 import { buildDir, pruneCacheIfDue, touchBuild } from "./cache-prune.js";
 import { lazyBuiltin } from "./lazy-builtin.js";
 import { Float64, type JsonValue } from "../value/json-value.js";
@@ -454,6 +455,7 @@ export class SchemaCache {
   }
 
   private writeText(kind: string, key: string, text: string): void {
+    if (kind !== "stat") noteCacheFilled();
     const file = this.path(kind, key);
     const tmp = `${file}.${process.pid}.${crypto().randomBytes(6).toString("hex")}.tmp`;
     try {

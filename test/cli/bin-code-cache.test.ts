@@ -2,7 +2,8 @@
  * bin/crdkit.js loads the one-file CommonJS bundle for `validate` and `check` with V8's code cache in the
  * user cache directory (Node.js < 22.1; newer ones use Node's own compile cache): the output is the same
  * with and without an entry, a corrupt or truncated entry is ignored and rewritten, CRDKIT_NO_CACHE=1 keeps
- * the directory empty, and the other commands run the ES module bundle. Needs `npm run build`.
+ * the directory empty, an entry written by a first-time run (one that filled the compiled-CRD cache) gives
+ * way to a repeat run's, and the other commands run the ES module bundle. Needs `npm run build`.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -43,7 +44,7 @@ test("validate: same output without, with, and with a corrupt code cache entry",
   assert.ok(entry?.startsWith("validate-"), `an entry for validate: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), entry!);
   const good = readFileSync(path);
-  assert.equal(good.readUInt32LE(0), good.length - 12);
+  assert.equal(good.readUInt32LE(0), good.length - 16);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
 
   // a flipped byte in the data: the CRC-32 no longer matches; then a truncated file
@@ -53,7 +54,7 @@ test("validate: same output without, with, and with a corrupt code cache entry",
     writeFileSync(path, bad);
     assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
     const again = readFileSync(path);
-    assert.equal(again.readUInt32LE(0), again.length - 12, "the entry is rewritten");
+    assert.equal(again.readUInt32LE(0), again.length - 16, "the entry is rewritten");
   }
 });
 
@@ -61,6 +62,8 @@ test("validate: a run much longer than the one that wrote the entry writes it ag
   if (!ownCache) return;
   const cache = join(home, "refresh");
   const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  // the first run's entry (a first-time run's) gives way to a repeat run's (see the next test)
+  for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
   const [entry] = entries(cache);
   const path = join(codeDir(cache), entry!);
   const written = readFileSync(path);
@@ -73,10 +76,60 @@ test("validate: a run much longer than the one that wrote the entry writes it ag
   writeFileSync(path, zero);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache, CRDKIT_CODE_CACHE_REFRESH_MS: "0" }, ...validateArgs), first);
   const again = readFileSync(path);
-  assert.equal(again.readUInt32LE(0), again.length - 12);
+  assert.equal(again.readUInt32LE(0), again.length - 16);
   assert.ok(again.readUInt32LE(8) > 0, "the entry records the run that wrote it");
   // and is still a good entry
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+});
+
+/** An entry's header: length, CRC-32, CPU ms of the run that wrote it, flags (1: first-time run, 2: a repeat run used it). */
+const header = (b: Buffer) => ({ length: b.readUInt32LE(0), crc: b.readUInt32LE(4), cpu: b.readUInt32LE(8), flags: b.readUInt32LE(12) });
+
+test("validate: a first-time run's entry is replaced by a repeat run's, never the other way round; --no-cache has its own", () => {
+  if (!ownCache) return;
+  const cache = join(home, "first-time");
+  const crdCache = join(cache, "crdkit", "v1");
+  const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  const [entry] = entries(cache);
+  const path = join(codeDir(cache), entry!);
+  // the run filled the compiled-CRD cache (CRD checks, CEL compilation): flagged first-time
+  const cold = readFileSync(path);
+  assert.equal(header(cold).flags, 1);
+  // a repeat run uses it and marks it
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  const seen = readFileSync(path);
+  assert.equal(header(seen).flags, 3);
+  assert.deepEqual(seen.subarray(16), cold.subarray(16));
+  // the next run compiles afresh and, a repeat run, writes its own entry
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  const steady = readFileSync(path);
+  assert.equal(header(steady).flags, 0);
+  assert.equal(header(steady).length, steady.length - 16);
+  assert.notDeepEqual(steady.subarray(16), cold.subarray(16));
+  // used as it is by repeat runs and by a first-time run (compiled-CRD cache removed)
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  rmSync(crdCache, { recursive: true, force: true });
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  assert.deepEqual(readFileSync(path), steady);
+  // --no-cache (every CRD checked and compiled at every run) keeps an entry of its own
+  const noCrdCache = run({ XDG_CACHE_HOME: cache }, "validate", "--no-cache", ...validateArgs.slice(1));
+  assert.deepEqual(noCrdCache, first);
+  assert.deepEqual(entries(cache).sort(), [entry!, entry!.replace(/\.v8$/, "-nocache.v8")].sort());
+  assert.deepEqual(readFileSync(path), steady);
+
+  // a first-time run that probes (the marked entry of a first-time run) leaves that entry, unmarked
+  rmSync(crdCache, { recursive: true, force: true });
+  const marked = Buffer.from(cold);
+  marked.writeUInt32LE(3, 12);
+  writeFileSync(path, marked);
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  const after = readFileSync(path);
+  assert.equal(header(after).flags, 1);
+  assert.deepEqual(after.subarray(16), cold.subarray(16));
+  // an entry of the old layout (12-byte header) fails the length check and is written again
+  writeFileSync(path, Buffer.concat([cold.subarray(0, 12), cold.subarray(16)]));
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  assert.equal(header(readFileSync(path)).length, readFileSync(path).length - 16);
 });
 
 test("validate -j 2 (worker threads from the bundle): the single-threaded output, no warning", () => {
@@ -143,7 +196,8 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
   assert.equal(stdin.status, files.status, stdin.stderr);
   assert.match(stdin.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
   assert.deepEqual(entries(cache).map((e) => e.endsWith("-short.v8")).sort(), [false, true]);
-  // each kind of run reads its own entry and leaves it as it is
+  // each kind of run reads its own entry and leaves it as it is (once a repeat run wrote it)
+  for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), files);
   const before = entries(cache).map((e) => readFileSync(join(codeDir(cache), e)));
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), files);
   assert.deepEqual(entries(cache).map((e) => readFileSync(join(codeDir(cache), e))), before);
