@@ -153,7 +153,15 @@ async function loadWithCodeCache(fs, mod, file, st, command, variant) {
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
+  const req = mod.createRequire(file);
+  // the bundle's files required on first use (re2js.cjs) are compiled with entries of their own
+  const chunks = new Map();
+  const chunkRequire = (id) => {
+    if (!CHUNKS.has(id)) return req(id);
+    if (!chunks.has(id)) chunks.set(id, loadChunk(fs, vm, mod, path, crc, entry, path.join(path.dirname(file), id), command, variant));
+    return chunks.get(id);
+  };
+  script.runInThisContext().call(module.exports, module.exports, Object.assign(chunkRequire, req), module, file, path.dirname(file));
   if (entry) {
     const rejected = cachedData !== undefined && script.cachedDataRejected;
     process.once("exit", () => {
@@ -173,6 +181,41 @@ async function loadWithCodeCache(fs, mod, file, st, command, variant) {
         // if not, the same data, recorded as written by this run (longer runs only try again)
         const data = script.createCachedData();
         write(data.length > found.data.length * 1.02 ? data : found.data, 0);
+      }
+    });
+  }
+  return module.exports;
+}
+
+/** Files of the bundle that crdkit.cjs requires on first use, each with a code-cache entry of its own. */
+const CHUNKS = new Set(["./re2js.cjs"]);
+
+/**
+ * The exports of a file of the bundle (`file`, CommonJS), compiled with a code-cache entry of its own beside
+ * the bundle's (`bundleEntry`; none: no cache), named after the file and the bundle's command and variant:
+ * written at exit when missing or rejected, and by a run much longer than the one that wrote it when it then
+ * holds more compiled code (as the bundle's entry).
+ */
+function loadChunk(fs, vm, mod, path, crc, bundleEntry, file, command, variant) {
+  const source = fs.readFileSync(file, "utf8");
+  const st = fs.statSync(file);
+  const entry =
+    bundleEntry &&
+    path.join(
+      path.dirname(bundleEntry),
+      `${command}.${path.basename(file, ".cjs")}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`,
+    );
+  const found = entry ? readEntry(fs, entry, crc) : undefined;
+  const script = new vm.Script(mod.wrap(source), { filename: file, cachedData: found?.data });
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
+  if (entry) {
+    process.once("exit", () => {
+      const cpu = cpuMs();
+      if (found === undefined || script.cachedDataRejected) writeEntry(fs, path, entry, script.createCachedData(), crc, cpu, 0);
+      else if (cpu >= Math.max(REFRESH_MIN_CPU_MS, 2 * found.cpu)) {
+        const data = script.createCachedData();
+        writeEntry(fs, path, entry, data.length > found.data.length * 1.02 ? data : found.data, crc, cpu, 0);
       }
     });
   }

@@ -1,8 +1,9 @@
 // Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
-// - crdkit.cjs: the whole CLI but the server as ONE CommonJS file with its pure-JS package (re2js)
-//   inside: no module resolution, no ESM facades of Node's modules, and a single script that
-//   bin/load-cli.js compiles with V8's code cache — a cold start pays neither parsing
-//   nor compiling again. Lazily loaded parts (`--kubeconfig`) are wrapped by esbuild and run on demand.
+// - crdkit.cjs: the whole CLI but the server (and re2js, below) as ONE CommonJS file: no module
+//   resolution, no ESM facades of Node's modules, and a single script that bin/load-cli.js compiles with
+//   V8's code cache — a cold start pays neither parsing nor compiling again. Lazily loaded parts
+//   (`--kubeconfig`) are wrapped by esbuild and run on demand.
+// - re2js.cjs: the re2js package, required by crdkit.cjs on first use (its own code-cache entry).
 // - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
 //   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
 // bin/crdkit.js falls back to dist/cli/main.js when the bundle is missing (esbuild not installed).
@@ -33,8 +34,20 @@ await esbuild.build({
   packages: "external",
   logLevel: "warning",
 });
-// packages bundled into crdkit.cjs: pure JavaScript, used by validate and check
-const inlined = new Set(["re2js"]);
+// packages bundled into crdkit.cjs: pure JavaScript, used by validate and check (none now: re2js has a file of its own)
+const inlined = new Set();
+// re2js (pure JavaScript), for crdkit.cjs: required on first use (src/go/re2js-module.ts)
+await esbuild.build({
+  entryPoints: ["re2js"],
+  outfile: join(outdir, "re2js.cjs"),
+  bundle: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
 await esbuild.build({
   entryPoints: [cli("main")],
   outfile: join(outdir, "crdkit.cjs"),
@@ -55,20 +68,20 @@ await esbuild.build({
       setup(build) {
         // the server: the ES module bundle beside this file, imported when `crdkit serve` runs
         build.onResolve({ filter: /^\.\/serve\.js$/ }, () => ({ path: "./serve.js", external: true }));
-        // re2js on first use (src/go/re2js-module.ts): a require() makes esbuild wrap the package in a
-        // function run on demand, so runs that never start re2js neither initialise it nor deserialise
-        // its top-level code from the V8 code cache
+        // re2js on first use (src/go/re2js-module.ts), from a file of its own beside this one (re2js.cjs,
+        // above): runs that never start re2js neither load nor initialise it, and bin/load-cli.js gives it
+        // a V8 code-cache entry of its own, so the entry of crdkit.cjs never holds re2js' code, whether or
+        // not the run that wrote it used re2js
         build.onLoad({ filter: /[\\/]dist[\\/]go[\\/]re2js-module\.js$/ }, () => ({
-          contents: 'let mod;\nexport function re2jsModule() {\n  mod ??= require("re2js");\n  return mod;\n}\n',
+          contents: 'let mod;\nexport function re2jsModule() {\n  mod ??= require("./re2js.cjs");\n  return mod;\n}\n',
           loader: "js",
         }));
-        // a second, static import of re2js would load it at start again, and its classes (instanceof
-        // RE2JSSyntaxException) would not be the ones re2jsModule() gives
-        build.onResolve({ filter: /^re2js$/ }, (args) =>
-          args.kind === "require-call" && /[\\/]go[\\/]re2js-module\.js$/.test(args.importer)
-            ? undefined
-            : { errors: [{ text: `${args.importer} imports re2js: take it from re2jsModule() (src/go/re2js-module.ts), which the CLI bundle starts on first use` }] },
-        );
+        build.onResolve({ filter: /^\.\/re2js\.cjs$/ }, () => ({ path: "./re2js.cjs", external: true }));
+        // a static import of re2js would put a second copy in crdkit.cjs, loaded at start, and its classes
+        // (instanceof RE2JSSyntaxException) would not be the ones re2jsModule() gives
+        build.onResolve({ filter: /^re2js$/ }, (args) => ({
+          errors: [{ text: `${args.importer} imports re2js: take it from re2jsModule() (src/go/re2js-module.ts), which the CLI bundle loads from re2js.cjs on first use` }],
+        }));
         build.onResolve({ filter: /^[^./]/ }, (args) => {
           if (args.path.startsWith("node:")) return { path: args.path, external: true };
           const pkg = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
@@ -82,10 +95,12 @@ await esbuild.build({
 // regular expression literals (`µs` in duration units), and one such character makes the whole source a
 // two-byte string (twice the memory; ~1.5 ms more to read at every start). \uXXXX means the same there
 // (and in comments); an identity escape of the character (`\µ`) is the character itself.
-const cjs = join(outdir, "crdkit.cjs");
-const text = readFileSync(cjs, "utf8");
-const nonAscii = /(\\*)([^\x00-\x7f])/g;
-if (nonAscii.test(text)) {
-  const escaped = (_, slashes, c) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  writeFileSync(cjs, text.replace(nonAscii, escaped));
+for (const name of ["crdkit.cjs", "re2js.cjs"]) {
+  const cjs = join(outdir, name);
+  const text = readFileSync(cjs, "utf8");
+  const nonAscii = /(\\*)([^\x00-\x7f])/g;
+  if (nonAscii.test(text)) {
+    const escaped = (_, slashes, c) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    writeFileSync(cjs, text.replace(nonAscii, escaped));
+  }
 }

@@ -132,6 +132,70 @@ test("validate: a first-time run's entry is replaced by a repeat run's, never th
   assert.equal(header(readFileSync(path)).length, readFileSync(path).length - 16);
 });
 
+test("re2js (a pattern outside the simple subset) is its own file with its own entry: same output with, without, with a corrupt one", () => {
+  const dir = join(home, "re2js-files");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "crd.yaml"),
+    `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              name: {type: string, pattern: '^\\p{Lu}[a-z]+$'}
+`,
+  );
+  writeFileSync(
+    join(dir, "widgets.yaml"),
+    "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: good}\nspec: {name: Hello}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: bad}\nspec: {name: hello}\n",
+  );
+  const cache = join(home, "re2js");
+  const args = ["validate", "--crds", join(dir, "crd.yaml"), join(dir, "widgets.yaml")];
+  const first = run({ XDG_CACHE_HOME: cache }, ...args);
+  assert.equal(first.status, 1, first.stderr);
+  assert.equal(
+    first.stdout,
+    `${join(dir, "widgets.yaml")}:9:14: spec.name: Invalid value: "hello": spec.name in body should match '^\\p{Lu}[a-z]+$'\nSummary: 2 resources: 1 valid, 1 invalid, 0 skipped\n`,
+  );
+  assert.equal(first.stderr, "");
+  assert.ok(existsSync(join(ROOT, "dist", "bundle", "re2js.cjs")));
+  if (!ownCache) return;
+  const chunk = entries(cache).find((e) => e.startsWith("validate.re2js-"));
+  assert.ok(chunk, `an entry for re2js.cjs: ${entries(cache).join(", ")}`);
+  const path = join(codeDir(cache), chunk);
+  const good = readFileSync(path);
+  assert.equal(header(good).length, good.length - 16);
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
+  assert.deepEqual(readFileSync(path), good, "used as it is");
+  // a run without re2js leaves it alone
+  assert.equal(run({ XDG_CACHE_HOME: cache }, ...validateArgs).status, 1);
+  assert.deepEqual(readFileSync(path), good);
+  const flipped = Buffer.from(good);
+  flipped[flipped.length >> 1] = flipped[flipped.length >> 1]! ^ 0xff;
+  for (const bad of [flipped, good.subarray(0, good.length >> 1), Buffer.from("garbage")]) {
+    writeFileSync(path, bad);
+    assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
+    const again = readFileSync(path);
+    assert.equal(header(again).length, again.length - 16, "the entry is rewritten");
+  }
+  // without any cache: the same
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache, CRDKIT_NO_CACHE: "1" }, ...args), first);
+});
+
 test("validate -j 2 (worker threads from the bundle): the single-threaded output, no warning", () => {
   const cache = join(home, "j");
   const one = run({ XDG_CACHE_HOME: cache }, ...validateArgs);

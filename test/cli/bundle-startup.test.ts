@@ -1,7 +1,7 @@
 /**
  * What dist/bundle/crdkit.cjs (the bundle bin/crdkit.js runs for `validate` and `check`) does to start
  * cheaply must not change answers: re2js is started on first use (scripts/bundle.mjs swaps
- * src/go/re2js-module.ts for a require), and the bundle is ASCII (non-ASCII characters of regular
+ * src/go/re2js-module.ts for a require of dist/bundle/re2js.cjs), and the bundle is ASCII (non-ASCII characters of regular
  * expression literals escaped). Each case compares the bundle's output with the in-process CLI's, and
  * checks the Kubernetes texts. Needs `npm run build`.
  */
@@ -62,10 +62,12 @@ function bundled(dir: string, ...args: string[]) {
   return { code: runs[1]!.status, stdout: runs[1]!.stdout, stderr: runs[1]!.stderr };
 }
 
-test("the bundle is ASCII (a one-byte source string for V8)", () => {
-  const text = readFileSync(BUNDLE, "latin1");
-  const at = text.search(/[^\x00-\x7f]/);
-  assert.equal(at, -1, `non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);
+test("the bundle and its re2js file are ASCII (one-byte source strings for V8)", () => {
+  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "re2js.cjs")]) {
+    const text = readFileSync(file, "latin1");
+    const at = text.search(/[^\x00-\x7f]/);
+    assert.equal(at, -1, `${file}: non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);
+  }
 });
 
 test("patterns re2js answers (flags, an invalid pattern) and µs durations: the bundle answers as the CLI in process", async () => {
