@@ -43,13 +43,13 @@ async function loadCli(argv) {
   );
   stdio();
   // the code cache holds V8's flags: one entry per budget, or short and long runs would reject each other's
-  const short = tierLater(fs, v8, argv);
+  const size = tierLater(fs, v8, argv);
   const file = url.fileURLToPath(new URL("bundle/crdkit.cjs", dist));
   if (mod.enableCompileCache && !noCache()) {
     mod.enableCompileCache();
     return mod.createRequire(file)(file).main;
   }
-  return loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, bundleStat, argv[0], `${short ? "-short" : ""}${withoutCrdCache(argv) ? "-nocache" : ""}`).main;
+  return loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, bundleStat, argv[0], `${size}${withoutCrdCache(argv) ? "-nocache" : ""}`).main;
 }
 
 /**
@@ -60,16 +60,17 @@ async function loadCli(argv) {
  * stream: ~12% slower), and V8 keeps the budget a function started with, so it is chosen here, once, before
  * the bundle is compiled (the code cache records V8's flags): four times the budget when every input is a
  * file or directory and the inputs (not the CRDs) hold at most SHORT_RUN_BYTES together; Node's default
- * for standard input, larger inputs, or when the user gave node an interrupt budget. True when raised.
+ * for standard input, larger inputs, or when the user gave node an interrupt budget. Returns the run's
+ * code-cache variant: "-tiny" (raised, inputs of at most TINY_RUN_BYTES), "-short" (raised) or "".
  */
 function tierLater(fs, v8, argv) {
   // (node refuses V8 options in NODE_OPTIONS)
-  if (process.execArgv.some((a) => /interrupt[-_]budget/.test(a))) return false;
+  if (process.execArgv.some((a) => /interrupt[-_]budget/.test(a))) return "";
   let inputs = 0;
   let budget = SHORT_RUN_BYTES;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === "-") return false;
+    if (arg === "-") return "";
     if (arg === "--") {
       for (const rest of argv.slice(i + 1)) budget -= rest === "-" ? budget + 1 : pathBytes(fs, rest, budget);
       inputs += argv.length - i - 1;
@@ -82,16 +83,24 @@ function tierLater(fs, v8, argv) {
       inputs++;
       budget -= pathBytes(fs, arg, budget);
     }
-    if (budget < 0) return false;
+    if (budget < 0) return "";
   }
   // no input: standard input, of unknown size
-  if (inputs === 0 || budget < 0) return false;
+  if (inputs === 0 || budget < 0) return "";
   v8.setFlagsFromString(`--interrupt-budget=${4 * NODE20_INTERRUPT_BUDGET}`);
-  return true;
+  return SHORT_RUN_BYTES - budget <= TINY_RUN_BYTES ? "-tiny" : "-short";
 }
 
 /** Inputs up to this size (files and directories together) are a short run. */
 const SHORT_RUN_BYTES = 4 << 20;
+/**
+ * Inputs up to this size (a few manifests: an editor's or a pre-commit hook's run) are a tiny run, with a
+ * code-cache entry of its own: an entry holds the functions of the runs that wrote it, and one grown by
+ * runs over whole repositories (more kinds, more CRDs, more of the CLI) costs a one-file run ~10% more
+ * instructions to deserialise (valgrind, one resource: 200M with its own entry, 229M with a gateway-api
+ * run's).
+ */
+const TINY_RUN_BYTES = 64 << 10;
 const NODE20_INTERRUPT_BUDGET = 67584;
 /** The options of `validate` and `check` that take a value (src/cli/args.ts; test/cli/load-cli-value-options.test.ts keeps them in step). */
 const VALUE_OPTIONS = new Set(["--crds", "--crd", "--old", "-o", "--output", "--field-validation", "--skip", "--exclude", "--kubeconfig", "--kubernetes-version", "--context", "-j", "--jobs"]);
@@ -148,7 +157,7 @@ function stdio() {
 function loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, st, command, variant) {
   const source = fs.readFileSync(file, "utf8");
   // one entry per bundle build, Node.js build, command (a `check` run compiles other functions than
-  // `validate`), interrupt budget (see tierLater) and use of the compiled-CRD cache (`--no-cache`)
+  // `validate`), interrupt budget and input size (see tierLater) and use of the compiled-CRD cache (`--no-cache`)
   const entry = noCache()
     ? undefined
     : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`);

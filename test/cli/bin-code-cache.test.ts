@@ -242,12 +242,21 @@ test("entries of other builds: the three newest are kept beside the current one,
   assert.equal(left.filter((f) => f.startsWith("validate-") && !others.includes(f)).length, 1, left.join(", "));
 });
 
-test("short runs (small input files) raise V8's interrupt budget and keep their own entry; standard input does not", () => {
+test("short runs (small input files) raise V8's interrupt budget and keep their own entry, tiny ones another; standard input does not", () => {
   if (!ownCache) return;
   const cache = join(home, "budget");
+  // over 64 KiB of input: short
+  const big = join(home, "big.yaml");
+  writeFileSync(big, `# ${"x".repeat(70 << 10)}\n${readFileSync(join(ROOT, "examples", "crontab-valid.yaml"), "utf8")}`);
+  const short = run({ XDG_CACHE_HOME: cache }, "validate", "--crds", "examples/crontab-crd.yaml", big);
+  assert.equal(short.status, 0, short.stderr);
+  assert.deepEqual(entries(cache), entries(cache).filter((e) => e.endsWith("-short.v8")));
+  assert.equal(entries(cache).length, 1);
+  rmSync(codeDir(cache), { recursive: true });
+  // a few small files: tiny
   const files = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
   assert.deepEqual(
-    entries(cache).map((e) => e.endsWith("-short.v8")),
+    entries(cache).map((e) => e.endsWith("-tiny.v8")),
     [true],
   );
   const input = readFileSync(join(ROOT, "examples", "crontab-valid.yaml"), "utf8") + "---\n" + readFileSync(join(ROOT, "examples", "crontab-invalid.yaml"), "utf8");
@@ -259,7 +268,7 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
   });
   assert.equal(stdin.status, files.status, stdin.stderr);
   assert.match(stdin.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
-  assert.deepEqual(entries(cache).map((e) => e.endsWith("-short.v8")).sort(), [false, true]);
+  assert.deepEqual(entries(cache).map((e) => e.endsWith("-tiny.v8")).sort(), [false, true]);
   // each kind of run reads its own entry and leaves it as it is (once a repeat run wrote it)
   for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), files);
   const before = entries(cache).map((e) => readFileSync(join(codeDir(cache), e)));
@@ -274,5 +283,5 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
     env: { ...process.env, CRDKIT_NO_CACHE: "", XDG_CACHE_HOME: own },
   });
   assert.deepEqual({ status: given.status, stdout: given.stdout, stderr: given.stderr }, files);
-  assert.deepEqual(entries(own).map((e) => e.endsWith("-short.v8")), [false]);
+  assert.deepEqual(entries(own).map((e) => /-(tiny|short)\.v8$/.test(e)), [false]);
 });
