@@ -16,53 +16,61 @@
  */
 import { re2jsModule } from "./re2js-module.js";
 
-/** Go's `unicode.CategoryAliases`, keys canonicalised, values as re2js spells the category. */
-const CATEGORY_ALIASES: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    Cased_Letter: "LC",
-    Close_Punctuation: "Pe",
-    Combining_Mark: "M",
-    Connector_Punctuation: "Pc",
-    Control: "Cc",
-    Currency_Symbol: "Sc",
-    Dash_Punctuation: "Pd",
-    Decimal_Number: "Nd",
-    Enclosing_Mark: "Me",
-    Final_Punctuation: "Pf",
-    Format: "Cf",
-    Initial_Punctuation: "Pi",
-    Letter: "L",
-    Letter_Number: "Nl",
-    Line_Separator: "Zl",
-    Lowercase_Letter: "Ll",
-    Mark: "M",
-    Math_Symbol: "Sm",
-    Modifier_Letter: "Lm",
-    Modifier_Symbol: "Sk",
-    Nonspacing_Mark: "Mn",
-    Number: "N",
-    Open_Punctuation: "Ps",
-    Other: "C",
-    Other_Letter: "Lo",
-    Other_Number: "No",
-    Other_Punctuation: "Po",
-    Other_Symbol: "So",
-    Paragraph_Separator: "Zp",
-    Private_Use: "Co",
-    Punctuation: "P",
-    Separator: "Z",
-    Space_Separator: "Zs",
-    Spacing_Mark: "Mc",
-    Surrogate: "Cs",
-    Symbol: "S",
-    Titlecase_Letter: "Lt",
-    Unassigned: "Cn",
-    Uppercase_Letter: "Lu",
-    cntrl: "Cc",
-    digit: "Nd",
-    punct: "P",
-  }).map(([alias, actual]) => [canonicalName(alias), canonicalName(actual)]),
-);
+let categoryAliasMap: ReadonlyMap<string, string> | undefined;
+
+/**
+ * Go's `unicode.CategoryAliases`, keys canonicalised, values as re2js spells the category; built on first
+ * use (only a pattern with a `\p{...}` class name needs it, and building it at load cost every run ~0.1 ms).
+ */
+function categoryAliases(): ReadonlyMap<string, string> {
+  categoryAliasMap ??= new Map(
+    Object.entries({
+      Cased_Letter: "LC",
+      Close_Punctuation: "Pe",
+      Combining_Mark: "M",
+      Connector_Punctuation: "Pc",
+      Control: "Cc",
+      Currency_Symbol: "Sc",
+      Dash_Punctuation: "Pd",
+      Decimal_Number: "Nd",
+      Enclosing_Mark: "Me",
+      Final_Punctuation: "Pf",
+      Format: "Cf",
+      Initial_Punctuation: "Pi",
+      Letter: "L",
+      Letter_Number: "Nl",
+      Line_Separator: "Zl",
+      Lowercase_Letter: "Ll",
+      Mark: "M",
+      Math_Symbol: "Sm",
+      Modifier_Letter: "Lm",
+      Modifier_Symbol: "Sk",
+      Nonspacing_Mark: "Mn",
+      Number: "N",
+      Open_Punctuation: "Ps",
+      Other: "C",
+      Other_Letter: "Lo",
+      Other_Number: "No",
+      Other_Punctuation: "Po",
+      Other_Symbol: "So",
+      Paragraph_Separator: "Zp",
+      Private_Use: "Co",
+      Punctuation: "P",
+      Separator: "Z",
+      Space_Separator: "Zs",
+      Spacing_Mark: "Mc",
+      Surrogate: "Cs",
+      Symbol: "S",
+      Titlecase_Letter: "Lt",
+      Unassigned: "Cn",
+      Uppercase_Letter: "Lu",
+      cntrl: "Cc",
+      digit: "Nd",
+      punct: "P",
+    }).map(([alias, actual]) => [canonicalName(alias), canonicalName(actual)]),
+  );
+  return categoryAliasMap;
+}
 
 /** Go's `canonicalName` (byte-wise, ASCII case mapping only). */
 export function canonicalName(name: string): string {
@@ -99,7 +107,7 @@ function re2jsKnows(name: string): boolean {
 function re2jsName(name: string): string | undefined {
   const c = canonicalName(name);
   if (re2jsKnows(c)) return c;
-  const actual = CATEGORY_ALIASES.get(c);
+  const actual = categoryAliases().get(c);
   return actual !== undefined && re2jsKnows(actual) ? actual : undefined;
 }
 
