@@ -46,6 +46,11 @@ const COMPACT = method("/etcdserverpb.KV/Compact", codec.encodeCompactionRequest
 const STATUS = method("/etcdserverpb.Maintenance/Status", codec.encodeStatusRequest, codec.decodeStatusResponse);
 const WATCH = "/etcdserverpb.Watch/Watch";
 
+/** A failed call's error, as grpc-js' Client reports one (`callErrorFromStatus`). */
+function serviceError(code: grpc.status, details: string, metadata: grpc.Metadata): grpc.ServiceError {
+  return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
+}
+
 /** The error of a call that ran past its deadline, as grpc-js reports one. */
 function deadlineExceeded(): grpc.ServiceError {
   return Object.assign(new Error("4 DEADLINE_EXCEEDED: Deadline exceeded"), { code: grpc.status.DEADLINE_EXCEEDED, details: "Deadline exceeded", metadata: new grpc.Metadata() });
@@ -93,6 +98,8 @@ export function mapGrpcError(e: grpc.ServiceError): Error {
 export class EtcdClient {
   /** One gRPC client (one channel) for the KV, Maintenance and Watch services. */
   private readonly grpc: grpc.Client;
+  /** The client's channel, whose `createCall` makes the unary calls (see {@link EtcdClient.call}). */
+  private readonly channel: grpc.Channel;
   /** Every call's metadata: wait for a connection until the deadline (grpc-js copies it per call). */
   private readonly waitForReady = new grpc.Metadata({ waitForReady: true });
   readonly callTimeoutMs: number;
@@ -116,35 +123,57 @@ export class EtcdClient {
       "grpc.enable_retries": 0,
       "grpc.enable_channelz": 0,
     });
+    this.channel = this.grpc.getChannel() as grpc.Channel;
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
   /**
-   * One call; `deadline`: epoch ms. The deadline is a timer of ours that cancels the call (answered as
-   * gRPC's DEADLINE_EXCEEDED), not grpc-js' deadline option, whose per-call timers and filter cost more
-   * than the call's encoding; and grpc-js' record of the caller's stack (a `new Error()` per call, used only
-   * in the texts of failed calls, which the store replaces with its own) is skipped.
+   * One call; `deadline`: epoch ms. The call is made on the channel's own call layer (`Channel.createCall`,
+   * grpc-js' public API for interceptors): one listener object receives the answer, where the Client's
+   * `makeUnaryRequest` adds an interceptor chain, a call emitter, two listener wrappers and a record of the
+   * caller's stack (a `new Error()`) per call. The deadline is a timer of ours that cancels the call (answered
+   * as gRPC's DEADLINE_EXCEEDED), not grpc-js' deadline option, whose per-call timers and filter cost more than
+   * the call's encoding. A failed call is reported as the Client would (a `ServiceError` with code, details
+   * and metadata).
    */
   private call<Req, Res>(m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
+      let message: Buffer | undefined;
       let expired = false;
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0;
-      let call: grpc.ClientUnaryCall;
-      try {
-        call = this.grpc.makeUnaryRequest(m.path, m.encode, m.decode, req, this.waitForReady, {}, (err, res) => {
-          clearTimeout(timer);
-          if (expired) reject(deadlineExceeded());
-          else if (err) reject(err);
-          else resolve(res as Res);
-        });
-      } finally {
-        Error.stackTraceLimit = limit;
-      }
+      const call = this.channel.createCall(m.path, Number.POSITIVE_INFINITY, undefined, null, undefined);
       const timer = setTimeout(() => {
         expired = true;
-        call.cancel();
+        call.cancelWithStatus(grpc.status.CANCELLED, "Cancelled on client");
       }, Math.max(0, deadline - Date.now()));
+      call.start(this.waitForReady, {
+        onReceiveMetadata() {},
+        onReceiveMessage(msg: Buffer) {
+          message = msg;
+        },
+        onReceiveStatus(status: grpc.StatusObject) {
+          clearTimeout(timer);
+          if (expired) return reject(deadlineExceeded());
+          if (status.code !== grpc.status.OK) return reject(serviceError(status.code, status.details, status.metadata));
+          if (message === undefined) return reject(serviceError(grpc.status.UNIMPLEMENTED, "No message received", status.metadata));
+          let res: Res;
+          try {
+            res = m.decode(message);
+          } catch (e) {
+            return reject(serviceError(grpc.status.INTERNAL, `Response message parsing error: ${e instanceof Error ? e.message : String(e)}`, status.metadata));
+          }
+          resolve(res);
+        },
+      });
+      let bytes: Buffer;
+      try {
+        bytes = m.encode(req);
+      } catch (e) {
+        call.cancelWithStatus(grpc.status.INTERNAL, `Request message serialization failure: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      call.sendMessageWithContext({}, bytes);
+      call.halfClose();
+      call.startRead();
     });
   }
 
