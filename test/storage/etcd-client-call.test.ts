@@ -2,9 +2,7 @@
  * EtcdClient's unary calls (made on grpc-js' channel call layer, not through Client.makeUnaryRequest) against
  * a gRPC server of the test's own that answers as the test says: answers are decoded, gRPC failures reach the
  * store as kube-apiserver words them, an undecodable answer is an error (never a crash), a call past its
- * deadline is the 504's StoreUnavailableError, reads are retried on Unavailable and writes are not; and its
- * Watch streams (also on the call layer): requests arrive in the order written, answers are decoded in order,
- * a failed or undecodable stream reports an error and then ends.
+ * deadline is the 504's StoreUnavailableError, reads are retried on Unavailable and writes are not.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -41,36 +39,23 @@ function handler(name: string): grpc.handleUnaryCall<Buffer, Buffer> {
   };
 }
 
-/** What the Watch handler does with the stream: it gets the requests as they arrive. */
-let watchScript: (call: grpc.ServerDuplexStream<Buffer, Buffer>, requests: Buffer[]) => void = () => {};
-
-function watchHandler(call: grpc.ServerDuplexStream<Buffer, Buffer>): void {
-  const requests: Buffer[] = [];
-  call.on("data", (b: Buffer) => {
-    requests.push(b);
-    watchScript(call, requests);
-  });
-  call.on("error", () => {});
-}
-
-const raw = (path: string, stream = false): grpc.MethodDefinition<Buffer, Buffer> => ({
+const raw = (path: string): grpc.MethodDefinition<Buffer, Buffer> => ({
   path,
-  requestStream: stream,
-  responseStream: stream,
+  requestStream: false,
+  responseStream: false,
   requestSerialize: (b: Buffer) => b,
   requestDeserialize: (b: Buffer) => b,
   responseSerialize: (b: Buffer) => b,
   responseDeserialize: (b: Buffer) => b,
 });
 
-describe("EtcdClient calls and watch streams", () => {
+describe("EtcdClient unary calls", () => {
   let server: grpc.Server;
   let client: EtcdClient;
 
   before(async () => {
     server = new grpc.Server();
     server.addService({ Range: raw("/etcdserverpb.KV/Range"), Txn: raw("/etcdserverpb.KV/Txn") }, { Range: handler("Range"), Txn: handler("Txn") });
-    server.addService({ Watch: raw("/etcdserverpb.Watch/Watch", true) }, { Watch: watchHandler as grpc.UntypedHandleCall });
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
     );
@@ -137,69 +122,5 @@ describe("EtcdClient calls and watch streams", () => {
       return true;
     });
     assert.equal(calls.get("Txn"), 1);
-  });
-
-  /** The stream's events in order, until it ends. */
-  const record = (stream: ReturnType<EtcdClient["watchStream"]>) =>
-    new Promise<string[]>((resolve) => {
-      const seen: string[] = [];
-      stream.on("data", (r) => seen.push(`data ${r.header.revision} ${r.events.map((e) => e.kv.key.toString()).join(",")}`));
-      stream.on("error", (e) => seen.push(`error ${e.code} ${e.details}`));
-      stream.on("end", () => resolve(seen));
-    });
-
-  // A lost request leaves the server waiting for the third: the test then fails on its timeout instead of hanging.
-  it("sends a stream's requests in the order written, and delivers its answers in order", { timeout: 30_000 }, async () => {
-    const decodeReq = (b: Buffer) => root.lookupType("etcdserverpb.WatchRequest").decode(b).toJSON() as { create_request?: { start_revision?: string }; progress_request?: object };
-    let got: object[] = [];
-    watchScript = (call, requests) => {
-      if (requests.length < 3) return;
-      got = requests.map(decodeReq);
-      const kv = (key: string, rev: number) => ({ key: Buffer.from(key), value: Buffer.from("{}"), createRevision: rev, modRevision: rev, version: 1 });
-      call.write(encode("WatchResponse", { header: { revision: 5 }, created: true }));
-      for (let rev = 6; rev <= 40; rev++) call.write(encode("WatchResponse", { header: { revision: rev }, events: [{ kv: kv(`/k${rev}`, rev) }] }));
-      call.end();
-    };
-    const stream = client.watchStream();
-    const seen = record(stream);
-    // Written at once, before the call is connected: all three arrive, in order.
-    stream.write({ create_request: { key: Buffer.from("/a"), start_revision: 7 } });
-    stream.write({ progress_request: {} });
-    stream.write({ create_request: { key: Buffer.from("/b"), start_revision: 9 } });
-    const events = await seen;
-    assert.deepEqual(got, [{ create_request: { key: Buffer.from("/a").toString("base64"), start_revision: "7" } }, { progress_request: {} }, { create_request: { key: Buffer.from("/b").toString("base64"), start_revision: "9" } }]);
-    assert.equal(events.length, 36);
-    assert.equal(events[0], "data 5 ");
-    for (let rev = 6; rev <= 40; rev++) assert.equal(events[rev - 5], `data ${rev} /k${rev}`);
-  });
-
-  it("reports a stream that ends with an error status, then its end", async () => {
-    watchScript = (call) => {
-      call.write(encode("WatchResponse", { header: { revision: 3 }, created: true }));
-      call.emit("error", { code: grpc.status.UNAVAILABLE, details: "etcdserver: no leader" });
-    };
-    const stream = client.watchStream();
-    const seen = record(stream);
-    stream.write({ create_request: { key: Buffer.from("/a") } });
-    assert.deepEqual(await seen, ["data 3 ", "error 14 etcdserver: no leader"]);
-  });
-
-  it("ends a stream whose answer is not a WatchResponse with an error", async () => {
-    watchScript = (call) => call.write(Buffer.from([0x0a, 0xff, 0xff, 0xff]));
-    const stream = client.watchStream();
-    const seen = record(stream);
-    stream.write({ create_request: { key: Buffer.from("/a") } });
-    const events = await seen;
-    assert.equal(events.length, 1);
-    assert.match(events[0]!, /^error 13 Response message parsing error: /);
-  });
-
-  it("reports a stream cancelled by the client as CANCELLED, then its end", async () => {
-    watchScript = (call) => call.write(encode("WatchResponse", { header: { revision: 3 }, created: true }));
-    const stream = client.watchStream();
-    const seen = record(stream);
-    stream.on("data", () => stream.cancel());
-    stream.write({ create_request: { key: Buffer.from("/a") } });
-    assert.deepEqual(await seen, ["data 3 ", "error 1 Cancelled on client"]);
   });
 });

@@ -8,9 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import { RequestTooLargeError } from "../request-size.js";
 import { StoreUnavailableError } from "../types.js";
 import * as codec from "./etcd-codec.js";
-import { EtcdWatchStream } from "./etcd-watch-stream.js";
-import { serviceError } from "./grpc-service-error.js";
-import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, StatusResponse, TxnRequest, TxnResponse } from "./etcd-codec.js";
+import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, StatusResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse } from "./etcd-codec.js";
 
 /** Connection settings, as kube-apiserver's `--etcd-servers`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`. */
 export interface EtcdConnection {
@@ -47,6 +45,11 @@ const DELETE_RANGE = method("/etcdserverpb.KV/DeleteRange", codec.encodeDeleteRa
 const COMPACT = method("/etcdserverpb.KV/Compact", codec.encodeCompactionRequest, codec.decodeCompactionResponse);
 const STATUS = method("/etcdserverpb.Maintenance/Status", codec.encodeStatusRequest, codec.decodeStatusResponse);
 const WATCH = "/etcdserverpb.Watch/Watch";
+
+/** A failed call's error, as grpc-js' Client reports one (`callErrorFromStatus`). */
+function serviceError(code: grpc.status, details: string, metadata: grpc.Metadata): grpc.ServiceError {
+  return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
+}
 
 /** The error of a call that ran past its deadline, as grpc-js reports one. */
 function deadlineExceeded(): grpc.ServiceError {
@@ -217,8 +220,8 @@ export class EtcdClient {
   }
 
   /** Opens a watch stream (one watcher per stream; the caller writes the create request). */
-  watchStream(): EtcdWatchStream {
-    return new EtcdWatchStream(this.channel, WATCH, this.waitForReady);
+  watchStream(): grpc.ClientDuplexStream<WatchRequest, WatchResponse> {
+    return this.grpc.makeBidiStreamRequest(WATCH, codec.encodeWatchRequest, codec.decodeWatchResponse, this.waitForReady, {});
   }
 
   close(): void {
