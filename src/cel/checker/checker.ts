@@ -260,6 +260,12 @@ class Checker {
   }
 
   private checkIdent(id: number, identName: string): void {
+    const v = this.env.simpleVariable(identName);
+    if (v !== undefined) {
+      this.setTypeId(id, v.type);
+      this.setReference(id, v.reference);
+      return;
+    }
     const ident = this.env.resolveSimpleIdent(identName);
     if (ident !== undefined) {
       let name = ident.name.charCodeAt(0) === 46 /* . */ ? ident.name.slice(1) : ident.name;
@@ -293,7 +299,8 @@ class Checker {
     }
     let resultType = this.checkSelectField(e.id, e.operand, e.field, false);
     if (e.testOnly) resultType = BoolType;
-    this.setType(e, substitute(this.mappings, resultType, false));
+    // a type without parameters substitutes to itself (no call for the commonest results, dyn and bool)
+    this.setType(e, resultType.params.length === 0 && resultType.kind !== "type_param" ? resultType : substitute(this.mappings, resultType, false));
   }
 
   private checkOptSelect(e: CallExpr): void {
@@ -318,8 +325,12 @@ class Checker {
 
   private checkSelectField(id: number, operand: Expr, field: string, optional: boolean): CelType {
     this.check(operand);
-    const operandType = substitute(this.mappings, this.getType(operand), false);
-    const [targetType, isOpt] = maybeUnwrapOptional(operandType);
+    const t0 = this.getType(operand);
+    const operandType = t0.params.length === 0 && t0.kind !== "type_param" ? t0 : substitute(this.mappings, t0, false);
+    // dyn operands (the commonest: `self.a.b` with `self` dyn) select dyn
+    if (operandType.kind === "dyn" && !optional) return DynType;
+    const isOpt = operandType.kind === "opaque" && operandType.name === "optional_type" && operandType.params.length === 1;
+    const targetType = isOpt ? (operandType.params[0] as CelType) : operandType;
     let resultType: CelType = ErrorType;
     switch (targetType.kind) {
       case "map":

@@ -74,6 +74,14 @@ function suffixesOf(functions: ReadonlyMap<string, unknown>): ReadonlySet<string
   return s;
 }
 
+/** A declared variable as an identifier resolves to it: its type and the reference naming it (shared). */
+export interface VariableRef {
+  readonly type: CelType;
+  readonly reference: { readonly name: string };
+}
+
+const variableRefs = new WeakMap<ReadonlyMap<string, CelType>, Map<string, VariableRef>>();
+
 /** Per-check scoped environment. */
 export class CheckerEnv {
   /** Local variables, innermost last (a later one shadows an earlier one of the same name). */
@@ -114,6 +122,33 @@ export class CheckerEnv {
     const s = this.decls.provider.findStructType(candidate);
     return s === undefined ? undefined : typeTypeWithParam(s);
   }
+
+  /**
+   * {@link resolveSimpleIdent} of a declared variable in the empty container that no local shadows,
+   * as one object per variable map and name (no allocation per identifier); undefined in every
+   * other case (then resolveSimpleIdent answers).
+   */
+  simpleVariable(name: string): VariableRef | undefined {
+    const decls = this.decls;
+    if (decls.container !== "" || name.charCodeAt(0) === 46 /* . */ || (this.localNames.length > 0 && this.lookupLocal(name) !== undefined)) return undefined;
+    let memo = this.variableMemo;
+    if (memo === undefined) {
+      memo = variableRefs.get(decls.variables);
+      if (memo === undefined) {
+        memo = new Map();
+        variableRefs.set(decls.variables, memo);
+      }
+      this.variableMemo = memo;
+    }
+    const hit = memo.get(name);
+    if (hit !== undefined) return hit;
+    const type = decls.variables.get(name);
+    if (type === undefined) return undefined;
+    const ref: VariableRef = { type, reference: { name } };
+    memo.set(name, ref);
+    return ref;
+  }
+  private variableMemo: Map<string, VariableRef> | undefined;
 
   /** cel-go `resolveSimpleIdent`. */
   resolveSimpleIdent(name: string): IdentResolution | undefined {
