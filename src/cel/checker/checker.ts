@@ -34,6 +34,7 @@ import type { CelIssue } from "../parser/issues.js";
 import { computeQualifiers, constType, debugExpr, instantiate, toQualifiedName } from "./helpers.js";
 import { IssueCollector } from "./issues.js";
 import { hasTypeParam, type ResolutionCache, resolutionCacheFor } from "./resolution-cache.js";
+import { listOf } from "./list-of.js";
 import { Mapping } from "./mapping.js";
 import {
   isAssignable,
@@ -521,7 +522,7 @@ class Checker {
       }
       elemsType = this.joinTypes(el.id, elemsType, elemType);
     }
-    this.setType(e, listType(elemsType ?? this.newTypeVar()));
+    this.setType(e, elemsType === undefined ? listType(this.newTypeVar()) : listOf(elemsType));
   }
 
   private checkCreateMap(e: MapExpr): void {

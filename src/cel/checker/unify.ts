@@ -8,12 +8,12 @@ import {
   DynType,
   isAssignableType,
   isExactType,
-  listType,
   mapType,
   NullType,
   opaqueType,
   typeTypeWithParam,
 } from "../types/types.js";
+import { listOf } from "./list-of.js";
 import type { Mapping } from "./mapping.js";
 
 /** dyn or any. */
@@ -206,7 +206,7 @@ export function substitute(m: Mapping, t: CelType, typeParamToDyn: boolean): Cel
     case "opaque":
       return opaqueType(t.name, ...changed);
     case "list":
-      return listType(changed[0] as CelType);
+      return listOf(changed[0] as CelType);
     case "map":
       return mapType(changed[0] as CelType, changed[1] as CelType);
     case "type":
