@@ -92,25 +92,29 @@ export class CheckerEnv {
   constructor(readonly decls: CheckerDecls) {}
 
   enterScope(): void {
-    this.scopeStarts.push(this.localNames.length);
+    this.scopeStarts.push(this.localCount);
   }
 
   exitScope(): void {
     const start = this.scopeStarts.pop();
     if (start === undefined) return;
-    this.localNames.length = start;
-    this.localTypes.length = start;
+    // the arrays keep their slots (overwritten by later locals): no resize per scope
+    this.localCount = start;
   }
 
   addLocal(name: string, type: CelType): void {
     if (this.scopeStarts.length === 0) return;
-    this.localNames.push(name);
-    this.localTypes.push(type);
+    const i = this.localCount++;
+    this.localNames[i] = name;
+    this.localTypes[i] = type;
   }
+
+  /** How many entries of {@link localNames} / {@link localTypes} are live locals. */
+  private localCount = 0;
 
   private lookupLocal(name: string): CelType | undefined {
     const names = this.localNames;
-    for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
+    for (let i = this.localCount - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
     return undefined;
   }
 
@@ -130,7 +134,7 @@ export class CheckerEnv {
    */
   simpleVariable(name: string): VariableRef | undefined {
     const decls = this.decls;
-    if (decls.container !== "" || name.charCodeAt(0) === 46 /* . */ || (this.localNames.length > 0 && this.lookupLocal(name) !== undefined)) return undefined;
+    if (decls.container !== "" || name.charCodeAt(0) === 46 /* . */ || (this.localCount > 0 && this.lookupLocal(name) !== undefined)) return undefined;
     let memo = this.variableMemo;
     if (memo === undefined) {
       memo = variableRefs.get(decls.variables);
@@ -196,8 +200,10 @@ export class CheckerEnv {
    * call `a.b.name(...)` be a namespaced global call).
    */
   hasNamespacedFunction(name: string): boolean {
-    return suffixesOf(this.decls.functions).has(name);
+    this.suffixes ??= suffixesOf(this.decls.functions);
+    return this.suffixes.has(name);
   }
+  private suffixes: ReadonlySet<string> | undefined;
 
   /** cel-go `resolveQualifiedIdent`. */
   resolveQualifiedIdent(qualifiers: readonly string[]): IdentResolution | undefined {
