@@ -102,9 +102,11 @@ const WHOLE = 32 << 20;
 /**
  * The UTF-8 text of a file (or stdin) in pieces, read as they are iterated (as {@link readInput} decodes
  * it: malformed bytes become U+FFFD): a file of up to 32 MiB in one piece, a larger one in pieces of 1 MiB,
- * so that memory stays bounded however long a stream of documents is. Throws InputError.
+ * so that memory stays bounded however long a stream of documents is. Throws InputError. `sized.size` is
+ * set to the file's size in bytes (what {@link inputSize} says) before the first piece is given: the
+ * reader's own `fstat` answers it, with no `stat` of the path beforehand.
  */
-export function* readInputPieces(path: string): Generator<string> {
+export function* readInputPieces(path: string, sized?: { size: number }): Generator<string> {
   const file = inputFile(path);
   const fail = (e: unknown) => new InputError(`cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
   let fd: number;
@@ -116,7 +118,9 @@ export function* readInputPieces(path: string): Generator<string> {
   try {
     let whole: string | undefined;
     try {
-      if (fstatSync(fd).size <= WHOLE) whole = readFileSync(fd, "utf8");
+      const size = fstatSync(fd).size;
+      if (sized) sized.size = size;
+      if (size <= WHOLE) whole = readFileSync(fd, "utf8");
     } catch (e) {
       throw fail(e);
     }

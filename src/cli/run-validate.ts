@@ -103,8 +103,9 @@ function* eachDocument(files: readonly string[], predecoded: Map<string, { size:
       for (const doc of held.docs) yield { file: name, doc, size: held.size };
       continue;
     }
-    const size = inputSize(p);
-    for (const doc of inputDocuments(p)) yield { file: name, doc, size };
+    // the file's size comes from the reader (set before its first document), not from a stat of its own
+    const sized = { size: 0 };
+    for (const doc of inputDocuments(p, sized)) yield { file: name, doc, size: sized.size };
   }
 }
 
@@ -118,9 +119,9 @@ const PREDECODED_MAX_BYTES = 2 << 20;
  * The documents of an input, decoded as it is read; a document longer than the longest JavaScript string
  * is an input error (as reading such a file whole was), not an internal one.
  */
-function* inputDocuments(p: string): Generator<DecodedDocument> {
+function* inputDocuments(p: string, sized?: { size: number }): Generator<DecodedDocument> {
   try {
-    yield* decodeDocumentPieces(readInputPieces(p));
+    yield* decodeDocumentPieces(readInputPieces(p, sized));
   } catch (e) {
     if (e instanceof RangeError && /string length/i.test(e.message)) {
       throw new InputError(`cannot read ${p === "-" ? "standard input" : p}: a document is longer than the longest string JavaScript can hold`);

@@ -23,6 +23,8 @@ export function goInt64(f: number): number | bigint {
 /** `IsValueValidAgainstRange` for a float64 bound/value (true = no error). */
 export function floatInRange(f: number, typeName: string, format: string): boolean {
   if (typeName === "integer") {
+    // a safe integer prints as its own digits: the common bound needs no string or BigInt
+    if (Number.isSafeInteger(f)) return format !== "int32" || (f >= -2147483648 && f < 2147483648);
     const rep = formatFloatF(f);
     if (!/^[+-]?[0-9]+$/.test(rep)) return false;
     const b = BigInt(rep);

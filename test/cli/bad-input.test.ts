@@ -72,6 +72,16 @@ test("bad input: a 50 MB file is refused like the API server's request size limi
   assert.equal(r.out.split("\n")[0], "big.yaml:1:1: Request entity too large: limit is 3145728");
 });
 
+test("bad input: a 4 MB file (read whole, its size taken from the reader) is refused, a 700 KB one is not", async () => {
+  const big = `${head}  image: ${"x".repeat(4 * 1024 * 1024)}\n`;
+  const small = `${head}  image: ${"x".repeat(700 * 1024)}\n`;
+  const r = await validate({ "big.yaml": big, "small.yaml": small });
+  assert.equal(r.code, 1);
+  const lines = r.out.split("\n");
+  assert.equal(lines[0], "big.yaml:1:1: Request entity too large: limit is 3145728");
+  assert.ok(!r.out.includes("small.yaml:1:1: Request entity too large"), r.out);
+});
+
 test("bad input: a pattern JavaScript accepts but RE2 rejects makes the CRD invalid, with its position", async () => {
   const crd = CRD.replace("pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'", "pattern: '^(?=a)b'");
   assert.notEqual(crd, CRD);
