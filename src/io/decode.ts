@@ -188,7 +188,7 @@ function* chunkDocuments(
       yield { index, offset: chunk.offset, strictErrors: [], problem: { message: r.problem.message, position: pos }, locate: () => pos };
       index++;
     } else if (r.value !== undefined && r.value !== null) {
-      const events = r.events;
+      const offsetOf = r.offsetOf;
       const d: DecodedDocument = {
         index,
         offset: chunk.offset + r.rootOffset,
@@ -197,8 +197,7 @@ function* chunkDocuments(
         locate: (path: string) => {
           // the document's root needs no events (a result's own position: most documents ask only this)
           if (path === "<nil>" || path === "") return position(chunk, r.rootOffset);
-          const evs = events();
-          return position(chunk, evs.length > 0 ? locateOffset(chunk.text, evs, 0, path) : 0);
+          return position(chunk, offsetOf(path));
         },
       };
       if (r.firstDuplicateOffset !== undefined) d.strictErrorPosition = position(chunk, r.firstDuplicateOffset);

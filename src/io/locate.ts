@@ -3,6 +3,7 @@
  * source offset by walking the parser events of a document. Used lazily, only for documents with errors.
  */
 import { EV, type YamlEvent } from "./goyaml/parser.js";
+import type { BlockOutline } from "./goyaml/simple-block.js";
 
 type Event = YamlEvent;
 
@@ -126,6 +127,59 @@ export function locateOffset(_text: string, events: Event[], rootIndex: number, 
     }
     if (found === -1) break;
     node = found;
+    s += consumed;
+  }
+  return best;
+}
+
+/**
+ * {@link locateOffset} over the outline of a document the line path read (./goyaml/simple-block.ts): the
+ * same walk and the same answer as over the parser's events of that document, without parsing it again.
+ */
+export function locateInOutline(root: BlockOutline, path: string): number {
+  const segs = parseFieldPath(path);
+  let node = root;
+  let best = root.at;
+  let s = 0;
+  while (s < segs.length) {
+    const kids = node.kids;
+    if (kids === undefined) break; // a scalar
+    const seg = segs[s]!;
+    if (node.seq === true) {
+      const idx = Number(seg.name);
+      if (!seg.bracket || !Number.isInteger(idx)) break;
+      // (the event walk skips `idx` items: none for a negative index)
+      const i = idx > 0 ? idx : 0;
+      if (i >= kids.length) break;
+      node = kids[i]!;
+      best = node.at;
+      s++;
+      continue;
+    }
+    const keys = node.keys!;
+    let found = -1;
+    let consumed = 0;
+    for (let j = 0; j < keys.length && found === -1; j++) {
+      const key = keys[j]!;
+      let name = seg.name;
+      if (key === name) {
+        found = j;
+        consumed = 1;
+      } else if (!seg.bracket && key.startsWith(name + ".")) {
+        // keys may themselves contain dots: the longest run of dotted segments first
+        for (let t = s + 1; t < segs.length && !segs[t]!.bracket; t++) {
+          name += "." + segs[t]!.name;
+          if (key === name) {
+            found = j;
+            consumed = t - s + 1;
+            break;
+          }
+        }
+      }
+    }
+    if (found === -1) break;
+    node = kids[found]!;
+    best = node.at;
     s += consumed;
   }
   return best;

@@ -36,6 +36,8 @@ export interface YamlDocumentResult {
   shallow: boolean;
   /** Parser events of the document's root node (for positions), computed on first call. */
   events(): YamlEvent[];
+  /** Offset (in the chunk) of the node at a field path, or of the deepest part of it that exists (./locate.ts). */
+  offsetOf(path: string): number;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface YamlDocumentResult {
  */
 export function decodeYamlDocument(text: string, bom = false): YamlDocumentResult {
   const d = decodeGoYamlDocument(text, bom);
-  const r: YamlDocumentResult = { duplicateKeys: d.strictErrors, rootOffset: d.rootOffset, shallow: d.shallow, events: d.events };
+  const r: YamlDocumentResult = { duplicateKeys: d.strictErrors, rootOffset: d.rootOffset, shallow: d.shallow, events: d.events, offsetOf: d.offsetOf };
   if (d.problem) r.problem = d.problem;
   else if (d.value !== undefined) r.value = d.value;
   if (d.firstDuplicateOffset !== undefined) r.firstDuplicateOffset = d.firstDuplicateOffset;

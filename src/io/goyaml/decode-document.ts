@@ -12,7 +12,8 @@ import { firstControlCharacter } from "./chars.js";
 import { ComposeError, compose } from "./compose.js";
 import { decodeDirect } from "./direct-json.js";
 import { type ReaderWall, readerWall } from "./reader-wall.js";
-import { decodeSimpleBlock } from "./simple-block.js";
+import { type BlockOutline, decodeSimpleBlock, outlineSimpleBlock } from "./simple-block.js";
+import { locateInOutline, locateOffset } from "../locate.js";
 import { EV, Parser, type YamlEvent } from "./parser.js";
 import { ToJsonError, goToJson, lastConversionCollided } from "./to-json.js";
 import { YamlSyntaxError } from "./tokens.js";
@@ -40,6 +41,11 @@ export interface GoYamlDocument {
    * first call when the document took the one-pass path.
    */
   events(): YamlEvent[];
+  /**
+   * The offset of the node at a field path (`spec.containers[0].image`), or of the deepest part of it that
+   * exists (../locate.ts); 0 when the document has no events.
+   */
+  offsetOf(path: string): number;
 }
 
 /**
@@ -112,16 +118,43 @@ function later(text: string): () => YamlEvent[] {
 }
 
 const NO_EVENTS = kept([]);
+const NO_OFFSETS = (): number => 0;
+
+/** {@link GoYamlDocument.offsetOf} over the document's events. */
+function eventOffsets(text: string, events: () => YamlEvent[]): (path: string) => number {
+  return (path) => {
+    const evs = events();
+    return evs.length > 0 ? locateOffset(text, evs, 0, path) : 0;
+  };
+}
+
+/**
+ * {@link GoYamlDocument.offsetOf} of a document the line path read: over its outline, read again by that
+ * path once when first asked for (a fraction of a parse into events), else over the events.
+ */
+function outlineOffsets(text: string, events: () => YamlEvent[]): (path: string) => number {
+  let outline: BlockOutline | undefined | null = null;
+  let fallback: ((path: string) => number) | undefined;
+  return (path) => {
+    if (outline === null) outline = outlineSimpleBlock(text);
+    if (outline !== undefined) return locateInOutline(outline, path);
+    fallback ??= eventOffsets(text, events);
+    return fallback(path);
+  };
+}
 
 /** `bom`: a byte-order mark (dropped from `text`) came before it, which go-yaml's reader counts. */
 export function decodeGoYamlDocument(text: string, bom = false): GoYamlDocument {
   const bad = firstControlCharacter(text);
   // go-yaml reports such a character when its reader gets to it, after a syntax error before it
   if (bad >= 0) return decodeComposed(text, readerWall(text, bad, bom ? 3 : 0));
-  const direct = decodeSimpleBlock(text) ?? decodeDirect(text);
+  const simple = decodeSimpleBlock(text);
+  const direct = simple ?? decodeDirect(text);
   if (direct !== undefined) {
-    if (direct.value === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
-    return { value: direct.value, strictErrors: [], rootOffset: direct.rootOffset, shallow: true, events: later(text) };
+    if (direct.value === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS, offsetOf: NO_OFFSETS };
+    const events = later(text);
+    const offsetOf = simple !== undefined ? outlineOffsets(text, events) : eventOffsets(text, events);
+    return { value: direct.value, strictErrors: [], rootOffset: direct.rootOffset, shallow: true, events, offsetOf };
   }
   return decodeComposed(text);
 }
@@ -134,6 +167,7 @@ function decodeComposed(text: string, reader?: ReaderWall): GoYamlDocument {
     rootOffset: events[0]?.start.index ?? 0,
     shallow: false,
     events: kept(events),
+    offsetOf: eventOffsets(text, kept(events)),
   });
   let events: YamlEvent[] | undefined;
   try {
@@ -143,11 +177,19 @@ function decodeComposed(text: string, reader?: ReaderWall): GoYamlDocument {
     if (e instanceof ComposeError) return failed(`yaml: ${e.message}`, e.mark.index, []);
     throw e;
   }
-  if (events === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS };
+  if (events === undefined) return { strictErrors: [], rootOffset: 0, shallow: true, events: NO_EVENTS, offsetOf: NO_OFFSETS };
   try {
     const c = compose(events);
     const value = goToJson(c.value);
-    const r: GoYamlDocument = { value, strictErrors: c.strictErrors, rootOffset: events[0]?.start.index ?? 0, shallow: false, events: kept(events) };
+    const all = kept(events);
+    const r: GoYamlDocument = {
+      value,
+      strictErrors: c.strictErrors,
+      rootOffset: events[0]?.start.index ?? 0,
+      shallow: false,
+      events: all,
+      offsetOf: eventOffsets(text, all),
+    };
     if (lastConversionCollided()) r.keyCollision = true;
     if (c.firstDuplicate) r.firstDuplicateOffset = c.firstDuplicate.index;
     return r;

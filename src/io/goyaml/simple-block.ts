@@ -76,6 +76,8 @@ const MAX_KEY_SPAN = 1000;
  */
 const MAX_LINE = 64 * 1024;
 
+const NO_OUTLINE: BlockOutline = { at: 0 };
+
 /** Thrown (never escapes) when the text leaves this path. */
 const GIVE_UP = { giveUp: true };
 
@@ -83,9 +85,42 @@ const GIVE_UP = { giveUp: true };
 export function decodeSimpleBlock(text: string): DirectDecoded | undefined {
   if (UNUSUAL.test(text) || (text.length > MAX_LINE && hasLongLine(text))) return undefined;
   try {
-    return new BlockReader(text).document();
+    return new BlockReader(text, false).document();
   } catch {
     // outside this path's shape, or a value go-yaml refuses: the event path decides
+    return undefined;
+  }
+}
+
+/**
+ * Where the nodes of a document read by {@link decodeSimpleBlock} start, for source positions: `at` is the
+ * offset go-yaml's parser gives the node's event (a scalar's first character or quote, a block scalar's
+ * indicator, a flow collection's bracket, a block mapping's first key, a block sequence's first `-`, and
+ * for an empty value the end of the `:` or `-` before it). A mapping has its keys as the parser's scalar
+ * events hold them (the text, unquoted and unescaped) with their offsets and values, in order; a sequence
+ * its items.
+ */
+export interface BlockOutline {
+  at: number;
+  /** A mapping's keys, their offsets and their values' outlines. */
+  keys?: string[];
+  keyAt?: number[];
+  /** A mapping's values or a sequence's items. */
+  kids?: BlockOutline[];
+  /** A sequence (else a mapping when `kids` is set). */
+  seq?: boolean;
+}
+
+/**
+ * The outline of the first document of `text`, read as {@link decodeSimpleBlock} reads it (undefined when
+ * that path does not take the text). Never throws.
+ */
+export function outlineSimpleBlock(text: string): BlockOutline | undefined {
+  if (UNUSUAL.test(text) || (text.length > MAX_LINE && hasLongLine(text))) return undefined;
+  try {
+    const r = new BlockReader(text, true);
+    return r.document() === undefined ? undefined : r.out;
+  } catch {
     return undefined;
   }
 }
@@ -114,8 +149,14 @@ class BlockReader {
   private multiLine = false;
   /** Where {@link lineEnd} found more on the line. */
   private at = 0;
+  /** Recording: the outline of the node the last node-reading method read ({@link outlineSimpleBlock}). */
+  out: BlockOutline = NO_OUTLINE;
 
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    /** Whether node outlines are recorded (only when positions are asked for). */
+    private readonly rec: boolean,
+  ) {}
 
   document(): DirectDecoded | undefined {
     this.nextContent();
@@ -225,19 +266,29 @@ class BlockReader {
     const quoted = this.quoted;
     if (this.colonHere()) {
       if (this.multiLine) throw GIVE_UP; // a key over several lines
-      return this.mapping(this.col, this.keyOf(text, quoted, start));
+      return this.mapping(this.col, this.keyOf(text, quoted, start), text, start);
     }
     const v = quoted ? text : plainValue(this.plainLines(text, parent));
     this.endLine(parent);
+    if (this.rec) this.out = { at: start };
     return v;
   }
 
-  /** A block mapping at column `c`, its first key read (`pos` after its `:`). */
-  private mapping(c: number, firstKey: string): JsonObject {
+  /** A block mapping at column `c`, its first key read (`pos` after its `:`; `firstText` at `firstAt`). */
+  private mapping(c: number, firstKey: string, firstText: string, firstAt: number): JsonObject {
     if (++this.depth > MAX_NESTING) throw GIVE_UP;
     const obj: JsonObject = {};
+    const rec = this.rec;
+    const keys: string[] = [];
+    const keyAt: number[] = [];
+    const kids: BlockOutline[] = [];
     let key = firstKey;
     let value = this.mappingValue(c);
+    if (rec) {
+      keys.push(firstText);
+      keyAt.push(firstAt);
+      kids.push(this.out);
+    }
     for (;;) {
       setKey(obj, key, value);
       if (this.col !== c) break;
@@ -250,6 +301,13 @@ class BlockReader {
         this.pos = start + m[1]!.length + 1;
         key = this.keyOf(m[1]!, false, start);
         if (Object.hasOwn(obj, key)) throw GIVE_UP;
+        if (rec) {
+          let at = this.pos;
+          while (this.s.charCodeAt(at) === SP) at++;
+          keys.push(m[1]!);
+          keyAt.push(start);
+          kids.push({ at });
+        }
         this.pos = kv.lastIndex - 1;
         value = plainValue(this.plainLines(m[2]!, c));
         this.endLine(c);
@@ -261,15 +319,22 @@ class BlockReader {
       key = this.keyOf(text, this.quoted, start);
       if (Object.hasOwn(obj, key)) throw GIVE_UP; // a duplicate key (or two keys one JSON key): the full path reports it
       value = this.mappingValue(c);
+      if (rec) {
+        keys.push(text);
+        keyAt.push(start);
+        kids.push(this.out);
+      }
     }
     if (this.col > c) throw GIVE_UP;
     this.depth--;
+    if (rec) this.out = { at: firstAt, keys, keyAt, kids };
     return obj;
   }
 
   /** The value after a key's `:` in a mapping at column `c`. */
   private mappingValue(c: number): JsonValue {
     const s = this.s;
+    const colonEnd = this.pos;
     const e = this.lineEnd(this.pos);
     if (e >= 0) {
       // nothing more on the key's line: the value is on the next lines, an indentless sequence, or null
@@ -277,6 +342,8 @@ class BlockReader {
       this.nextContent();
       if (this.col > c) return this.node(c);
       if (this.col === c && this.dashHere()) return this.sequence(c, true);
+      // go-yaml's empty scalar is at the end of the `:`
+      if (this.rec) this.out = { at: colonEnd };
       return null;
     }
     const p = this.at;
@@ -291,6 +358,7 @@ class BlockReader {
       const text = this.scalar(c);
       if (this.colonHere()) throw GIVE_UP; // go-yaml: mapping values are not allowed in this context
       v = this.quoted ? text : plainValue(this.plainLines(text, c));
+      if (this.rec) this.out = { at: p };
     }
     this.endLine(c);
     return v;
@@ -300,23 +368,34 @@ class BlockReader {
   private sequence(c: number, indentless: boolean): JsonValue[] {
     if (++this.depth > MAX_NESTING) throw GIVE_UP;
     const arr: JsonValue[] = [];
+    const rec = this.rec;
+    const at = this.pos;
+    const kids: BlockOutline[] = [];
     for (;;) {
+      const dash = this.pos;
       const e = this.lineEnd(this.pos + 1);
       if (e >= 0) {
         this.pos = e;
         this.nextContent();
-        arr.push(this.col > c ? this.node(c) : null);
+        if (this.col > c) arr.push(this.node(c));
+        else {
+          arr.push(null);
+          // go-yaml's empty scalar is at the end of the `-`
+          if (rec) this.out = { at: dash + 1 };
+        }
       } else {
         const p = this.at;
         this.pos = p;
         this.col = p - this.lineStart;
         arr.push(this.node(c));
       }
+      if (rec) kids.push(this.out);
       if (this.col === c && this.dashHere()) continue;
       if (this.col > c || (this.col === c && !indentless)) throw GIVE_UP;
       break;
     }
     this.depth--;
+    if (rec) this.out = { at, kids, seq: true };
     return arr;
   }
 
@@ -339,12 +418,19 @@ class BlockReader {
     const close = seq ? RBRACKET : RBRACE;
     const arr: JsonValue[] = [];
     const obj: JsonObject = {};
+    const rec = this.rec;
+    const at = this.pos;
+    const keys: string[] = [];
+    const keyAt: number[] = [];
+    const kids: BlockOutline[] = [];
     this.pos++;
     this.skipSpaces();
     if (s.charCodeAt(this.pos) !== close) {
       for (;;) {
-        if (seq) arr.push(this.flowNode());
-        else {
+        if (seq) {
+          arr.push(this.flowNode());
+          if (rec) kids.push(this.out);
+        } else {
           const start = this.pos;
           const k = s.charCodeAt(start);
           if (k === LBRACKET || k === LBRACE) throw GIVE_UP; // a collection as a key
@@ -360,6 +446,11 @@ class BlockReader {
           const v = s.charCodeAt(this.pos);
           if (v === COMMA || v === RBRACE) throw GIVE_UP; // a key without a value
           setKey(obj, key, this.flowNode());
+          if (rec) {
+            keys.push(text);
+            keyAt.push(start);
+            kids.push(this.out);
+          }
         }
         this.skipSpaces();
         const c = s.charCodeAt(this.pos);
@@ -372,6 +463,7 @@ class BlockReader {
     }
     this.pos++;
     this.depth--;
+    if (rec) this.out = seq ? { at, kids, seq: true } : { at, keys, keyAt, kids };
     return seq ? arr : obj;
   }
 
@@ -379,6 +471,7 @@ class BlockReader {
   private flowNode(): JsonValue {
     const c = this.s.charCodeAt(this.pos);
     if (c === LBRACKET || c === LBRACE) return this.flow();
+    if (this.rec) this.out = { at: this.pos };
     const text = this.flowScalar();
     return this.quoted ? text : plainValue(text);
   }
@@ -549,6 +642,7 @@ class BlockReader {
   private blockScalar(parent: number): string {
     const s = this.s;
     const n = s.length;
+    if (this.rec) this.out = { at: this.pos };
     const folded = s.charCodeAt(this.pos) === GT;
     let p = this.pos + 1;
     let chomp = 0;
