@@ -149,7 +149,7 @@ export function locateInOutline(root: BlockOutline, path: string): number {
       const idx = Number(seg.name);
       if (!seg.bracket || !Number.isInteger(idx)) break;
       // (the event walk skips `idx` items: none for a negative index)
-      const i = idx > 0 ? idx : 0;
+      const i = Math.max(idx, 0);
       if (i >= kids.length) break;
       node = kids[i]!;
       best = node.at;

@@ -28,7 +28,7 @@ function pathsOf(v: JsonValue, r: Rng, prefix = "", out: string[] = [], depth = 
   if (depth > 12) return out;
   if (Array.isArray(v)) {
     out.push(`${prefix}[${v.length}]`);
-    v.forEach((x, i) => pathsOf(x, r, `${prefix}[${i}]`, out, depth + 1));
+    for (let i = 0; i < v.length; i++) pathsOf(v[i] as JsonValue, r, `${prefix}[${i}]`, out, depth + 1);
   } else if (isObject(v)) {
     for (const k of Object.keys(v)) {
       const child = r.chance(0.2) ? `${prefix}[${k}]` : prefix === "" ? k : `${prefix}.${k}`;
