@@ -36,8 +36,9 @@ export function threadsFor(jobs: number | undefined, opts: RunOptions, files: re
   const n = Math.min(jobs ?? availableParallelism(), files.length);
   if (n <= 1 || opts.showObject || files.includes("-")) return 1;
   if (jobs === undefined) {
+    // (stats stop once the inputs are known to be large enough)
     let bytes = 0;
-    for (const f of files) bytes += statSync(f).size;
+    for (let i = 0; i < files.length && bytes < PARALLEL_MIN_BYTES; i++) bytes += statSync(files[i]!).size;
     if (bytes < PARALLEL_MIN_BYTES) return 1;
   }
   return n;
