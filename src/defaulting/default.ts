@@ -58,8 +58,13 @@ export function applyDefaults(x: JsonValue, s: Structural | undefined | null): v
   if (!isObject(x)) return;
   const props = s.properties;
   const plan = props ? planOf(s) : undefined;
+  // indexed loops, no destructuring: a for-of allocates an iterator (and a result per step) in V8's lower tiers
   if (plan) {
-    for (const [k, prop] of plan.defaulted) {
+    const defaulted = plan.defaulted;
+    for (let i = 0; i < defaulted.length; i++) {
+      const entry = defaulted[i]!;
+      const k = entry[0];
+      const prop = entry[1];
       const d = prop.default;
       if (!prop.hasDefault || d === undefined || d === null) continue; // (a schema's defaults pruned since)
       if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) setKey(x, k, deepClone(d));
@@ -71,7 +76,9 @@ export function applyDefaults(x: JsonValue, s: Structural | undefined | null): v
     // only properties: walk the ones whose subtree has a default (the others have nothing to do)
     const walk = plan!.walk;
     if (walk.size === 0) return;
-    for (const k of Object.keys(x)) {
+    const keys = Object.keys(x);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const prop = walk.get(k);
       if (prop === undefined) continue;
       const v = x[k]!;
@@ -79,7 +86,9 @@ export function applyDefaults(x: JsonValue, s: Structural | undefined | null): v
     }
     return;
   }
-  for (const k of Object.keys(x)) {
+  const keys = Object.keys(x);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const prop = props?.get(k);
     if (prop !== undefined) {
       const v = x[k]!;

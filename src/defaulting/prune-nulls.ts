@@ -19,13 +19,17 @@ export function pruneNonNullableNullsWithoutDefaults(x: JsonValue, s: Structural
   const schema = s;
   if (Array.isArray(x)) {
     const items = schema.items;
-    for (const v of x) {
+    // indexed loops: a for-of allocates an iterator (and a result per step) in V8's lower tiers
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i]!;
       if (typeof v === "object" && v !== null) pruneNonNullableNullsWithoutDefaults(v, items);
     }
     return;
   }
   if (!isObject(x)) return;
-  for (const k of Object.keys(x)) {
+  const keys = Object.keys(x);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const v = x[k]!;
     if (v === null) {
       const fs = schemaForField(k, schema);

@@ -222,7 +222,10 @@ class Decoder {
         }
         const m = current instanceof Map ? (current as Map<string, unknown>) : new Map<string, unknown>();
         const strings = t.elem.k === "string";
-        for (const key of Object.keys(v).sort(compareGoStrings)) {
+        // indexed loops: a for-of allocates an iterator (and a result per step) in V8's lower tiers
+        const keys = Object.keys(v).sort(compareGoStrings);
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
           const x = v[key]!;
           // a string into a string (labels, annotations): nothing to check, nothing unknown below it
           if (strings && typeof x === "string") {
@@ -272,7 +275,9 @@ class Decoder {
     const out = (current as Record<string, unknown> | undefined) ?? t.zero();
     const origFields = this.fieldStack.length;
     const origStruct = this.struct;
-    for (const key of Object.keys(v).sort(compareGoStrings)) {
+    const keys = Object.keys(v).sort(compareGoStrings);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const ft = t.fields.get(key);
       if (ft === undefined) {
         this.recordUnknown(key);

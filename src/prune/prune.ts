@@ -85,8 +85,11 @@ function pruneNode(x: JsonValue, s: Structural | undefined, t: UnknownPathTracke
     return;
   }
   if (!isObject(x)) return;
+  // indexed loops: a for-of allocates an iterator (and a result per step) in V8's lower tiers
+  const keys = Object.keys(x);
   if (!s) {
-    for (const k of Object.keys(x)) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       t.record(k);
       delete x[k];
     }
@@ -94,7 +97,8 @@ function pruneNode(x: JsonValue, s: Structural | undefined, t: UnknownPathTracke
   }
   const props = s.properties;
   const ap = s.additionalProperties;
-  for (const k of Object.keys(x)) {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = props?.get(k);
     if (prop !== undefined) {
@@ -162,7 +166,9 @@ function skipPrune(x: JsonValue, s: Structural, t: UnknownPathTracker): void {
   if (!isObject(x)) return;
   const props = s.properties;
   const ap = s.additionalProperties;
-  for (const k of Object.keys(x)) {
+  const keys = Object.keys(x);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     if (s.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = props?.get(k);
     if (prop !== undefined) recurse(x, k, prop, t);

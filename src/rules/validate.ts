@@ -98,6 +98,7 @@ function ratchetIndex(r: Ratchet, i: number): Ratchet {
   return { current: r.current.index(i), parent: r.current };
 }
 
+const NO_KEYS: readonly string[] = [];
 const childPath = (p: FieldPath | null, name: string) => (p ? p.child(name) : FieldPath.of(name));
 const keyPath = (p: FieldPath | null, k: string) => (p ?? FieldPath.of("")).key(k);
 const indexPath = (p: FieldPath | null, i: number) => (p ?? FieldPath.of("")).index(i);
@@ -141,15 +142,18 @@ class Run {
       const oldMap = isObject(old) ? old : undefined;
       const mt = v.schema.xMapType;
       const correlatable = mt === undefined || mt === "granular" || mt === "atomic";
+      const keys = v.additionalProperties || v.properties ? Object.keys(obj) : NO_KEYS;
       if (v.additionalProperties) {
-        for (const k of Object.keys(obj)) {
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
           const ov = correlatable && oldMap && Object.hasOwn(oldMap, k) ? oldMap[k] : undefined;
           remaining = this.validate(v.additionalProperties, keyPath(path, k), obj[k], ov, ratchetKey(r, k), remaining, depth + 1);
           if (remaining < 0) return remaining;
         }
       }
       if (v.properties) {
-        for (const k of Object.keys(obj)) {
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
           const sub = v.properties.get(k);
           if (!sub) continue;
           const ov = correlatable && oldMap && Object.hasOwn(oldMap, k) ? oldMap[k] : undefined;

@@ -156,28 +156,42 @@ function checkNode(s: JSONSchemaProps): void {
   if (typeof s.$ref === "string" && s.$ref !== "") throw new CrdkitError("InvalidSchema", `schema references not supported: ${s.$ref}`);
 }
 
+function pushAll(out: JSONSchemaProps[], xs: readonly JSONSchemaProps[]): void {
+  for (let i = 0; i < xs.length; i++) out.push(xs[i]!);
+}
+
+function pushValues(out: JSONSchemaProps[], m: Record<string, JSONSchemaProps> | undefined): void {
+  if (!isRecord(m)) return;
+  const keys = Object.keys(m);
+  for (let i = 0; i < keys.length; i++) out.push(m[keys[i]!]!);
+}
+
 /** Calls `f` on `s` and every schema below it that {@link compileOne} compiles, in its order (iterative). */
 function eachSubschema(root: JSONSchemaProps, f: (s: JSONSchemaProps) => void): void {
   const stack: JSONSchemaProps[] = [root];
+  // (no closures, spreads or for-of per node: each allocates in V8's lower tiers)
+  const kids: JSONSchemaProps[] = [];
   while (stack.length > 0) {
     const s = stack.pop()!;
     f(s);
-    const kids: JSONSchemaProps[] = [];
-    const schemaOrBool = (x: JSONSchemaProps | boolean | undefined) => {
-      if (isRecord(x)) kids.push(x);
-    };
-    if (Array.isArray(s.items)) kids.push(...s.items);
+    kids.length = 0;
+    if (Array.isArray(s.items)) pushAll(kids, s.items);
     else if (isRecord(s.items)) kids.push(s.items);
-    for (const m of [s.properties, s.patternProperties]) if (isRecord(m)) for (const k of Object.keys(m)) kids.push(m[k]!);
+    pushValues(kids, s.properties);
+    pushValues(kids, s.patternProperties);
     if (isRecord(s.dependencies)) {
-      for (const k of Object.keys(s.dependencies)) {
-        const d = s.dependencies[k]!;
+      const deps = s.dependencies;
+      const keys = Object.keys(deps);
+      for (let i = 0; i < keys.length; i++) {
+        const d = deps[keys[i]!]!;
         if (!Array.isArray(d)) kids.push(d);
       }
     }
-    schemaOrBool(s.additionalItems);
-    schemaOrBool(s.additionalProperties);
-    for (const a of [s.allOf, s.anyOf, s.oneOf]) if (Array.isArray(a)) kids.push(...a);
+    if (isRecord(s.additionalItems)) kids.push(s.additionalItems);
+    if (isRecord(s.additionalProperties)) kids.push(s.additionalProperties);
+    if (Array.isArray(s.allOf)) pushAll(kids, s.allOf);
+    if (Array.isArray(s.anyOf)) pushAll(kids, s.anyOf);
+    if (Array.isArray(s.oneOf)) pushAll(kids, s.oneOf);
     if (isRecord(s.not)) kids.push(s.not);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }

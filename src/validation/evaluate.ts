@@ -96,7 +96,8 @@ function intToGoString(i: number | bigint): string {
 export function enumContains(values: readonly JsonValue[], data: JsonValue): boolean {
   if (data === null) return false;
   const dk = kindOf(data);
-  for (const ev of values) {
+  for (let i = 0; i < values.length; i++) {
+    const ev = values[i]!;
     if (ev === null) continue;
     const ek = kindOf(ev);
     switch (dk) {
@@ -361,15 +362,18 @@ export class Evaluation {
       acc.push(verr.tooManyProperties(this.names.name(), n.maxProperties, numKeys));
     const props = n.properties;
     const ap = n.additionalProperties;
+    // indexed loops: a for-of allocates an iterator (and a result per step) in V8's lower tiers
     if (ap && !ap.allows) {
-      for (const k of keys) {
+      for (let i = 0; i < numKeys; i++) {
+        const k = keys[i]!;
         if (props?.has(k)) continue;
         if (n.patternProperties?.some((p) => patternKeyMatches(p, k))) continue;
         acc.push(verr.propertyNotAllowed(this.names.name(), k));
       }
     } else if (n.patternProperties || ap?.schema) {
       const atRoot = this.names.len === 0;
-      for (const k of keys) {
+      for (let i = 0; i < numKeys; i++) {
+        const k = keys[i]!;
         const regular = props?.has(k) === true;
         let matched = false;
         if (n.patternProperties) {
@@ -386,7 +390,8 @@ export class Evaluation {
     if (props) {
       // Go iterates the properties map in random order; crdkit reports in document (key) order.
       const atRoot = this.names.len === 0;
-      for (const p of keys) {
+      for (let i = 0; i < numKeys; i++) {
+        const p = keys[i]!;
         const schema = props.get(p);
         if (!schema) continue;
         const c = corr && !(atRoot && (p === "kind" || p === "apiVersion")) ? corr.key(p) : null;
@@ -394,7 +399,11 @@ export class Evaluation {
       }
     }
     if (n.required) {
-      for (const k of n.required) if (!Object.hasOwn(obj, k)) acc.push(verr.required(`${this.names.name()}.${k}`));
+      const req = n.required;
+      for (let i = 0; i < req.length; i++) {
+        const k = req[i]!;
+        if (!Object.hasOwn(obj, k)) acc.push(verr.required(`${this.names.name()}.${k}`));
+      }
     }
     if (n.patternProperties) {
       for (const k of keys) {

@@ -106,24 +106,34 @@ export function getKey(obj: JsonObject, key: string): JsonValue | undefined {
 /** Deep copy of a JSON value. Iterative: any nesting depth (Kubernetes accepts 10,000 levels). */
 export function deepClone<T extends JsonValue>(v: T): T {
   if (typeof v !== "object" || v === null || v instanceof Float64) return v;
-  const root: JsonValue = Array.isArray(v) ? new Array<JsonValue>(v.length) : {};
-  const work: [JsonValue[] | JsonObject, JsonValue[] | JsonObject][] = [[v as JsonValue[] | JsonObject, root as JsonValue[] | JsonObject]];
-  while (work.length > 0) {
-    const [src, dst] = work.pop()!;
-    const put = (x: JsonValue): JsonValue => {
-      if (typeof x !== "object" || x === null || x instanceof Float64) return x;
-      const c: JsonValue[] | JsonObject = Array.isArray(x) ? new Array<JsonValue>(x.length) : {};
-      work.push([x as JsonValue[] | JsonObject, c]);
-      return c;
-    };
+  const root: JsonValue[] | JsonObject = Array.isArray(v) ? new Array<JsonValue>(v.length) : {};
+  // the collections left to copy and their copies, on two stacks (no pair, closure or iterator per node)
+  const srcs: (JsonValue[] | JsonObject)[] = [v as JsonValue[] | JsonObject];
+  const dsts: (JsonValue[] | JsonObject)[] = [root];
+  while (srcs.length > 0) {
+    const src = srcs.pop()!;
+    const dst = dsts.pop()!;
     if (Array.isArray(src)) {
       const d = dst as JsonValue[];
-      for (let i = 0; i < src.length; i++) d[i] = put(src[i] as JsonValue);
+      for (let i = 0; i < src.length; i++) d[i] = cloneStep(src[i] as JsonValue, srcs, dsts);
     } else {
-      for (const k of Object.keys(src)) setKey(dst as JsonObject, k, put(src[k] as JsonValue));
+      const keys = Object.keys(src);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        setKey(dst as JsonObject, k, cloneStep(src[k] as JsonValue, srcs, dsts));
+      }
     }
   }
   return root as T;
+}
+
+/** A scalar as it is, or an empty copy of a collection, queued to be filled by {@link deepClone}. */
+function cloneStep(x: JsonValue, srcs: (JsonValue[] | JsonObject)[], dsts: (JsonValue[] | JsonObject)[]): JsonValue {
+  if (typeof x !== "object" || x === null || x instanceof Float64) return x;
+  const c: JsonValue[] | JsonObject = Array.isArray(x) ? new Array<JsonValue>(x.length) : {};
+  srcs.push(x as JsonValue[] | JsonObject);
+  dsts.push(c);
+  return c;
 }
 
 /**

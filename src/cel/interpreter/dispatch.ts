@@ -84,14 +84,19 @@ export function makeDispatcher(cands: readonly Cand[]): (x: CelValue, y: CelValu
   };
   if (table.size === 0) {
     const dyn = dynamic.map((d) => d.c);
+    // indexed loops: a for-of allocates an iterator (and a result per step) in V8's lower tiers
     return (x, y) => {
-      for (const c of dyn) if (m2(c.ov, x, y)) return c;
+      for (let i = 0; i < dyn.length; i++) {
+        const c = dyn[i]!;
+        if (m2(c.ov, x, y)) return c;
+      }
       return undefined;
     };
   }
   return (x, y) => {
     const hit = table.get(binary ? `${tagOf(x)},${tagOf(y)}` : tagOf(x));
-    for (const d of dynamic) {
+    for (let i = 0; i < dynamic.length; i++) {
+      const d = dynamic[i]!;
       if (hit !== undefined && d.index > hit.index) break;
       if (m2(d.c.ov, x, y)) return d.c;
     }
