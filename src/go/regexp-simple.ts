@@ -473,6 +473,11 @@ class SimpleMatcher implements SimpleRegexp {
   private readonly dfaIds = new Map<string, number>();
   private readonly dfaSets: Int32Array[] = [];
   private dfaNext = new Int32Array(0);
+  /**
+   * The DFA state before the first rune of a non-empty subject (the same for every such subject; ids are
+   * never reused), once computed: each `test` then starts without building and looking up its set's key.
+   */
+  private firstState = UNKNOWN;
 
   constructor(
     prog: Program,
@@ -599,11 +604,15 @@ class SimpleMatcher implements SimpleRegexp {
   test(s: string): boolean {
     const len = s.length;
     const { x, sets } = this;
-    this.nNxt = 0;
-    if (this.add(this.start, 0, len === 0, this.nextStamp())) return true;
-    if (len === 0) return false;
-    let state = this.stateOfNext();
-    if (state < 0) return this.nfaFrom(s, 0);
+    let state = this.firstState;
+    if (len === 0 || state === UNKNOWN) {
+      this.nNxt = 0;
+      if (this.add(this.start, 0, len === 0, this.nextStamp())) return true;
+      if (len === 0) return false;
+      state = this.stateOfNext();
+      if (state < 0) return this.nfaFrom(s, 0);
+      this.firstState = state;
+    }
     let next = this.dfaNext;
     let pos = 0;
     for (;;) {
