@@ -250,6 +250,32 @@ class LazyNodeMap implements ReadonlyMap<string, SchemaNode> {
   }
 }
 
+function schemaOrBool(x: JSONSchemaProps | boolean | undefined, go: (s: JSONSchemaProps) => SchemaNode): SchemaOrBoolNode | undefined {
+  if (x === undefined || x === null) return undefined;
+  if (typeof x === "boolean") return { allows: x };
+  if (!isRecord(x)) return undefined;
+  return { allows: true, schema: go(x) };
+}
+
+function patternPropertiesOf(m: Record<string, JSONSchemaProps> | undefined, go: (s: JSONSchemaProps) => SchemaNode): PatternProperty[] | undefined {
+  if (!isRecord(m)) return undefined;
+  const keys = Object.keys(m);
+  const out: PatternProperty[] = [];
+  for (let i = 0; i < keys.length; i++) out.push({ source: keys[i]!, schema: go(m[keys[i]!]!) });
+  return out;
+}
+
+function listOf(a: JSONSchemaProps[] | undefined, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode[] | undefined {
+  if (!Array.isArray(a)) return undefined;
+  const out: SchemaNode[] = [];
+  for (let i = 0; i < a.length; i++) out.push(go(a[i]!));
+  return out;
+}
+
+function nz<T>(a: T[] | undefined): T[] | undefined {
+  return a && a.length > 0 ? a : undefined;
+}
+
 function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode {
   checkNode(s);
   // A CRD `type` is one string; an array (kube-openapi StringOrArray) is accepted for completeness.
@@ -276,33 +302,24 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
   const multipleOf = num(s.multipleOf);
   const maximum = num(s.maximum);
   const minimum = num(s.minimum);
-  const schemaOrBool = (x: JSONSchemaProps | boolean | undefined): SchemaOrBoolNode | undefined => {
-    if (x === undefined || x === null) return undefined;
-    if (typeof x === "boolean") return { allows: x };
-    if (!isRecord(x)) return undefined;
-    return { allows: true, schema: go(x) };
-  };
   let items: SchemaNode | undefined;
   let itemsTuple: SchemaNode[] | undefined;
   if (Array.isArray(s.items)) itemsTuple = s.items.map(go);
   else if (isRecord(s.items)) items = go(s.items);
-  const mapOf = (m: Record<string, JSONSchemaProps> | undefined) =>
-    isRecord(m) ? Object.keys(m).map((k) => [k, go(m[k]!)] as const) : undefined;
-  const listOf = (a: JSONSchemaProps[] | undefined) => (Array.isArray(a) ? a.map((x) => go(x)) : undefined);
+  // (helpers at module level: closures made per node cost allocations in V8's lower tiers)
   const props = isRecord(s.properties) ? new LazyNodeMap(s.properties, go) : undefined;
-  const patternProps = mapOf(s.patternProperties)?.map(([k, n]): PatternProperty => ({ source: k, schema: n }));
+  const patternProps = patternPropertiesOf(s.patternProperties, go);
   const deps = isRecord(s.dependencies)
     ? Object.keys(s.dependencies).map((k) => {
         const d = s.dependencies![k]!;
         return [k, Array.isArray(d) ? { property: d.filter((x) => typeof x === "string") } : { schema: go(d) }] as const;
       })
     : undefined;
-  const nz = <T>(a: T[] | undefined) => (a && a.length > 0 ? a : undefined);
   const typeHas: Record<string, boolean> = Object.create(null);
-  for (const t of types) typeHas[t] = true;
-  const allOf = nz(listOf(s.allOf));
-  const anyOf = nz(listOf(s.anyOf));
-  const oneOf = nz(listOf(s.oneOf));
+  for (let i = 0; i < types.length; i++) typeHas[types[i]!] = true;
+  const allOf = nz(listOf(s.allOf, go));
+  const anyOf = nz(listOf(s.anyOf, go));
+  const oneOf = nz(listOf(s.oneOf, go));
   const not = isRecord(s.not) ? go(s.not) : undefined;
   const dependencies = nz(deps);
   return {
@@ -334,13 +351,13 @@ function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: 
     uniqueItems: s.uniqueItems === true,
     items,
     itemsTuple,
-    additionalItems: schemaOrBool(s.additionalItems),
+    additionalItems: schemaOrBool(s.additionalItems, go),
     enum: Array.isArray(s.enum) && s.enum.length > 0 ? s.enum : undefined,
     maxProperties: num(s.maxProperties),
     minProperties: num(s.minProperties),
     required: Array.isArray(s.required) ? nz(s.required.filter((x) => typeof x === "string")) : undefined,
     properties: props,
-    additionalProperties: schemaOrBool(s.additionalProperties),
+    additionalProperties: schemaOrBool(s.additionalProperties, go),
     patternProperties: nz(patternProps),
     allOf,
     anyOf,
