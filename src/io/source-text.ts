@@ -1,7 +1,6 @@
 /**
  * Source text with lazily computed line starts: offsets → 1-based line and column.
- * Lines are only indexed when a position is first asked for (positions are only needed for documents
- * that have errors).
+ * Lines are only indexed when a position is asked for, and only as far as that position.
  */
 export interface Position {
   /** 1-based line. */
@@ -11,26 +10,36 @@ export interface Position {
 }
 
 export class SourceText {
-  private lineStarts: number[] | undefined;
+  /** Line starts found so far, in order (from the text's start). */
+  private readonly lineStarts: number[] = [0];
+  /** Whether every line start is in {@link lineStarts}. */
+  private complete = false;
   constructor(readonly text: string) {}
 
-  private starts(): number[] {
-    if (this.lineStarts) return this.lineStarts;
-    const s = [0];
+  /**
+   * Finds line starts up to the first one past `off` (or the last): a document's own position, near its
+   * start, does not index the lines after it.
+   */
+  private reach(off: number): void {
+    const s = this.lineStarts;
     const t = this.text;
-    let i = t.indexOf("\n");
-    while (i !== -1) {
-      s.push(i + 1);
-      i = t.indexOf("\n", i + 1);
+    let last = s[s.length - 1]!;
+    while (!this.complete && last <= off) {
+      const i = t.indexOf("\n", last);
+      if (i === -1) {
+        this.complete = true;
+        break;
+      }
+      last = i + 1;
+      s.push(last);
     }
-    this.lineStarts = s;
-    return s;
   }
 
   /** Position of an offset (clamped to the text). */
   position(offset: number): Position {
-    const starts = this.starts();
     const off = Math.max(0, Math.min(offset, this.text.length));
+    this.reach(off);
+    const starts = this.lineStarts;
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
