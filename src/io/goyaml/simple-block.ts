@@ -77,6 +77,8 @@ const MAX_KEY_SPAN = 1000;
 const MAX_LINE = 64 * 1024;
 
 const NO_OUTLINE: BlockOutline = { at: 0 };
+/** Stands for an outline's array when not recording (frozen: nothing is ever added to it). */
+const NO_ITEMS: never[] = Object.freeze([]) as never[];
 
 /** Thrown (never escapes) when the text leaves this path. */
 const GIVE_UP = { giveUp: true };
@@ -279,9 +281,10 @@ class BlockReader {
     if (++this.depth > MAX_NESTING) throw GIVE_UP;
     const obj: JsonObject = {};
     const rec = this.rec;
-    const keys: string[] = [];
-    const keyAt: number[] = [];
-    const kids: BlockOutline[] = [];
+    // (the outline's arrays only when recording: unused ones would cost every decode)
+    const keys: string[] = rec ? [] : NO_ITEMS;
+    const keyAt: number[] = rec ? [] : NO_ITEMS;
+    const kids: BlockOutline[] = rec ? [] : NO_ITEMS;
     let key = firstKey;
     let value = this.mappingValue(c);
     if (rec) {
@@ -370,7 +373,7 @@ class BlockReader {
     const arr: JsonValue[] = [];
     const rec = this.rec;
     const at = this.pos;
-    const kids: BlockOutline[] = [];
+    const kids: BlockOutline[] = rec ? [] : NO_ITEMS;
     for (;;) {
       const dash = this.pos;
       const e = this.lineEnd(this.pos + 1);
@@ -420,9 +423,10 @@ class BlockReader {
     const obj: JsonObject = {};
     const rec = this.rec;
     const at = this.pos;
-    const keys: string[] = [];
-    const keyAt: number[] = [];
-    const kids: BlockOutline[] = [];
+    // (the outline's arrays only when recording: unused ones would cost every decode)
+    const keys: string[] = rec ? [] : NO_ITEMS;
+    const keyAt: number[] = rec ? [] : NO_ITEMS;
+    const kids: BlockOutline[] = rec ? [] : NO_ITEMS;
     this.pos++;
     this.skipSpaces();
     if (s.charCodeAt(this.pos) !== close) {
