@@ -9,6 +9,10 @@
  *   npm run golden:regexp        re-records test/go-regexp/go-answers.json (hand-picked cases of
  *                                test/go-regexp/pinned.ts + seeded random ones), replayed by
  *                                test/go-regexp/go-regexp.test.ts without Go
+ *   npm run golden:regexp -- --find   re-records test/go-regexp/go-find-answers.json the same way, with
+ *                                Go's FindAllStringIndex of every subject (fewer patterns)
+ *
+ * The fuzzer also compares every subject's FindAllStringIndex (src/go/regexp-find-all.ts) with Go's.
  *
  * Disagreements are grouped by kind with a few examples each; the last line is `agreed A of M`.
  */
@@ -25,8 +29,9 @@ import { repoRoot } from "./golden-oracle.mjs";
 
 const root = repoRoot as string;
 const record = process.argv.includes("--record");
+const recordFind = record && process.argv.includes("--find");
 const seed = intFlag("seed", 1);
-const count = intFlag("count", record ? 2500 : 5000);
+const count = intFlag("count", recordFind ? 800 : record ? 2500 : 5000);
 const perPattern = intFlag("subjects", record ? 8 : 12);
 const show = intFlag("show", 5);
 const longLength = intFlag("long", record ? 64 : 300);
@@ -40,14 +45,15 @@ function buildOracle(): string {
 }
 
 /** Go's answers for each (pattern, subjects). */
-function askGo(bin: string, reqs: { pattern: string; subjects: string[] }[]): GoRegexpCase[] {
-  const r = spawnSync(bin, [], { input: reqs.map((q) => JSON.stringify(q)).join("\n"), maxBuffer: 1 << 30 });
+function askGo(bin: string, reqs: { pattern: string; subjects: string[] }[], find = false): GoRegexpCase[] {
+  const r = spawnSync(bin, [], { input: reqs.map((q) => JSON.stringify(find ? { ...q, find } : q)).join("\n"), maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`go-regexp-oracle failed: ${r.stderr.toString()}`);
   const lines = r.stdout.toString().split("\n").filter((l) => l !== "");
   if (lines.length !== reqs.length) throw new Error(`go-regexp-oracle answered ${lines.length} of ${reqs.length} lines`);
   return reqs.map((q, i) => {
-    const a = JSON.parse(lines[i] as string) as { error?: string; matches?: boolean[] | null };
-    return a.error !== undefined ? { pattern: q.pattern, subjects: q.subjects, error: a.error } : { pattern: q.pattern, subjects: q.subjects, matches: a.matches ?? [] };
+    const a = JSON.parse(lines[i] as string) as { error?: string; matches?: boolean[] | null; finds?: [number, number][][] };
+    if (a.error !== undefined) return { pattern: q.pattern, subjects: q.subjects, error: a.error };
+    return { pattern: q.pattern, subjects: q.subjects, matches: a.matches ?? [], ...(a.finds ? { finds: a.finds } : {}) };
   });
 }
 
@@ -73,7 +79,7 @@ while (reqs.length < count + (record ? PINNED_PATTERNS.length : 0) && guard++ < 
   seen.add(pattern);
   reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern, longLength) });
 }
-const cases = askGo(bin, reqs);
+const cases = askGo(bin, reqs, !record || recordFind);
 
 const groups = new Map<string, { n: number; examples: string[] }>();
 let agreed = 0;
@@ -102,7 +108,7 @@ for (const [kind, g] of [...groups].sort((a, b) => b[1].n - a[1].n)) {
 console.log(`patterns ${cases.length} (Go rejects ${goErrors}, simple path takes ${simpleCount}), pattern/subject pairs ${pairs}`);
 console.log(`agreed ${agreed} of ${cases.length}`);
 if (record) {
-  const file = join(root, "test", "go-regexp", "go-answers.json");
+  const file = join(root, "test", "go-regexp", recordFind ? "go-find-answers.json" : "go-answers.json");
   writeFileSync(file, `[\n${cases.map((c) => JSON.stringify(c)).join(",\n")}\n]\n`);
   console.log(`recorded ${file}`);
 }

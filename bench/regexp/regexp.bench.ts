@@ -5,7 +5,10 @@
  * - corpus: every OpenAPI `pattern` and CEL `matches()` literal of the corpus CRDs compiled with
  *   `compileGoRegexp` and tried on every distinct string of the corpus examples (up to 3,000);
  * - hostile: the large-program patterns of test/go-regexp/hostile.ts on their subjects cut to
- *   `--hostile-runes N` runes (default 20,000: the old path needs ~0.1-0.2 ms a rune on them).
+ *   `--hostile-runes N` runes (default 20,000: the old path needs ~0.1-0.2 ms a rune on them);
+ * - find: CEL `findAll` (Go's `FindAllString`) of every corpus pattern on the corpus strings
+ *   (`corpusFind`) and of the hostile patterns on their subjects cut to `--find-runes N` runes (default
+ *   2,000: re2js' matcher, which the session-25 build's `findAll` used, needs ~0.1-0.2 ms a rune).
  *
  *   node --import tsx bench/regexp/regexp.bench.ts [--base DIR] [--rounds N] [--hostile-runes N]
  *
@@ -48,11 +51,40 @@ function collectStrings(node: unknown, out: Set<string>): void {
   }
 }
 
-type Compile = (p: string) => { regexp?: { test(s: string): boolean }; error?: string };
+interface BenchRegexp {
+  test(s: string): boolean;
+  find?: (s: string, from: number) => [number, number] | undefined;
+  readonly re: { matcher(s: string): { find(pos: number): boolean; start(): number; end(): number } };
+}
+type Compile = (p: string) => { regexp?: BenchRegexp; error?: string };
+type FindAll = (re: BenchRegexp, s: string, n: number) => [number, number][];
+
+/** The CEL `findAll` loop of builds without src/go/regexp-find-all.ts (re2js' matcher). */
+function re2jsFindAll(r: BenchRegexp, s: string): number {
+  const m = r.re.matcher(s);
+  let pos = 0;
+  let prevEnd = -1;
+  let n = 0;
+  while (pos <= s.length) {
+    if (!m.find(pos)) break;
+    const start = m.start();
+    const end = m.end();
+    if (end === start && start === prevEnd) {
+      pos = start + 1;
+      continue;
+    }
+    n++;
+    prevEnd = end;
+    pos = end === start ? end + 1 : end;
+  }
+  return n;
+}
 
 /** One round in this process: CPU ms of the corpus and of the hostile set. */
-async function child(dir: string, hostileRunes: number): Promise<void> {
+async function child(dir: string, hostileRunes: number, findRunes: number): Promise<void> {
   const mod = (await import(pathToFileURL(resolve(dir, "dist/go/regexp.js")).href)) as { compileGoRegexp: Compile };
+  const findAllMod = (await import(pathToFileURL(resolve(dir, "dist/go/regexp-find-all.js")).href).catch(() => undefined)) as { findAllIndex: FindAll } | undefined;
+  const findAll = (r: BenchRegexp, s: string): number => (findAllMod && r.find ? findAllMod.findAllIndex(r, s, -1).length : re2jsFindAll(r, s));
   const patterns = new Set<string>();
   const subjects = new Set<string>();
   for (const f of expandPaths([corpusRoot()])) {
@@ -76,7 +108,21 @@ async function child(dir: string, hostileRunes: number): Promise<void> {
     mod.compileGoRegexp(h.pattern).regexp?.test(hostileSubject({ ...h.subject, times }));
   }
   const hostile = cpu() - t;
-  console.log(JSON.stringify({ corpus, hostile, patterns: patterns.size, subjects: subjects.size, matches }));
+  t = cpu();
+  let found = 0;
+  for (const p of patterns) {
+    const r = mod.compileGoRegexp(p).regexp;
+    if (r) for (const s of subjects) found += findAll(r, s);
+  }
+  const corpusFind = cpu() - t;
+  t = cpu();
+  for (const h of HOSTILE_CASES) {
+    const times = Math.min(h.subject.times, Math.ceil(findRunes / [...h.subject.unit].length));
+    const r = mod.compileGoRegexp(h.pattern).regexp;
+    if (r) found += findAll(r, hostileSubject({ ...h.subject, times }));
+  }
+  const hostileFind = cpu() - t;
+  console.log(JSON.stringify({ corpus, hostile, corpusFind, hostileFind, patterns: patterns.size, subjects: subjects.size, matches, found }));
 }
 
 const median = (xs: number[]): number => {
@@ -86,23 +132,28 @@ const median = (xs: number[]): number => {
 
 const childDir = arg("child");
 const hostileRunes = Number(arg("hostile-runes") ?? 20_000);
-if (childDir !== undefined) await child(childDir, hostileRunes);
+const findRunes = Number(arg("find-runes") ?? 2_000);
+if (childDir !== undefined) await child(childDir, hostileRunes, findRunes);
 else {
   const here = resolve(fileURLToPath(import.meta.url), "../../..");
   const sides = [here, ...(arg("base") ? [resolve(arg("base") as string)] : [])];
   const rounds = Number(arg("rounds") ?? 5);
-  const res = new Map<string, { corpus: number[]; hostile: number[]; info: string }>();
+  const res = new Map<string, { corpus: number[]; hostile: number[]; corpusFind: number[]; hostileFind: number[]; info: string }>();
   for (let r = 0; r < rounds; r++) {
     for (const dir of sides) {
-      const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", dir, "--hostile-runes", String(hostileRunes)], { encoding: "utf8", maxBuffer: 1 << 24 });
-      const j = JSON.parse(out.trim().split("\n").pop() as string) as { corpus: number; hostile: number; patterns: number; subjects: number; matches: number };
-      const e = res.get(dir) ?? { corpus: [], hostile: [], info: `${j.patterns} patterns × ${j.subjects} subjects, ${j.matches} matches` };
+      const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", dir, "--hostile-runes", String(hostileRunes), "--find-runes", String(findRunes)], { encoding: "utf8", maxBuffer: 1 << 24 });
+      const j = JSON.parse(out.trim().split("\n").pop() as string) as { corpus: number; hostile: number; corpusFind: number; hostileFind: number; patterns: number; subjects: number; matches: number; found: number };
+      const e = res.get(dir) ?? { corpus: [], hostile: [], corpusFind: [], hostileFind: [], info: `${j.patterns} patterns × ${j.subjects} subjects, ${j.matches} matches, ${j.found} found` };
       e.corpus.push(j.corpus);
       e.hostile.push(j.hostile);
+      e.corpusFind.push(j.corpusFind);
+      e.hostileFind.push(j.hostileFind);
       res.set(dir, e);
     }
   }
   for (const [dir, e] of res) {
-    console.log(`${dir}: corpus ${median(e.corpus).toFixed(1)} ms CPU (min ${Math.min(...e.corpus).toFixed(1)}), hostile ${median(e.hostile).toFixed(1)} ms CPU [${e.info}]`);
+    console.log(
+      `${dir}: corpus ${median(e.corpus).toFixed(1)} ms CPU (min ${Math.min(...e.corpus).toFixed(1)}), hostile ${median(e.hostile).toFixed(1)} ms; findAll: corpus ${median(e.corpusFind).toFixed(1)} ms, hostile ${median(e.hostileFind).toFixed(1)} ms [${e.info}]`,
+    );
   }
 }

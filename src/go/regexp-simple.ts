@@ -1,11 +1,12 @@
 /**
- * A small, linear-time matcher for the common, simple subset of Go `regexp` (RE2) patterns that CRDs
+ * A small parser and compiler for the common, simple subset of Go `regexp` (RE2) patterns that CRDs
  * and CEL rules use (`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$` and the like):
- * it answers Go's `(*Regexp).MatchString` without starting re2js (its parser, compiler, one-pass and DFA
- * set-up and Unicode tables), which short `crdkit validate` runs pay for on every pattern.
+ * it emits Go's program ({@link Prog}, run by src/go/regexp-matcher.ts, as re2js' programs are) without
+ * starting re2js (its parser, compiler, one-pass and DFA set-up and Unicode tables), which short
+ * `crdkit validate` runs pay for on every pattern.
  *
- * Why the answer is RE2's: `MatchString` only asks whether *some* substring of the subject is in the
- * pattern's language; leftmost-first preference, greediness and captures never change that answer. The
+ * Why the program is Go's: alternatives and repeats are compiled in Go's shapes and priority order
+ * (greedy and non-greedy), so match positions are Go's too, not only `MatchString`'s answer. The
  * accepted syntax is a subset whose language is unambiguous in Go's `syntax.Perl` mode: ASCII literals
  * and escapes, `.` (any rune but `\n`), classes of ASCII members (possibly negated, so matching every
  * non-ASCII rune too), `\d \w \s` and their negations (ASCII-only in RE2), groups, alternation,
@@ -13,18 +14,13 @@
  * construct, and anything RE2 might reject, makes {@link compileSimpleRegexp} return undefined so that
  * the caller uses re2js (which also produces Go's error texts). A class of ASCII members can only tell
  * ASCII runes apart; every non-ASCII rune (a surrogate pair counts as one, as in re2js) is one symbol
- * that either all classes of a kind accept or none do. The automaton is simulated Thompson-style (a set
- * of states per rune), so matching is O(subject × pattern) whatever the subject.
+ * that either all classes of a kind accept or none do: 129 rune classes for the matcher's lazy DFA.
  *
  * @module
  */
 
-/** Instruction kinds. */
-const CHAR = 0;
-const SPLIT = 1;
-const BEGIN = 2;
-const END = 3;
-const MATCH = 4;
+import { compileMatcher, type ProgMatcher } from "./regexp-matcher.js";
+import { ALT, BEGIN_TEXT, EMPTY_WIDTH, END_TEXT, MATCH, type Prog, RUNE, type RuneClasses } from "./regexp-prog.js";
 
 /** A set of runes: entries 0..127 for ASCII, entry 128 for every non-ASCII rune. */
 type RuneSet = Uint8Array;
@@ -34,7 +30,7 @@ type Node =
   | { readonly k: "set"; readonly set: RuneSet }
   | { readonly k: "cat"; readonly items: readonly Node[] }
   | { readonly k: "alt"; readonly items: readonly Node[] }
-  | { readonly k: "rep"; readonly sub: Node; readonly min: number; readonly max: number }
+  | { readonly k: "rep"; readonly sub: Node; readonly min: number; readonly max: number; readonly greedy: boolean }
   | { readonly k: "begin" }
   | { readonly k: "end" };
 
@@ -46,11 +42,6 @@ const MAX_DEPTH = 50;
 const MAX_REPEAT = 1000;
 
 const NON_ASCII = 128;
-/** A transition not computed yet / one that reaches the match state. */
-const UNKNOWN = -1;
-const MATCHED = -2;
-/** Bound of the lazy DFA's states per pattern (past it the remaining runes are simulated uncached). */
-const MAX_DFA_STATES = 1000;
 
 function newSet(): RuneSet {
   return new Uint8Array(129);
@@ -219,10 +210,10 @@ class Parser {
       if (min > MAX_REPEAT || max > MAX_REPEAT || (max !== -1 && max < min)) unsupported();
       this.i += m[0].length;
     } else return atom;
-    // non-greedy: the same language
-    if (p[this.i] === "?") this.i++;
+    const greedy = p[this.i] !== "?";
+    if (!greedy) this.i++;
     if (this.isRepeatAhead()) unsupported();
-    const rep: Node = { k: "rep", sub: atom, min, max };
+    const rep: Node = { k: "rep", sub: atom, min, max, greedy };
     // Go rejects nested counted repeats of more than 1000 copies (`(a{10}){200}`): left to re2js
     if ((min >= 2 || max >= 2) && !repeatIsValid(rep, MAX_REPEAT)) unsupported();
     return rep;
@@ -336,40 +327,58 @@ function repeatIsValid(n: Node, limit: number): boolean {
   }
 }
 
-/** The compiled automaton. */
+/** Whether `n` matches the empty string. */
+function nullable(n: Node): boolean {
+  switch (n.k) {
+    case "set":
+      return false;
+    case "cat":
+      return n.items.every(nullable);
+    case "alt":
+      return n.items.some(nullable);
+    case "rep":
+      return n.min === 0 || nullable(n.sub);
+    default:
+      return true;
+  }
+}
+
+/** The program being built ({@link Prog}'s instructions, growable). */
 class Program {
   readonly op: number[] = [];
-  readonly x: number[] = [];
-  readonly y: number[] = [];
+  readonly out: number[] = [];
+  readonly arg: number[] = [];
   readonly sets: (RuneSet | undefined)[] = [];
 
-  emit(op: number, set?: RuneSet): number {
+  emit(op: number, out = -1, arg = 0, set?: RuneSet): number {
     if (this.op.length >= MAX_INSTRUCTIONS) unsupported();
     this.op.push(op);
-    this.x.push(-1);
-    this.y.push(-1);
+    this.out.push(out);
+    this.arg.push(arg);
     this.sets.push(set);
     return this.op.length - 1;
+  }
+
+  /** An `ALT` whose preferred branch is `first`. */
+  alt(first: number, second: number): number {
+    return this.emit(ALT, first, second);
   }
 }
 
 /**
  * Compiles `n` so that it continues at `next`; returns its entry instruction. Built back to front, so
- * every instruction's successors exist when it is emitted.
+ * every instruction's successors exist when it is emitted. Repeats take the shapes (and so the thread
+ * priorities) of Go's `syntax.Simplify` and compiler: `x{n,m}` is n copies of x then `(x(x)?)?`, `x{n,}`
+ * is n-1 copies then `x+`, and `x*` of a nullable x is `(x+)?` (golang.org/issue/46123).
  */
 function compileNode(prog: Program, n: Node, next: number): number {
   switch (n.k) {
-    case "set": {
-      const pc = prog.emit(CHAR, n.set);
-      prog.x[pc] = next;
-      return pc;
-    }
+    case "set":
+      return prog.emit(RUNE, next, 0, n.set);
     case "begin":
-    case "end": {
-      const pc = prog.emit(n.k === "begin" ? BEGIN : END);
-      prog.x[pc] = next;
-      return pc;
-    }
+      return prog.emit(EMPTY_WIDTH, next, BEGIN_TEXT);
+    case "end":
+      return prog.emit(EMPTY_WIDTH, next, END_TEXT);
     case "cat": {
       let pc = next;
       for (let i = n.items.length - 1; i >= 0; i--) pc = compileNode(prog, n.items[i] as Node, pc);
@@ -378,60 +387,68 @@ function compileNode(prog: Program, n: Node, next: number): number {
     case "alt": {
       const entries = n.items.map((it) => compileNode(prog, it, next));
       let pc = entries[entries.length - 1] as number;
-      for (let i = entries.length - 2; i >= 0; i--) {
-        const s = prog.emit(SPLIT);
-        prog.x[s] = entries[i] as number;
-        prog.y[s] = pc;
-        pc = s;
-      }
+      for (let i = entries.length - 2; i >= 0; i--) pc = prog.alt(entries[i] as number, pc);
       return pc;
     }
     case "rep": {
-      let pc = next;
-      if (n.max === -1) {
-        // x*: a loop through a split placed before it
-        const loop = prog.emit(SPLIT);
-        const body = compileNode(prog, n.sub, loop);
-        prog.x[loop] = body;
-        prog.y[loop] = next;
-        pc = loop;
-      } else {
-        // (x(x(x)?)?)? for the optional copies, each of which may skip to `next`
-        for (let i = n.min; i < n.max; i++) {
-          const s = prog.emit(SPLIT);
-          prog.x[s] = compileNode(prog, n.sub, pc);
-          prog.y[s] = next;
-          pc = s;
-        }
+      const { sub, min, max, greedy } = n;
+      const choose = (body: number, skip: number): number => (greedy ? prog.alt(body, skip) : prog.alt(skip, body));
+      if (max === 0) return next;
+      if (max === -1) {
+        // x+: the body, then a loop back to it; x* is the loop itself, or (x+)? when x is nullable
+        const loop = prog.emit(ALT);
+        const body = compileNode(prog, sub, loop);
+        prog.out[loop] = greedy ? body : next;
+        prog.arg[loop] = greedy ? next : body;
+        let pc = min === 0 ? (nullable(sub) ? choose(body, next) : loop) : body;
+        for (let i = 1; i < min; i++) pc = compileNode(prog, sub, pc);
+        return pc;
       }
-      for (let i = 0; i < n.min; i++) pc = compileNode(prog, n.sub, pc);
+      let pc = next;
+      // (x(x(x)?)?)? for the optional copies, each of which may skip to `next`
+      for (let i = min; i < max; i++) pc = choose(compileNode(prog, sub, pc), next);
+      for (let i = 0; i < min; i++) pc = compileNode(prog, sub, pc);
       return pc;
     }
   }
 }
 
-/** A compiled simple pattern: `test(s)` is Go's `MatchString`. */
-export interface SimpleRegexp {
-  test(s: string): boolean;
+const ASCII_CLASSES = Int32Array.from({ length: 128 }, (_, i) => i);
+/** Rune classes of a simple program: each ASCII rune its own, every other rune one more. */
+const SIMPLE_CLASSES: RuneClasses = { ascii: ASCII_CLASSES, wide: () => NON_ASCII, count: NON_ASCII + 1 };
+
+function toProg(prog: Program, start: number): Prog {
+  const sets = prog.sets;
+  return {
+    op: Int8Array.from(prog.op),
+    out: Int32Array.from(prog.out),
+    arg: Int32Array.from(prog.arg),
+    start,
+    matchRune: (pc, r) => (sets[pc] as RuneSet)[Math.min(r, NON_ASCII)] === 1,
+    classes: SIMPLE_CLASSES,
+  };
 }
 
 /**
- * Compiles `pattern` when it is in the simple subset (see the module comment) and valid in Go; undefined
- * otherwise (then re2js decides, and reports Go's errors).
+ * The program of `pattern` when it is in the simple subset (see the module comment) and valid in Go;
+ * undefined otherwise (then re2js decides, and reports Go's errors).
  */
-export function compileSimpleRegexp(pattern: string): SimpleRegexp | undefined {
-  let prog: Program;
-  let start: number;
+export function compileSimpleProg(pattern: string): Prog | undefined {
   try {
     const ast = new Parser(pattern).parse();
-    prog = new Program();
-    const match = prog.emit(MATCH);
-    start = compileNode(prog, ast, match);
+    const prog = new Program();
+    const start = compileNode(prog, ast, prog.emit(MATCH));
+    return toProg(prog, start);
   } catch (e) {
     if (e instanceof Unsupported || e instanceof RangeError) return undefined;
     throw e;
   }
-  return new SimpleMatcher(prog, start);
+}
+
+/** The matcher of {@link compileSimpleProg}'s program, or undefined outside the simple subset. */
+export function compileSimpleRegexp(pattern: string): ProgMatcher | undefined {
+  const prog = compileSimpleProg(pattern);
+  return prog && compileMatcher(prog);
 }
 
 /**
@@ -449,239 +466,5 @@ export function isSimpleSyntax(pattern: string): boolean {
   } catch (e) {
     if (e instanceof Unsupported || e instanceof RangeError) return false;
     throw e;
-  }
-}
-
-/** Thompson simulation of a {@link Program}: a list of CHAR states per position. */
-class SimpleMatcher implements SimpleRegexp {
-  private readonly op: Int8Array;
-  private readonly x: Int32Array;
-  private readonly y: Int32Array;
-  private readonly sets: (RuneSet | undefined)[];
-  /** Per-instruction mark of the position it was last added at (+1). */
-  private readonly mark: Int32Array;
-  private readonly stack: Int32Array;
-  private cur: Int32Array;
-  private nxt: Int32Array;
-  private nCur = 0;
-  private nNxt = 0;
-  /** The mark of the position being filled; marks restart from 0 when they would overflow. */
-  private stamp = 0;
-  /** True when no match can start after position 0 (every path from the start passes `^`). */
-  private readonly anchored: boolean;
-  /** Lazy DFA over positions inside the subject: state sets, their ids, transitions by (state, symbol). */
-  private readonly dfaIds = new Map<string, number>();
-  private readonly dfaSets: Int32Array[] = [];
-  private dfaNext = new Int32Array(0);
-  /**
-   * The DFA state before the first rune of a non-empty subject (the same for every such subject; ids are
-   * never reused), once computed: each `test` then starts without building and looking up its set's key.
-   */
-  private firstState = UNKNOWN;
-
-  constructor(
-    prog: Program,
-    private readonly start: number,
-  ) {
-    const n = prog.op.length;
-    this.op = Int8Array.from(prog.op);
-    this.x = Int32Array.from(prog.x);
-    this.y = Int32Array.from(prog.y);
-    this.sets = prog.sets;
-    this.mark = new Int32Array(n);
-    this.stack = new Int32Array(2 * n + 2);
-    this.cur = new Int32Array(n);
-    this.nxt = new Int32Array(n);
-    this.anchored = this.startsAnchored();
-  }
-
-  private startsAnchored(): boolean {
-    // every path from the start reaches a BEGIN before any rune or the match
-    const seen = new Uint8Array(this.op.length);
-    const todo = [this.start];
-    while (todo.length > 0) {
-      const pc = todo.pop() as number;
-      if (seen[pc] === 1) continue;
-      seen[pc] = 1;
-      const op = this.op[pc];
-      if (op === SPLIT) todo.push(this.x[pc] as number, this.y[pc] as number);
-      else if (op === END) todo.push(this.x[pc] as number);
-      else if (op !== BEGIN) return false;
-    }
-    return true;
-  }
-
-  /**
-   * Adds the CHAR states reachable from `pc` at position `pos` to the next list; true when the match
-   * state is reachable (the whole search then succeeds).
-   */
-  private add(pc0: number, pos: number, atEnd: boolean, stamp: number): boolean {
-    const { op, x, y, mark, stack } = this;
-    let sp = 0;
-    stack[sp++] = pc0;
-    while (sp > 0) {
-      const pc = stack[--sp] as number;
-      if (mark[pc] === stamp) continue;
-      mark[pc] = stamp;
-      switch (op[pc]) {
-        case CHAR:
-          this.nxt[this.nNxt++] = pc;
-          break;
-        case SPLIT:
-          stack[sp++] = y[pc] as number;
-          stack[sp++] = x[pc] as number;
-          break;
-        case BEGIN:
-          if (pos === 0) stack[sp++] = x[pc] as number;
-          break;
-        case END:
-          if (atEnd) stack[sp++] = x[pc] as number;
-          break;
-        default:
-          return true;
-      }
-    }
-    return false;
-  }
-
-  private nextStamp(): number {
-    if (this.stamp >= 0x7ffffff0) {
-      this.stamp = 0;
-      this.mark.fill(0);
-    }
-    return ++this.stamp;
-  }
-
-  /** The rune class of `s` at `pos` (0..127, or 128 for any non-ASCII rune) and its width in code units. */
-  private static symbolAt(s: string, pos: number): number {
-    const c = s.charCodeAt(pos);
-    if (c < NON_ASCII) return c;
-    if (c >= 0xd800 && c <= 0xdbff && pos + 1 < s.length) {
-      const d = s.charCodeAt(pos + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) return NON_ASCII + 129; // a surrogate pair: non-ASCII, width 2
-    }
-    return NON_ASCII;
-  }
-
-  /**
-   * The DFA state of the states added to the next list (their sorted set), registered on first sight;
-   * -1 when the cache is full.
-   */
-  private stateOfNext(): number {
-    const pcs = Array.from(this.nxt.subarray(0, this.nNxt)).sort((a, b) => a - b);
-    const key = pcs.join(",");
-    const hit = this.dfaIds.get(key);
-    if (hit !== undefined) return hit;
-    if (this.dfaSets.length >= MAX_DFA_STATES) return -1;
-    const id = this.dfaSets.length;
-    this.dfaSets.push(Int32Array.from(pcs));
-    this.dfaIds.set(key, id);
-    if (this.dfaNext.length < (id + 1) * 129) {
-      const grown = new Int32Array(Math.max(this.dfaNext.length * 2, (id + 1) * 129)).fill(UNKNOWN);
-      grown.set(this.dfaNext);
-      this.dfaNext = grown;
-    }
-    return id;
-  }
-
-  /**
-   * Fills the next list with the states after `set` reads symbol `c` at a position strictly inside the
-   * subject (there `^` and `$` never hold, so the answer does not depend on the position); true when the
-   * match state is reached.
-   */
-  private stepInside(set: Int32Array, c: number): boolean {
-    const { x, sets } = this;
-    this.nNxt = 0;
-    const st = this.nextStamp();
-    for (let i = 0; i < set.length; i++) {
-      const pc = set[i] as number;
-      if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, 1, false, st)) return true;
-    }
-    // an unanchored search may start a match at every rune boundary
-    return !this.anchored && this.add(this.start, 1, false, st);
-  }
-
-  test(s: string): boolean {
-    const len = s.length;
-    const { x, sets } = this;
-    let state = this.firstState;
-    if (len === 0 || state === UNKNOWN) {
-      this.nNxt = 0;
-      if (this.add(this.start, 0, len === 0, this.nextStamp())) return true;
-      if (len === 0) return false;
-      state = this.stateOfNext();
-      if (state < 0) return this.nfaFrom(s, 0);
-      this.firstState = state;
-    }
-    let next = this.dfaNext;
-    let pos = 0;
-    for (;;) {
-      let c = s.charCodeAt(pos);
-      let after = pos + 1;
-      if (c >= NON_ASCII) {
-        if (SimpleMatcher.symbolAt(s, pos) > NON_ASCII) after = pos + 2;
-        c = NON_ASCII;
-      }
-      if (after === len) {
-        // the last rune: `$` holds after it (not cached)
-        const set = this.dfaSets[state] as Int32Array;
-        this.nNxt = 0;
-        const st = this.nextStamp();
-        for (let i = 0; i < set.length; i++) {
-          const pc = set[i] as number;
-          if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, after, true, st)) return true;
-        }
-        return !this.anchored && this.add(this.start, after, true, st);
-      }
-      const slot = state * 129 + c;
-      let t = next[slot] as number;
-      if (t === UNKNOWN) {
-        if (this.stepInside(this.dfaSets[state] as Int32Array, c)) t = MATCHED;
-        else {
-          t = this.stateOfNext();
-          // a full cache: go on without it from the states just computed
-          if (t < 0) return this.nfaFrom(s, after);
-          next = this.dfaNext;
-        }
-        next[slot] = t;
-      }
-      if (t === MATCHED) return true;
-      state = t;
-      pos = after;
-      // no state left and no new start: no match
-      if (this.anchored && (this.dfaSets[state] as Int32Array).length === 0) return false;
-    }
-  }
-
-  /** The Thompson simulation from position `pos`, whose states are in the next list. */
-  private nfaFrom(s: string, from: number): boolean {
-    const len = s.length;
-    const { x, sets } = this;
-    let pos = from;
-    while (pos < len) {
-      // swap: the states added for `pos` become current
-      const t = this.cur;
-      this.cur = this.nxt;
-      this.nxt = t;
-      this.nCur = this.nNxt;
-      this.nNxt = 0;
-      if (this.nCur === 0 && this.anchored) return false;
-      let c = SimpleMatcher.symbolAt(s, pos);
-      let next = pos + 1;
-      if (c > NON_ASCII) {
-        c = NON_ASCII;
-        next = pos + 2;
-      }
-      const atEnd = next === len;
-      const st = this.nextStamp();
-      const cur = this.cur;
-      for (let i = 0; i < this.nCur; i++) {
-        const pc = cur[i] as number;
-        if ((sets[pc] as RuneSet)[c] === 1 && this.add(x[pc] as number, next, atEnd, st)) return true;
-      }
-      if (!this.anchored && this.add(this.start, next, atEnd, st)) return true;
-      pos = next;
-    }
-    return false;
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { RE2JS } from "re2js";
 import { re2jsModule } from "./re2js-module.js";
-import { compileProgMatcher, programSize } from "./regexp-prog-matcher.js";
+import { compileMatcher, type ProgMatcher } from "./regexp-matcher.js";
+import { programSize, progOfRe2js } from "./regexp-re2js-prog.js";
 import { compileSimpleRegexp, isSimpleSyntax } from "./regexp-simple.js";
 import { restoreErrorText, rewriteUnicodeClassNames } from "./regexp-unicode-class.js";
 
@@ -14,7 +15,13 @@ export interface GoRegexp {
   readonly source: string;
   /** Go `(*Regexp).MatchString`: true when the pattern matches anywhere in `s`. */
   test(s: string): boolean;
-  /** The compiled RE2 program, for positions (`FindAllString`); compiled on first use. */
+  /**
+   * Go's leftmost-first match starting at or after `from` (0 ≤ `from` ≤ `s.length`) as `[start, end]`, or
+   * undefined: what `FindStringIndex` finds at `from` inside `FindAllString` (the runes before `from`
+   * count for `\b` and `(?m)^`). Linear in the subject whatever the pattern (src/go/regexp-matcher.ts).
+   */
+  find(s: string, from: number): [number, number] | undefined;
+  /** The compiled re2js program (compiled on first use). */
   readonly re: RE2JS;
 }
 
@@ -23,7 +30,7 @@ export type GoRegexpResult = { regexp: GoRegexp; error?: undefined } | { regexp?
 
 const cache = new Map<string, GoRegexpResult>();
 /**
- * From this many instructions on, `test` runs src/go/regexp-prog-matcher.ts over re2js' program instead of
+ * From this many instructions on, `test` runs src/go/regexp-matcher.ts over re2js' program instead of
  * re2js' own DFA, whose cost per new state grows with the program (`(a+a?){1000}b` over 300,000 `a`s:
  * 27-33 s CPU, the program matcher ~0.1 s). Below it re2js is as fast or faster (one run, 3,001 runes:
  * `(a+){25}b`, 103 instructions, 5 ms re2js vs 10 ms; `(a+){50}b`, 203 instructions, 24 ms vs 6 ms).
@@ -92,6 +99,7 @@ function compileUncached(pattern: string): GoRegexpResult {
       regexp: {
         source: pattern,
         test: inner.test,
+        find: inner.find,
         get re() {
           return inner.re;
         },
@@ -105,12 +113,11 @@ function compileAsWritten(pattern: string): GoRegexpResult {
   // the simple subset is matched without re2js (same answers: see regexp-simple.ts); a pattern in it
   // is valid RE2, and re2js compiles it only when positions are asked for
   const simple = compileSimpleRegexp(pattern);
-  if (simple !== undefined) return { regexp: lazyRegexp(pattern, memoizedTest(simple)) };
+  if (simple !== undefined) return { regexp: lazyRegexp(pattern, simple) };
   if (isSimpleSyntax(pattern)) return { regexp: lazyRegexp(pattern) };
   try {
     const re = re2jsModule().RE2JS.compile(pattern);
-    const large = programSize(re) >= PROG_MATCHER_MIN_INSTRUCTIONS ? compileProgMatcher(re) : undefined;
-    return { regexp: { source: pattern, test: memoizedTest(large ?? re), re } };
+    return { regexp: re2jsRegexp(pattern, re) };
   } catch (e) {
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     // Go accepts duplicate capture-group names (RE2/J does not): retry with every group given a fresh unique name.
@@ -118,7 +125,7 @@ function compileAsWritten(pattern: string): GoRegexpResult {
       const renamed = renameGroups(pattern);
       if (renamed !== pattern) {
         const r = compileAsWritten(renamed);
-        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, re: r.regexp.re } };
+        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, find: r.regexp.find, re: r.regexp.re } };
         // Errors naming the whole expression must name the original one (a function: no `$` expansion).
         return { error: r.error.replace(`\`${renamed}\``, () => `\`${pattern}\``) };
       }
@@ -128,25 +135,63 @@ function compileAsWritten(pattern: string): GoRegexpResult {
 }
 
 /**
- * A pattern known to be valid (see `isSimpleSyntax`), compiled by re2js only when first needed: for
- * positions, and for matching unless `matcher` (the simple-subset matcher) is given. Compiling a pattern just to
- * validate it (CEL's regex literal check) starts no re2js.
+ * The matcher of re2js' program for `re` (undefined when re2js' internals are not the ones expected),
+ * made on first use.
  */
-function lazyRegexp(pattern: string, matcher?: (s: string) => boolean): GoRegexp {
+function progMatcherOf(re: RE2JS): () => ProgMatcher | undefined {
+  let made = false;
+  let m: ProgMatcher | undefined;
+  return () => {
+    if (!made) {
+      const prog = progOfRe2js(re);
+      m = prog && compileMatcher(prog);
+      made = true;
+    }
+    return m;
+  };
+}
+
+/** re2js' own answer to `find` (only when its program cannot be read). */
+function re2jsFind(re: RE2JS, s: string, from: number): [number, number] | undefined {
+  const m = re.matcher(s);
+  return m.find(from) ? [m.start(), m.end()] : undefined;
+}
+
+/** A pattern compiled by re2js: `test` by re2js or, on large programs, by the program matcher; `find` by the program matcher. */
+function re2jsRegexp(pattern: string, re: RE2JS): GoRegexp {
+  const matcher = progMatcherOf(re);
+  const large = programSize(re) >= PROG_MATCHER_MIN_INSTRUCTIONS ? matcher() : undefined;
+  return {
+    source: pattern,
+    test: memoizedTest(large ?? re),
+    find: (s, from) => {
+      const m = matcher();
+      return m ? m.find(s, from) : re2jsFind(re, s, from);
+    },
+    re,
+  };
+}
+
+/**
+ * A pattern known to be valid (see `isSimpleSyntax`), compiled by re2js only when first needed: for
+ * matching and positions unless `matcher` (the simple subset's program) is given, and for `re`.
+ * Compiling a pattern just to validate it (CEL's regex literal check) starts no re2js.
+ */
+function lazyRegexp(pattern: string, matcher?: ProgMatcher): GoRegexp {
   let re: RE2JS | undefined;
-  let test: ((s: string) => boolean) | undefined;
+  let viaRe2js: GoRegexp | undefined;
   const compiled = (): RE2JS => {
     re ??= re2jsModule().RE2JS.compile(pattern);
     return re;
   };
+  const backed = (): GoRegexp => {
+    viaRe2js ??= re2jsRegexp(pattern, compiled());
+    return viaRe2js;
+  };
   return {
     source: pattern,
-    test:
-      matcher ??
-      ((s) => {
-        test ??= memoizedTest(compiled());
-        return test(s);
-      }),
+    test: matcher ? memoizedTest(matcher) : (s) => backed().test(s),
+    find: matcher ? (s, from) => matcher.find(s, from) : (s, from) => backed().find(s, from),
     get re() {
       return compiled();
     },

@@ -5,7 +5,9 @@
  */
 import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
-import { compileProgMatcher } from "../../src/go/regexp-prog-matcher.js";
+import { findAllIndex } from "../../src/go/regexp-find-all.js";
+import { compileMatcher } from "../../src/go/regexp-matcher.js";
+import { progOfRe2js } from "../../src/go/regexp-re2js-prog.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 
 /** One pattern and Go's answers: `regexp.Compile`'s error text, or `MatchString` of each subject. */
@@ -14,6 +16,8 @@ export interface GoRegexpCase {
   readonly subjects: readonly string[];
   readonly error?: string;
   readonly matches?: readonly boolean[];
+  /** Go's `FindAllStringIndex(s, -1)` of each subject (UTF-8 byte offsets), when recorded. */
+  readonly finds?: readonly (readonly (readonly [number, number])[])[];
 }
 
 /** One disagreement with Go (or between the fast path and re2js). */
@@ -57,8 +61,16 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
   const matches = c.matches ?? [];
   const re2 = simple ? RE2JS.compile(pattern) : undefined;
   // the program matcher on every pattern, not only on the large programs it is used for
-  const prog = compileProgMatcher(r.regexp.re);
+  const progOfRe = progOfRe2js(r.regexp.re);
+  const prog = progOfRe && compileMatcher(progOfRe);
   c.subjects.forEach((s, i) => {
+    const wantFind = c.finds?.[i];
+    if (wantFind) {
+      const g = asGoSees(s);
+      const utf8 = (at: number): number => Buffer.byteLength(g.slice(0, at));
+      const got = JSON.stringify(findAllIndex(r.regexp, g, -1).map(([a, b]) => [utf8(a), utf8(b)]));
+      if (got !== JSON.stringify(wantFind)) out.push({ kind: `findAll (${path})`, pattern, subject: s, go: JSON.stringify(wantFind), crdkit: got });
+    }
     const want = matches[i];
     const got = r.regexp.test(asGoSees(s));
     if (got !== want) out.push({ kind: `match (${path})`, pattern, subject: s, go: String(want), crdkit: String(got) });

@@ -8,12 +8,14 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
-import { programSize } from "../../src/go/regexp-prog-matcher.js";
+import { programSize } from "../../src/go/regexp-re2js-prog.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 import { compareWithGo, type GoRegexpCase, type RegexpMismatch } from "./compare.js";
 import { type HostileCase, hostileSubject } from "./hostile.js";
 
 const cases = JSON.parse(readFileSync(new URL("./go-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
+/** Recorded with Go's FindAllStringIndex of every subject too (`npm run golden:regexp -- --find`). */
+const findCases = JSON.parse(readFileSync(new URL("./go-find-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
 const hostile = JSON.parse(readFileSync(new URL("./hostile-answers.json", import.meta.url), "utf8")) as (HostileCase & { go: boolean | string })[];
 
 /**
@@ -57,6 +59,16 @@ describe("Go regexp answers recorded from real Go", () => {
     assert.deepEqual(KNOWN.map((k) => k.why).filter((w) => !seenKnown.has(w)), [], "known disagreements that are gone: remove them from KNOWN");
   });
 
+  it("findAllIndex gives Go's FindAllStringIndex on every recorded case (simple subset and re2js programs)", () => {
+    const withFinds = findCases.filter((c) => c.finds !== undefined);
+    assert.ok(withFinds.length >= 500, `${withFinds.length} patterns with finds`);
+    assert.ok(withFinds.filter((c) => compileSimpleRegexp(c.pattern) !== undefined).length >= 200, "simple patterns with finds");
+    assert.ok(withFinds.some((c) => c.finds?.some((f) => f.length > 1)), "several matches in one subject");
+    const unexpected: string[] = [];
+    for (const c of findCases) for (const m of compareWithGo(c)) if (!KNOWN.some((k) => k.is(m))) unexpected.push(describeMismatch(m));
+    assert.deepEqual(unexpected, []);
+  });
+
   it("the fast path declines every pattern Go rejects, and nested counted repeats past Go's limit", () => {
     for (const c of cases) if (c.error !== undefined) assert.equal(compileSimpleRegexp(c.pattern), undefined, c.pattern);
     // syntax.repeatIsValid: at most 1000 copies of the innermost thing
@@ -90,7 +102,8 @@ describe("Go regexp answers recorded from real Go", () => {
     for (const h of hostile) {
       const r = compileGoRegexp(h.pattern);
       assert.ok(r.regexp, h.pattern);
-      assert.ok(programSize(r.regexp.re) >= 200 && compileSimpleRegexp(h.pattern) === undefined, `${h.pattern} takes the program matcher`);
+      // the simple subset's program or re2js' large one, both run by src/go/regexp-matcher.ts
+      assert.ok(compileSimpleRegexp(h.pattern) !== undefined || programSize(r.regexp.re) >= 200, `${h.pattern} takes the program matcher`);
       assert.equal(r.regexp.test(hostileSubject(h.subject)), h.go, `${h.pattern} on ${JSON.stringify(h.subject)}`);
     }
   });

@@ -1,11 +1,13 @@
-// Command go-regexp-oracle answers Go's regexp.Compile and (*Regexp).MatchString for crdkit's
-// differential tests of src/go/regexp.ts. Standard library only.
+// Command go-regexp-oracle answers Go's regexp.Compile, (*Regexp).MatchString and, when asked,
+// (*Regexp).FindAllStringIndex for crdkit's differential tests of src/go/regexp.ts. Standard library only.
 //
-// Input: JSON lines {"pattern": "...", "subjects": ["...", ...]} on stdin.
+// Input: JSON lines {"pattern": "...", "subjects": ["...", ...], "find": true|false} on stdin.
 // Output: one JSON line per input line, in order:
 //
 //	{"error": "<regexp.Compile error text>"}      when the pattern does not compile
 //	{"matches": [true, false, ...]}               MatchString of each subject otherwise
+//	{"matches": [...], "finds": [[[0, 1], ...], ...]}  with "find": FindAllStringIndex(s, -1) of each
+//	                                              subject too (UTF-8 byte offsets; [] when none)
 //
 // JSON strings are UTF-8 in Go: a lone UTF-16 surrogate in the input arrives as U+FFFD.
 package main
@@ -21,11 +23,13 @@ import (
 type request struct {
 	Pattern  string   `json:"pattern"`
 	Subjects []string `json:"subjects"`
+	Find     bool     `json:"find"`
 }
 
 type answer struct {
-	Error   *string `json:"error,omitempty"`
-	Matches []bool  `json:"matches,omitempty"`
+	Error   *string   `json:"error,omitempty"`
+	Matches []bool    `json:"matches,omitempty"`
+	Finds   [][][]int `json:"finds,omitempty"`
 }
 
 func main() {
@@ -53,6 +57,15 @@ func main() {
 			ans.Matches = make([]bool, len(req.Subjects))
 			for i, s := range req.Subjects {
 				ans.Matches[i] = re.MatchString(s)
+			}
+			if req.Find {
+				ans.Finds = make([][][]int, len(req.Subjects))
+				for i, s := range req.Subjects {
+					ans.Finds[i] = re.FindAllStringIndex(s, -1)
+					if ans.Finds[i] == nil {
+						ans.Finds[i] = [][]int{}
+					}
+				}
 			}
 		}
 		if err := enc.Encode(&ans); err != nil {

@@ -23,6 +23,7 @@ import {
 import { validatesFormat } from "../../validation/formats.js";
 import { isRequestURI } from "../../go/url.js";
 import { compileGoRegexp } from "../../go/regexp.js";
+import { findAllIndex } from "../../go/regexp-find-all.js";
 import {
   isGlobalUnicast,
   isLinkLocalMulticast,
@@ -85,24 +86,9 @@ function findAll(s: string, re: string, n: bigint): CelValue {
   if (bad) return bad;
   const r = compileRegex(re);
   if (r instanceof CelError) return r;
-  const out: string[] = [];
-  if (n === 0n) return out;
-  const m = r.re.matcher(s);
-  let pos = 0;
-  let prevEnd = -1;
-  while (pos <= s.length && (n < 0n || BigInt(out.length) < n)) {
-    if (!m.find(pos)) break;
-    const start = m.start();
-    const end = m.end();
-    if (end === start && start === prevEnd) {
-      pos = start + 1;
-      continue;
-    }
-    out.push(s.slice(start, end));
-    prevEnd = end;
-    pos = end === start ? end + 1 : end;
-  }
-  return out;
+  // Go's FindAllString (n < 0: all); n past the matches there can be is the same as all
+  const limit = n < 0n || n > BigInt(s.length + 1) ? -1 : Number(n);
+  return findAllIndex(r, s, limit).map(([start, end]) => s.slice(start, end));
 }
 
 // --- lists

@@ -1,0 +1,76 @@
+/**
+ * The one instruction format both of crdkit's Go `regexp` front ends compile to, and that
+ * src/go/regexp-matcher.ts runs: Go's `regexp/syntax` program (`Prog`), as re2js also builds it.
+ * src/go/regexp-simple.ts emits it for the simple subset (without starting re2js);
+ * src/go/regexp-re2js-prog.ts reads it out of re2js' compiled program for everything else.
+ *
+ * @module
+ */
+
+/** Instruction codes (Go's `syntax.InstOp` order, as re2js numbers them: `Inst.ALT` … `Inst.RUNE_ANY_NOT_NL`). */
+export const ALT = 1;
+export const ALT_MATCH = 2;
+export const CAPTURE = 3;
+export const EMPTY_WIDTH = 4;
+export const FAIL = 5;
+export const MATCH = 6;
+export const NOP = 7;
+export const RUNE = 8;
+export const RUNE1 = 9;
+export const RUNE_ANY = 10;
+export const RUNE_ANY_NOT_NL = 11;
+
+/** Go's `syntax.EmptyOp` bits (the `arg` of an `EMPTY_WIDTH` instruction). */
+export const BEGIN_LINE = 1;
+export const END_LINE = 2;
+export const BEGIN_TEXT = 4;
+export const END_TEXT = 8;
+export const WORD_BOUNDARY = 16;
+export const NO_WORD_BOUNDARY = 32;
+
+/**
+ * Rune classes for the lazy DFA: runes of one class are matched alike by every rune instruction (and,
+ * when the program asserts `\b`, `\B`, `(?m)^` or `(?m)$`, are alike as to being word runes or `\n`).
+ */
+export interface RuneClasses {
+  /** The class of each ASCII rune. */
+  readonly ascii: Int32Array;
+  /** The class of a rune ≥ 0x80 (a code point; a lone surrogate is itself). */
+  wide(r: number): number;
+  /** The number of classes. */
+  readonly count: number;
+}
+
+/**
+ * A compiled program. Successors: `out` (and `arg` for `ALT`, the lower-priority branch); `arg` of
+ * `EMPTY_WIDTH` is its assertion bits. Rune instructions (`RUNE`, `RUNE1`, `RUNE_ANY`,
+ * `RUNE_ANY_NOT_NL`) are asked through {@link Prog.matchRune}; `CAPTURE` and `NOP` are empty steps.
+ */
+export interface Prog {
+  readonly op: Int8Array;
+  readonly out: Int32Array;
+  readonly arg: Int32Array;
+  readonly start: number;
+  /** Whether rune instruction `pc` matches rune `r` (case folding included). */
+  matchRune(pc: number, r: number): boolean;
+  /** Rune classes for a lazy DFA; undefined: matched by simulation alone. */
+  readonly classes?: RuneClasses;
+  /** False when `s` cannot contain a match (literals every match holds are missing); absent: no such test. */
+  readonly prefilter?: (s: string) => boolean;
+}
+
+/** Go's `syntax.IsWordChar` (ASCII only, as in RE2). */
+export function isWordRune(r: number): boolean {
+  return (r >= 48 && r <= 57) || (r >= 65 && r <= 90) || (r >= 97 && r <= 122) || r === 95;
+}
+
+/** Go's `syntax.EmptyOpContext(r1, r2)`: the assertions that hold between runes r1 and r2 (-1: the text's edge). */
+export function emptyContext(r1: number, r2: number): number {
+  let op = 0;
+  if (r1 < 0) op |= BEGIN_TEXT | BEGIN_LINE;
+  else if (r1 === 10) op |= BEGIN_LINE;
+  if (r2 < 0) op |= END_TEXT | END_LINE;
+  else if (r2 === 10) op |= END_LINE;
+  op |= isWordRune(r1) !== isWordRune(r2) ? WORD_BOUNDARY : NO_WORD_BOUNDARY;
+  return op;
+}
