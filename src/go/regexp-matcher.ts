@@ -19,25 +19,8 @@
  *
  * @module
  */
-import {
-  ALT,
-  ALT_MATCH,
-  BEGIN_LINE,
-  BEGIN_TEXT,
-  CAPTURE,
-  EMPTY_WIDTH,
-  END_LINE,
-  emptyContext,
-  FAIL,
-  isWordRune,
-  MATCH,
-  NO_WORD_BOUNDARY,
-  NOP,
-  type Prog,
-  RUNE_ANY,
-  RUNE_ANY_NOT_NL,
-  WORD_BOUNDARY,
-} from "./regexp-prog.js";
+import { LeftmostSearch } from "./regexp-leftmost.js";
+import { ALT, ALT_MATCH, BEGIN_TEXT, CAPTURE, EMPTY_WIDTH, emptyContext, FAIL, instMatches, isContextual, MATCH, NOP, type Prog, runeAt, runeBefore, runeKind } from "./regexp-prog.js";
 
 /**
  * Bounds of the lazy DFA per pattern (about 8 MB at most, as re2js' own DFA): states, instruction entries
@@ -47,27 +30,6 @@ const MAX_DFA_STATES = 4096;
 const MAX_DFA_ENTRIES = 1 << 20;
 const MAX_DFA_SLOTS = 1 << 20;
 const UNKNOWN = -1;
-
-/** The kind of the rune after a position, as far as assertions there are concerned: word rune, newline, other. */
-function nextKind(r: number): number {
-  return isWordRune(r) ? 1 : r === 10 ? 2 : 0;
-}
-
-/** The code point at `pos` (a lone surrogate is itself); -1 at the end. */
-function runeAt(s: string, pos: number): number {
-  return pos < s.length ? (s.codePointAt(pos) as number) : -1;
-}
-
-/** The code point ending at `pos`; -1 at the start. */
-function runeBefore(s: string, pos: number): number {
-  if (pos <= 0) return -1;
-  const c = s.charCodeAt(pos - 1);
-  if (c >= 0xdc00 && c <= 0xdfff && pos >= 2) {
-    const h = s.charCodeAt(pos - 2);
-    if (h >= 0xd800 && h <= 0xdbff) return (h - 0xd800) * 0x400 + (c - 0xdc00) + 0x10000;
-  }
-  return c;
-}
 
 function sameStates(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
@@ -103,6 +65,8 @@ export class ProgMatcher {
   private dfaNext = new Int32Array(0);
   /** Counts {@link resetDfa}s: a transition computed across a reset names states that are gone. */
   private generation = 0;
+  /** The DFAs of match positions, made on the first `find`. */
+  private leftmost: LeftmostSearch | undefined;
   /** The Pike VM's thread lists (instruction, start), made on the first `find`. */
   private vm: { pcs: [Int32Array, Int32Array]; starts: [Int32Array, Int32Array] } | undefined;
 
@@ -119,10 +83,7 @@ export class ProgMatcher {
     this.stack = new Int32Array(2 * n + 2);
     this.cur = new Int32Array(n);
     this.nxt = new Int32Array(n);
-    let contextual = false;
-    for (let pc = 0; pc < n; pc++) {
-      if (this.op[pc] === EMPTY_WIDTH && ((this.arg[pc] as number) & (BEGIN_LINE | END_LINE | WORD_BOUNDARY | NO_WORD_BOUNDARY)) !== 0) contextual = true;
-    }
+    const contextual = isContextual(prog);
     this.contextual = contextual;
     this.width = (prog.classes?.count ?? 0) * (contextual ? 3 : 1);
     this.anchored = this.startsAnchored();
@@ -202,14 +163,7 @@ export class ProgMatcher {
   }
 
   private matches(pc: number, r: number): boolean {
-    switch (this.op[pc]) {
-      case RUNE_ANY:
-        return true;
-      case RUNE_ANY_NOT_NL:
-        return r !== 10;
-      default:
-        return this.prog.matchRune(pc, r);
-    }
+    return instMatches(this.prog, pc, r);
   }
 
   /** From the states of `set`, reads rune `r` and fills the next list under `flags`; true on a match. */
@@ -295,7 +249,7 @@ export class ProgMatcher {
       }
       const rNext = s.codePointAt(after) as number;
       const cls = r < 128 ? (ascii[r] as number) : this.classOf(r);
-      const slot = state * width + (contextual ? cls * 3 + nextKind(rNext) : cls);
+      const slot = state * width + (contextual ? cls * 3 + runeKind(rNext) : cls);
       let t = this.dfaNext[slot] as number;
       if (t === UNKNOWN) {
         // strictly inside the subject: `\A` and `\z` do not hold; the other assertions depend on r and rNext
@@ -342,6 +296,12 @@ export class ProgMatcher {
       if (pf !== undefined && !pf(s)) return undefined;
     }
     if (this.firstEnd(s, from) < 0) return undefined;
+    const classes = this.prog.classes;
+    if (classes !== undefined) {
+      this.leftmost ??= new LeftmostSearch(this.prog, classes, this.anchored);
+      const m = this.leftmost.find(s, from);
+      if (m !== null) return m;
+    }
     return this.pike(s, from);
   }
 

@@ -74,3 +74,44 @@ export function emptyContext(r1: number, r2: number): number {
   op |= isWordRune(r1) !== isWordRune(r2) ? WORD_BOUNDARY : NO_WORD_BOUNDARY;
   return op;
 }
+
+/** The code point at `pos` of a UTF-16 subject (a lone surrogate is itself); -1 at the end. */
+export function runeAt(s: string, pos: number): number {
+  return pos < s.length ? (s.codePointAt(pos) as number) : -1;
+}
+
+/** The code point ending at `pos` (the one {@link runeAt} reads just before it); -1 at the start. */
+export function runeBefore(s: string, pos: number): number {
+  if (pos <= 0) return -1;
+  const c = s.charCodeAt(pos - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && pos >= 2) {
+    const h = s.charCodeAt(pos - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return (h - 0xd800) * 0x400 + (c - 0xdc00) + 0x10000;
+  }
+  return c;
+}
+
+/** The kind of a rune next to a position, as far as assertions there are concerned: word rune, newline, other. */
+export function runeKind(r: number): number {
+  return isWordRune(r) ? 1 : r === 10 ? 2 : 0;
+}
+
+/** Whether rune instruction `pc` of `prog` matches `r`. */
+export function instMatches(prog: Prog, pc: number, r: number): boolean {
+  switch (prog.op[pc]) {
+    case RUNE_ANY:
+      return true;
+    case RUNE_ANY_NOT_NL:
+      return r !== 10;
+    default:
+      return prog.matchRune(pc, r);
+  }
+}
+
+/** Whether some assertion of `prog` depends on the runes around it (`\b`, `\B`, `(?m)^`, `(?m)$`). */
+export function isContextual(prog: Prog): boolean {
+  for (let pc = 0; pc < prog.op.length; pc++) {
+    if (prog.op[pc] === EMPTY_WIDTH && ((prog.arg[pc] as number) & (BEGIN_LINE | END_LINE | WORD_BOUNDARY | NO_WORD_BOUNDARY)) !== 0) return true;
+  }
+  return false;
+}
