@@ -5,7 +5,8 @@
  *
  *   npm run fuzz:regexp -- --seed 1 --count 5000 [--subjects 12] [--long 300] [--show 5]
  *   npm run golden:regexp -- --hostile   re-records test/go-regexp/hostile-answers.json (Go's answers on
- *                                the large subjects of test/go-regexp/hostile.ts)
+ *                                the large subjects of test/go-regexp/hostile.ts: MatchString and
+ *                                FindAllStringIndex)
  *   npm run golden:regexp        re-records test/go-regexp/go-answers.json (hand-picked cases of
  *                                test/go-regexp/pinned.ts + seeded random ones), replayed by
  *                                test/go-regexp/go-regexp.test.ts without Go
@@ -20,7 +21,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareWithGo, type GoRegexpCase } from "../test/go-regexp/compare.js";
-import { PINNED_PATTERNS, pinnedSubjects } from "../test/go-regexp/pinned.js";
+import { FIND_PATTERNS, FIND_SUBJECTS, PINNED_PATTERNS, pinnedSubjects } from "../test/go-regexp/pinned.js";
 import { genRegexpPattern, genRegexpSubjects } from "../test/fuzz/regexp-gen.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { intFlag } from "./fuzz-flags.js";
@@ -61,8 +62,13 @@ const bin = buildOracle();
 if (process.argv.includes("--hostile")) {
   // Go's answers for the large hostile subjects of test/go-regexp/hostile.ts (Go needs a minute or two)
   const { HOSTILE_CASES, hostileSubject } = await import("../test/go-regexp/hostile.js");
-  const answers = askGo(bin, HOSTILE_CASES.map((h) => ({ pattern: h.pattern, subjects: [hostileSubject(h.subject)] })));
-  const out = HOSTILE_CASES.map((h, i) => ({ ...h, go: answers[i]?.error ?? answers[i]?.matches?.[0] }));
+  const answers = askGo(
+    bin,
+    HOSTILE_CASES.map((h) => ({ pattern: h.pattern, subjects: [hostileSubject(h.subject)] })),
+    true,
+  );
+  // goFind: FindAllStringIndex (UTF-8 byte offsets)
+  const out = HOSTILE_CASES.map((h, i) => ({ ...h, go: answers[i]?.error ?? answers[i]?.matches?.[0], goFind: answers[i]?.finds?.[0] }));
   const file = join(root, "test", "go-regexp", "hostile-answers.json");
   writeFileSync(file, `[\n${out.map((c) => JSON.stringify(c)).join(",\n")}\n]\n`);
   console.log(`recorded ${file}`);
@@ -71,7 +77,9 @@ if (process.argv.includes("--hostile")) {
 const rng = new Rng(seed);
 const reqs: { pattern: string; subjects: string[] }[] = [];
 if (record) for (const pattern of PINNED_PATTERNS) reqs.push({ pattern, subjects: [...pinnedSubjects(pattern), ...genRegexpSubjects(rng, pattern, 6, 64)] });
-const seen = new Set(reqs.map((q) => q.pattern));
+// the find fixture's own patterns go last, so that the ones before stay those of the same seed
+const findReqs = recordFind ? FIND_PATTERNS.map((pattern) => ({ pattern, subjects: [...FIND_SUBJECTS] })) : [];
+const seen = new Set([...reqs, ...findReqs].map((q) => q.pattern));
 let guard = 0;
 while (reqs.length < count + (record ? PINNED_PATTERNS.length : 0) && guard++ < count * 20) {
   const pattern = genRegexpPattern(rng);
@@ -79,6 +87,7 @@ while (reqs.length < count + (record ? PINNED_PATTERNS.length : 0) && guard++ < 
   seen.add(pattern);
   reqs.push({ pattern, subjects: genRegexpSubjects(rng, pattern, perPattern, longLength) });
 }
+reqs.push(...findReqs);
 const cases = askGo(bin, reqs, !record || recordFind);
 
 const groups = new Map<string, { n: number; examples: string[] }>();

@@ -241,3 +241,59 @@ export function pinnedSubjects(pattern: string): string[] {
   if (/1000|1001/.test(pattern)) out.push("a".repeat(999), "a".repeat(1000), "a".repeat(1001), `${"a".repeat(1000)}b`);
   return out;
 }
+
+/** Patterns whose match positions (FindAllStringIndex) are recorded too: priorities, empty matches, assertions. */
+export const FIND_PATTERNS: readonly string[] = [
+  "a*?",
+  "a+?b",
+  "a??a",
+  "a{2,4}?",
+  "a{2,}?",
+  "(?U)a+",
+  "(?U)a+?",
+  "(a|ab)(c|bcd)",
+  "(a|ab)*c",
+  "a|ab|abc",
+  "abc|ab|a",
+  "(a|)*",
+  "(|a)+",
+  "(a*?)*",
+  "(a+|b)*?",
+  "(a*)+",
+  "x*",
+  "[^a]*",
+  ".*?b",
+  "(?s).*?",
+  "é*",
+  "😀|a",
+  "\\b",
+  "\\B",
+  "\\bw\\w*\\b",
+  "(?m)^",
+  "(?m)$",
+  "(?m)^a*$",
+  "^a*",
+  "a*$",
+  "(?i)k+",
+  "(?i)ſ|s",
+  "\\pL+",
+  "[\\p{Greek}a]+?",
+];
+
+/** Subjects every {@link FIND_PATTERNS} pattern is tried on. */
+export const FIND_SUBJECTS: readonly string[] = [
+  ...PINNED_SUBJECTS,
+  "aaa",
+  "abcd",
+  "abcbcd",
+  "aab",
+  "bab",
+  "a b  c",
+  "word words w",
+  "a\naa\n",
+  "\n\n",
+  "😀a😀",
+  "é😀éé",
+  "KkſS",
+  "ΩωΩ a",
+];
