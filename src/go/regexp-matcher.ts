@@ -19,23 +19,9 @@
  *
  * @module
  */
+import { DfaStates, UNKNOWN } from "./regexp-dfa-states.js";
 import { LeftmostSearch } from "./regexp-leftmost.js";
 import { ALT, ALT_MATCH, BEGIN_TEXT, CAPTURE, EMPTY_WIDTH, emptyContext, FAIL, instMatches, isContextual, MATCH, NOP, type Prog, runeAt, runeBefore, runeKind } from "./regexp-prog.js";
-
-/**
- * Bounds of the lazy DFA per pattern (about 8 MB at most, as re2js' own DFA): states, instruction entries
- * over all states, and transition slots (states × rune classes × kinds of the following rune).
- */
-const MAX_DFA_STATES = 4096;
-const MAX_DFA_ENTRIES = 1 << 20;
-const MAX_DFA_SLOTS = 1 << 20;
-const UNKNOWN = -1;
-
-function sameStates(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** A program's matcher (see the module comment). */
 export class ProgMatcher {
@@ -59,12 +45,7 @@ export class ProgMatcher {
   private nNxt = 0;
   private stamp = 0;
   /** Lazy DFA over positions strictly inside the subject: state sets, their ids, transitions by (state, class). */
-  private readonly dfaIds = new Map<number, number[]>();
-  private readonly dfaSets: Int32Array[] = [];
-  private dfaEntries = 0;
-  private dfaNext = new Int32Array(0);
-  /** Counts {@link resetDfa}s: a transition computed across a reset names states that are gone. */
-  private generation = 0;
+  private readonly dfa: DfaStates;
   /** The DFAs of match positions, made on the first `find`. */
   private leftmost: LeftmostSearch | undefined;
   /** The Pike VM's thread lists (instruction, start), made on the first `find`. */
@@ -86,6 +67,7 @@ export class ProgMatcher {
     const contextual = isContextual(prog);
     this.contextual = contextual;
     this.width = (prog.classes?.count ?? 0) * (contextual ? 3 : 1);
+    this.dfa = new DfaStates(this.width);
     this.anchored = this.startsAnchored();
   }
 
@@ -178,43 +160,9 @@ export class ProgMatcher {
     return !this.anchored && this.add(this.start, flags, st);
   }
 
-  /** Forgets every DFA state; transitions being computed must not be stored (see {@link generation}). */
-  private resetDfa(): void {
-    this.dfaNext.fill(UNKNOWN, 0, this.dfaSets.length * this.width);
-    this.dfaIds.clear();
-    this.dfaSets.length = 0;
-    this.dfaEntries = 0;
-    this.generation++;
-  }
-
-  /** The DFA state of the next list (sorted in place), registered on first sight; -1 when the cache is full. */
+  /** The DFA state of the next list (sorted in place), registered on first sight; -1 when the cache cannot hold it. */
   private stateOfNext(): number {
-    const n = this.nNxt;
-    const pcs = this.nxt.subarray(0, n).sort();
-    let h = n;
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ (pcs[i] as number), 0x9e3779b1) ^ (h >>> 15);
-    const bucket = this.dfaIds.get(h);
-    if (bucket !== undefined) {
-      for (const id of bucket) if (sameStates(this.dfaSets[id] as Int32Array, pcs)) return id;
-    }
-    if (this.dfaSets.length >= MAX_DFA_STATES || this.dfaEntries + n > MAX_DFA_ENTRIES || (this.dfaSets.length + 1) * this.width > MAX_DFA_SLOTS) {
-      // full: start afresh (as RE2 does), unless even an empty cache cannot hold this state
-      if (n > MAX_DFA_ENTRIES || this.width > MAX_DFA_SLOTS) return -1;
-      this.resetDfa();
-      return this.stateOfNext();
-    }
-    const id = this.dfaSets.length;
-    this.dfaSets.push(pcs.slice());
-    this.dfaEntries += n;
-    if (bucket) bucket.push(id);
-    else this.dfaIds.set(h, [id]);
-    const width = this.width;
-    if (this.dfaNext.length < (id + 1) * width) {
-      const grown = new Int32Array(Math.min(Math.max(this.dfaNext.length * 2, (id + 1) * width), MAX_DFA_SLOTS)).fill(UNKNOWN);
-      grown.set(this.dfaNext);
-      this.dfaNext = grown;
-    }
-    return id;
+    return this.dfa.intern(this.nxt.subarray(0, this.nNxt).sort(), false);
   }
 
   /** Go's `MatchString`: true when the program matches anywhere in `s`. */
@@ -244,27 +192,27 @@ export class ProgMatcher {
       const after = pos + (r > 0xffff ? 2 : 1);
       if (after >= len) {
         // the last rune: `\z` holds after it (not cached)
-        const set = this.dfaSets[state] as Int32Array;
+        const set = this.dfa.lists[state] as Int32Array;
         return this.step(set, set.length, r, emptyContext(r, -1)) ? after : -1;
       }
       const rNext = s.codePointAt(after) as number;
       const cls = r < 128 ? (ascii[r] as number) : this.classOf(r);
       const slot = state * width + (contextual ? cls * 3 + runeKind(rNext) : cls);
-      let t = this.dfaNext[slot] as number;
+      let t = this.dfa.next[slot] as number;
       if (t === UNKNOWN) {
         // strictly inside the subject: `\A` and `\z` do not hold; the other assertions depend on r and rNext
-        const set = this.dfaSets[state] as Int32Array;
+        const set = this.dfa.lists[state] as Int32Array;
         if (this.step(set, set.length, r, contextual ? emptyContext(r, rNext) : 0)) return after;
-        const generation = this.generation;
+        const generation = this.dfa.generation;
         t = this.stateOfNext();
         // a state too large for the cache: go on without it from the states just computed
         if (t < 0) return this.nfaFrom(s, after);
-        if (generation === this.generation) this.dfaNext[slot] = t;
+        if (generation === this.dfa.generation) this.dfa.next[slot] = t;
       }
       state = t;
       pos = after;
       r = rNext;
-      if (this.anchored && (this.dfaSets[state] as Int32Array).length === 0) return -1;
+      if (this.anchored && (this.dfa.lists[state] as Int32Array).length === 0) return -1;
     }
   }
 
