@@ -10,9 +10,11 @@
  *   a newline or another rune; the last rune (where `\z` holds) is stepped uncached.
  * - `find(s, from)` is the position of Go's leftmost-first match starting at or after `from` (what
  *   `FindStringIndex` returns at `from` within `FindAllString`): the lazy DFA first tells whether there
- *   is any match (most searches that fail end there), then a Pike VM (threads in priority order, each with
- *   its start; a thread reaching `MATCH` cuts every lower-priority one), as Go's `machine` does without
- *   captures.
+ *   is any match (most searches that fail end there), then the position DFAs of src/go/regexp-leftmost.ts
+ *   find its end and start. When those cannot be used (no rune classes: programs past 20,000
+ *   instructions; a state too large for the cache), a Pike VM (threads in priority order, each with its
+ *   start; a thread reaching `MATCH` cuts every lower-priority one), as Go's `machine` does without
+ *   captures: O(subject × program), as Go.
  *
  * Runes are code points of the UTF-16 subject (a lone surrogate is itself); empty-width assertions are
  * evaluated from the runes on either side (Go's `EmptyOpContext`).

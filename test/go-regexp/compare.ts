@@ -8,7 +8,7 @@ import { compileGoRegexp } from "../../src/go/regexp.js";
 import { findAllIndex } from "../../src/go/regexp-find-all.js";
 import { compileMatcher } from "../../src/go/regexp-matcher.js";
 import { progOfRe2js } from "../../src/go/regexp-re2js-prog.js";
-import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
+import { compileSimpleProg, compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 
 /** One pattern and Go's answers: `regexp.Compile`'s error text, or `MatchString` of each subject. */
 export interface GoRegexpCase {
@@ -63,6 +63,10 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
   // the program matcher on every pattern, not only on the large programs it is used for
   const progOfRe = progOfRe2js(r.regexp.re);
   const prog = progOfRe && compileMatcher(progOfRe);
+  // the same program without rune classes: no DFA, positions by the Pike VM (the path of programs past 20,000 instructions)
+  const simpleProg = compileSimpleProg(pattern);
+  const pikeProg = simpleProg ?? progOfRe;
+  const pike = c.finds && pikeProg ? compileMatcher({ ...pikeProg, classes: undefined }) : undefined;
   c.subjects.forEach((s, i) => {
     const wantFind = c.finds?.[i];
     if (wantFind) {
@@ -70,6 +74,10 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
       const utf8 = (at: number): number => Buffer.byteLength(g.slice(0, at));
       const got = JSON.stringify(findAllIndex(r.regexp, g, -1).map(([a, b]) => [utf8(a), utf8(b)]));
       if (got !== JSON.stringify(wantFind)) out.push({ kind: `findAll (${path})`, pattern, subject: s, go: JSON.stringify(wantFind), crdkit: got });
+      if (pike) {
+        const byPike = JSON.stringify(findAllIndex(pike, g, -1).map(([a, b]) => [utf8(a), utf8(b)]));
+        if (byPike !== JSON.stringify(wantFind)) out.push({ kind: `findAll (Pike VM, ${path})`, pattern, subject: s, go: JSON.stringify(wantFind), crdkit: byPike });
+      }
     }
     const want = matches[i];
     const got = r.regexp.test(asGoSees(s));
