@@ -227,7 +227,10 @@ export class LeftmostSearch {
 
   /** Where the leftmost-first match at or after `from` ends: -1 for none, null when the cache cannot hold a state. */
   private matchEnd(s: string, from: number): number | null {
-    const fwd = this.fwd;
+    const { fwd, contextual } = this;
+    const { width } = fwd;
+    const ascii = this.classes.ascii;
+    const len = s.length;
     let r = runeAt(s, from);
     let state = this.fwdState(this.closure(this.prog.start, emptyContext(runeBefore(s, from), r), this.nextStamp(), 0), false);
     if (state < 0) return null;
@@ -238,15 +241,15 @@ export class LeftmostSearch {
       if (r < 0) return end;
       if ((fwd.lists[state] as Int32Array).length === 0 && (fwd.flags[state] === true || this.anchored)) return end;
       const after = pos + (r > 0xffff ? 2 : 1);
-      const rNext = runeAt(s, after);
+      const rNext = after < len ? (s.codePointAt(after) as number) : -1;
       let t: number;
       if (rNext < 0) t = this.fwdNext(state, r, emptyContext(r, -1));
       else {
-        const slot = this.classSlot(state, r, rNext, fwd.width);
+        const slot = contextual ? this.classSlot(state, r, rNext, width) : state * width + (r < 128 ? (ascii[r] as number) : this.classes.wide(r));
         t = fwd.next[slot] as number;
         if (t === UNKNOWN) {
           const generation = fwd.generation;
-          t = this.fwdNext(state, r, this.contextual ? emptyContext(r, rNext) : 0);
+          t = this.fwdNext(state, r, contextual ? emptyContext(r, rNext) : 0);
           if (t >= 0 && generation === fwd.generation) fwd.next[slot] = t;
         }
       }

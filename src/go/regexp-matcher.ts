@@ -9,12 +9,12 @@
  *   when the program asserts `\b`, `\B`, `(?m)^` or `(?m)$`, on whether the rune after it is a word rune,
  *   a newline or another rune; the last rune (where `\z` holds) is stepped uncached.
  * - `find(s, from)` is the position of Go's leftmost-first match starting at or after `from` (what
- *   `FindStringIndex` returns at `from` within `FindAllString`): the lazy DFA first tells whether there
- *   is any match (most searches that fail end there), then the position DFAs of src/go/regexp-leftmost.ts
- *   find its end and start. When those cannot be used (no rune classes: programs past 20,000
- *   instructions; a state too large for the cache), a Pike VM (threads in priority order, each with its
- *   start; a thread reaching `MATCH` cuts every lower-priority one), as Go's `machine` does without
- *   captures: O(subject × program), as Go.
+ *   `FindStringIndex` returns at `from` within `FindAllString`): the position DFAs of
+ *   src/go/regexp-leftmost.ts find its end and start. When those cannot be used (no rune classes:
+ *   programs past 20,000 instructions; a state too large for the cache), the `test` simulation first
+ *   tells whether there is a match at all, then a Pike VM (threads in priority order, each with its
+ *   start; a thread reaching `MATCH` cuts every lower-priority one) finds it, as Go's `machine` does
+ *   without captures: O(subject × program), as Go.
  *
  * Runes are code points of the UTF-16 subject (a lone surrogate is itself); empty-width assertions are
  * evaluated from the runes on either side (Go's `EmptyOpContext`).
@@ -245,13 +245,14 @@ export class ProgMatcher {
       const pf = this.prog.prefilter;
       if (pf !== undefined && !pf(s)) return undefined;
     }
-    if (this.firstEnd(s, from) < 0) return undefined;
     const classes = this.prog.classes;
     if (classes !== undefined) {
       this.leftmost ??= new LeftmostSearch(this.prog, classes, this.anchored);
       const m = this.leftmost.find(s, from);
       if (m !== null) return m;
     }
+    // the simulation is O(subject × program): first ask the DFA whether there is a match at all
+    if (this.firstEnd(s, from) < 0) return undefined;
     return this.pike(s, from);
   }
 
