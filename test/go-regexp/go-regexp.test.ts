@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
+import { findAllIndex } from "../../src/go/regexp-find-all.js";
 import { programSize } from "../../src/go/regexp-re2js-prog.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
 import { compareWithGo, type GoRegexpCase, type RegexpMismatch } from "./compare.js";
@@ -16,7 +17,7 @@ import { type HostileCase, hostileSubject } from "./hostile.js";
 const cases = JSON.parse(readFileSync(new URL("./go-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
 /** Recorded with Go's FindAllStringIndex of every subject too (`npm run golden:regexp -- --find`). */
 const findCases = JSON.parse(readFileSync(new URL("./go-find-answers.json", import.meta.url), "utf8")) as GoRegexpCase[];
-const hostile = JSON.parse(readFileSync(new URL("./hostile-answers.json", import.meta.url), "utf8")) as (HostileCase & { go: boolean | string })[];
+const hostile = JSON.parse(readFileSync(new URL("./hostile-answers.json", import.meta.url), "utf8")) as (HostileCase & { go: boolean | string; goFind?: [number, number][] })[];
 
 /**
  * Disagreements with Go outside the fast path (in src/go/regexp.ts and re2js), each a bug still open.
@@ -105,6 +106,19 @@ describe("Go regexp answers recorded from real Go", () => {
       // the simple subset's program or re2js' large one, both run by src/go/regexp-matcher.ts
       assert.ok(compileSimpleRegexp(h.pattern) !== undefined || programSize(r.regexp.re) >= 200, `${h.pattern} takes the program matcher`);
       assert.equal(r.regexp.test(hostileSubject(h.subject)), h.go, `${h.pattern} on ${JSON.stringify(h.subject)}`);
+    }
+  });
+
+  it("answers Go's FindAllStringIndex on large hostile subjects (re2js' matcher would need minutes)", () => {
+    assert.ok(hostile.filter((h) => h.goFind !== undefined).length >= 8);
+    for (const h of hostile) {
+      if (h.goFind === undefined) continue;
+      const r = compileGoRegexp(h.pattern);
+      assert.ok(r.regexp, h.pattern);
+      const s = hostileSubject(h.subject);
+      const utf8 = (at: number): number => Buffer.byteLength(s.slice(0, at));
+      const got = findAllIndex(r.regexp, s, -1).map(([a, b]) => [utf8(a), utf8(b)]);
+      assert.deepEqual(got, h.goFind, `${h.pattern} on ${JSON.stringify(h.subject)}`);
     }
   });
 });
