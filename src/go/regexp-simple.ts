@@ -426,6 +426,7 @@ function toProg(prog: Program, start: number): Prog {
     start,
     matchRune: (pc, r) => (sets[pc] as RuneSet)[Math.min(r, NON_ASCII)] === 1,
     classes: SIMPLE_CLASSES,
+    prefilter: undefined,
   };
 }
 
