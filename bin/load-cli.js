@@ -196,15 +196,24 @@ function loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, st, command, v
       } else if ((found.flags & FIRST_TIME) !== 0) {
         // a repeat run on a first-time run's entry: the next run compiles afresh and writes its own
         if (!firstTime) write(found.data, found.flags | REPEAT_SEEN, found.cpu);
-      } else if (!firstTime && cpu >= Math.max(REFRESH_MIN_CPU_MS, 2 * found.cpu)) {
-        // a repeat run much longer than the one that wrote the entry: keep what it compiled if that is more;
-        // if not, the same data, recorded as written by this run (longer runs only try again)
-        const data = script.createCachedData();
-        write(data.length > found.data.length * 1.02 ? data : found.data, 0);
+      } else if (!firstTime) {
+        const data = refreshedData(script, found, cpu);
+        if (data) write(data, 0);
       }
     });
   }
   return module.exports;
+}
+
+/**
+ * For a repeat run much longer (CPU) than the one that wrote the entry `found` of `script`: the data to write
+ * again, what this run compiled if that is more, else the same data (then recorded as written by this run,
+ * so that only longer runs try again); undefined for other runs.
+ */
+function refreshedData(script, found, cpu) {
+  if (cpu < Math.max(REFRESH_MIN_CPU_MS, 2 * found.cpu)) return undefined;
+  const data = script.createCachedData();
+  return data.length > found.data.length * 1.02 ? data : found.data;
 }
 
 /** Files of the bundle that crdkit.cjs requires on first use, each with a code-cache entry of its own. */
@@ -233,9 +242,9 @@ function loadChunk(fs, vm, mod, path, crc, bundleEntry, file, command, variant) 
     process.once("exit", () => {
       const cpu = cpuMs();
       if (found === undefined || script.cachedDataRejected) writeEntry(fs, path, entry, script.createCachedData(), crc, cpu, 0);
-      else if (cpu >= Math.max(REFRESH_MIN_CPU_MS, 2 * found.cpu)) {
-        const data = script.createCachedData();
-        writeEntry(fs, path, entry, data.length > found.data.length * 1.02 ? data : found.data, crc, cpu, 0);
+      else {
+        const data = refreshedData(script, found, cpu);
+        if (data) writeEntry(fs, path, entry, data, crc, cpu, 0);
       }
     });
   }

@@ -23,7 +23,7 @@
  */
 import { DfaStates, UNKNOWN } from "./regexp-dfa-states.js";
 import { LeftmostSearch } from "./regexp-leftmost.js";
-import { ALT, ALT_MATCH, BEGIN_TEXT, CAPTURE, EMPTY_WIDTH, emptyContext, FAIL, isContextual, MATCH, NOP, type Prog, RUNE_ANY, RUNE_ANY_NOT_NL, runeAt, runeBefore, runeKind } from "./regexp-prog.js";
+import { ALT, ALT_MATCH, BEGIN_TEXT, CAPTURE, EMPTY_WIDTH, emptyContext, FAIL, instMatches, isContextual, MATCH, NOP, type Prog, runeAt, runeBefore, runeKind } from "./regexp-prog.js";
 
 /** A program's matcher (see the module comment). */
 export class ProgMatcher {
@@ -32,7 +32,6 @@ export class ProgMatcher {
   private readonly arg: Int32Array;
   private readonly start: number;
   private readonly prog: Prog;
-  private readonly matchRune: (pc: number, r: number) => boolean;
   private readonly ascii: Int32Array;
   private readonly useDfa: boolean;
   /** True when no match can start after position 0 (every path from the start passes `\A`). */
@@ -56,7 +55,6 @@ export class ProgMatcher {
 
   constructor(prog: Prog) {
     this.prog = prog;
-    this.matchRune = prog.matchRune;
     const n = prog.op.length;
     this.op = prog.op;
     this.out = prog.out;
@@ -149,14 +147,7 @@ export class ProgMatcher {
   }
 
   private matches(pc: number, r: number): boolean {
-    switch (this.op[pc]) {
-      case RUNE_ANY:
-        return true;
-      case RUNE_ANY_NOT_NL:
-        return r !== 10;
-      default:
-        return this.matchRune(pc, r);
-    }
+    return instMatches(this.prog, pc, r);
   }
 
   /** From the states of `set`, reads rune `r` and fills the next list under `flags`; true on a match. */
