@@ -19,6 +19,7 @@ import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
 import type { RequestContext } from "./auth/request-context.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
+import { goCipherOrder } from "./auth/tls-cipher-order.js";
 import { CrdFinalizer, markCrdDeleting } from "./controllers/crd-finalizer.js";
 import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-controller.js";
 import { crdResourceType } from "./registry/crd-resource.js";
@@ -519,7 +520,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     if (limits.admit(req, res)) void handler.handle(req, res);
   };
   const server: Server = security.tls
-    ? createHttpsServer({ ...security.tls, rejectUnauthorized: false }, onRequest)
+    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false }, onRequest)
     : createServer(onRequest);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
