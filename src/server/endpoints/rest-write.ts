@@ -25,7 +25,9 @@ import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } 
 import { groupVersion } from "../registry/resource-type.js";
 import {
   decodeWritten,
+  type EncodedWrite,
   encodeForStorage,
+  encodeWrite,
   writtenAnswer,
   fieldValidationOf,
   isDryRun,
@@ -178,8 +180,12 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   try {
     const key = objectKey(r.rt, r.namespace, name);
-    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
-    return await writtenAnswer(r, sv, 201, warnings);
+    let written: EncodedWrite | undefined;
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => {
+      written = await encodeWrite(r.rt, toStore);
+      return r.store.create(key, written.text);
+    });
+    return await writtenAnswer(r, sv, 201, warnings, written);
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
