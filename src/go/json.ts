@@ -152,57 +152,6 @@ export function goJsonMarshal(v: JsonValue | undefined): string {
   }
 }
 
-/**
- * {@link goJsonMarshal} of `obj` without the member `member` of its object `obj[field]`, and where that member
- * would be: inserting `"member":VALUE` at `at` — with a comma before it when `comma` is "before", after it when
- * "after" — gives goJsonMarshal of `obj` with the member set (the keys of both objects in Go's order). Used to
- * store an object without its resourceVersion and answer it with one, from one encoding. `obj[field]` must
- * be a plain object; `member` is ASCII (its place is the same in UTF-8 and UTF-16 order).
- */
-export function goJsonMarshalWithSlot(
-  obj: Record<string, JsonValue>,
-  field: string,
-  member: string,
-): { text: string; at: number; comma: "before" | "after" | "" } {
-  const keys = sortedKeys(obj);
-  let out = "{";
-  let at = -1;
-  let comma: "before" | "after" | "" = "";
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    out += `${i > 0 ? "," : ""}${goJsonString(k)}:`;
-    const v = obj[k];
-    if (k !== field) {
-      out += goJsonMarshal(v);
-      continue;
-    }
-    const inner = v as Record<string, JsonValue>;
-    const names = sortedKeys(inner).filter((n) => n !== member);
-    out += "{";
-    for (let j = 0; j < names.length; j++) {
-      const n = names[j]!;
-      if (at < 0 && n > member) {
-        at = out.length;
-        comma = j > 0 ? "before" : "after";
-      }
-      out += `${j > 0 ? "," : ""}${goJsonString(n)}:${goJsonMarshal(inner[n])}`;
-    }
-    if (at < 0) {
-      at = out.length;
-      comma = names.length > 0 ? "before" : "";
-    }
-    out += "}";
-  }
-  return { text: `${out}}`, at, comma };
-}
-
-/** Inserts `"member":valueJson` into a {@link goJsonMarshalWithSlot} text at its slot. */
-export function fillJsonSlot(slot: { text: string; at: number; comma: "before" | "after" | "" }, member: string, valueJson: string): string {
-  const m = `${goJsonString(member)}:${valueJson}`;
-  const piece = slot.comma === "before" ? `,${m}` : slot.comma === "after" ? `${m},` : m;
-  return slot.text.slice(0, slot.at) + piece + slot.text.slice(slot.at);
-}
-
 /** {@link goJsonMarshal} with an explicit work list: any nesting depth. */
 export function goJsonMarshalIterative(v: JsonValue | undefined): string {
   const out: string[] = [];

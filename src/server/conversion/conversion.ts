@@ -7,7 +7,6 @@
  * (measured against the real server: test/server-diff/sequences/06-versions).
  */
 import { applyDefaults } from "../../defaulting/default.js";
-import { hasDefaults } from "../../structural/subtree-facts.js";
 import { applySchemaCoercion } from "../../defaulting/schema-coercer.js";
 import type { CompileResult, CompiledVersion } from "../../pipeline/compile.js";
 import { isObject, type JsonObject } from "../../value/json-value.js";
@@ -34,12 +33,6 @@ export interface VersionConverter {
    * storage, in the request version's fields (field ownership is computed on it).
    */
   roundTrip(obj: JsonObject, version: string): Promise<JsonObject>;
-  /**
-   * True when {@link fromStorage} returns an object stored in `version`, read in `version`, as it is: no
-   * webhook, and no defaults in that version's schema (read defaults could fill fields the write dropped,
-   * such as a status reset on create).
-   */
-  readsAsStored(version: string): boolean;
 }
 
 /** How the server reaches conversion webhooks. */
@@ -124,11 +117,6 @@ export function versionConverter(
     async roundTrip(obj, target) {
       const stored = versionOf(obj["apiVersion"]) !== storageVersion ? await convert(obj, storageVersion) : obj;
       return versionOf(stored["apiVersion"]) !== target ? convert(stored, target) : stored;
-    },
-    readsAsStored(v) {
-      if (hook || (ctx && !ctx.versions.has(v))) return false;
-      const s = version(v)?.structural;
-      return !s || !hasDefaults(s);
     },
     async fromStorage(obj, target) {
       const stored = versionOf(obj["apiVersion"]);

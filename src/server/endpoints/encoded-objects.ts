@@ -51,11 +51,7 @@ export class EncodedObjects {
 
   /** Encodes `obj` (`sv` as decoded through `rt`), remembers the text when `rt` is cacheable, and returns it. */
   put(rt: ResourceType, sv: StoredValue, obj: JsonObject): string {
-    return this.remember(rt, sv, toJson(obj));
-  }
-
-  /** Remembers `json`, the answer of `sv` read through `rt` (when `rt` is cacheable), and returns it. */
-  remember(rt: ResourceType, sv: StoredValue, json: string): string {
+    const json = toJson(obj);
     if (!EncodedObjects.cacheable(rt)) return json;
     const id = `${rt.version}\u0000${sv.key}`;
     const size = json.length + sv.value.length;

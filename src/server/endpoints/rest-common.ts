@@ -5,7 +5,7 @@ import type { Store, StoredValue } from "../../storage/types.js";
 import type { RequestContext } from "../auth/request-context.js";
 import { EncodedObjects } from "./encoded-objects.js";
 import { wantsYaml } from "./yaml-response.js";
-import { fillJsonSlot, goJsonMarshal, goJsonMarshalWithSlot } from "../../go/json.js";
+import { goJsonMarshal } from "../../go/json.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { CorruptObjectError } from "./corrupt-object.js";
@@ -83,35 +83,6 @@ export async function encodeForStorage(rt: ResourceType, obj: JsonObject): Promi
   }
 }
 
-/** The text stored for a write and, when reading that text back gives the object as it is, the read's JSON. */
-export interface EncodedWrite {
-  text: string;
-  /** The JSON a read of `text` at `revision` answers (its resourceVersion filled in), without parsing it. */
-  answer?: (revision: number) => string;
-}
-
-/** A Go JSON number `-0` (outside strings it can only follow `:`, `[` or `,`): JSON.parse reads it as int64 0. */
-const NEGATIVE_ZERO = /[:,[]-0(?![.\deE])/;
-
-/**
- * {@link encodeForStorage}, plus the answer of reading the stored text back, built from the same encoding
- * when that read is the identity: the object is in the storage version and read in it (no webhook, no read
- * defaults — `VersionConverter.readsAsStored`), so decoding the text (parse, read defaults, apiVersion,
- * resourceVersion) and encoding the result again give the stored text with `metadata.resourceVersion`
- * inserted; a `-0` number, which the parse reads as 0, takes the decoding path.
- */
-export async function encodeWrite(rt: ResourceType, obj: JsonObject): Promise<EncodedWrite> {
-  const gv = groupVersion(rt.group, rt.version);
-  const meta = obj["metadata"];
-  const conv = rt.converter?.();
-  if (obj["apiVersion"] !== gv || !isObject(meta) || (conv && (conv.storageVersion !== rt.version || !conv.readsAsStored(rt.version)))) {
-    return { text: await encodeForStorage(rt, obj) };
-  }
-  const slot = goJsonMarshalWithSlot(obj, "metadata", "resourceVersion");
-  if (NEGATIVE_ZERO.test(slot.text)) return { text: slot.text };
-  return { text: slot.text, answer: (revision) => fillJsonSlot(slot, "resourceVersion", `"${revision}"`) };
-}
-
 /**
  * Parses stored JSON. `JSON.parse` is exact unless an integer has more than 15 digits; those texts go
  * through the int64-preserving decoder (as the API server decodes storage: int64 stays int64).
@@ -183,17 +154,10 @@ export function encodedAnswers(r: RestRequest): EncodedObjects | undefined {
   return wantsYaml(accept) || wantsTable(accept) ? undefined : r.encoded;
 }
 
-/**
- * The answer of a write that stored `sv`: the object decoded, and its JSON remembered for later GETs. With
- * `written` (the write's {@link encodeWrite}, when `sv` holds its text) and a JSON answer, the JSON is built
- * from the encoding instead (the same text; no object in the answer).
- */
-export async function writtenAnswer(r: RestRequest, sv: StoredValue, code: number, warnings?: string[], written?: EncodedWrite): Promise<RestResponse> {
-  const enc = encodedAnswers(r);
-  if (enc && written?.answer && sv.value === written.text) {
-    return { code, body: null, ...(warnings ? { warnings } : {}), json: enc.remember(r.rt, sv, written.answer(sv.modRevision)) };
-  }
+/** The answer of a write that stored `sv`: the object decoded, and its JSON remembered for later GETs. */
+export async function writtenAnswer(r: RestRequest, sv: StoredValue, code: number, warnings?: string[]): Promise<RestResponse> {
   const obj = await decodeWritten(r.rt, sv);
+  const enc = encodedAnswers(r);
   return { code, body: obj, ...(warnings ? { warnings } : {}), ...(enc ? { json: enc.put(r.rt, sv, obj) } : {}) };
 }
 

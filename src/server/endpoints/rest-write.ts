@@ -25,9 +25,7 @@ import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } 
 import { groupVersion } from "../registry/resource-type.js";
 import {
   decodeWritten,
-  type EncodedWrite,
   encodeForStorage,
-  encodeWrite,
   writtenAnswer,
   fieldValidationOf,
   isDryRun,
@@ -180,12 +178,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   try {
     const key = objectKey(r.rt, r.namespace, name);
-    let written: EncodedWrite | undefined;
-    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => {
-      written = await encodeWrite(r.rt, toStore);
-      return r.store.create(key, written.text);
-    });
-    return await writtenAnswer(r, sv, 201, warnings, written);
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
+    return await writtenAnswer(r, sv, 201, warnings);
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
