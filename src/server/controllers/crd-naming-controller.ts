@@ -24,6 +24,7 @@ import { isSynced } from "../registry/registry-synced-store.js";
 import { CRD_TYPE } from "../ssa/crd-type.js";
 import { trackUpdate } from "../ssa/field-manager.js";
 import { namingStatus } from "./crd-status.js";
+import type { PendingPasses } from "./pending-passes.js";
 import { withNonStructuralCondition } from "./nonstructural-condition.js";
 import { nowTimestamp } from "../registry/object-meta.js";
 
@@ -272,18 +273,35 @@ function afterIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The store CRD requests write through: every write (or delete) is followed by the controllers' pass. */
-export function crdNamingStore(store: Store, controller: CrdNamingController): Store {
+/**
+ * The store CRD requests write through: every write (or delete) is followed by the controllers' pass. With
+ * `passes`, a create on a store without a shared commit (etcd) answers once the create is stored and leaves its
+ * pass to `passes`, which the server's requests wait for (see pending-passes.ts).
+ */
+export function crdNamingStore(store: Store, controller: CrdNamingController, passes?: PendingPasses): Store {
   const nameOf = (key: string) => key.slice(CRD_PREFIX.length);
+  /** Resolves once the passes under way (creates already answered) have settled. */
+  const settled = () => (passes === undefined || passes.idle ? undefined : passes.settled());
   return {
     currentRevision: () => store.currentRevision(),
-    get: (key) => store.get(key),
-    list: (prefix) => store.list(prefix),
-    listRange: (prefix, range) => store.listRange(prefix, range),
-    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
+    // A CRD read goes to the store at once, in parallel with the passes under way (see PendingPasses.read).
+    get: (key) => (passes === undefined || passes.idle ? store.get(key) : passes.read(key, store.get(key))),
+    list: async (prefix) => {
+      await settled();
+      return store.list(prefix);
+    },
+    listRange: async (prefix, range) => {
+      await settled();
+      return store.listRange(prefix, range);
+    },
+    watch: async (prefix, from, onEvent, onError) => {
+      await settled();
+      return store.watch(prefix, from, onEvent, onError);
+    },
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
     create: async (key, value) => {
+      await settled();
       if (store.createThen) {
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
         const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
@@ -303,8 +321,15 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         await afterIo();
         const prepared = controller.prepareCreated(key, value);
         const sv = await pending;
-        await controller.afterCreate(sv, prepared);
-        await store.waitSeen(key, sv.modRevision);
+        const pass = controller.afterCreate(sv, prepared).then(() => store.waitSeen(key, sv.modRevision));
+        if (passes) {
+          // The answer (the CRD as created) goes out while the status write is on its way: every request this
+          // server receives meanwhile waits for the pass (and the registry) first, so the CRD is still
+          // established and served by the creator's next request; the write's round trip overlaps the answer's.
+          passes.track(pass);
+          return sv;
+        }
+        await pass;
         return sv;
       }
       const sv = await store.create(key, value);
@@ -312,11 +337,13 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
       return sv;
     },
     update: async (key, value, expected) => {
+      await settled();
       const sv = await store.update(key, value, expected);
       await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;
     },
     delete: async (key, expected) => {
+      await settled();
       const res = await store.delete(key, expected);
       await controller.afterWrite(nameOf(key), groupOf(parseStored(res.last.value)));
       return res;
