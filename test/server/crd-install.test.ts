@@ -195,3 +195,63 @@ describe("CRD naming on a store that commits in groups", () => {
     await store.close();
   });
 });
+
+describe("CRD install on etcd: the create's answer does not wait for the status write", () => {
+  it("answers the create while the status write is held; requests sent meanwhile wait for it and see the CRD established and served", { timeout: 60_000 }, async () => {
+    const etcd = await EtcdProcess.start();
+    const store = new EtcdStore({ servers: [etcd.url], compactionIntervalMs: 0 });
+    let release!: () => void;
+    let gate: Promise<void> | undefined = new Promise((r) => (release = r));
+    let held = 0;
+    // The status write of the CRD (an update of its key) waits for the gate.
+    const gated = new Proxy(store, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if (prop !== "update" || typeof v !== "function") return typeof v === "function" ? v.bind(target) : v;
+        return async (key: string, value: string, expected?: number) => {
+          if (gate && key.startsWith(CRD_PREFIX)) {
+            held++;
+            await gate;
+          }
+          return (v as Store["update"]).call(target, key, value, expected);
+        };
+      },
+    });
+    const s = await startServer({ store: gated, ui: false });
+    try {
+      const r = await api(s.url, "POST", CRDS, thingCrd(1));
+      assert.equal(r.status, 201, r.text);
+      assert.equal(held, 1, "the create answered while its status write was held");
+      assert.equal(r.json.status.conditions, null);
+      const rv = Number(r.json.metadata.resourceVersion);
+      // Sent before the status write may go on: each waits for it.
+      const got = api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
+      const listed = api(s.url, "GET", CRDS);
+      const discovery = api(s.url, "GET", "/apis/g1.example.com/v1");
+      const served = api(s.url, "GET", "/apis/g1.example.com/v1/namespaces/default/things1");
+      const established = [
+        ["NamesAccepted", "True", "NoConflicts"],
+        ["Established", "True", "InitialNamesAccepted"],
+      ];
+      gate = undefined;
+      release();
+      const one = await got;
+      assert.equal(Number(one.json.metadata.resourceVersion), rv + 1);
+      assert.deepEqual(conds(one.json), established);
+      const all = await listed;
+      assert.deepEqual(
+        all.json.items.map((c: { metadata: { name: string }; status?: { conditions?: Cond[] } }) => [c.metadata.name, conds(c)]),
+        [["things1.g1.example.com", established]],
+      );
+      assert.deepEqual(
+        (await discovery).json.resources.map((x: { name: string }) => x.name),
+        ["things1"],
+      );
+      assert.equal((await served).status, 200);
+    } finally {
+      release();
+      await s.close();
+      await etcd.cleanup();
+    }
+  });
+});
