@@ -280,28 +280,28 @@ function afterIo(): Promise<void> {
  */
 export function crdNamingStore(store: Store, controller: CrdNamingController, passes?: PendingPasses): Store {
   const nameOf = (key: string) => key.slice(CRD_PREFIX.length);
-  /** Resolves once the passes under way (creates already answered) have settled. */
-  const settled = () => (passes === undefined || passes.idle ? undefined : passes.settled());
+  /** The passes under way (creates already answered), which the other requests wait for. */
+  const busy = (): PendingPasses | undefined => (passes === undefined || passes.idle ? undefined : passes);
   return {
     currentRevision: () => store.currentRevision(),
     // A CRD read goes to the store at once, in parallel with the passes under way (see PendingPasses.read).
-    get: (key) => (passes === undefined || passes.idle ? store.get(key) : passes.read(key, store.get(key))),
+    get: (key) => busy()?.read(key, store.get(key)) ?? store.get(key),
     list: async (prefix) => {
-      await settled();
+      await busy()?.settled();
       return store.list(prefix);
     },
     listRange: async (prefix, range) => {
-      await settled();
+      await busy()?.settled();
       return store.listRange(prefix, range);
     },
     watch: async (prefix, from, onEvent, onError) => {
-      await settled();
+      await busy()?.settled();
       return store.watch(prefix, from, onEvent, onError);
     },
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
     create: async (key, value) => {
-      await settled();
+      await busy()?.settled();
       if (store.createThen) {
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
         const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
@@ -337,13 +337,13 @@ export function crdNamingStore(store: Store, controller: CrdNamingController, pa
       return sv;
     },
     update: async (key, value, expected) => {
-      await settled();
+      await busy()?.settled();
       const sv = await store.update(key, value, expected);
       await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;
     },
     delete: async (key, expected) => {
-      await settled();
+      await busy()?.settled();
       const res = await store.delete(key, expected);
       await controller.afterWrite(nameOf(key), groupOf(parseStored(res.last.value)));
       return res;
