@@ -5,7 +5,7 @@
  * CRD (medians): the etcd calls by kind, their durations, the gaps of the sequential chain between the client's
  * POST and its seeing `Established`, and etcd's own WAL fsync and backend commit times (its /metrics).
  *
- *   node --import tsx bench/serve/crd-install-trace.ts [--crds=300] [--built]
+ *   node --import tsx bench/serve/crd-install-trace.ts [--crds=300] [--built | --tree=/path/to/other/checkout]
  */
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
@@ -79,7 +79,9 @@ const metric = async (names: string[]): Promise<Map<string, number>> => {
   }
   return m;
 };
-const from = process.argv.includes("--built") ? "../../dist" : "../../src";
+// --tree=DIR: the built server of another checkout (e.g. a baseline build), else this one's dist/ (--built) or src/.
+const tree = arg("tree", "");
+const from = tree ? `${tree.replace(/\/$/, "")}/dist` : process.argv.includes("--built") ? "../../dist" : "../../src";
 const { startServer } = (await import(`${from}/server/server.js`)) as { startServer: typeof StartServer };
 const { EtcdStore } = (await import(`${from}/storage/etcd/etcd-store.js`)) as { EtcdStore: typeof EtcdStoreClass };
 const store = new EtcdStore({ servers: [etcd.url] });

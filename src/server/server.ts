@@ -245,8 +245,7 @@ export class ApiHandler {
         user = ctx.attrs.user.name;
         routed = route(url.pathname);
         const r = routed;
-        // CRD requests wait in the CRD store (a read of one CRD in parallel with its store read).
-        if (!this.crdPasses.idle && !(r.kind === "resource" && r.group === "apiextensions.k8s.io" && r.plural === "customresourcedefinitions")) await this.crdPasses.settled();
+        if (!this.crdPasses.idle && waitsForCrdPasses(r)) await this.crdPasses.settled();
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));
       }
@@ -481,6 +480,16 @@ export class ApiHandler {
       body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: listed, kind: r.rt.listKind, metadata: meta },
     };
   }
+}
+
+/**
+ * A request that waits for the CRD status passes under way (pending-passes.ts) before it is handled: not the
+ * health checks and `/version` (they answer without the CRDs, also while etcd hangs), not CRD requests (they wait
+ * in the CRD store, where a read of one CRD goes to etcd in parallel with the wait).
+ */
+function waitsForCrdPasses(r: Route): boolean {
+  if (r.kind === "health" || r.kind === "version") return false;
+  return !(r.kind === "resource" && r.group === "apiextensions.k8s.io" && r.plural === "customresourcedefinitions");
 }
 
 /** `deleteCollectionPageSize` of the generic store. */

@@ -224,6 +224,10 @@ describe("CRD install on etcd: the create's answer does not wait for the status 
       assert.equal(held, 1, "the create answered while its status write was held");
       assert.equal(r.json.status.conditions, null);
       const rv = Number(r.json.metadata.resourceVersion);
+      // Health checks and /version answer meanwhile (they do not need the CRDs, and must answer while etcd hangs).
+      assert.equal((await api(s.url, "GET", "/readyz")).status, 200);
+      assert.equal((await api(s.url, "GET", "/version")).status, 200);
+      assert.equal(held, 1);
       // Sent before the status write may go on: each waits for it.
       const got = api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
       const listed = api(s.url, "GET", CRDS);
