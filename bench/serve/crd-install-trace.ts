@@ -139,6 +139,7 @@ try {
   const add = (k: string, v: number) => (gapRows[k] ??= []).push(v);
   let ci = 0;
   let wi = 0;
+  const inFlight: number[] = [];
   for (const r of rows) {
     post.push(r.t1 - r.t0);
     getPhase.push(r.t2 - r.t1);
@@ -168,8 +169,17 @@ try {
       prev = m;
     }
     add(`(watch responses in the window)`, seen.length);
+    // How long at least one etcd call was in flight (calls in sequence add up, overlapping ones do not).
+    let busy = 0;
+    let until = 0;
+    for (const c of [...mine].sort((a, b) => a.start - b.start)) {
+      const from = Math.max(c.start, until);
+      if (c.end > from) busy += c.end - from;
+      until = Math.max(until, c.end);
+    }
+    inFlight.push(busy);
   }
-  console.log(`client: POST ${f(med(post))} ms, POST answered -> Established seen ${f(med(getPhase))} ms (medians)`);
+  console.log(`client: POST ${f(med(post))} ms, POST answered -> Established seen ${f(med(getPhase))} ms, etcd calls in flight ${f(med(inFlight))} ms of it (medians)`);
   console.log("sequential chain (median gap, and how many CRDs had that step, most frequent first):");
   for (const k of Object.keys(gapRows).sort((a, b) => gapRows[b]!.length - gapRows[a]!.length)) console.log(`  ${k.padEnd(60)} ${f(med(gapRows[k]!))} ms  (${gapRows[k]!.length})`);
   const d = (n: string) => (m1.get(n) ?? 0) - (m0.get(n) ?? 0);

@@ -12,7 +12,9 @@
  * one fsync for both); still two revisions (ADDED without conditions, then MODIFIED with them), both durable
  * before the answer, which is the CRD as created. Where the store has no such commit (etcd), the status write is
  * computed while the create is on its way to the store and sent as soon as it has its revision (a
- * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip.
+ * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip; the create
+ * then answers without waiting for that write, and the server's requests that arrive meanwhile wait for it
+ * (pending-passes.ts), so the CRD is still established for the creator's next request.
  * A group's passes run one at a time, each seeing the names the previous ones accepted.
  */
 import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
