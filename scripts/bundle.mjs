@@ -1,9 +1,10 @@
 // Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
-// - crdkit.cjs: the whole CLI but the server (and re2js, below) as ONE CommonJS file: no module
+// - crdkit.cjs: the whole CLI but the server (and the regexp Unicode tables, below) as ONE CommonJS file: no module
 //   resolution, no ESM facades of Node's modules, and a single script that bin/load-cli.js compiles with
 //   V8's code cache — a cold start pays neither parsing nor compiling again. Lazily loaded parts
 //   (`--kubeconfig`) are wrapped by esbuild and run on demand.
-// - re2js.cjs: the re2js package, required by crdkit.cjs on first use (its own code-cache entry).
+// - regexp-unicode-tables.cjs: Go's Unicode tables for regexps (src/go/regexp-unicode-tables.ts), required
+//   by crdkit.cjs on first use (its own code-cache entry).
 // - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
 //   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
 // bin/crdkit.js falls back to dist/cli/main.js when the bundle is missing (esbuild not installed).
@@ -34,12 +35,13 @@ await esbuild.build({
   packages: "external",
   logLevel: "warning",
 });
-// packages bundled into crdkit.cjs: pure JavaScript, used by validate and check (none now: re2js has a file of its own)
+// packages bundled into crdkit.cjs: pure JavaScript, used by validate and check (none now)
 const inlined = new Set();
-// re2js (pure JavaScript), for crdkit.cjs: required on first use (src/go/re2js-module.ts)
+// Go's Unicode tables for regexp `\p{…}` classes and case folding, for crdkit.cjs: required on first use
+// (src/go/regexp-unicode-module.ts)
 await esbuild.build({
-  entryPoints: ["re2js"],
-  outfile: join(outdir, "re2js.cjs"),
+  entryPoints: [join(root, "dist", "go", "regexp-unicode-tables.js")],
+  outfile: join(outdir, "regexp-unicode-tables.cjs"),
   bundle: true,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -68,19 +70,17 @@ await esbuild.build({
       setup(build) {
         // the server: the ES module bundle beside this file, imported when `crdkit serve` runs
         build.onResolve({ filter: /^\.\/serve\.js$/ }, () => ({ path: "./serve.js", external: true }));
-        // re2js on first use (src/go/re2js-module.ts), from a file of its own beside this one (re2js.cjs,
-        // above): runs that never start re2js neither load nor initialise it, and bin/load-cli.js gives it
-        // a V8 code-cache entry of its own, so the entry of crdkit.cjs never holds re2js' code, whether or
-        // not the run that wrote it used re2js
-        build.onLoad({ filter: /[\\/]dist[\\/]go[\\/]re2js-module\.js$/ }, () => ({
-          contents: 'let mod;\nexport function re2jsModule() {\n  mod ??= require("./re2js.cjs");\n  return mod;\n}\n',
+        // the regexp Unicode tables on first use (src/go/regexp-unicode-module.ts), from a file of their own
+        // beside this one (regexp-unicode-tables.cjs, above): runs that never need them never load them,
+        // and bin/load-cli.js gives the file a V8 code-cache entry of its own
+        build.onLoad({ filter: /[\\/]dist[\\/]go[\\/]regexp-unicode-module\.js$/ }, () => ({
+          contents: 'let mod;\nexport function unicodeTables() {\n  mod ??= require("./regexp-unicode-tables.cjs");\n  return mod;\n}\n',
           loader: "js",
         }));
-        build.onResolve({ filter: /^\.\/re2js\.cjs$/ }, () => ({ path: "./re2js.cjs", external: true }));
-        // a static import of re2js would put a second copy in crdkit.cjs, loaded at start, and its classes
-        // (instanceof RE2JSSyntaxException) would not be the ones re2jsModule() gives
-        build.onResolve({ filter: /^re2js$/ }, (args) => ({
-          errors: [{ text: `${args.importer} imports re2js: take it from re2jsModule() (src/go/re2js-module.ts), which the CLI bundle loads from re2js.cjs on first use` }],
+        build.onResolve({ filter: /^\.\/regexp-unicode-tables\.cjs$/ }, () => ({ path: "./regexp-unicode-tables.cjs", external: true }));
+        // a static import of the tables would put them in crdkit.cjs, read at every start
+        build.onResolve({ filter: /regexp-unicode-tables\.js$/ }, (args) => ({
+          errors: [{ text: `${args.importer} imports the regexp Unicode tables: take them from unicodeTables() (src/go/regexp-unicode-module.ts), which the CLI bundle loads from regexp-unicode-tables.cjs on first use` }],
         }));
         build.onResolve({ filter: /^[^./]/ }, (args) => {
           if (args.path.startsWith("node:")) return { path: args.path, external: true };
@@ -95,7 +95,7 @@ await esbuild.build({
 // regular expression literals (`µs` in duration units), and one such character makes the whole source a
 // two-byte string (twice the memory; ~1.5 ms more to read at every start). \uXXXX means the same there
 // (and in comments); an identity escape of the character (`\µ`) is the character itself.
-for (const name of ["crdkit.cjs", "re2js.cjs"]) {
+for (const name of ["crdkit.cjs", "regexp-unicode-tables.cjs"]) {
   const cjs = join(outdir, name);
   const text = readFileSync(cjs, "utf8");
   const nonAscii = /(\\*)([^\x00-\x7f])/g;

@@ -1,8 +1,8 @@
 /**
  * A small parser and compiler for the common, simple subset of Go `regexp` (RE2) patterns that CRDs
  * and CEL rules use (`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$` and the like):
- * it emits Go's program ({@link Prog}, run by src/go/regexp-matcher.ts, as re2js' programs are) without
- * starting re2js (its parser, compiler, one-pass and DFA set-up and Unicode tables), which short
+ * it emits Go's program ({@link Prog}, run by src/go/regexp-matcher.ts) with fewer steps than Go's
+ * parser and compiler (src/go/regexp-syntax.ts, src/go/regexp-compile.ts) take, which short
  * `crdkit validate` runs pay for on every pattern.
  *
  * Why the program is Go's: alternatives and repeats are compiled in Go's shapes and priority order
@@ -12,8 +12,8 @@
  * non-ASCII rune too), `\d \w \s` and their negations (ASCII-only in RE2), groups, alternation,
  * `* + ? {n} {n,} {n,m}` (also non-greedy), and `^`/`$` (start/end of text: `OneLine`). Every other
  * construct, and anything RE2 might reject, makes {@link compileSimpleRegexp} return undefined so that
- * the caller uses re2js (which also produces Go's error texts). A class of ASCII members can only tell
- * ASCII runes apart; every non-ASCII rune (a surrogate pair counts as one, as in re2js) is one symbol
+ * the caller uses Go's parser and compiler (which also give Go's error texts). A class of ASCII members can only tell
+ * ASCII runes apart; every non-ASCII rune (a surrogate pair counts as one) is one symbol
  * that either all classes of a kind accept or none do: 129 rune classes for the matcher's lazy DFA.
  *
  * @module
@@ -34,9 +34,9 @@ type Node =
   | { readonly k: "begin" }
   | { readonly k: "end" };
 
-/** Above this many instructions the pattern is left to re2js. */
+/** Above this many instructions the pattern is left to Go's compiler. */
 const MAX_INSTRUCTIONS = 2000;
-/** Above this nesting depth the pattern is left to re2js (Go limits nesting at 1000). */
+/** Above this nesting depth the pattern is left to Go's parser (Go limits nesting at 1000). */
 const MAX_DEPTH = 50;
 /** RE2's limit of a repeat count. */
 const MAX_REPEAT = 1000;
@@ -91,7 +91,7 @@ function isAsciiPunct(c: number): boolean {
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
 
-/** Gives up on the pattern (re2js decides). */
+/** Gives up on the pattern (Go's parser decides). */
 class Unsupported extends Error {}
 
 const unsupported = (): never => {
@@ -100,11 +100,7 @@ const unsupported = (): never => {
 
 class Parser {
   private i = 0;
-  /** @param flagGroups also accept flag groups `(?imsU)` / `(?imsU:…)` (for {@link isSimpleSyntax}: parsed, not honoured) */
-  constructor(
-    private readonly p: string,
-    private readonly flagGroups = false,
-  ) {}
+  constructor(private readonly p: string) {}
 
   parse(): Node {
     const n = this.alt(0);
@@ -132,14 +128,8 @@ class Parser {
       if (c === "(") {
         this.i++;
         if (p[this.i] === "?") {
-          if (p[this.i + 1] !== ":") {
-            if (!this.flagGroups || !this.flags()) unsupported();
-            // `(?flags)` sets flags for the rest of the group (a repeat after it is an error in Go)
-            if (p[this.i - 1] === ")") {
-              if (this.isRepeatAhead()) unsupported();
-              continue;
-            }
-          } else this.i += 2;
+          if (p[this.i + 1] !== ":") unsupported();
+          this.i += 2;
         }
         atom = this.alt(depth + 1);
         if (p[this.i] !== ")") unsupported();
@@ -153,7 +143,7 @@ class Parser {
         atom = { k: "set", set: s };
       } else if (c === "^" || c === "$") {
         this.i++;
-        // a repeated assertion is left to re2js
+        // a repeated assertion is left to Go's parser
         if (this.isRepeatAhead()) unsupported();
         items.push(c === "^" ? { k: "begin" } : { k: "end" });
         continue;
@@ -173,25 +163,12 @@ class Parser {
     return items.length === 1 ? (items[0] as Node) : { k: "cat", items };
   }
 
-  /**
-   * At `?` of `(?`: reads Go flags `[imsU]+` and the `)` or `:` after them (true), positioned after it;
-   * false (unread) for anything else, such as a `-` (negated flags) or a group name.
-   */
-  private flags(): boolean {
-    const p = this.p;
-    let j = this.i + 1;
-    while (j < p.length && "imsU".includes(p[j] as string)) j++;
-    if (j === this.i + 1 || (p[j] !== ")" && p[j] !== ":")) return false;
-    this.i = j + 1;
-    return true;
-  }
-
   private isRepeatAhead(): boolean {
     const c = this.p[this.i];
     return c === "*" || c === "+" || c === "?" || c === "{";
   }
 
-  /** One optional repetition operator after an atom (a second one is left to re2js). */
+  /** One optional repetition operator after an atom (a second one is left to Go's parser). */
   private repeat(atom: Node): Node {
     const p = this.p;
     const c = p[this.i];
@@ -202,7 +179,7 @@ class Parser {
       min = c === "+" ? 1 : 0;
       max = c === "?" ? 1 : -1;
     } else if (c === "{") {
-      // Go reads `{01}` (a leading zero) as literal text: such patterns are left to re2js
+      // Go reads `{01}` (a leading zero) as literal text: such patterns are left to Go's parser
       const m = /^\{(0|[1-9]\d{0,3})(,(0|[1-9]\d{0,3})?)?\}/.exec(p.slice(this.i));
       if (!m) return unsupported();
       min = Number(m[1]);
@@ -214,7 +191,7 @@ class Parser {
     if (!greedy) this.i++;
     if (this.isRepeatAhead()) unsupported();
     const rep: Node = { k: "rep", sub: atom, min, max, greedy };
-    // Go rejects nested counted repeats of more than 1000 copies (`(a{10}){200}`): left to re2js
+    // Go rejects nested counted repeats of more than 1000 copies (`(a{10}){200}`): left to Go's parser
     if ((min >= 2 || max >= 2) && !repeatIsValid(rep, MAX_REPEAT)) unsupported();
     return rep;
   }
@@ -265,7 +242,7 @@ class Parser {
     }
     const code = c.charCodeAt(0);
     if (code < 0x20 || code > 0x7e) unsupported();
-    // POSIX classes `[:alpha:]` and nested `[` are left to re2js
+    // POSIX classes `[:alpha:]` and nested `[` are left to Go's parser
     if (c === "[") unsupported();
     this.i++;
     return { rune: code };
@@ -279,7 +256,7 @@ class Parser {
       neg = true;
       this.i++;
     }
-    // `[]a]` and `[^]a]` (a literal `]` first) are left to re2js
+    // `[]a]` and `[^]a]` (a literal `]` first) are left to Go's parser
     if (p[this.i] === "]") unsupported();
     const s = newSet();
     let first = true;
@@ -432,7 +409,7 @@ function toProg(prog: Program, start: number): Prog {
 
 /**
  * The program of `pattern` when it is in the simple subset (see the module comment) and valid in Go;
- * undefined otherwise (then re2js decides, and reports Go's errors).
+ * undefined otherwise (then Go's parser decides, and reports Go's errors).
  */
 export function compileSimpleProg(pattern: string): Prog | undefined {
   try {
@@ -450,22 +427,4 @@ export function compileSimpleProg(pattern: string): Prog | undefined {
 export function compileSimpleRegexp(pattern: string): ProgMatcher | undefined {
   const prog = compileSimpleProg(pattern);
   return prog && compileMatcher(prog);
-}
-
-/**
- * Whether `pattern` is certainly valid in Go (`regexp.Compile` succeeds): it is in the simple subset
- * once flag groups `(?imsU)` / `(?imsU:…)` are allowed too (flags change what a pattern matches, never
- * whether Go accepts it; {@link compileSimpleRegexp} declines them). False means unknown (re2js decides).
- * For callers that need a pattern's validity before (or without) matching it.
- */
-export function isSimpleSyntax(pattern: string): boolean {
-  try {
-    const ast = new Parser(pattern, true).parse();
-    const prog = new Program();
-    compileNode(prog, ast, prog.emit(MATCH));
-    return true;
-  } catch (e) {
-    if (e instanceof Unsupported || e instanceof RangeError) return false;
-    throw e;
-  }
 }

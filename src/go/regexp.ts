@@ -1,13 +1,14 @@
 /**
- * Go `regexp` (RE2 syntax) on top of `re2js`: compile once, match unanchored like Go's `MatchString`,
- * and report compile failures with Go's exact `regexp/syntax` error text.
+ * Go `regexp` (RE2 syntax), crdkit's own: compile once, match unanchored like Go's `MatchString`, and
+ * report compile failures with Go's exact `regexp/syntax` error text. Patterns are parsed as Go parses
+ * them (src/go/regexp-syntax.ts, Go's limits included), compiled into Go's program
+ * (src/go/regexp-compile.ts) and run by src/go/regexp-matcher.ts; the common simple subset takes a
+ * shorter path with the same program (src/go/regexp-simple.ts).
  */
-import type { RE2JS } from "re2js";
-import { re2jsModule } from "./re2js-module.js";
+import { compileProg } from "./regexp-compile.js";
 import { compileMatcher, type ProgMatcher } from "./regexp-matcher.js";
-import { programSize, progOfRe2js } from "./regexp-re2js-prog.js";
-import { compileSimpleRegexp, isSimpleSyntax } from "./regexp-simple.js";
-import { restoreErrorText, rewriteUnicodeClassNames } from "./regexp-unicode-class.js";
+import { compileSimpleRegexp } from "./regexp-simple.js";
+import { GoSyntaxError, parseGoRegexp, type Regexp } from "./regexp-syntax.js";
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -21,22 +22,12 @@ export interface GoRegexp {
    * count for `\b` and `(?m)^`). Linear in the subject whatever the pattern (src/go/regexp-matcher.ts).
    */
   find(s: string, from: number): [number, number] | undefined;
-  /** The compiled re2js program (compiled on first use). */
-  readonly re: RE2JS;
 }
 
 /** Result of {@link compileGoRegexp}: the regexp, or Go's error text. */
 export type GoRegexpResult = { regexp: GoRegexp; error?: undefined } | { regexp?: undefined; error: string };
 
 const cache = new Map<string, GoRegexpResult>();
-/**
- * From this many instructions on, `test` runs src/go/regexp-matcher.ts over re2js' program instead of
- * re2js' own DFA, whose cost per new state grows with the program (`(a+a?){1000}b` over 300,000 `a`s:
- * 27-33 s CPU, the program matcher ~0.1 s). Below it re2js is as fast or faster (one run, 3,001 runes:
- * `(a+){25}b`, 103 instructions, 5 ms re2js vs 10 ms; `(a+){50}b`, 203 instructions, 24 ms vs 6 ms).
- * No pattern of the corpus reaches it.
- */
-const PROG_MATCHER_MIN_INSTRUCTIONS = 200;
 const CACHE_LIMIT = 4096;
 
 /**
@@ -89,185 +80,31 @@ function memoizedTest(re: { test(s: string): boolean }): (s: string) => boolean 
 }
 
 function compileUncached(pattern: string): GoRegexpResult {
-  // Unicode class names as Go 1.25+ reads them (`\p{Letter}`, `\pz`): spelt the one way re2js knows
-  const rewritten = rewriteUnicodeClassNames(pattern);
-  if (rewritten === undefined) return compileAsWritten(pattern);
-  const r = compileAsWritten(rewritten.pattern);
-  const inner = r.regexp;
-  if (inner) {
-    return {
-      regexp: {
-        source: pattern,
-        test: inner.test,
-        find: inner.find,
-        get re() {
-          return inner.re;
-        },
-      },
-    };
-  }
-  return { error: restoreErrorText(r.error, pattern, rewritten) };
-}
-
-function compileAsWritten(pattern: string): GoRegexpResult {
-  // the simple subset is matched without re2js (same answers: see regexp-simple.ts); a pattern in it
-  // is valid RE2, and re2js compiles it only when positions are asked for
   const simple = compileSimpleRegexp(pattern);
-  if (simple !== undefined) return { regexp: lazyRegexp(pattern, simple) };
-  if (isSimpleSyntax(pattern)) return { regexp: lazyRegexp(pattern) };
+  if (simple !== undefined) return { regexp: { source: pattern, test: memoizedTest(simple), find: (s, from) => simple.find(s, from) } };
+  let tree: Regexp | GoSyntaxError;
   try {
-    const re = re2jsModule().RE2JS.compile(pattern);
-    return { regexp: re2jsRegexp(pattern, re) };
+    tree = parseGoRegexp(pattern);
   } catch (e) {
+    // a stack overflow on a deeply nested pattern the limits let through
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
-    // Go accepts duplicate capture-group names (RE2/J does not): retry with every group given a fresh unique name.
-    if (e instanceof re2jsModule().RE2JSSyntaxException && /duplicate capture group name/.test(e.message)) {
-      const renamed = renameGroups(pattern);
-      if (renamed !== pattern) {
-        const r = compileAsWritten(renamed);
-        if (r.regexp) return { regexp: { source: pattern, test: r.regexp.test, find: r.regexp.find, re: r.regexp.re } };
-        // Errors naming the whole expression must name the original one (a function: no `$` expansion).
-        return { error: r.error.replace(`\`${renamed}\``, () => `\`${pattern}\``) };
-      }
-    }
-    return { error: goRegexpErrorText(e, pattern) };
+    throw e;
   }
+  if (tree instanceof GoSyntaxError) return { error: tree.message };
+  return { regexp: lazyRegexp(pattern, tree) };
 }
 
 /**
- * The matcher of re2js' program for `re` (undefined when re2js' internals are not the ones expected),
- * made on first use.
+ * A valid pattern whose program is compiled on first use: compiling a pattern just to validate it
+ * (CEL's regex literal check, a CRD's `pattern`) stops at the parse.
  */
-function progMatcherOf(re: RE2JS): () => ProgMatcher | undefined {
-  let made = false;
+function lazyRegexp(pattern: string, tree: Regexp): GoRegexp {
   let m: ProgMatcher | undefined;
-  return () => {
-    if (!made) {
-      const prog = progOfRe2js(re);
-      m = prog && compileMatcher(prog);
-      made = true;
-    }
+  const matcher = (): ProgMatcher => {
+    m ??= compileMatcher(compileProg(tree));
     return m;
   };
-}
-
-/** re2js' own answer to `find` (only when its program cannot be read). */
-function re2jsFind(re: RE2JS, s: string, from: number): [number, number] | undefined {
-  const m = re.matcher(s);
-  return m.find(from) ? [m.start(), m.end()] : undefined;
-}
-
-/** A pattern compiled by re2js: `test` by re2js or, on large programs, by the program matcher; `find` by the program matcher. */
-function re2jsRegexp(pattern: string, re: RE2JS): GoRegexp {
-  const matcher = progMatcherOf(re);
-  const large = programSize(re) >= PROG_MATCHER_MIN_INSTRUCTIONS ? matcher() : undefined;
-  return {
-    source: pattern,
-    test: memoizedTest(large ?? re),
-    find: (s, from) => {
-      const m = matcher();
-      return m ? m.find(s, from) : re2jsFind(re, s, from);
-    },
-    re,
-  };
-}
-
-/**
- * A pattern known to be valid (see `isSimpleSyntax`), compiled by re2js only when first needed: for
- * matching and positions unless `matcher` (the simple subset's program) is given, and for `re`.
- * Compiling a pattern just to validate it (CEL's regex literal check) starts no re2js.
- */
-function lazyRegexp(pattern: string, matcher?: ProgMatcher): GoRegexp {
-  let re: RE2JS | undefined;
-  let viaRe2js: GoRegexp | undefined;
-  const compiled = (): RE2JS => {
-    re ??= re2jsModule().RE2JS.compile(pattern);
-    return re;
-  };
-  const backed = (): GoRegexp => {
-    viaRe2js ??= re2jsRegexp(pattern, compiled());
-    return viaRe2js;
-  };
-  return {
-    source: pattern,
-    test: matcher ? memoizedTest(matcher) : (s) => backed().test(s),
-    find: matcher ? (s, from) => matcher.find(s, from) : (s, from) => backed().find(s, from),
-    get re() {
-      return compiled();
-    },
-  };
-}
-
-/**
- * Gives every valid named group `(?P<name>` / `(?<name>` a fresh unique name (`(?P<g0>`, `(?P<g1>`, ...),
- * skipping escapes, `\Q…\E` quotes and character classes. Matching is unchanged (names do not affect it),
- * and what follows a group's opening still reads as Go reads it (stripping the name to `(` made
- * `(?<n>?b)` the flag group `(?b`).
- */
-function renameGroups(p: string): string {
-  let out = "";
-  let named = 0;
-  let i = 0;
-  let inClass = false;
-  while (i < p.length) {
-    const c = p[i]!;
-    if (c === "\\") {
-      if (p[i + 1] === "Q") {
-        const end = p.indexOf("\\E", i + 2);
-        const stop = end < 0 ? p.length : end + 2;
-        out += p.slice(i, stop);
-        i = stop;
-        continue;
-      }
-      out += p.slice(i, i + 2);
-      i += 2;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      out += c;
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      inClass = true;
-      out += c;
-      i++;
-      if (p[i] === "^") out += p[i++];
-      if (p[i] === "]") out += p[i++];
-      continue;
-    }
-    if (c === "(" && p[i + 1] === "?") {
-      const m = /^\(\?P?<([A-Za-z0-9_]+)>/.exec(p.slice(i));
-      if (m) {
-        out += `(?P<g${named++}>`;
-        i += m[0].length;
-        continue;
-      }
-    }
-    out += c;
-    i++;
-  }
-  return out;
-}
-
-/** Maps an re2js exception to Go's `(*syntax.Error).Error()` text. */
-function goRegexpErrorText(e: unknown, pattern: string): string {
-  if (e instanceof re2jsModule().RE2JSSyntaxException) {
-    // Go always prints `: <expr>` in backquotes, even when the expression is empty
-    // (trailing backslash); re2js omits it when there is no input. Size/nesting errors carry the
-    // whole expression in Go.
-    const code = e.error;
-    const whole = code === "expression nests too deeply" || code === "expression too large";
-    const expr = whole ? pattern : (e.input ?? "");
-    if (typeof code === "string" && code.length > 0) return `error parsing regexp: ${code}: \`${expr}\``;
-    return e.message;
-  }
-  if (e instanceof Error) {
-    if (/too large|program too/i.test(e.message)) return "error parsing regexp: expression too large";
-    return `error parsing regexp: ${e.message}`;
-  }
-  return `error parsing regexp: ${String(e)}`;
+  return { source: pattern, test: memoizedTest({ test: (s) => matcher().test(s) }), find: (s, from) => matcher().find(s, from) };
 }
 
 /** Compiles a pattern that is known to be valid (internal format patterns). */

@@ -1,14 +1,16 @@
 /**
- * Compares crdkit's Go `regexp` (src/go/regexp.ts `compileGoRegexp`, and the simple fast path
+ * Compares crdkit's Go `regexp` (src/go/regexp.ts `compileGoRegexp`; Go's parser and compiler of
+ * src/go/regexp-syntax.ts and src/go/regexp-compile.ts on every pattern; the simple fast path
  * src/go/regexp-simple.ts on its own) with answers of real Go (tools/go-regexp-oracle). Shared by the
  * fixture replay test and scripts/fuzz-regexp.ts.
  */
-import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
+import { compileProg } from "../../src/go/regexp-compile.js";
 import { findAllIndex } from "../../src/go/regexp-find-all.js";
 import { compileMatcher } from "../../src/go/regexp-matcher.js";
-import { progOfRe2js } from "../../src/go/regexp-re2js-prog.js";
+import type { Prog } from "../../src/go/regexp-prog.js";
 import { compileSimpleProg, compileSimpleRegexp } from "../../src/go/regexp-simple.js";
+import { GoSyntaxError, parseGoRegexp } from "../../src/go/regexp-syntax.js";
 
 /** One pattern and Go's answers: `regexp.Compile`'s error text, or `MatchString` of each subject. */
 export interface GoRegexpCase {
@@ -20,7 +22,7 @@ export interface GoRegexpCase {
   readonly finds?: readonly (readonly (readonly [number, number])[])[];
 }
 
-/** One disagreement with Go (or between the fast path and re2js). */
+/** One disagreement with Go (or between the fast path and Go's compiler). */
 export interface RegexpMismatch {
   /** What kind of disagreement (groups the fuzzer's report). */
   readonly kind: string;
@@ -35,7 +37,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /**
  * The subject as Go sees it: Go strings are UTF-8, so a lone UTF-16 surrogate reaches Go (through its JSON
  * decoder) as U+FFFD, and crdkit's decoders do the same (src/io/json-decode.ts), so `test` never sees one
- * in a document. Lone surrogates are still fed raw to the fast path vs re2js comparison.
+ * in a document. Lone surrogates are still fed raw to the fast path vs compiler comparison.
  */
 export function asGoSees(s: string): string {
   return s.replace(LONE_SURROGATE, "\ufffd");
@@ -47,7 +49,7 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
   const { pattern } = c;
   const r = compileGoRegexp(pattern);
   const simple = compileSimpleRegexp(pattern);
-  const path = simple ? "simple" : "re2js";
+  const path = simple ? "simple" : "compiler";
   if (c.error !== undefined) {
     if (simple) out.push({ kind: "simple path accepts a pattern Go rejects", pattern, go: c.error, crdkit: "accepted" });
     if (r.error === undefined) out.push({ kind: `compile: Go fails, crdkit (${path}) compiles`, pattern, go: c.error, crdkit: "compiled" });
@@ -59,13 +61,13 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
     return out;
   }
   const matches = c.matches ?? [];
-  const re2 = simple ? RE2JS.compile(pattern) : undefined;
-  // the program matcher on every pattern, not only on the large programs it is used for
-  const progOfRe = progOfRe2js(r.regexp.re);
-  const prog = progOfRe && compileMatcher(progOfRe);
+  // Go's compiler on every pattern, also the ones the simple path takes
+  const tree = parseGoRegexp(pattern);
+  const fullProg: Prog | undefined = tree instanceof GoSyntaxError ? undefined : compileProg(tree);
+  const prog = fullProg && compileMatcher(fullProg);
   // the same program without rune classes: no DFA, positions by the Pike VM (the path of programs past 20,000 instructions)
   const simpleProg = compileSimpleProg(pattern);
-  const pikeProg = simpleProg ?? progOfRe;
+  const pikeProg = simpleProg ?? fullProg;
   const pike = c.finds && pikeProg ? compileMatcher({ ...pikeProg, classes: undefined }) : undefined;
   c.subjects.forEach((s, i) => {
     const wantFind = c.finds?.[i];
@@ -83,11 +85,11 @@ export function compareWithGo(c: GoRegexpCase): RegexpMismatch[] {
     const got = r.regexp.test(asGoSees(s));
     if (got !== want) out.push({ kind: `match (${path})`, pattern, subject: s, go: String(want), crdkit: String(got) });
     const byProg = prog?.test(asGoSees(s));
-    if (byProg !== want) out.push({ kind: "match (program matcher)", pattern, subject: s, go: String(want), crdkit: String(byProg) });
-    if (simple && re2) {
-      const want2 = re2.test(s);
+    if (byProg !== want) out.push({ kind: "match (Go's compiler)", pattern, subject: s, go: String(want), crdkit: String(byProg) });
+    if (simple && prog) {
+      const want2 = prog.test(s);
       const fast = simple.test(s);
-      if (fast !== want2) out.push({ kind: "simple path vs re2js", pattern, subject: s, go: `re2js ${want2}`, crdkit: String(fast) });
+      if (fast !== want2) out.push({ kind: "simple path vs Go's compiler", pattern, subject: s, go: `compiler ${want2}`, crdkit: String(fast) });
     }
   });
   return out;

@@ -1,16 +1,18 @@
 /**
  * Replays real Go's `regexp.Compile` / `MatchString` answers (test/go-regexp/go-answers.json, recorded by
- * `npm run golden:regexp` with tools/go-regexp-oracle) against crdkit's `compileGoRegexp` and its simple
- * fast path (src/go/regexp-simple.ts), which must give Go's answer or leave the pattern to re2js.
+ * `npm run golden:regexp` with tools/go-regexp-oracle) against crdkit's `compileGoRegexp`, its own parser
+ * and compiler of Go's `regexp/syntax` (src/go/regexp-syntax.ts, src/go/regexp-compile.ts) and its simple
+ * fast path (src/go/regexp-simple.ts), which must give Go's answer or leave the pattern to the compiler.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { RE2JS } from "re2js";
 import { compileGoRegexp } from "../../src/go/regexp.js";
 import { findAllIndex } from "../../src/go/regexp-find-all.js";
-import { programSize } from "../../src/go/regexp-re2js-prog.js";
+import { compileProg } from "../../src/go/regexp-compile.js";
+import { compileMatcher } from "../../src/go/regexp-matcher.js";
 import { compileSimpleRegexp } from "../../src/go/regexp-simple.js";
+import { GoSyntaxError, parseGoRegexp } from "../../src/go/regexp-syntax.js";
 import { compareWithGo, type GoRegexpCase, type RegexpMismatch } from "./compare.js";
 import { type HostileCase, hostileSubject } from "./hostile.js";
 
@@ -20,19 +22,11 @@ const findCases = JSON.parse(readFileSync(new URL("./go-find-answers.json", impo
 const hostile = JSON.parse(readFileSync(new URL("./hostile-answers.json", import.meta.url), "utf8")) as (HostileCase & { go: boolean | string; goFind?: [number, number][] })[];
 
 /**
- * Disagreements with Go outside the fast path (in src/go/regexp.ts and re2js), each a bug still open.
+ * Disagreements with Go, each a bug still open (none now).
  * The test fails when an unlisted disagreement appears or a listed one no longer occurs in the fixture,
  * so fixing one means removing it here.
  */
-const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) => boolean }[] = [
-  {
-    // re2js' Parser.MAX_SIZE is 128 MiB / 96 = 1,398,101 instructions, Go's maxSize 128 MiB / 40 = 3,355,443;
-    // both check the size before the nested-repeat limit, so between the two re2js stops first (and rejects
-    // patterns of that size Go accepts). Not reachable from outside re2js' module: needs an re2js change.
-    why: "re2js checks the program size before Go's nested-repeat limit: `expression too large` instead of `invalid repeat count`",
-    is: (m) => m.kind === "compile: different error text" && m.go.startsWith("error parsing regexp: invalid repeat count: ") && m.crdkit.startsWith("error parsing regexp: expression too large: "),
-  },
-];
+const KNOWN: readonly { readonly why: string; readonly is: (m: RegexpMismatch) => boolean }[] = [];
 
 const describeMismatch = (m: RegexpMismatch): string =>
   `${m.kind}: ${JSON.stringify(m.pattern)}${m.subject !== undefined ? ` on ${JSON.stringify(m.subject)}` : ""}: Go ${m.go}, crdkit ${m.crdkit}`;
@@ -60,7 +54,7 @@ describe("Go regexp answers recorded from real Go", () => {
     assert.deepEqual(KNOWN.map((k) => k.why).filter((w) => !seenKnown.has(w)), [], "known disagreements that are gone: remove them from KNOWN");
   });
 
-  it("findAllIndex gives Go's FindAllStringIndex on every recorded case (simple subset and re2js programs)", () => {
+  it("findAllIndex gives Go's FindAllStringIndex on every recorded case (simple subset and Go's compiler)", () => {
     const withFinds = findCases.filter((c) => c.finds !== undefined);
     assert.ok(withFinds.length >= 500, `${withFinds.length} patterns with finds`);
     assert.ok(withFinds.filter((c) => compileSimpleRegexp(c.pattern) !== undefined).length >= 200, "simple patterns with finds");
@@ -80,7 +74,7 @@ describe("Go regexp answers recorded from real Go", () => {
     for (const p of ["(a{10}){100}", "(a{2,}){100}", "((a{1000}){0}){1000}", "(a*){300}", "(a{1,}){300}"]) assert.ok(compileSimpleRegexp(p), p);
   });
 
-  it("matches hostile subjects in linear time (Go's answer, re2js agrees)", () => {
+  it("matches hostile subjects in linear time (Go's answer, on both compilers)", () => {
     const long = "a".repeat(100_000);
     for (const [p, s, want] of [
       ["(a|aa)*b", long, false],
@@ -94,17 +88,17 @@ describe("Go regexp answers recorded from real Go", () => {
       const simple = compileSimpleRegexp(p);
       assert.ok(simple, p);
       assert.equal(simple.test(s), want, p);
-      assert.equal(RE2JS.compile(p).test(s), want, `re2js on ${p}`);
+      const tree = parseGoRegexp(p);
+      assert.ok(!(tree instanceof GoSyntaxError), p);
+      assert.equal(compileMatcher(compileProg(tree)).test(s), want, `Go's compiler on ${p}`);
     }
   });
 
-  it("answers Go's MatchString on large hostile subjects (re2js alone would need minutes)", () => {
+  it("answers Go's MatchString on large hostile subjects (re2js' own matcher needed minutes)", () => {
     assert.ok(hostile.length >= 8);
     for (const h of hostile) {
       const r = compileGoRegexp(h.pattern);
       assert.ok(r.regexp, h.pattern);
-      // the simple subset's program or re2js' large one, both run by src/go/regexp-matcher.ts
-      assert.ok(compileSimpleRegexp(h.pattern) !== undefined || programSize(r.regexp.re) >= 200, `${h.pattern} takes the program matcher`);
       assert.equal(r.regexp.test(hostileSubject(h.subject)), h.go, `${h.pattern} on ${JSON.stringify(h.subject)}`);
     }
   });

@@ -1,0 +1,3 @@
+module crdkit.dev/tools/go-unicode-tables
+
+go 1.26
