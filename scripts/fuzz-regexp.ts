@@ -1,6 +1,6 @@
 /**
  * Differential fuzzer of Go regular expressions: crdkit's `compileGoRegexp` (its simple fast path and
- * re2js) against real Go `regexp.Compile` / `MatchString` (tools/go-regexp-oracle, standard library
+ * its parser and compiler of Go's `regexp/syntax`) against real Go `regexp.Compile` / `MatchString` (tools/go-regexp-oracle, standard library
  * only), on seeded random patterns around the simple subset's edges (test/fuzz/regexp-gen.ts).
  *
  *   npm run fuzz:regexp -- --seed 1 --count 5000 [--subjects 12] [--long 300] [--show 5]

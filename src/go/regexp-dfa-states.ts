@@ -2,7 +2,7 @@
  * The state cache of a lazy DFA over a program's instruction lists (src/go/regexp-matcher.ts,
  * src/go/regexp-leftmost.ts):
  * each state is a list of instructions plus a flag, numbered on first sight, with a transition table of
- * `width` slots per state. Bounded in memory (about 8 MB at most, as re2js' own DFA): when full it
+ * `width` slots per state. Bounded in memory (about 8 MB at most): when full it
  * starts afresh, as RE2's does.
  *
  * @module

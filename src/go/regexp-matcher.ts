@@ -1,6 +1,6 @@
 /**
  * The one matcher of crdkit's Go `regexp`: runs a {@link Prog} (from src/go/regexp-simple.ts or
- * src/go/regexp-re2js-prog.ts) in time linear in the subject, whatever the pattern.
+ * src/go/regexp-compile.ts) in time linear in the subject, whatever the pattern.
  *
  * - `test(s)` is Go's `(*Regexp).MatchString`: a Thompson simulation (a set of instruction states per
  *   rune) with a lazy DFA over rune classes, bounded in memory. `MatchString` only asks whether some

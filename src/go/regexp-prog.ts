@@ -1,13 +1,13 @@
 /**
  * The one instruction format both of crdkit's Go `regexp` front ends compile to, and that
- * src/go/regexp-matcher.ts runs: Go's `regexp/syntax` program (`Prog`), as re2js also builds it.
- * src/go/regexp-simple.ts emits it for the simple subset (without starting re2js);
- * src/go/regexp-re2js-prog.ts reads it out of re2js' compiled program for everything else.
+ * src/go/regexp-matcher.ts runs: Go's `regexp/syntax` program (`Prog`).
+ * src/go/regexp-simple.ts emits it for the simple subset; src/go/regexp-compile.ts (Go's `Compile`) for
+ * everything else.
  *
  * @module
  */
 
-/** Instruction codes (Go's `syntax.InstOp` order, as re2js numbers them: `Inst.ALT` … `Inst.RUNE_ANY_NOT_NL`). */
+/** Instruction codes (Go's `syntax.InstOp`s numbered as re2js numbers them: Go's code plus one, but `FAIL` 5 and `MATCH` 6). */
 export const ALT = 1;
 export const ALT_MATCH = 2;
 export const CAPTURE = 3;

@@ -132,8 +132,8 @@ test("validate: a first-time run's entry is replaced by a repeat run's, never th
   assert.equal(header(readFileSync(path)).length, readFileSync(path).length - 16);
 });
 
-test("re2js (a pattern outside the simple subset) is its own file with its own entry: same output with, without, with a corrupt one", () => {
-  const dir = join(home, "re2js-files");
+test("the regexp Unicode tables (a `\\p{Lu}` pattern) are a file of their own with their own entry: same output with, without, with a corrupt one", () => {
+  const dir = join(home, "unicode-files");
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, "crd.yaml"),
@@ -163,7 +163,7 @@ spec:
     join(dir, "widgets.yaml"),
     "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: good}\nspec: {name: Hello}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: bad}\nspec: {name: hello}\n",
   );
-  const cache = join(home, "re2js");
+  const cache = join(home, "unicode");
   const args = ["validate", "--crds", join(dir, "crd.yaml"), join(dir, "widgets.yaml")];
   const first = run({ XDG_CACHE_HOME: cache }, ...args);
   assert.equal(first.status, 1, first.stderr);
@@ -172,16 +172,16 @@ spec:
     `${join(dir, "widgets.yaml")}:9:14: spec.name: Invalid value: "hello": spec.name in body should match '^\\p{Lu}[a-z]+$'\nSummary: 2 resources: 1 valid, 1 invalid, 0 skipped\n`,
   );
   assert.equal(first.stderr, "");
-  assert.ok(existsSync(join(ROOT, "dist", "bundle", "re2js.cjs")));
+  assert.ok(existsSync(join(ROOT, "dist", "bundle", "regexp-unicode-tables.cjs")));
   if (!ownCache) return;
-  const chunk = entries(cache).find((e) => e.startsWith("validate.re2js-"));
-  assert.ok(chunk, `an entry for re2js.cjs: ${entries(cache).join(", ")}`);
+  const chunk = entries(cache).find((e) => e.startsWith("validate.regexp-unicode-tables-"));
+  assert.ok(chunk, `an entry for regexp-unicode-tables.cjs: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), chunk);
   const good = readFileSync(path);
   assert.equal(header(good).length, good.length - 16);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
   assert.deepEqual(readFileSync(path), good, "used as it is");
-  // a run without re2js leaves it alone
+  // a run without the tables leaves it alone
   assert.equal(run({ XDG_CACHE_HOME: cache }, ...validateArgs).status, 1);
   assert.deepEqual(readFileSync(path), good);
   const flipped = Buffer.from(good);

@@ -1,7 +1,7 @@
 /**
  * What dist/bundle/crdkit.cjs (the bundle bin/crdkit.js runs for `validate` and `check`) does to start
- * cheaply must not change answers: re2js is started on first use (scripts/bundle.mjs swaps
- * src/go/re2js-module.ts for a require of dist/bundle/re2js.cjs), and the bundle is ASCII (non-ASCII characters of regular
+ * cheaply must not change answers: the regexp Unicode tables are read on first use (scripts/bundle.mjs swaps
+ * src/go/regexp-unicode-module.ts for a require of dist/bundle/regexp-unicode-tables.cjs), and the bundle is ASCII (non-ASCII characters of regular
  * expression literals escaped). Each case compares the bundle's output with the in-process CLI's, and
  * checks the Kubernetes texts. Needs `npm run build`.
  */
@@ -62,15 +62,15 @@ function bundled(dir: string, ...args: string[]) {
   return { code: runs[1]!.status, stdout: runs[1]!.stdout, stderr: runs[1]!.stderr };
 }
 
-test("the bundle and its re2js file are ASCII (one-byte source strings for V8)", () => {
-  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "re2js.cjs")]) {
+test("the bundle and its Unicode tables file are ASCII (one-byte source strings for V8)", () => {
+  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "regexp-unicode-tables.cjs")]) {
     const text = readFileSync(file, "latin1");
     const at = text.search(/[^\x00-\x7f]/);
     assert.equal(at, -1, `${file}: non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);
   }
 });
 
-test("patterns re2js answers (flags, an invalid pattern) and µs durations: the bundle answers as the CLI in process", async () => {
+test("patterns outside the simple subset (flags, an invalid pattern) and µs durations: the bundle answers as the CLI in process", async () => {
   const dir = tmpFiles({
     "crd.yaml": crd({ name: "^(?i)[a-z]+$", host: "^([a-z0-9][a-z0-9-]*\\.)+[a-z]+$" }),
     "widgets.yaml":
@@ -88,7 +88,7 @@ test("patterns re2js answers (flags, an invalid pattern) and µs durations: the 
   assert.match(fromBundle.stdout, /Summary: 2 resources: 1 valid, 1 invalid, 0 skipped/);
   assert.equal(fromBundle.stdout, inProcess.stdout.replaceAll(`${dir}/`, ""));
 
-  // a pattern Go rejects: re2js's parser gives Go's error text through the bundle too
+  // a pattern Go rejects: Go's error text through the bundle too
   const bad = tmpFiles({ "crd.yaml": crd({ name: "a**" }), "widgets.yaml": widget("w", { name: "a" }) });
   dirs.push(bad);
   const rejected = bundled(bad, ...args);

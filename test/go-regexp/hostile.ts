@@ -1,6 +1,6 @@
 /**
- * Large hostile subjects for patterns whose programs are large (`(a+a?){1000}b`): re2js' own `test` needs
- * ~0.2 ms a rune on the first ones once its DFA gives up (about a minute for each of these subjects),
+ * Large hostile subjects for patterns whose programs are large (`(a+a?){1000}b`): re2js' own `test` (used
+ * before crdkit had a compiler of its own) needed ~0.2 ms a rune on the first ones once its DFA gives up (about a minute for each of these subjects),
  * src/go/regexp-matcher.ts a few µs at most.
  * Go's answers are recorded in hostile-answers.json by `npm run golden:regexp -- --hostile`.
  */

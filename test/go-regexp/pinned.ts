@@ -230,6 +230,18 @@ export const PINNED_PATTERNS: readonly string[] = [
   "\\Q\\p{letter}\\E",
   "(?P<n>\\p{letter})(?P<n>\\pz)",
   "(?P<n>\\p{letter})(?P<n>x**)",
+  // Go's size and nesting limits (regexp/syntax maxSize = 128 MiB / 40 = 3,355,443 instructions, maxHeight
+  // 1000): 1.5M instructions compile (re2js' limit was 1,398,101), 4.5M are too large; a nested repeat past
+  // 1000 copies is `invalid repeat count` even when the program would also be too large
+  `(?:${"abcdefghij".repeat(150)}){1000}`,
+  `(?:${"abcdefghij".repeat(450)}){1000}`,
+  '("{0,1000}?|^1.?){1000,}#\'{3}',
+  '(?:x{1000})(,.?)b{3}("{3,1000}?){1000,}?$',
+  "^(=*?={2,1000}?|){1,1000}?",
+  "(?:(?:a{1000}){0}b{3}){1000}",
+  `${"(".repeat(1001)}a${")".repeat(1001)}`,
+  `${"(".repeat(999)}a${")".repeat(999)}`,
+  `${"(?:".repeat(1000)}a${")".repeat(1000)}`,
 ];
 
 /** Subjects every pinned pattern is tried on (more are generated per pattern). */

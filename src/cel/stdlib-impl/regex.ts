@@ -19,6 +19,6 @@ export function compileRegex(pattern: string): GoRegexp | CelError {
 export function matches(s: string, pattern: string): CelValue {
   const r = compileRegex(pattern);
   if (r instanceof CelError) return r;
-  // Go `MatchString` (remembered per subject; simple patterns are matched without re2js)
+  // Go `MatchString` (remembered per subject)
   return r.test(s);
 }
