@@ -11,8 +11,8 @@
  * ready to evaluate; crdkit's evaluable form is the planner's, so its side is compile + program.
  * crdkit's compile also runs the AST validators Kubernetes enables (homogeneous aggregate literals,
  * duration / timestamp / regex literals, string.format), which cel-js does not have: the regex literal
- * check validates every `matches` pattern at compile time (patterns in regexp-simple's subset, flag groups
- * allowed, without re2js; any other with re2js), cel-js builds a native RegExp when it evaluates. Both
+ * check validates every `matches` pattern at compile time (the simple subset compiled by src/go/regexp-simple.ts,
+ * any other pattern parsed by Go's parser, src/go/regexp-syntax.ts, its program compiled on first match), cel-js builds a native RegExp when it evaluates. Both
  * type-check against the same declarations (`self` / `oldSelf` dyn). The line
  * "crdkit parse + check" times crdkit without those validators and without planning, the nearest
  * counterpart of cel-js's `parse().check()` (crdkit still builds cel-go's ids, positions, macro calls,
