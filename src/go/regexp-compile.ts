@@ -2,10 +2,12 @@
  * Go's `regexp/syntax` `Simplify` and `Compile`: the parse tree of src/go/regexp-syntax.ts to the program
  * ({@link Prog}) src/go/regexp-matcher.ts runs, instruction for instruction as Go emits it (instruction 0
  * is `FAIL`; repeats expanded by `Simplify`; alternatives, loops and non-greedy choices in Go's order, so
- * threads have Go's priorities and match positions are Go's), with the rune classes of its lazy DFA.
+ * threads have Go's priorities and match positions are Go's), with the rune classes of its lazy DFA and
+ * the literals a match needs (src/go/regexp-prefilter.ts).
  *
  * @module
  */
+import { prefilterOf } from "./regexp-prefilter.js";
 import { ALT, CAPTURE, EMPTY_WIDTH, FAIL, MATCH, NOP, type Prog, RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL, type RuneClasses } from "./regexp-prog.js";
 import {
   FOLD_CASE,
@@ -38,6 +40,10 @@ import { MAX_RUNE, simpleFold } from "./regexp-unicode.js";
  * (the DFA's states would be as large as the program).
  */
 const MAX_DFA_PROGRAM = 20_000;
+
+/** Go's `anyRuneNotNL` and `anyRune`. */
+const ANY_RUNE_NOT_NL: readonly number[] = [0, 9, 11, MAX_RUNE];
+const ANY_RUNE: readonly number[] = [0, MAX_RUNE];
 
 /** Go's `syntax.EmptyOp` bits. */
 const EMPTY_BEGIN_LINE = 1;
@@ -141,6 +147,8 @@ class Compiler {
   runeAt = new Int32Array(64);
   runeLen = new Int32Array(64);
   pool: number[] = [];
+  /** Where each rune array of the tree is in `pool`. */
+  readonly offsets = new Map<readonly number[], number>();
   n = 0;
 
   inst(op: number): Frag {
@@ -183,6 +191,18 @@ class Compiler {
     if ((t1 & 1) === 0) this.out[pc] = h2;
     else this.arg[pc] = h2;
     return [h1, t2];
+  }
+
+  private readonly singles = new Map<number, readonly number[]>();
+
+  /** The one-rune array of `r` (one per rune, so that the pool holds it once). */
+  single(r: number): readonly number[] {
+    let a = this.singles.get(r);
+    if (a === undefined) {
+      a = [r];
+      this.singles.set(r, a);
+    }
+    return a;
   }
 
   nop(): Frag {
@@ -264,9 +284,15 @@ class Compiler {
     let fl = flags & FOLD_CASE;
     if (fl !== 0 && (r.length !== 1 || simpleFold(r[0] as number) === r[0])) fl = 0;
     this.arg[f.i] = fl;
-    this.runeAt[f.i] = this.pool.length;
+    // the copies of a repeated class share one array of the tree (Simplify repeats the node): stored once
+    let offset = this.offsets.get(r);
+    if (offset === undefined) {
+      offset = this.pool.length;
+      for (const x of r) this.pool.push(x);
+      this.offsets.set(r, offset);
+    }
+    this.runeAt[f.i] = offset;
     this.runeLen[f.i] = r.length;
-    for (const x of r) this.pool.push(x);
     f.head = f.tail = f.i << 1;
     if (fl === 0 && (r.length === 1 || (r.length === 2 && r[0] === r[1]))) this.op[f.i] = RUNE1;
     else if (r.length === 2 && r[0] === 0 && r[1] === MAX_RUNE) this.op[f.i] = RUNE_ANY;
@@ -282,16 +308,16 @@ class Compiler {
         return this.nop();
       case OP_LITERAL: {
         if (re.rune.length === 0) return this.nop();
-        let f = this.rune([re.rune[0] as number], re.flags);
-        for (let j = 1; j < re.rune.length; j++) f = this.cat(f, this.rune([re.rune[j] as number], re.flags));
+        let f = this.rune(this.single(re.rune[0] as number), re.flags);
+        for (let j = 1; j < re.rune.length; j++) f = this.cat(f, this.rune(this.single(re.rune[j] as number), re.flags));
         return f;
       }
       case OP_CHAR_CLASS:
         return this.rune(re.rune, re.flags);
       case OP_ANY_CHAR_NOT_NL:
-        return this.rune([0, 9, 11, MAX_RUNE], 0);
+        return this.rune(ANY_RUNE_NOT_NL, 0);
       case OP_ANY_CHAR:
-        return this.rune([0, MAX_RUNE], 0);
+        return this.rune(ANY_RUNE, 0);
       case OP_BEGIN_LINE:
         return this.empty(EMPTY_BEGIN_LINE);
       case OP_END_LINE:
@@ -332,21 +358,27 @@ class Compiler {
   }
 }
 
-/** Go's `InstRune` matching (`MatchRunePos` ≥ 0) over the compiler's rune pool. */
+/** Go's `InstRune` matching (`MatchRunePos` ≥ 0, with its special cases by length) over the compiler's rune pool. */
 function runeMatcher(c: Compiler): (pc: number, r: number) => boolean {
   const pool = Int32Array.from(c.pool);
   const at = c.runeAt.subarray(0, c.n);
   const len = c.runeLen.subarray(0, c.n);
   const fold = c.arg.subarray(0, c.n);
-  const op = c.op;
   return (pc, r) => {
     const base = at[pc] as number;
     const n = len[pc] as number;
-    if (op[pc] === RUNE1) return r === pool[base];
+    if (n === 2) return r >= (pool[base] as number) && r <= (pool[base + 1] as number);
     if (n === 1) {
       const r0 = pool[base] as number;
       if (r === r0) return true;
       if ((fold[pc] as number) & FOLD_CASE) for (let f = simpleFold(r0); f !== r0; f = simpleFold(f)) if (r === f) return true;
+      return false;
+    }
+    if (n <= 8) {
+      for (let j = base; j < base + n; j += 2) {
+        if (r < (pool[j] as number)) return false;
+        if (r <= (pool[j + 1] as number)) return true;
+      }
       return false;
     }
     let lo = 0;
@@ -369,10 +401,15 @@ function runeMatcher(c: Compiler): (pc: number, r: number) => boolean {
 function runeClasses(c: Compiler): RuneClasses {
   const b = new Set<number>([10, 11, 0x30, 0x3a, 0x41, 0x5b, 0x5f, 0x60, 0x61, 0x7b]);
   const pool = c.pool;
+  const seen = new Set<number>();
   for (let pc = 0; pc < c.n; pc++) {
     const op = c.op[pc];
     if (op !== RUNE && op !== RUNE1) continue;
     const base = c.runeAt[pc] as number;
+    // one pass per rune array and fold flag
+    const key = base * 2 + ((c.arg[pc] as number) & FOLD_CASE);
+    if (seen.has(key)) continue;
+    seen.add(key);
     const n = c.runeLen[pc] as number;
     if (n === 1) {
       const r0 = pool[base] as number;
@@ -414,6 +451,6 @@ export function compileProg(re: Regexp): Prog {
     start: f.i,
     matchRune: runeMatcher(c),
     classes: n <= MAX_DFA_PROGRAM ? runeClasses(c) : undefined,
-    prefilter: undefined,
+    prefilter: prefilterOf(re),
   };
 }
