@@ -174,7 +174,7 @@ function loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, st, command, v
   });
   const module = { exports: {} };
   const req = mod.createRequire(file);
-  // the bundle's files required on first use (regexp-unicode-tables.cjs) are compiled with entries of their own
+  // the bundle's files required on first use (regexp-go.cjs) are compiled with entries of their own
   const chunks = new Map();
   const chunkRequire = (id) => {
     if (!CHUNKS.has(id)) return req(id);
@@ -217,7 +217,7 @@ function refreshedData(script, found, cpu) {
 }
 
 /** Files of the bundle that crdkit.cjs requires on first use, each with a code-cache entry of its own. */
-const CHUNKS = new Set(["./regexp-unicode-tables.cjs"]);
+const CHUNKS = new Set(["./regexp-go.cjs"]);
 
 /**
  * The exports of a file of the bundle (`file`, CommonJS), compiled with a code-cache entry of its own beside

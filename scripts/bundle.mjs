@@ -1,9 +1,9 @@
 // Bundles the compiled CLI (dist/cli/*.js) with esbuild, run by `npm run build` after tsc, into dist/bundle/:
-// - crdkit.cjs: the whole CLI but the server (and the regexp Unicode tables, below) as ONE CommonJS file: no module
+// - crdkit.cjs: the whole CLI but the server (and Go's regexp parser, below) as ONE CommonJS file: no module
 //   resolution, no ESM facades of Node's modules, and a single script that bin/load-cli.js compiles with
 //   V8's code cache — a cold start pays neither parsing nor compiling again. Lazily loaded parts
 //   (`--kubeconfig`) are wrapped by esbuild and run on demand.
-// - regexp-unicode-tables.cjs: Go's Unicode tables for regexps (src/go/regexp-unicode-tables.ts), required
+// - regexp-go.cjs: Go's regexp parser and compiler with Go's Unicode tables (src/go/regexp-go.ts), required
 //   by crdkit.cjs on first use (its own code-cache entry).
 // - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
 //   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
@@ -37,11 +37,11 @@ await esbuild.build({
 });
 // packages bundled into crdkit.cjs: pure JavaScript, used by validate and check (none now)
 const inlined = new Set();
-// Go's Unicode tables for regexp `\p{…}` classes and case folding, for crdkit.cjs: required on first use
-// (src/go/regexp-unicode-module.ts)
+// Go's regexp parser and compiler with Go's Unicode tables, for crdkit.cjs: required by the first pattern
+// outside the simple subset (src/go/regexp-go-module.ts)
 await esbuild.build({
-  entryPoints: [join(root, "dist", "go", "regexp-unicode-tables.js")],
-  outfile: join(outdir, "regexp-unicode-tables.cjs"),
+  entryPoints: [join(root, "dist", "go", "regexp-go.js")],
+  outfile: join(outdir, "regexp-go.cjs"),
   bundle: true,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -70,17 +70,18 @@ await esbuild.build({
       setup(build) {
         // the server: the ES module bundle beside this file, imported when `crdkit serve` runs
         build.onResolve({ filter: /^\.\/serve\.js$/ }, () => ({ path: "./serve.js", external: true }));
-        // the regexp Unicode tables on first use (src/go/regexp-unicode-module.ts), from a file of their own
-        // beside this one (regexp-unicode-tables.cjs, above): runs that never need them never load them,
-        // and bin/load-cli.js gives the file a V8 code-cache entry of its own
-        build.onLoad({ filter: /[\\/]dist[\\/]go[\\/]regexp-unicode-module\.js$/ }, () => ({
-          contents: 'let mod;\nexport function unicodeTables() {\n  mod ??= require("./regexp-unicode-tables.cjs");\n  return mod;\n}\n',
+        // Go's regexp parser and compiler on first use (src/go/regexp-go-module.ts), from a file of their own
+        // beside this one (regexp-go.cjs, above): runs whose patterns are all in the simple subset never
+        // load them, and bin/load-cli.js gives the file a V8 code-cache entry of its own
+        build.onLoad({ filter: /[\\/]dist[\\/]go[\\/]regexp-go-module\.js$/ }, () => ({
+          contents: 'let mod;\nexport function goRegexpModule() {\n  mod ??= require("./regexp-go.cjs");\n  return mod;\n}\n',
           loader: "js",
         }));
-        build.onResolve({ filter: /^\.\/regexp-unicode-tables\.cjs$/ }, () => ({ path: "./regexp-unicode-tables.cjs", external: true }));
-        // a static import of the tables would put them in crdkit.cjs, read at every start
-        build.onResolve({ filter: /regexp-unicode-tables\.js$/ }, (args) => ({
-          errors: [{ text: `${args.importer} imports the regexp Unicode tables: take them from unicodeTables() (src/go/regexp-unicode-module.ts), which the CLI bundle loads from regexp-unicode-tables.cjs on first use` }],
+        build.onResolve({ filter: /^\.\/regexp-go\.cjs$/ }, () => ({ path: "./regexp-go.cjs", external: true }));
+        // a static import of the parser, compiler or tables would put a second copy in crdkit.cjs, read at
+        // every start (and its GoSyntaxError would not be the class goRegexpModule() gives)
+        build.onResolve({ filter: /\/regexp-(go|syntax|syntax-class|compile|prefilter|unicode|unicode-tables)\.js$/ }, (args) => ({
+          errors: [{ text: `${args.importer} imports ${args.path}: take Go's regexp parser and compiler from goRegexpModule() (src/go/regexp-go-module.ts), which the CLI bundle loads from regexp-go.cjs on first use` }],
         }));
         build.onResolve({ filter: /^[^./]/ }, (args) => {
           if (args.path.startsWith("node:")) return { path: args.path, external: true };
@@ -95,7 +96,7 @@ await esbuild.build({
 // regular expression literals (`µs` in duration units), and one such character makes the whole source a
 // two-byte string (twice the memory; ~1.5 ms more to read at every start). \uXXXX means the same there
 // (and in comments); an identity escape of the character (`\µ`) is the character itself.
-for (const name of ["crdkit.cjs", "regexp-unicode-tables.cjs"]) {
+for (const name of ["crdkit.cjs", "regexp-go.cjs"]) {
   const cjs = join(outdir, name);
   const text = readFileSync(cjs, "utf8");
   const nonAscii = /(\\*)([^\x00-\x7f])/g;

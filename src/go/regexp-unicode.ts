@@ -1,11 +1,13 @@
 /**
  * The Unicode data Go's `regexp/syntax` reads, over the tables of src/go/regexp-unicode-tables.ts
- * (generated from Go's `unicode` package, read on first use through ./regexp-unicode-module.ts): `unicode.SimpleFold`, and the table a `\p{Name}` class
+ * (generated from Go's `unicode` package; in the CLI bundle part of the file ./regexp-go.ts becomes): `unicode.SimpleFold`, and the table a `\p{Name}` class
  * names (Go's `unicodeTable`, with its `canonicalName` spelling rules). Runes are code points.
  *
  * @module
  */
-import { unicodeTables } from "./regexp-unicode-module.js";
+import * as tables from "./regexp-unicode-tables.js";
+
+const unicodeTables = (): typeof tables => tables;
 
 /** unicode.MaxRune */
 export const MAX_RUNE = 0x10ffff;

@@ -2,13 +2,14 @@
  * Go `regexp` (RE2 syntax), crdkit's own: compile once, match unanchored like Go's `MatchString`, and
  * report compile failures with Go's exact `regexp/syntax` error text. Patterns are parsed as Go parses
  * them (src/go/regexp-syntax.ts, Go's limits included), compiled into Go's program
- * (src/go/regexp-compile.ts) and run by src/go/regexp-matcher.ts; the common simple subset takes a
- * shorter path with the same program (src/go/regexp-simple.ts).
+ * (src/go/regexp-compile.ts; both through src/go/regexp-go-module.ts, a file of its own in the CLI
+ * bundle) and run by src/go/regexp-matcher.ts; the common simple subset takes a shorter path with the
+ * same program (src/go/regexp-simple.ts).
  */
-import { compileProg } from "./regexp-compile.js";
+import { goRegexpModule } from "./regexp-go-module.js";
 import { compileMatcher, type ProgMatcher } from "./regexp-matcher.js";
 import { compileSimpleRegexp } from "./regexp-simple.js";
-import { GoSyntaxError, parseGoRegexp, type Regexp } from "./regexp-syntax.js";
+import type { GoSyntaxError, Regexp } from "./regexp-syntax.js";
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -82,15 +83,16 @@ function memoizedTest(re: { test(s: string): boolean }): (s: string) => boolean 
 function compileUncached(pattern: string): GoRegexpResult {
   const simple = compileSimpleRegexp(pattern);
   if (simple !== undefined) return { regexp: { source: pattern, test: memoizedTest(simple), find: (s, from) => simple.find(s, from) } };
+  const go = goRegexpModule();
   let tree: Regexp | GoSyntaxError;
   try {
-    tree = parseGoRegexp(pattern);
+    tree = go.parseGoRegexp(pattern);
   } catch (e) {
     // a stack overflow on a deeply nested pattern the limits let through
     if (e instanceof RangeError) return { error: `error parsing regexp: expression nests too deeply: \`${pattern}\`` };
     throw e;
   }
-  if (tree instanceof GoSyntaxError) return { error: tree.message };
+  if (tree instanceof go.GoSyntaxError) return { error: tree.message };
   return { regexp: lazyRegexp(pattern, tree) };
 }
 
@@ -101,7 +103,7 @@ function compileUncached(pattern: string): GoRegexpResult {
 function lazyRegexp(pattern: string, tree: Regexp): GoRegexp {
   let m: ProgMatcher | undefined;
   const matcher = (): ProgMatcher => {
-    m ??= compileMatcher(compileProg(tree));
+    m ??= compileMatcher(goRegexpModule().compileProg(tree));
     return m;
   };
   return { source: pattern, test: memoizedTest({ test: (s) => matcher().test(s) }), find: (s, from) => matcher().find(s, from) };

@@ -132,7 +132,7 @@ test("validate: a first-time run's entry is replaced by a repeat run's, never th
   assert.equal(header(readFileSync(path)).length, readFileSync(path).length - 16);
 });
 
-test("the regexp Unicode tables (a `\\p{Lu}` pattern) are a file of their own with their own entry: same output with, without, with a corrupt one", () => {
+test("Go's regexp parser (a `\\p{Lu}` pattern, outside the simple subset) is a file of its own with its own entry: same output with, without, with a corrupt one", () => {
   const dir = join(home, "unicode-files");
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -172,16 +172,16 @@ spec:
     `${join(dir, "widgets.yaml")}:9:14: spec.name: Invalid value: "hello": spec.name in body should match '^\\p{Lu}[a-z]+$'\nSummary: 2 resources: 1 valid, 1 invalid, 0 skipped\n`,
   );
   assert.equal(first.stderr, "");
-  assert.ok(existsSync(join(ROOT, "dist", "bundle", "regexp-unicode-tables.cjs")));
+  assert.ok(existsSync(join(ROOT, "dist", "bundle", "regexp-go.cjs")));
   if (!ownCache) return;
-  const chunk = entries(cache).find((e) => e.startsWith("validate.regexp-unicode-tables-"));
-  assert.ok(chunk, `an entry for regexp-unicode-tables.cjs: ${entries(cache).join(", ")}`);
+  const chunk = entries(cache).find((e) => e.startsWith("validate.regexp-go-"));
+  assert.ok(chunk, `an entry for regexp-go.cjs: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), chunk);
   const good = readFileSync(path);
   assert.equal(header(good).length, good.length - 16);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
   assert.deepEqual(readFileSync(path), good, "used as it is");
-  // a run without the tables leaves it alone
+  // a run without such a pattern leaves it alone
   assert.equal(run({ XDG_CACHE_HOME: cache }, ...validateArgs).status, 1);
   assert.deepEqual(readFileSync(path), good);
   const flipped = Buffer.from(good);

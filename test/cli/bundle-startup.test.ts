@@ -1,7 +1,7 @@
 /**
  * What dist/bundle/crdkit.cjs (the bundle bin/crdkit.js runs for `validate` and `check`) does to start
- * cheaply must not change answers: the regexp Unicode tables are read on first use (scripts/bundle.mjs swaps
- * src/go/regexp-unicode-module.ts for a require of dist/bundle/regexp-unicode-tables.cjs), and the bundle is ASCII (non-ASCII characters of regular
+ * cheaply must not change answers: Go's regexp parser is read on first use (scripts/bundle.mjs swaps
+ * src/go/regexp-go-module.ts for a require of dist/bundle/regexp-go.cjs), and the bundle is ASCII (non-ASCII characters of regular
  * expression literals escaped). Each case compares the bundle's output with the in-process CLI's, and
  * checks the Kubernetes texts. Needs `npm run build`.
  */
@@ -62,8 +62,8 @@ function bundled(dir: string, ...args: string[]) {
   return { code: runs[1]!.status, stdout: runs[1]!.stdout, stderr: runs[1]!.stderr };
 }
 
-test("the bundle and its Unicode tables file are ASCII (one-byte source strings for V8)", () => {
-  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "regexp-unicode-tables.cjs")]) {
+test("the bundle and its regexp parser file are ASCII (one-byte source strings for V8)", () => {
+  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "regexp-go.cjs")]) {
     const text = readFileSync(file, "latin1");
     const at = text.search(/[^\x00-\x7f]/);
     assert.equal(at, -1, `${file}: non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);
