@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compileProg } from "./regexp-compile.js";
+import { compileMatcher } from "./regexp-matcher.js";
 import { GoSyntaxError, parseGoRegexp } from "./regexp-syntax.js";
 
 /** [pattern, start, [Go op, out, arg][]] as Go 1.26 compiles it. */
@@ -64,6 +65,19 @@ describe("compileProg", () => {
         if (ca !== cb) continue;
         for (let pc = 0; pc < g.op.length; pc++) if (g.op[pc] === 8 || g.op[pc] === 9) assert.equal(g.matchRune(pc, a), g.matchRune(pc, b), `${a} ${b} at ${pc}`);
       }
+  });
+
+  it("an empty class adds no rune class boundary and hides none of the next instruction's (fuzz:regexp seed 11)", () => {
+    // `[^\\S\\D]` is empty: its rune array has the offset of `a`'s, which must still split `a` from `s`
+    const g = prog("[^\\S\\D]??a{3}\\pL*");
+    const c = g.classes;
+    assert.ok(c);
+    assert.notEqual(c.ascii[0x61], c.ascii[0x73]);
+    // Go: "aaa" matches, "asa" does not, in either order on one matcher (the lazy DFA keeps its states)
+    const m1 = compileMatcher(g);
+    assert.deepEqual([m1.test("asa"), m1.test("aaa")], [false, true]);
+    const m2 = compileMatcher(prog("[^\\S\\D]??a{3}\\pL*"));
+    assert.deepEqual([m2.test("aaa"), m2.test("asa")], [true, false]);
   });
 
   it("leaves programs past 20,000 instructions without DFA classes", () => {

@@ -406,11 +406,13 @@ function runeClasses(c: Compiler): RuneClasses {
     const op = c.op[pc];
     if (op !== RUNE && op !== RUNE1) continue;
     const base = c.runeAt[pc] as number;
+    const n = c.runeLen[pc] as number;
+    // an empty class (never matches) adds no boundary; its offset is the next array's, so it must not mark it seen
+    if (n === 0) continue;
     // one pass per rune array and fold flag
     const key = base * 2 + ((c.arg[pc] as number) & FOLD_CASE);
     if (seen.has(key)) continue;
     seen.add(key);
-    const n = c.runeLen[pc] as number;
     if (n === 1) {
       const r0 = pool[base] as number;
       b.add(r0).add(r0 + 1);
