@@ -8,8 +8,10 @@
 //   entry first written by a tiny run does not leave every larger run compiling most functions itself.
 //   An entry written by a first-time run (one that filled the compiled-CRD cache: CRD checks, CEL
 //   compilation) gives way to one written by a repeat run, which compiles other functions (see FIRST_TIME);
-//   `--no-cache` runs keep an entry of their own.
-//   CRDKIT_NO_CACHE=1 turns the cache off.
+//   `--no-cache` runs keep an entry of their own. The chunks of crdkit.cjs (scripts/bundle-split.mjs) and
+//   regexp-go.cjs are required by it on first use, each compiled with an entry of its own; when one is missing
+//   or of another build (sizes on crdkit.cjs's first line) the unbundled dist/cli/main.js runs instead (on
+//   Node's compile-cache path: a clear error when the run needs it). CRDKIT_NO_CACHE=1 turns the cache off.
 // - other commands (serve, help, version) run the ES module bundle dist/bundle/main.js.
 // - without a bundle (esbuild not installed) or with one older than dist/cli (tsc run alone): dist/cli/main.js.
 // Node's modules are taken with process.getBuiltinModule when present (no ES module facade to build).
@@ -18,38 +20,48 @@
 
 const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
 
-const dist = require("node:url").pathToFileURL(`${require("node:path").join(__dirname, "..", "dist")}/`);
+const { join } = require("node:path");
+const dist = join(__dirname, "..", "dist");
 const FAST = new Set(["validate", "check"]);
+
+/** The `main` function of an ES module of dist/ (`cli/main.js`, `bundle/main.js`). */
+async function esmMain(file) {
+  return (await import(require("node:url").pathToFileURL(join(dist, file)).href)).main;
+}
 
 /** The `main` function of the CLI for a command line. */
 async function loadCli(argv) {
   const fs = await builtin("node:fs");
+  const file = join(dist, "bundle", "crdkit.cjs");
   let bundleStat;
   let unbundledMtime = 0;
   try {
-    unbundledMtime = fs.statSync(new URL("cli/main.js", dist)).mtimeMs;
-    bundleStat = fs.statSync(new URL("bundle/crdkit.cjs", dist));
+    unbundledMtime = fs.statSync(join(dist, "cli", "main.js")).mtimeMs;
+    bundleStat = fs.statSync(file);
   } catch {
     // no bundle
   }
-  if (!bundleStat || bundleStat.mtimeMs < unbundledMtime) return (await import(new URL("cli/main.js", dist).href)).main;
-  if (!FAST.has(argv[0])) return (await import(new URL("bundle/main.js", dist).href)).main;
+  if (!bundleStat || bundleStat.mtimeMs < unbundledMtime) return esmMain("cli/main.js");
+  if (!FAST.has(argv[0])) return esmMain("bundle/main.js");
   // Node compiles its own modules with code cached for its default V8 flags, which V8 rejects once
   // tierLater has changed a flag (each module is then compiled from source): the modules this file and
   // the bundle's start use are loaded first (measured: ~2-2.5 ms less CPU per run), and so are the
   // standard streams, which the bundle creates at load (its default io)
-  const [v8, url, mod, vm, path, os, zlib] = await Promise.all(
+  const [v8, , mod, vm, path, os, zlib] = await Promise.all(
     ["node:v8", "node:url", "node:module", "node:vm", "node:path", "node:os", "node:zlib"].map(builtin),
   );
   stdio();
   // the code cache holds V8's flags: one entry per budget, or short and long runs would reject each other's
   const size = tierLater(fs, v8, argv);
-  const file = url.fileURLToPath(new URL("bundle/crdkit.cjs", dist));
   if (mod.enableCompileCache && !noCache()) {
+    // (a missing chunk: a clear error when the run needs it)
     mod.enableCompileCache();
     return mod.createRequire(file)(file).main;
   }
-  return loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, bundleStat, argv[0], `${size}${withoutCrdCache(argv) ? "-nocache" : ""}`).main;
+  const source = fs.readFileSync(file, "utf8");
+  // a chunk of crdkit.cjs missing or not of this build: the unbundled CLI (slower, never failing mid-run)
+  if (!chunksIntact(fs, source)) return esmMain("cli/main.js");
+  return loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, source, bundleStat, argv[0], `${size}${withoutCrdCache(argv) ? "-nocache" : ""}`).main;
 }
 
 /**
@@ -134,6 +146,29 @@ function pathBytes(fs, path, limit) {
   return total;
 }
 
+/**
+ * Whether the chunks named on the first line of crdkit.cjs's `source` (`//crdkit-chunks {"name":size,...}`,
+ * written by scripts/bundle.mjs) are beside it with those sizes.
+ */
+function chunksIntact(fs, source) {
+  const m = /^\/\/crdkit-chunks (\{.*\})\n/.exec(source.slice(0, source.indexOf("\n") + 1));
+  if (!m) return false;
+  let sizes;
+  try {
+    sizes = JSON.parse(m[1]);
+  } catch {
+    return false;
+  }
+  try {
+    for (const [name, size] of Object.entries(sizes)) {
+      if (fs.statSync(join(dist, "bundle", `${name}.cjs`)).size !== size) return false;
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 /** `--no-cache` among the options: every CRD used is checked and compiled, as a first-time run does. */
 function withoutCrdCache(argv) {
   const end = argv.indexOf("--");
@@ -154,55 +189,70 @@ function stdio() {
   return process.stdout.isTTY === true && process.stderr.isTTY === true;
 }
 
-function loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, st, command, variant) {
-  const source = fs.readFileSync(file, "utf8");
+function loadWithCodeCache({ fs, mod, vm, path, os, zlib }, file, source, st, command, variant) {
   // one entry per bundle build, Node.js build, command (a `check` run compiles other functions than
   // `validate`), interrupt budget and input size (see tierLater) and use of the compiled-CRD cache (`--no-cache`)
   const entry = noCache()
     ? undefined
     : path.join(cacheDir(path, os), `${command}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`);
   const crc = (b) => (zlib.crc32 ? zlib.crc32(b) : 0);
+  const module = { exports: {} };
+  const firstTime = () => module.exports.cacheFilled?.() === true;
+  const script = compileWithEntry({ fs, path, crc }, entry, firstTime, (cachedData) =>
+    new vm.Script(mod.wrap(source), {
+      filename: file,
+      cachedData,
+      importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    }),
+  );
+  const req = mod.createRequire(file);
+  // the bundle's files required on first use (its chunks, regexp-go.cjs) are compiled with entries of their own
+  const chunks = new Map();
+  const chunkRequire = (id) => {
+    if (!CHUNK.test(id)) return req(id);
+    if (!chunks.has(id)) {
+      chunks.set(id, loadChunk({ fs, vm, mod, path, crc }, entry, path.join(path.dirname(file), id), command, variant, firstTime));
+    }
+    return chunks.get(id);
+  };
+  script.runInThisContext().call(module.exports, module.exports, Object.assign(chunkRequire, req), module, file, path.dirname(file));
+  return module.exports;
+}
+
+/**
+ * The vm.Script `compile(cachedData)` gives, with the data of the code-cache entry at `entry` (none: no cache),
+ * and the entry kept in step at exit: written when missing or rejected; an entry written by a first-time run
+ * (`firstTime()` at exit: the run filled the compiled-CRD cache) gives way to a repeat run's (see
+ * FIRST_TIME); rewritten by a run much longer than the one that wrote it (see refreshedData).
+ */
+function compileWithEntry({ fs, path, crc }, entry, firstTime, compile) {
   const found = entry ? readEntry(fs, entry, crc) : undefined;
   // an entry written by a first-time run, once a repeat run has used it: this run compiles afresh (a probe),
   // so that a repeat run writes an entry of its own (see the exit handler)
   const probe = found !== undefined && (found.flags & FIRST_TIME) !== 0 && (found.flags & REPEAT_SEEN) !== 0;
   const cachedData = probe ? undefined : found?.data;
-  const script = new vm.Script(mod.wrap(source), {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  const module = { exports: {} };
-  const req = mod.createRequire(file);
-  // the bundle's files required on first use (regexp-go.cjs) are compiled with entries of their own
-  const chunks = new Map();
-  const chunkRequire = (id) => {
-    if (!CHUNKS.has(id)) return req(id);
-    if (!chunks.has(id)) chunks.set(id, loadChunk(fs, vm, mod, path, crc, entry, path.join(path.dirname(file), id), command, variant));
-    return chunks.get(id);
-  };
-  script.runInThisContext().call(module.exports, module.exports, Object.assign(chunkRequire, req), module, file, path.dirname(file));
+  const script = compile(cachedData);
   if (entry) {
     const rejected = cachedData !== undefined && script.cachedDataRejected;
     process.once("exit", () => {
-      const firstTime = module.exports.cacheFilled?.() === true;
+      const first = firstTime();
       const cpu = cpuMs();
       const write = (data, flags, writerCpu = cpu) => writeEntry(fs, path, entry, data, crc, writerCpu, flags);
       if (cachedData === undefined || rejected) {
         // compiled afresh: what this run compiled, unless it only probed for a repeat run's entry and was a
         // first-time run itself (the old entry is used again, until a repeat run uses it)
-        if (probe && firstTime) write(found.data, found.flags & ~REPEAT_SEEN, found.cpu);
-        else write(script.createCachedData(), firstTime ? FIRST_TIME : 0);
+        if (probe && first) write(found.data, found.flags & ~REPEAT_SEEN, found.cpu);
+        else write(script.createCachedData(), first ? FIRST_TIME : 0);
       } else if ((found.flags & FIRST_TIME) !== 0) {
         // a repeat run on a first-time run's entry: the next run compiles afresh and writes its own
-        if (!firstTime) write(found.data, found.flags | REPEAT_SEEN, found.cpu);
-      } else if (!firstTime) {
+        if (!first) write(found.data, found.flags | REPEAT_SEEN, found.cpu);
+      } else if (!first) {
         const data = refreshedData(script, found, cpu);
         if (data) write(data, 0);
       }
     });
   }
-  return module.exports;
+  return script;
 }
 
 /**
@@ -216,16 +266,19 @@ function refreshedData(script, found, cpu) {
   return data.length > found.data.length * 1.02 ? data : found.data;
 }
 
-/** Files of the bundle that crdkit.cjs requires on first use, each with a code-cache entry of its own. */
-const CHUNKS = new Set(["./regexp-go.cjs"]);
+/**
+ * Files of the bundle that crdkit.cjs requires on first use, each with a code-cache entry of its own: its
+ * chunks (scripts/bundle-split.mjs) and regexp-go.cjs.
+ */
+const CHUNK = /^\.\/[a-z0-9-]+\.cjs$/;
 
 /**
  * The exports of a file of the bundle (`file`, CommonJS), compiled with a code-cache entry of its own beside
- * the bundle's (`bundleEntry`; none: no cache), named after the file and the bundle's command and variant:
- * written at exit when missing or rejected, and by a run much longer than the one that wrote it when it then
- * holds more compiled code (as the bundle's entry).
+ * the bundle's (`bundleEntry`; none: no cache), named after the file and the bundle's command and variant,
+ * kept as the bundle's is (compileWithEntry: a chunk of the CRD checks or of CEL rules compiles other
+ * functions in a first-time run than in a repeat run).
  */
-function loadChunk(fs, vm, mod, path, crc, bundleEntry, file, command, variant) {
+function loadChunk({ fs, vm, mod, path, crc }, bundleEntry, file, command, variant, firstTime) {
   const source = fs.readFileSync(file, "utf8");
   const st = fs.statSync(file);
   const entry =
@@ -234,20 +287,9 @@ function loadChunk(fs, vm, mod, path, crc, bundleEntry, file, command, variant) 
       path.dirname(bundleEntry),
       `${command}.${path.basename(file, ".cjs")}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}${variant}.v8`,
     );
-  const found = entry ? readEntry(fs, entry, crc) : undefined;
-  const script = new vm.Script(mod.wrap(source), { filename: file, cachedData: found?.data });
+  const script = compileWithEntry({ fs, path, crc }, entry, firstTime, (cachedData) => new vm.Script(mod.wrap(source), { filename: file, cachedData }));
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, mod.createRequire(file), module, file, path.dirname(file));
-  if (entry) {
-    process.once("exit", () => {
-      const cpu = cpuMs();
-      if (found === undefined || script.cachedDataRejected) writeEntry(fs, path, entry, script.createCachedData(), crc, cpu, 0);
-      else {
-        const data = refreshedData(script, found, cpu);
-        if (data) writeEntry(fs, path, entry, data, crc, cpu, 0);
-      }
-    });
-  }
   return module.exports;
 }
 

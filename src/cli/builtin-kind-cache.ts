@@ -8,7 +8,7 @@ import { BuiltinKind, type BuiltinKindInfo, compileBuiltinKind } from "../builti
 import type { JSONSchemaProps } from "../crd/types.js";
 import type { JsonValue } from "../value/json-value.js";
 import { factsTree, isFactsTree } from "../structural/facts-tree.js";
-import { BUILTIN_BUNDLE_URL } from "./builtin-loader.js";
+import { BUILTIN_BUNDLE_URL } from "./builtin-bundle-url.js";
 import type { BuiltinKindLookup } from "./builtin-lookup.js";
 import type { SchemaCache } from "./schema-cache.js";
 

@@ -5,12 +5,11 @@
 import { readFileSync } from "node:fs";
 import { asBuiltinBundle } from "../builtin/bundle.js";
 import { BuiltinSchemas } from "../builtin/builtin-schemas.js";
+import { BUILTIN_BUNDLE_URL } from "./builtin-bundle-url.js";
 import { lazyBuiltin } from "./lazy-builtin.js";
 
 const zlib = lazyBuiltin<typeof import("node:zlib")>("node:zlib");
 
-/** `schemas/builtin.json.br` beside `src/` or `dist/` (both are two levels below the package root). */
-export const BUILTIN_BUNDLE_URL = new URL("../../schemas/builtin.json.br", import.meta.url);
 
 let cached: BuiltinSchemas | undefined;
 

@@ -16,7 +16,8 @@
  * An entry also keeps the subtree facts of each version's structural schema (../structural/facts-tree.ts):
  * compiled from the entry, a version's structural schema is converted only as far as documents reach it.
  */
-import { CRD_GROUP, type DecodedCrd } from "../crd/decode-crd.js";
+import { CRD_GROUP } from "../crd/crd-group.js";
+import type { DecodedCrd } from "../crd/decode-crd.js";
 import { type InternalCrd, schemaForVersion, v1ToInternal } from "../crd/internal.js";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { internalToV1 } from "../crd/v1beta1.js";

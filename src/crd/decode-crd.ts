@@ -21,8 +21,10 @@ import { decodeSchema } from "./decode-schema.js";
 import { applyV1Defaults } from "./defaults.js";
 import { type InternalConversion, type InternalCrd, type InternalVersion, v1ToInternal } from "./internal.js";
 import { internalToV1, v1beta1Defaults } from "./v1beta1.js";
+import { CRD_GROUP } from "./crd-group.js";
 
-export const CRD_GROUP = "apiextensions.k8s.io";
+// (in a module of its own, which the CLI bundle's core takes without loading this one: scripts/bundle-split.mjs)
+export { CRD_GROUP };
 
 /** A decoded CRD. */
 export interface DecodedCrd {

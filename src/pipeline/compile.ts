@@ -4,9 +4,9 @@
  * the rules that cannot be evaluated yet.
  */
 import { type DecodedCrd, decodeCrd } from "../crd/decode-crd.js";
-import { type CrdValidationResult, validateCrdCreate } from "../crdvalidation/validate-crd.js";
+import type { CrdValidationResult } from "../crdvalidation/validate-crd.js";
 import { aggregateMessage, errorString } from "../errors/field-error.js";
-import { crdValidationOptions } from "./crd-hooks.js";
+import { validateCrdCreateComplete } from "./check-crd-create.js";
 import { type InternalCrd, schemaForVersion, subresourcesForVersion } from "../crd/internal.js";
 import type { CustomResourceDefinition, CustomResourceSubresources, JSONSchemaProps } from "../crd/types.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
@@ -98,7 +98,7 @@ export type CrdVerdict = { ok: true; warnings: string[] } | { ok: false; message
 
 /** Runs the CRD create checks (decoding, validation, CEL compilation and cost limits) on a CRD value. */
 export function checkCrd(value: JsonValue | CustomResourceDefinition): CrdVerdict & { decoded?: DecodedCrd } {
-  return verdictOf(validateCrdCreate(value as JsonValue, crdValidationOptions));
+  return verdictOf(validateCrdCreateComplete(value as JsonValue));
 }
 
 /** The verdict of a `validateCrdCreate(value, crdValidationOptions)` result a caller already has. */

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +26,9 @@ function run(env: Record<string, string>, ...args: string[]) {
 }
 
 const codeDir = (cache: string) => join(cache, "crdkit", "code");
-const entries = (cache: string) => (existsSync(codeDir(cache)) ? readdirSync(codeDir(cache)).filter((f) => f.endsWith(".v8")) : []);
+const entries = (cache: string) => (existsSync(codeDir(cache)) ? readdirSync(codeDir(cache)).filter((f) => f.endsWith(".v8")).sort() : []);
+/** The entries of crdkit.cjs itself (`validate-…`), not of the files it requires on first use (`validate.rules-…`). */
+const coreEntries = (cache: string) => entries(cache).filter((f) => !f.split("-")[0]!.includes("."));
 const validateArgs = ["validate", "--crds", "examples/crontab-crd.yaml", "examples/crontab-valid.yaml", "examples/crontab-invalid.yaml"];
 
 test("the bundle exists (npm run build)", () => {
@@ -40,7 +42,7 @@ test("validate: same output without, with, and with a corrupt code cache entry",
   assert.match(first.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
   assert.equal(first.stderr, "");
   if (!ownCache) return;
-  const [entry] = entries(cache);
+  const [entry] = coreEntries(cache);
   assert.ok(entry?.startsWith("validate-"), `an entry for validate: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), entry!);
   const good = readFileSync(path);
@@ -64,7 +66,7 @@ test("validate: a run much longer than the one that wrote the entry writes it ag
   const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
   // the first run's entry (a first-time run's) gives way to a repeat run's (see the next test)
   for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
-  const [entry] = entries(cache);
+  const [entry] = coreEntries(cache);
   const path = join(codeDir(cache), entry!);
   const written = readFileSync(path);
   // a short run (under the default 400 ms of CPU) leaves the entry as it is
@@ -90,7 +92,7 @@ test("validate: a first-time run's entry is replaced by a repeat run's, never th
   const cache = join(home, "first-time");
   const crdCache = join(cache, "crdkit", "v1");
   const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
-  const [entry] = entries(cache);
+  const [entry] = coreEntries(cache);
   const path = join(codeDir(cache), entry!);
   // the run filled the compiled-CRD cache (CRD checks, CEL compilation): flagged first-time
   const cold = readFileSync(path);
@@ -114,7 +116,7 @@ test("validate: a first-time run's entry is replaced by a repeat run's, never th
   // --no-cache (every CRD checked and compiled at every run) keeps an entry of its own
   const noCrdCache = run({ XDG_CACHE_HOME: cache }, "validate", "--no-cache", ...validateArgs.slice(1));
   assert.deepEqual(noCrdCache, first);
-  assert.deepEqual(entries(cache).sort(), [entry!, entry!.replace(/\.v8$/, "-nocache.v8")].sort());
+  assert.deepEqual(coreEntries(cache), [entry!, entry!.replace(/\.v8$/, "-nocache.v8")].sort());
   assert.deepEqual(readFileSync(path), steady);
 
   // a first-time run that probes (the marked entry of a first-time run) leaves that entry, unmarked
@@ -177,7 +179,11 @@ spec:
   const chunk = entries(cache).find((e) => e.startsWith("validate.regexp-go-"));
   assert.ok(chunk, `an entry for regexp-go.cjs: ${entries(cache).join(", ")}`);
   const path = join(codeDir(cache), chunk);
+  // written by a first-time run, as the bundle's entry: replaced by a repeat run's (the second repeat run)
+  assert.equal(header(readFileSync(path)).flags, 1);
+  for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
   const good = readFileSync(path);
+  assert.equal(header(good).flags, 0);
   assert.equal(header(good).length, good.length - 16);
   assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
   assert.deepEqual(readFileSync(path), good, "used as it is");
@@ -196,6 +202,82 @@ spec:
   assert.deepEqual(run({ XDG_CACHE_HOME: cache, CRDKIT_NO_CACHE: "1" }, ...args), first);
 });
 
+test("the chunks of crdkit.cjs: a repeat run of a CRD without rules loads none; a chunk's entry: same output with, without, with a corrupt one", () => {
+  if (!ownCache) return;
+  const cache = join(home, "chunks");
+  // a first-time run checks the CRD: the CRD checks' chunk is loaded and gets an entry of its own
+  const first = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
+  assert.equal(first.status, 1, first.stderr);
+  assert.ok(entries(cache).some((e) => e.startsWith("validate.crdchecks-")), entries(cache).join(", "));
+  // a repeat run (compiled-CRD cache filled) of a CRD without rules needs no chunk at all
+  rmSync(codeDir(cache), { recursive: true });
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), first);
+  assert.deepEqual(entries(cache), coreEntries(cache));
+  assert.equal(coreEntries(cache).length, 1);
+  // --no-cache checks the CRD at every run: its chunk entry is used, and rewritten when corrupt
+  const args = ["validate", "--no-cache", ...validateArgs.slice(1)];
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
+  const chunk = entries(cache).find((e) => e.startsWith("validate.crdchecks-") && e.endsWith("-nocache.v8"));
+  assert.ok(chunk, entries(cache).join(", "));
+  const path = join(codeDir(cache), chunk);
+  const good = readFileSync(path);
+  assert.equal(header(good).length, good.length - 16);
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
+  assert.deepEqual(readFileSync(path), good, "used as it is");
+  const flipped = Buffer.from(good);
+  flipped[flipped.length >> 1] = flipped[flipped.length >> 1]! ^ 0xff;
+  for (const bad of [flipped, good.subarray(0, good.length >> 1), Buffer.from("garbage")]) {
+    writeFileSync(path, bad);
+    assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...args), first);
+    const again = readFileSync(path);
+    assert.equal(header(again).length, again.length - 16, "the entry is rewritten");
+  }
+  assert.deepEqual(run({ XDG_CACHE_HOME: cache, CRDKIT_NO_CACHE: "1" }, ...args), first);
+});
+
+test("a chunk file missing or of another size: the unbundled CLI runs (same output); a broken one: a clear error", () => {
+  // a copy of the package (node_modules linked), timestamps kept: the bundle is not older than dist/cli
+  const pkg = join(home, "pkg");
+  for (const part of ["bin", "dist", "schemas", "examples", "package.json"]) cpSync(join(ROOT, part), join(pkg, part), { recursive: true, preserveTimestamps: true });
+  symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"));
+  const runIn = (cache: string, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [join(pkg, "bin", "crdkit.js"), ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, CRDKIT_NO_CACHE: "", XDG_CACHE_HOME: cache } });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const args = ["validate", "--no-cache", ...validateArgs.slice(1)];
+  const expected = run({ XDG_CACHE_HOME: join(home, "pkg-expected") }, ...args);
+  assert.deepEqual(runIn(join(home, "pkg-intact"), ...args), expected);
+  if (ownCache) assert.ok(coreEntries(join(home, "pkg-intact")).length === 1, "the bundle ran");
+  const chunk = join(pkg, "dist", "bundle", "crdchecks.cjs");
+  const text = readFileSync(chunk);
+  for (const [name, write] of [
+    ["missing", () => rmSync(chunk)],
+    ["truncated", () => writeFileSync(chunk, text.subarray(0, text.length >> 1))],
+  ] as const) {
+    write();
+    const cache = join(home, `pkg-${name}`);
+    assert.deepEqual(runIn(cache, ...args), expected, name);
+    assert.deepEqual(entries(cache), [], `${name}: the unbundled CLI ran`);
+  }
+  // the right size but not JavaScript: the run that needs it stops with a clear error
+  writeFileSync(chunk, Buffer.alloc(text.length, "}"));
+  const broken = runIn(join(home, "pkg-broken"), ...args);
+  assert.equal(broken.status, 2);
+  assert.match(broken.stderr, /^crdkit: internal error: crdkit: cannot load crdchecks\.cjs beside crdkit\.cjs \(.*\); the build is incomplete: run `npm run build`\n$/);
+});
+
+test("the bundle's build fails when a module lands in two of its files", async () => {
+  const { checkOneCopy } = (await import(new URL("../../scripts/bundle-split.mjs", import.meta.url).href)) as {
+    checkOneCopy: (sets: Map<string, Set<string>>, rel: (p: string) => string) => void;
+  };
+  const rel = (p: string) => p.replace("/d/", "");
+  assert.doesNotThrow(() => checkOneCopy(new Map([["core", new Set(["/d/a.js"])], ["rules", new Set(["/d/b.js"])]]), rel));
+  assert.throws(
+    () => checkOneCopy(new Map([["core", new Set(["/d/a.js", "/d/b.js"])], ["rules", new Set(["/d/b.js"])]]), rel),
+    { message: "bundle: modules in two outputs: b.js (core and rules)" },
+  );
+});
+
 test("validate -j 2 (worker threads from the bundle): the single-threaded output, no warning", () => {
   const cache = join(home, "j");
   const one = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
@@ -209,7 +291,13 @@ test("check gets its own entry; CRDKIT_NO_CACHE=1 writes none; serve and version
   const c = run({ XDG_CACHE_HOME: cache }, "check", "examples/crontab-crd.yaml");
   assert.equal(c.status, 0, c.stderr);
   assert.match(c.stdout, /ok: crontabs\.stable\.example\.com/);
-  if (ownCache) assert.deepEqual(entries(cache).map((e) => e.split("-")[0]), ["check"]);
+  if (ownCache) {
+    assert.deepEqual(coreEntries(cache).map((e) => e.split("-")[0]), ["check"]);
+    // the chunks it loaded (`check` itself, the CRD checks) have entries of their own, for `check`
+    assert.ok(entries(cache).some((e) => e.startsWith("check.check-")), entries(cache).join(", "));
+    assert.ok(entries(cache).some((e) => e.startsWith("check.crdchecks-")), entries(cache).join(", "));
+    assert.deepEqual(entries(cache).filter((e) => !e.startsWith("check")), []);
+  }
 
   const none = join(home, "c");
   assert.equal(run({ XDG_CACHE_HOME: none, CRDKIT_NO_CACHE: "1" }, ...validateArgs).status, 1);
@@ -251,12 +339,12 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
   const short = run({ XDG_CACHE_HOME: cache }, "validate", "--crds", "examples/crontab-crd.yaml", big);
   assert.equal(short.status, 0, short.stderr);
   assert.deepEqual(entries(cache), entries(cache).filter((e) => e.endsWith("-short.v8")));
-  assert.equal(entries(cache).length, 1);
+  assert.equal(coreEntries(cache).length, 1);
   rmSync(codeDir(cache), { recursive: true });
   // a few small files: tiny
   const files = run({ XDG_CACHE_HOME: cache }, ...validateArgs);
   assert.deepEqual(
-    entries(cache).map((e) => e.endsWith("-tiny.v8")),
+    coreEntries(cache).map((e) => e.endsWith("-tiny.v8")),
     [true],
   );
   const input = readFileSync(join(ROOT, "examples", "crontab-valid.yaml"), "utf8") + "---\n" + readFileSync(join(ROOT, "examples", "crontab-invalid.yaml"), "utf8");
@@ -268,7 +356,7 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
   });
   assert.equal(stdin.status, files.status, stdin.stderr);
   assert.match(stdin.stdout, /Summary: 5 resources: 2 valid, 3 invalid, 0 skipped/);
-  assert.deepEqual(entries(cache).map((e) => e.endsWith("-tiny.v8")).sort(), [false, true]);
+  assert.deepEqual(coreEntries(cache).map((e) => e.endsWith("-tiny.v8")).sort(), [false, true]);
   // each kind of run reads its own entry and leaves it as it is (once a repeat run wrote it)
   for (let i = 0; i < 2; i++) assert.deepEqual(run({ XDG_CACHE_HOME: cache }, ...validateArgs), files);
   const before = entries(cache).map((e) => readFileSync(join(codeDir(cache), e)));
@@ -283,5 +371,5 @@ test("short runs (small input files) raise V8's interrupt budget and keep their 
     env: { ...process.env, CRDKIT_NO_CACHE: "", XDG_CACHE_HOME: own },
   });
   assert.deepEqual({ status: given.status, stdout: given.stdout, stderr: given.stderr }, files);
-  assert.deepEqual(entries(own).map((e) => /-(tiny|short)\.v8$/.test(e)), [false]);
+  assert.deepEqual(coreEntries(own).map((e) => /-(tiny|short)\.v8$/.test(e)), [false]);
 });

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, test } from "node:test";
@@ -15,7 +15,6 @@ import { runCli, tmpFiles } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = join(ROOT, "bin", "crdkit.js");
-const BUNDLE = join(ROOT, "dist", "bundle", "crdkit.cjs");
 
 const crd = (patterns: Record<string, string>) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -62,8 +61,10 @@ function bundled(dir: string, ...args: string[]) {
   return { code: runs[1]!.status, stdout: runs[1]!.stdout, stderr: runs[1]!.stderr };
 }
 
-test("the bundle and its regexp parser file are ASCII (one-byte source strings for V8)", () => {
-  for (const file of [BUNDLE, join(ROOT, "dist", "bundle", "regexp-go.cjs")]) {
+test("the bundle, its chunks and its regexp parser file are ASCII (one-byte source strings for V8)", () => {
+  const files = readdirSync(join(ROOT, "dist", "bundle")).filter((f) => f.endsWith(".cjs"));
+  assert.ok(files.includes("rules.cjs") && files.includes("regexp-go.cjs"), files.join(", "));
+  for (const file of files.map((f) => join(ROOT, "dist", "bundle", f))) {
     const text = readFileSync(file, "latin1");
     const at = text.search(/[^\x00-\x7f]/);
     assert.equal(at, -1, `${file}: non-ASCII byte at ${at}: ${text.slice(at - 40, at + 10)}`);

@@ -1,0 +1,2 @@
+/** The API group of CustomResourceDefinitions. */
+export const CRD_GROUP = "apiextensions.k8s.io";
