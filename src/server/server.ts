@@ -22,7 +22,6 @@ import { type Security, type SecurityOptions, setupSecurity } from "./auth/secur
 import { goCipherOrder } from "./auth/tls-cipher-order.js";
 import { CrdFinalizer, markCrdDeleting } from "./controllers/crd-finalizer.js";
 import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-controller.js";
-import { PendingPasses } from "./controllers/pending-passes.js";
 import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
@@ -129,8 +128,6 @@ export class ApiHandler {
   private readonly finalizer: CrdFinalizer;
   private readonly naming: CrdNamingController;
   private readonly crdStore: Store;
-  /** CRD status passes of creates already answered (etcd); requests wait for them (pending-passes.ts). */
-  private readonly crdPasses = new PendingPasses();
   private readonly rbacStore: Store;
   private readonly gate: RequestGate;
   private readonly builtins: Map<string, ResourceType>;
@@ -159,8 +156,8 @@ export class ApiHandler {
     this.crdType.beforeDelete = (crd) => this.deleteCustomResources(crd);
     this.crdType.markForDeletion = markCrdDeleting;
     const synced = registrySynced(this.store, this.registry);
-    this.naming = new CrdNamingController(this.crdPasses.recording(synced), this.registry);
-    this.crdStore = crdNamingStore(synced, this.naming, this.crdPasses);
+    this.naming = new CrdNamingController(synced, this.registry);
+    this.crdStore = crdNamingStore(synced, this.naming);
     // A CRD the finalizer deleted frees its names for the others of its group.
     this.finalizer = new CrdFinalizer(this.store, this.registry, async (name, group, revision) => {
       await this.registry.caughtUp(revision);
@@ -245,7 +242,6 @@ export class ApiHandler {
         user = ctx.attrs.user.name;
         routed = route(url.pathname);
         const r = routed;
-        if (!this.crdPasses.idle && waitsForCrdPasses(r)) await this.crdPasses.settled();
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));
       }
@@ -480,16 +476,6 @@ export class ApiHandler {
       body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: listed, kind: r.rt.listKind, metadata: meta },
     };
   }
-}
-
-/**
- * A request that waits for the CRD status passes under way (pending-passes.ts) before it is handled: not the
- * health checks and `/version` (they answer without the CRDs, also while etcd hangs), not CRD requests (they wait
- * in the CRD store, where a read of one CRD goes to etcd in parallel with the wait).
- */
-function waitsForCrdPasses(r: Route): boolean {
-  if (r.kind === "health" || r.kind === "version") return false;
-  return !(r.kind === "resource" && r.group === "apiextensions.k8s.io" && r.plural === "customresourcedefinitions");
 }
 
 /** `deleteCollectionPageSize` of the generic store. */

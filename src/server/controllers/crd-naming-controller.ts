@@ -12,9 +12,7 @@
  * one fsync for both); still two revisions (ADDED without conditions, then MODIFIED with them), both durable
  * before the answer, which is the CRD as created. Where the store has no such commit (etcd), the status write is
  * computed while the create is on its way to the store and sent as soon as it has its revision (a
- * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip; the create
- * then answers without waiting for that write, and the server's requests that arrive meanwhile wait for it
- * (pending-passes.ts), so the CRD is still established for the creator's next request.
+ * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip.
  * A group's passes run one at a time, each seeing the names the previous ones accepted.
  */
 import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
@@ -26,7 +24,6 @@ import { isSynced } from "../registry/registry-synced-store.js";
 import { CRD_TYPE } from "../ssa/crd-type.js";
 import { trackUpdate } from "../ssa/field-manager.js";
 import { namingStatus } from "./crd-status.js";
-import type { PendingPasses } from "./pending-passes.js";
 import { withNonStructuralCondition } from "./nonstructural-condition.js";
 import { nowTimestamp } from "../registry/object-meta.js";
 
@@ -275,35 +272,18 @@ function afterIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/**
- * The store CRD requests write through: every write (or delete) is followed by the controllers' pass. With
- * `passes`, a create on a store without a shared commit (etcd) answers once the create is stored and leaves its
- * pass to `passes`, which the server's requests wait for (see pending-passes.ts).
- */
-export function crdNamingStore(store: Store, controller: CrdNamingController, passes?: PendingPasses): Store {
+/** The store CRD requests write through: every write (or delete) is followed by the controllers' pass. */
+export function crdNamingStore(store: Store, controller: CrdNamingController): Store {
   const nameOf = (key: string) => key.slice(CRD_PREFIX.length);
-  /** The passes under way (creates already answered), which the other requests wait for. */
-  const busy = (): PendingPasses | undefined => (passes === undefined || passes.idle ? undefined : passes);
   return {
     currentRevision: () => store.currentRevision(),
-    // A CRD read goes to the store at once, in parallel with the passes under way (see PendingPasses.read).
-    get: (key) => busy()?.read(key, store.get(key)) ?? store.get(key),
-    list: async (prefix) => {
-      await busy()?.settled();
-      return store.list(prefix);
-    },
-    listRange: async (prefix, range) => {
-      await busy()?.settled();
-      return store.listRange(prefix, range);
-    },
-    watch: async (prefix, from, onEvent, onError) => {
-      await busy()?.settled();
-      return store.watch(prefix, from, onEvent, onError);
-    },
+    get: (key) => store.get(key),
+    list: (prefix) => store.list(prefix),
+    listRange: (prefix, range) => store.listRange(prefix, range),
+    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
     create: async (key, value) => {
-      await busy()?.settled();
       if (store.createThen) {
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
         const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
@@ -323,15 +303,8 @@ export function crdNamingStore(store: Store, controller: CrdNamingController, pa
         await afterIo();
         const prepared = controller.prepareCreated(key, value);
         const sv = await pending;
-        const pass = controller.afterCreate(sv, prepared).then(() => store.waitSeen(key, sv.modRevision));
-        if (passes) {
-          // The answer (the CRD as created) goes out while the status write is on its way: every request this
-          // server receives meanwhile waits for the pass (and the registry) first, so the CRD is still
-          // established and served by the creator's next request; the write's round trip overlaps the answer's.
-          passes.track(pass);
-          return sv;
-        }
-        await pass;
+        await controller.afterCreate(sv, prepared);
+        await store.waitSeen(key, sv.modRevision);
         return sv;
       }
       const sv = await store.create(key, value);
@@ -339,13 +312,11 @@ export function crdNamingStore(store: Store, controller: CrdNamingController, pa
       return sv;
     },
     update: async (key, value, expected) => {
-      await busy()?.settled();
       const sv = await store.update(key, value, expected);
       await controller.afterWrite(nameOf(key), undefined, sv);
       return sv;
     },
     delete: async (key, expected) => {
-      await busy()?.settled();
       const res = await store.delete(key, expected);
       await controller.afterWrite(nameOf(key), groupOf(parseStored(res.last.value)));
       return res;
