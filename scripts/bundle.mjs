@@ -42,9 +42,9 @@ await esbuild.build({
 const inlined = new Set();
 // Go's regexp parser and compiler with Go's Unicode tables, for crdkit.cjs: required by the first pattern
 // outside the simple subset (src/go/regexp-go-module.ts)
-await esbuild.build({
-  entryPoints: [join(root, "dist", "go", "regexp-go.js")],
-  outfile: join(outdir, "regexp-go.cjs"),
+// the options of every CommonJS file of the CLI bundle (less text to read and hash; names are kept:
+// messages and stack traces stay readable)
+const cjsOptions = {
   bundle: true,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -52,6 +52,11 @@ await esbuild.build({
   platform: "node",
   target: "node20",
   logLevel: "warning",
+};
+await esbuild.build({
+  ...cjsOptions,
+  entryPoints: [join(root, "dist", "go", "regexp-go.js")],
+  outfile: join(outdir, "regexp-go.cjs"),
 });
 // the resolve and load rules of crdkit.cjs and its chunks
 function cliRules(build) {
@@ -88,14 +93,7 @@ const cjsFiles = await buildSplitCli({
   // import.meta.url of the modules (schemas/, package.json, the worker script are found from it)
   banner: 'const __crdkitModuleUrl = require("node:url").pathToFileURL(__filename).href;',
   options: {
-    bundle: true,
-    // less text to read and hash (names are kept: messages and stack traces stay readable)
-    minifyWhitespace: true,
-    minifySyntax: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    logLevel: "warning",
+    ...cjsOptions,
     define: { "import.meta.url": "__crdkitModuleUrl" },
   },
 });

@@ -7,7 +7,7 @@
  * @module
  */
 
-/** Instruction codes (Go's `syntax.InstOp`s numbered as re2js numbers them: Go's code plus one, but `FAIL` 5 and `MATCH` 6). */
+/** Instruction codes: Go's `syntax.InstOp`s, each Go's code plus one, but `FAIL` 5 and `MATCH` 6 (Go: 5 and 4). */
 export const ALT = 1;
 export const ALT_MATCH = 2;
 export const CAPTURE = 3;
