@@ -17,7 +17,16 @@ function call(url: string, method: string, path: string, body?: unknown): Promis
     const req = request(`${url}${path}`, { method, agent: false, headers: text ? { "Content-Type": "application/json" } : {} }, (res) => {
       let data = "";
       res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: data ? JSON.parse(data) : {} }));
+      // Parsed only when the answer is JSON: a worker that has not yet seen the CRD answers the API server's
+      // plain-text "404 page not found", and a throw here (inside an event handler) would leave the test's
+      // promise pending and its server processes running.
+      res.on("end", () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, json: /json/.test(res.headers["content-type"] ?? "") ? JSON.parse(data) : {} });
+        } catch (e) {
+          reject(e);
+        }
+      });
     });
     req.on("error", reject);
     req.end(text);
@@ -87,7 +96,15 @@ describe("crdkit serve --workers", { timeout: 240_000, skip: findEtcd() && proce
       assert.equal(code, 0);
       for (const w of workers) assert.throws(() => process.kill(w, 0), "worker still running after the primary stopped");
     } finally {
+      const left = children(child.pid!);
       child.kill("SIGKILL");
+      for (const w of left) {
+        try {
+          process.kill(w, "SIGKILL");
+        } catch {
+          // gone already
+        }
+      }
     }
   });
 
