@@ -1,4 +1,5 @@
 /** A small HTTP client for server tests, and a CRD fixture. */
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
@@ -139,4 +140,19 @@ export function watchEvents(base: string, path: string, n: number, headers: Reco
     req.end();
   });
   return { events, abort };
+}
+
+/**
+ * Asserts a CRD's managedFields after its create by "node" and the naming controller's status write. Kubernetes
+ * sorts the entries by operation, then by time in whole seconds, then by manager: the status entry comes first,
+ * unless the status write fell into a later second than the create.
+ */
+export function assertCreateThenStatusEntries(managedFields: Record<string, string>[]): void {
+  const status = ["kube-apiserver", "Update", "status"];
+  const create = ["node", "Update", undefined];
+  const sameSecond = managedFields.every((m) => m["time"] === managedFields[0]!["time"]);
+  assert.deepEqual(
+    managedFields.map((m) => [m["manager"], m["operation"], m["subresource"]]),
+    sameSecond ? [status, create] : [create, status],
+  );
 }
