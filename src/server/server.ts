@@ -44,6 +44,7 @@ import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
+import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
@@ -226,7 +227,11 @@ export class ApiHandler {
   /** Handles one request. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = requestUrl(req.url ?? "/");
+    if (url === undefined) {
+      sendBadRequestTarget(res);
+      return;
+    }
     let warnings: string[] | undefined;
     let user = "";
     let routed: Route | undefined;

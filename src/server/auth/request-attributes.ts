@@ -5,6 +5,7 @@
  * non-resource requests (verb = lower-cased method, the path).
  */
 import type { UserInfo } from "./user-info.js";
+import type { RequestUrl } from "../endpoints/request-url.js";
 
 export interface RequestAttributes {
   user: UserInfo;
@@ -59,7 +60,7 @@ function fieldSelectorName(sel: string | null): string | undefined {
 }
 
 /** The attributes of a request with `method` and `url` made by `user`. */
-export function requestAttributes(method: string, url: URL, user: UserInfo): RequestAttributes {
+export function requestAttributes(method: string, url: RequestUrl, user: UserInfo): RequestAttributes {
   const path = url.pathname;
   const base: RequestAttributes = {
     user,

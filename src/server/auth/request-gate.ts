@@ -15,6 +15,7 @@ import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
 import type { RequestContext } from "./request-context.js";
 import { RbacPolicy } from "./rbac-policy.js";
 import { requestAttributes } from "./request-attributes.js";
+import type { RequestUrl } from "../endpoints/request-url.js";
 import type { Security } from "./security.js";
 import { AUTHENTICATION_GROUP, AUTHORIZATION_GROUP, serveSelfReview } from "./self-reviews.js";
 import { ALL_AUTHENTICATED, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
@@ -56,7 +57,7 @@ export class RequestGate {
   }
 
   /** The request's context (user, attributes); throws the 401 or 403 ApiError. */
-  admit(req: IncomingMessage, url: URL): RequestContext {
+  admit(req: IncomingMessage, url: RequestUrl): RequestContext {
     const authn = this.security?.authenticator;
     let user = UNSECURED;
     if (authn) {

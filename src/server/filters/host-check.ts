@@ -46,15 +46,18 @@ export function loopbackRequestGuard(listenHost: string): ((headers: IncomingHtt
   if (!isLoopbackName(listenHost)) return undefined;
   const listen = listenHost.toLowerCase().replace(/^\[|\]$/g, "");
   const allowed = (name: string) => isLoopbackName(name) || name.toLowerCase().replace(/^\[|\]$/g, "") === listen;
+  // The last Host value let through: a client sends the same one on every request of a connection.
+  let lastHost: string | undefined;
   return (headers) => {
     const host = headers.host;
-    if (host !== undefined) {
+    if (host !== undefined && host !== lastHost) {
       const name = hostName(host);
       if (name === undefined || !allowed(name)) {
         return apiErrors.forbidden(
           `crdkit: Host ${JSON.stringify(host)} is not a loopback address: a server listening on ${listenHost} only answers requests for localhost, 127.0.0.0/8 or [::1] (DNS rebinding protection)`,
         );
       }
+      lastHost = host;
     }
     const origin = headers.origin;
     if (origin !== undefined) {

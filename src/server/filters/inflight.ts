@@ -5,6 +5,7 @@
  * hold unbounded memory. Watches (long-running) are not counted.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestUrl } from "../endpoints/request-url.js";
 
 export const MAX_REQUESTS_IN_FLIGHT = 400;
 export const MAX_MUTATING_REQUESTS_IN_FLIGHT = 200;
@@ -16,8 +17,9 @@ function longRunning(req: IncomingMessage): boolean {
   const url = req.url ?? "";
   // Only a query that names `watch` (possibly percent-encoded) can be one: most requests skip the parse.
   if (req.method !== "GET" || !(url.includes("watch") || url.includes("%"))) return false;
-  const q = new URL(req.url ?? "/", "http://localhost").searchParams.get("watch");
-  return req.method === "GET" && (q === "true" || q === "1");
+  // A target URL refuses is answered 400 by the handler.
+  const q = requestUrl(url)?.searchParams.get("watch");
+  return q === "true" || q === "1";
 }
 
 export class InFlightLimits {

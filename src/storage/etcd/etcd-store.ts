@@ -34,7 +34,7 @@ import {
 import type { Compare, RangeRequest } from "./etcd-codec.js";
 import { EtcdCompactor } from "./etcd-compactor.js";
 import { EtcdReadBatcher } from "./etcd-read-batcher.js";
-import { EtcdWatchCache, NOT_CACHED, type WatchCacheHooks } from "./etcd-watch-cache.js";
+import { BEHIND, EtcdWatchCache, NOT_CACHED, type WatchCacheHooks } from "./etcd-watch-cache.js";
 
 /** The root of the server's keys; `--etcd-prefix` replaces it in etcd. */
 const ROOT = "/registry";
@@ -75,6 +75,8 @@ export class EtcdStore implements Store {
   private readonly watches = new Set<StoreWatch>();
   private readonly compactor: EtcdCompactor;
   private readonly reads: EtcdReadBatcher;
+  /** The stored values of the watch cache's key-values, decoded on their first read (see cachedStored). */
+  private readonly decodedKvs = new WeakMap<EtcdKv, StoredValue>();
   /** The watch cache (undefined when turned off); started by the first read. */
   readonly cache: EtcdWatchCache | undefined;
 
@@ -114,6 +116,20 @@ export class EtcdStore implements Store {
     return { key: this.storeKey(kv.key), value: decodeValue(kv.value), createRevision: kv.create_revision, modRevision: kv.mod_revision };
   }
 
+  /**
+   * The stored value of a key-value the watch cache holds, decoded once per cached key-value (frozen: every
+   * read of the unchanged key gets this one object, and its text is the same string, which the server's
+   * remembered answers compare at no cost).
+   */
+  private cachedStored(kv: EtcdKv): StoredValue {
+    let sv = this.decodedKvs.get(kv);
+    if (sv === undefined) {
+      sv = Object.freeze(this.stored(kv));
+      this.decodedKvs.set(kv, sv);
+    }
+    return sv;
+  }
+
   async currentRevision(): Promise<number> {
     return (await this.client.range({ key: this.etcdKey(ROOT), count_only: true })).header.revision;
   }
@@ -127,8 +143,10 @@ export class EtcdStore implements Store {
     const k = this.etcdKey(key);
     const cache = this.cache;
     if (cache?.isReady) {
-      const kv = await cache.lookup(k, await this.reads.revision());
-      if (kv !== NOT_CACHED) return kv ? this.stored(kv) : undefined;
+      const revision = await this.reads.revision();
+      let kv = cache.lookupCurrent(k, revision);
+      if (kv === BEHIND) kv = await cache.lookup(k, revision);
+      if (kv !== NOT_CACHED) return kv ? this.cachedStored(kv) : undefined;
     } else cache?.start();
     const { kv } = await this.reads.get(k);
     return kv ? this.stored(kv) : undefined;

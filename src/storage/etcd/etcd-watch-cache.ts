@@ -27,6 +27,8 @@ const MAX_RETRY_MS = 5000;
 
 /** What `lookup` answers when the cache cannot answer (not ready, reset, too slow): read etcd instead. */
 export const NOT_CACHED = Symbol("not cached");
+/** A read the cache can answer only once it has applied more changes ({@link EtcdWatchCache.lookupCurrent}). */
+export const BEHIND = Symbol("behind");
 
 /** Hooks for tests: run between the initial list and the watch, and before each watch response is applied. */
 export interface WatchCacheHooks {
@@ -97,6 +99,17 @@ export class EtcdWatchCache {
    */
   async lookup(key: Buffer, revision: number): Promise<EtcdKv | undefined | typeof NOT_CACHED> {
     if (!this.holds(key) || !this.answers(await this.caughtUp(revision))) return NOT_CACHED;
+    return this.items.get(key.toString("latin1"));
+  }
+
+  /**
+   * {@link lookup} without waiting: its answer when the cache has already applied every change through
+   * `revision` (or cannot answer), else {@link BEHIND} (then call `lookup`, which waits).
+   */
+  lookupCurrent(key: Buffer, revision: number): EtcdKv | undefined | typeof NOT_CACHED | typeof BEHIND {
+    if (!this.ready || !this.holds(key)) return NOT_CACHED;
+    if (this.revision < revision) return BEHIND;
+    this.served++;
     return this.items.get(key.toString("latin1"));
   }
 

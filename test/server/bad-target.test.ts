@@ -1,0 +1,49 @@
+/**
+ * A request target WHATWG URL cannot parse (`//[`: a malformed host after `//`) is answered as Go's HTTP
+ * server answers a request it cannot read — 400 `400 Bad Request`, connection closed — and the server stays up
+ * (it used to throw outside the handler and end the process).
+ */
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { startServer, type RunningServer } from "../../src/server/server.js";
+
+/** Sends `raw` on a new connection and resolves with everything read until the server closes it. */
+function rawExchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, "127.0.0.1", () => s.write(raw));
+    let out = "";
+    s.setTimeout(10_000, () => {
+      s.destroy();
+      reject(new Error(`no answer; read so far: ${JSON.stringify(out)}`));
+    });
+    s.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    s.on("error", reject);
+    s.on("close", () => resolve(out));
+  });
+}
+
+describe("a request target URL refuses", () => {
+  let srv: RunningServer;
+  before(async () => {
+    srv = await startServer({ ui: false });
+  });
+  after(() => srv.close());
+
+  for (const target of ["//[", "//[?watch=true", "//a:b:c/x"]) {
+    it(`GET ${target}: 400 and the connection closed`, async () => {
+      const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      const [head, body] = answer.split("\r\n\r\n");
+      const lines = head!.split("\r\n");
+      assert.equal(lines[0], "HTTP/1.1 400 Bad Request");
+      assert.ok(lines.includes("Content-Type: text/plain; charset=utf-8"), head);
+      assert.ok(lines.includes("Connection: close"), head);
+      assert.equal(body, "400 Bad Request");
+    });
+  }
+
+  it("still answers afterwards", async () => {
+    const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);
+  });
+});
