@@ -139,6 +139,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       host: parsed.host,
       port: parsed.port,
       log,
+      logRequests: !parsed.quiet,
       security: parsed.security,
       ...(parsed.noUi ? { ui: false as const } : {}),
       ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),

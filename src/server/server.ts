@@ -71,6 +71,8 @@ export interface ServerOptions {
   port?: number;
   /** Receives one record per request and lifecycle event; default: none. */
   log?: (r: LogRecord) => void;
+  /** Whether `log` receives a record per request (default true; `crdkit serve --quiet`: false, none is built). */
+  logRequests?: boolean;
   /** SQLite synchronous mode (default FULL). */
   synchronous?: "FULL" | "NORMAL";
   /** TLS, authentication and authorization flags (kube-apiserver's); default: open on loopback. */
@@ -135,6 +137,8 @@ export class ApiHandler {
   readonly namespaceType: ResourceType;
   private readonly namespaceDeleter: NamespaceDeleter;
   private readonly namespaceLifecycle: boolean;
+  /** Whether a record of each request goes to the log (false: none is built). */
+  logRequests = true;
 
   readonly store: TrackedStore;
 
@@ -226,7 +230,7 @@ export class ApiHandler {
 
   /** Handles one request. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = process.hrtime.bigint();
+    const started = this.logRequests ? process.hrtime.bigint() : 0n;
     const url = requestUrl(req.url ?? "/");
     if (url === undefined) {
       sendBadRequestTarget(res);
@@ -280,6 +284,7 @@ export class ApiHandler {
       if (!res.headersSent) sendError(res, err, err.warnings, (routed ?? route(url.pathname)).kind === "resource" && wantsYaml(req.headers.accept));
       else if (!res.writableEnded) res.end();
     }
+    if (!this.logRequests) return;
     this.log({
       level: "info",
       msg: "request",
@@ -513,6 +518,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     },
     opts.conversionWebhooks,
   );
+  handler.logRequests = opts.logRequests ?? true;
   try {
     await handler.start();
   } catch (e) {
