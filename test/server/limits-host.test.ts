@@ -49,6 +49,22 @@ describe("isLoopbackName", () => {
     assert.equal(loopbackRequestGuard("192.168.1.10"), undefined);
     assert.notEqual(loopbackRequestGuard("::1"), undefined);
   });
+
+  it("refuses a foreign Host after letting a loopback one through, and the other way round", () => {
+    const guard = loopbackRequestGuard("127.0.0.1")!;
+    for (const [host, refused] of [
+      ["127.0.0.1:8080", false],
+      ["127.0.0.1:8080", false],
+      ["evil.example:8080", true],
+      ["evil.example:8080", true],
+      ["localhost", false],
+      ["evil.example:8080", true],
+    ] as const) {
+      assert.equal(guard({ host })?.status.code, refused ? 403 : undefined, host);
+    }
+    // The Origin is still checked when the Host was let through before.
+    assert.equal(guard({ host: "127.0.0.1:8080", origin: "https://evil.example" })?.status.code, 403);
+  });
 });
 
 describe("a server bound to 127.0.0.1", () => {

@@ -56,6 +56,25 @@ describe("etcd watch cache", { timeout: 120_000 }, () => {
     }
   });
 
+  it("answers reads of an unchanged key with one frozen stored value, and a changed key with the new one", async () => {
+    const s = open(`/wc-${++n}`);
+    try {
+      await warm(s);
+      const w = await s.create("/registry/ns/same", '{"a":1}');
+      const first = await s.get("/registry/ns/same");
+      assert.deepEqual(first, { key: "/registry/ns/same", value: '{"a":1}', createRevision: w.createRevision, modRevision: w.modRevision });
+      assert.equal(await s.get("/registry/ns/same"), first);
+      assert.ok(Object.isFrozen(first));
+      const u = await s.update("/registry/ns/same", '{"a":2}', w.modRevision);
+      const second = await s.get("/registry/ns/same");
+      assert.notEqual(second, first);
+      assert.deepEqual(second, { key: "/registry/ns/same", value: '{"a":2}', createRevision: w.createRevision, modRevision: u.modRevision });
+      assert.deepEqual(first, { key: "/registry/ns/same", value: '{"a":1}', createRevision: w.createRevision, modRevision: w.modRevision });
+    } finally {
+      await s.close();
+    }
+  });
+
   it("answers lists and ranges (start key, limit, count) as etcd does, from the cache", async () => {
     const prefix = `/wc-${++n}`;
     const plain = new EtcdStore({ servers: [etcd.url], prefix, callTimeoutMs: 10_000, compactionIntervalMs: 0, watchCache: false });
