@@ -41,6 +41,15 @@ export interface StoreWatch {
   progress(): Promise<number>;
 }
 
+/** How a watch may be served. */
+export interface WatchOptions {
+  /**
+   * The server's own informer: its events may come from a stream the store shares between watchers (etcd: the
+   * watch cache's watch, instead of an etcd watch of its own), with the same events in the same order.
+   */
+  shared?: boolean;
+}
+
 /** Thrown by `create` when the key exists. */
 export class KeyExistsError extends Error {
   constructor(readonly key: string) {
@@ -179,6 +188,6 @@ export interface Store {
    * {@link RevisionCompactedError} when history no longer reaches back. A watch that breaks later (the
    * store restarted, history compacted under it) calls `onError` once and delivers nothing more.
    */
-  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onError?: (e: Error) => void): Promise<StoreWatch>;
+  watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onError?: (e: Error) => void, options?: WatchOptions): Promise<StoreWatch>;
   close(): Promise<void>;
 }

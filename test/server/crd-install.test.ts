@@ -189,3 +189,40 @@ describe("CRD naming on a store that commits in groups", () => {
     await store.close();
   });
 });
+
+describe("CRD registry on etcd", () => {
+  it("follows CRDs through the watch cache's etcd watch: the server opens one etcd watch, and a CRD created through another replica is served", async () => {
+    const etcd = await EtcdProcess.start();
+    const store = new EtcdStore({ servers: [etcd.url], compactionIntervalMs: 0 });
+    const other = new EtcdStore({ servers: [etcd.url], compactionIntervalMs: 0 });
+    let streams = 0;
+    const open = store.client.watchStream.bind(store.client);
+    store.client.watchStream = () => {
+      streams++;
+      return open();
+    };
+    let s: RunningServer | undefined;
+    let t: RunningServer | undefined;
+    try {
+      s = await startServer({ store, ui: false });
+      t = await startServer({ store: other, ui: false });
+      const r = await api(t.url, "POST", CRDS, thingCrd(1));
+      assert.equal(r.status, 201, r.text);
+      for (let i = 0; (await api(s.url, "GET", "/apis/g1.example.com/v1/namespaces/default/things1")).status !== 200; i++) {
+        assert.ok(i < 500, "the CRD created through the other replica is not served");
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      const got = await api(s.url, "GET", `${CRDS}/things1.g1.example.com`);
+      assert.deepEqual(conds(got.json), [
+        ["NamesAccepted", "True", "NoConflicts"],
+        ["Established", "True", "InitialNamesAccepted"],
+      ]);
+      assert.equal(streams, 1);
+      assert.ok(store.cache!.subscribed >= 1);
+    } finally {
+      await s?.close();
+      await t?.close();
+      await etcd.cleanup();
+    }
+  });
+});

@@ -280,7 +280,7 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
     get: (key) => store.get(key),
     list: (prefix) => store.list(prefix),
     listRange: (prefix, range) => store.listRange(prefix, range),
-    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
+    watch: (prefix, from, onEvent, onError, options) => store.watch(prefix, from, onEvent, onError, options),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
     create: async (key, value) => {

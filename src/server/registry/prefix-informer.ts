@@ -3,6 +3,7 @@
  * the handlers get the full state at a revision (at start and after every re-list) and then each change
  * in order. A watch that breaks (store restarted, history compacted) is re-established by a new list.
  * `waitFor(rev)` lets a writer wait until its own write has been seen (read-your-writes for caches).
+ * Its watch is a shared one (`WatchOptions.shared`): on etcd the watch cache's stream feeds it.
  */
 import type { Store, StoredValue, StoreEvent, StoreWatch } from "../../storage/types.js";
 
@@ -86,6 +87,8 @@ export class PrefixInformer {
         failed = true;
         this.broken(w);
       },
+      // An informer of the server: on etcd, fed by the watch cache's watch rather than one of its own.
+      { shared: true },
     );
     if (this.stopped) w.cancel();
     else if (!failed) this.watch = w;

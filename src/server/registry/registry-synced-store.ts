@@ -45,7 +45,7 @@ export function registrySynced(store: Store, registry: WatchCache): SyncedStore 
     get: (key) => store.get(key),
     list: (prefix) => store.list(prefix),
     listRange: (prefix, range) => store.listRange(prefix, range),
-    watch: (prefix, from, onEvent, onError) => store.watch(prefix, from, onEvent, onError),
+    watch: (prefix, from, onEvent, onError, options) => store.watch(prefix, from, onEvent, onError, options),
     create: (key, value) => caughtUp(key, store.create(key, value), (v) => v.modRevision),
     ...(store.createThen
       ? { createThen: (key: string, value: string, followUp: FollowUp, guard: FollowUpGuard) => caughtUp(key, store.createThen!(key, value, followUp, guard), (v) => (v.next ?? v.created).modRevision) }

@@ -42,7 +42,7 @@ export function trackRevisions(store: Store): TrackedStore {
       if (n > 0) note(await store.currentRevision());
       return n;
     },
-    watch: (prefix, from, onEvent, onError) =>
+    watch: (prefix, from, onEvent, onError, options) =>
       store.watch(
         prefix,
         from,
@@ -51,6 +51,7 @@ export function trackRevisions(store: Store): TrackedStore {
           onEvent(e);
         },
         onError,
+        options,
       ),
     close: () => store.close(),
   };

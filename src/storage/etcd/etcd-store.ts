@@ -20,6 +20,7 @@ import {
   type StoreEvent,
   type StoreWatch,
   StoreUnavailableError,
+  type WatchOptions,
 } from "../types.js";
 import {
   DEADLINE_TEXT,
@@ -32,6 +33,7 @@ import {
   type WatchResponse,
 } from "./etcd-client.js";
 import type { Compare, RangeRequest } from "./etcd-codec.js";
+import type { CachedChange } from "./etcd-cache-subscribers.js";
 import { EtcdCompactor } from "./etcd-compactor.js";
 import { EtcdReadBatcher } from "./etcd-read-batcher.js";
 import { BEHIND, EtcdWatchCache, NOT_CACHED, type WatchCacheHooks } from "./etcd-watch-cache.js";
@@ -55,6 +57,9 @@ export interface EtcdStoreOptions extends EtcdConnection {
   /** Test hooks of the watch cache. */
   watchCacheHooks?: WatchCacheHooks;
 }
+
+/** How long a shared watch waits for the watch cache's first build before watching etcd itself. */
+const CACHE_READY_TIMEOUT_MS = 3000;
 
 /** etcd's range end for "every key with this prefix": the prefix with its last byte incremented. */
 function prefixEnd(prefix: Buffer): Buffer {
@@ -266,8 +271,34 @@ export class EtcdStore implements Store {
     return (await this.client.deleteRange({ key: k, range_end: prefixEnd(k) })).deleted;
   }
 
-  async watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onError?: (e: Error) => void): Promise<StoreWatch> {
+  /**
+   * The store event of an etcd change (`prev`: the key's previous value; undefined for a deletion without it,
+   * which cannot be told).
+   */
+  private event(deleted: boolean, kv: EtcdKv, prev: EtcdKv | null | undefined): StoreEvent | undefined {
+    const key = this.storeKey(kv.key);
+    const prevValue = prev ? decodeValue(prev.value) : undefined;
+    // The deleted object is the previous value (etcd3 watcher: prevKV of a delete).
+    if (deleted) return prevValue === undefined ? undefined : { type: "DELETED", key, revision: kv.mod_revision, value: prevValue, prevValue };
+    const value = decodeValue(kv.value);
+    if (kv.create_revision === kv.mod_revision) return { type: "ADDED", key, revision: kv.mod_revision, value };
+    const e: StoreEvent = { type: "MODIFIED", key, revision: kv.mod_revision, value };
+    if (prevValue !== undefined) e.prevValue = prevValue;
+    return e;
+  }
+
+  async watch(
+    prefix: string,
+    fromRevision: number,
+    onEvent: (e: StoreEvent) => void,
+    onError?: (e: Error) => void,
+    options?: WatchOptions,
+  ): Promise<StoreWatch> {
     const k = this.etcdKey(prefix);
+    if (options?.shared && this.cache) {
+      const w = await this.cacheWatch(this.cache, k, fromRevision, onEvent, onError);
+      if (w) return w;
+    }
     if (fromRevision > 0) {
       // A watch on compacted history is cancelled by etcd after creation; a range at the start revision
       // answers the same question up front, so the caller gets the error instead of an empty watch.
@@ -349,21 +380,10 @@ export class EtcdStore implements Store {
           return;
         }
         for (const ev of r.events) {
-          const cur = this.stored(ev.kv);
-          const prev = ev.prev_kv ? decodeValue(ev.prev_kv.value) : undefined;
-          let e: StoreEvent;
-          if (ev.type === "DELETE") {
-            // The deleted object is the previous value (etcd3 watcher: prevKV of a delete).
-            if (prev === undefined) {
-              fail(new StoreUnavailableError(`etcd event for ${cur.key} has no previous value`));
-              return;
-            }
-            e = { type: "DELETED", key: cur.key, revision: ev.kv.mod_revision, value: prev, prevValue: prev };
-          } else if (ev.kv.create_revision === ev.kv.mod_revision) {
-            e = { type: "ADDED", key: cur.key, revision: ev.kv.mod_revision, value: cur.value };
-          } else {
-            e = { type: "MODIFIED", key: cur.key, revision: ev.kv.mod_revision, value: cur.value };
-            if (prev !== undefined) e.prevValue = prev;
+          const e = this.event(ev.type === "DELETE", ev.kv, ev.prev_kv);
+          if (!e) {
+            fail(new StoreUnavailableError(`etcd event for ${this.storeKey(ev.kv.key)} has no previous value`));
+            return;
           }
           try {
             onEvent(e);
@@ -379,6 +399,56 @@ export class EtcdStore implements Store {
         create_request: { key: k, range_end: prefixEnd(k), start_revision: fromRevision + 1, prev_kv: true, progress_notify: true },
       });
     });
+  }
+
+  /**
+   * A watch of the etcd range of `k` fed by the watch cache's own etcd watch (see {@link WatchOptions.shared}),
+   * or undefined when the cache cannot serve it (not ready in time, or it has already applied changes after
+   * `fromRevision`): the caller then watches etcd. A cache that is dropped (its watch broke) breaks the watch.
+   */
+  private async cacheWatch(
+    cache: EtcdWatchCache,
+    k: Buffer,
+    fromRevision: number,
+    onEvent: (e: StoreEvent) => void,
+    onError: ((e: Error) => void) | undefined,
+  ): Promise<StoreWatch | undefined> {
+    if (!(await cache.whenReady(Math.min(this.client.callTimeoutMs, CACHE_READY_TIMEOUT_MS)))) return undefined;
+    let ended = false;
+    const end = (err?: Error) => {
+      if (ended) return;
+      ended = true;
+      unsubscribe?.();
+      this.watches.delete(handle);
+      if (err) onError?.(err);
+    };
+    const handle: StoreWatch = {
+      cancel: () => end(),
+      // Every change through the cache's revision has been delivered (changes are handed over as they are applied).
+      progress: () => Promise.resolve(ended ? 0 : cache.currentRevision),
+    };
+    const unsubscribe = cache.subscribe(
+      k,
+      prefixEnd(k),
+      fromRevision,
+      (c: CachedChange) => {
+        if (ended) return;
+        const e = this.event(c.deleted, c.kv, c.prev);
+        if (!e) {
+          end(new StoreUnavailableError(`etcd event for ${this.storeKey(c.kv.key)} has no previous value`));
+          return;
+        }
+        try {
+          onEvent(e);
+        } catch (err) {
+          end(err instanceof Error ? err : new Error(String(err)));
+        }
+      },
+      () => end(new StoreUnavailableError("the watch cache's etcd watch broke")),
+    );
+    if (!unsubscribe) return undefined;
+    this.watches.add(handle);
+    return handle;
   }
 
   /**

@@ -16,7 +16,11 @@
  * While the cache is not ready — starting, or rebuilding after its watch broke (etcd restarted, the watch fell
  * behind a compaction) — or when it does not catch up within {@link CATCH_UP_TIMEOUT_MS}, reads go to etcd
  * as before (the caller's fallback), as kube-apiserver falls back to etcd.
+ *
+ * The cache's watch also serves the server's informers ({@link subscribe}, etcd-cache-subscribers.ts): their
+ * changes come from the responses the cache applies, not from etcd watches of their own.
  */
+import { type CachedChange, CacheSubscribers } from "./etcd-cache-subscribers.js";
 import type { EtcdClient, EtcdKv, WatchResponse } from "./etcd-client.js";
 
 /** How long a read waits for the cache to reach the revision it needs before reading etcd instead. */
@@ -59,6 +63,9 @@ export class EtcdWatchCache {
   private retry: NodeJS.Timeout | undefined;
   private retryMs = RETRY_MS;
   private waiters: Waiter[] = [];
+  /** Callers of {@link whenReady} waiting for the first build. */
+  private readyWaiters: (() => void)[] = [];
+  private readonly subscribers = new CacheSubscribers();
   /** Watch responses applied one after another (a test hook may hold them). */
   private applying: Promise<void> = Promise.resolve();
   /** Rebuilds so far (tests, diagnostics). */
@@ -90,6 +97,41 @@ export class EtcdWatchCache {
     if (this.started || this.stopped) return;
     this.started = true;
     this.build();
+  }
+
+  /** Resolves true once the cache is ready (starting it), false after `timeoutMs` or when it stops. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    this.start();
+    if (this.ready || this.stopped) return Promise.resolve(this.ready);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve(this.ready);
+      };
+      const timer = setTimeout(() => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== done);
+        resolve(false);
+      }, timeoutMs);
+      timer.unref();
+      this.readyWaiters.push(done);
+    });
+  }
+
+  /**
+   * Delivers every change of the keys in [`start`, `end`) after revision `from` as the cache applies it (in
+   * revision order, with the key's previous value), until the function it returns is called; `onBreak` once if
+   * the cache is dropped (its watch broke), after which nothing more is delivered. Undefined when the cache cannot
+   * serve it: not ready, a range outside its prefix, or changes after `from` already applied (the caller watches
+   * etcd instead).
+   */
+  subscribe(start: Buffer, end: Buffer, from: number, onChange: (c: CachedChange) => void, onBreak: () => void): (() => void) | undefined {
+    if (!this.ready || !this.holdsRange(start, end) || from < this.revision) return undefined;
+    return this.subscribers.add(start.toString("latin1"), end.toString("latin1"), from, onChange, onBreak);
+  }
+
+  /** Subscribers of the cache's changes (tests). */
+  get subscribed(): number {
+    return this.subscribers.size;
   }
 
   /**
@@ -217,6 +259,14 @@ export class EtcdWatchCache {
     if (this.retry) clearTimeout(this.retry);
     this.endWatch();
     this.releaseWaiters();
+    this.subscribers.clear();
+    this.releaseReadyWaiters();
+  }
+
+  private releaseReadyWaiters(): void {
+    const ws = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const w of ws) w();
   }
 
   private waitFor(revision: number): Promise<boolean> {
@@ -267,6 +317,7 @@ export class EtcdWatchCache {
     this.sorted = [];
     this.endWatch();
     this.releaseWaiters();
+    this.subscribers.breakAll();
     if (this.stopped || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
@@ -328,13 +379,20 @@ export class EtcdWatchCache {
       if (r.created && !this.ready) {
         this.ready = true;
         this.retryMs = RETRY_MS;
+        this.releaseReadyWaiters();
       }
       let last = 0;
       for (const ev of r.events) {
         const k = ev.kv.key.toString("latin1");
         if (k.startsWith(prefix)) {
-          if (ev.type === "DELETE") this.remove(k);
-          else this.put(k, own(ev.kv));
+          const prev = this.subscribers.size > 0 ? this.items.get(k) : undefined;
+          const deleted = ev.type === "DELETE";
+          const kv = deleted ? ev.kv : own(ev.kv);
+          if (deleted) this.remove(k);
+          else this.put(k, kv);
+          // A subscriber that fails breaks only itself (its handler catches); the cache goes on.
+          if (this.subscribers.size > 0) this.subscribers.publish(k, { deleted, kv, prev });
+          if (this.generation !== gen || this.stopped) return;
         }
         if (ev.kv.mod_revision > last) last = ev.kv.mod_revision;
       }
