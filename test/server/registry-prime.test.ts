@@ -45,6 +45,34 @@ describe("Registry.prime", () => {
     await store.close();
   });
 
+  it("keeps the objects handed over for two writes of one key (a create and the write sent behind it), each used once", async () => {
+    const store = new MemoryStore();
+    const registry = new Registry(store);
+    await registry.start();
+    const key = `${CRD_PREFIX}things.b.example.com`;
+    const text = crdText("things", "b.example.com");
+    const next = text.replace('"kind":"Thing"', '"kind":"Thing2"');
+    const first = JSON.parse(text) as Record<string, never>;
+    const second = JSON.parse(next) as Record<string, never>;
+    registry.prime(key, text, first);
+    registry.prime(key, next, second);
+    const created = await store.create(key, text);
+    assert.ok(await registry.caughtUp(created.modRevision));
+    assert.equal(registry.objectAt("things.b.example.com", created.modRevision), first);
+    const updated = await store.update(key, next, created.modRevision);
+    assert.ok(await registry.caughtUp(updated.modRevision));
+    assert.equal(registry.objectAt("things.b.example.com", updated.modRevision), second);
+    // Used once: the same text written again is parsed.
+    const again = await store.update(key, text, updated.modRevision);
+    const back = await store.update(key, next, again.modRevision);
+    assert.ok(await registry.caughtUp(back.modRevision));
+    const held = registry.objectAt("things.b.example.com", back.modRevision);
+    assert.notEqual(held, second);
+    assert.deepEqual(held, second);
+    registry.stop();
+    await store.close();
+  });
+
   it("groupState lists the group's other CRDs with their revisions", async () => {
     const store = new MemoryStore();
     const registry = new Registry(store);

@@ -169,7 +169,15 @@ export class CrdNamingController {
   private async writePrepared(created: StoredValue, prepared: PreparedStatus): Promise<boolean> {
     if (this.registry.groupState(prepared.group, prepared.key.slice(CRD_PREFIX.length)) !== prepared.others) return false;
     try {
-      await this.store.update(prepared.key, prepared.next, created.modRevision);
+      const written = this.store.update(prepared.key, prepared.next, created.modRevision);
+      // Handled below; not an unhandled rejection while the value is parsed.
+      written.catch(() => {});
+      // The status write's watch event takes this parse, made while etcd commits the write rather than after it.
+      // (Unless the registry has it already: a store that delivers its events at once.)
+      await afterIo();
+      const held = this.registry.get(prepared.key.slice(CRD_PREFIX.length));
+      if (held === undefined || held.revision <= created.modRevision) this.registry.prime(prepared.key, prepared.next, parseStored(prepared.next));
+      await written;
       return true;
     } catch (e) {
       if (e instanceof KeyNotFoundError || e instanceof RevisionConflictError) return false;

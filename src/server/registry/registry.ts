@@ -137,8 +137,12 @@ export class Registry {
   private readonly informer: PrefixInformer;
   /** Controllers that follow CRDs through the registry's watch instead of one of their own. */
   private readonly followers: ((name: string, crd: JsonObject) => void)[] = [];
-  /** Values this server wrote and has parsed already, by key: their watch event takes the object (see {@link prime}). */
-  private readonly primed = new Map<string, { value: string; obj: JsonObject }>();
+  /**
+   * Values this server wrote (or is writing) and has parsed already, by key and text: their watch event takes the
+   * object (see {@link prime}). A key may have two at once (a create's, and the status write sent behind it).
+   */
+  private readonly primed = new Map<string, Map<string, JsonObject>>();
+  private primedCount = 0;
 
   /**
    * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
@@ -191,12 +195,10 @@ export class Registry {
 
   private onEvent(e: StoreEvent): void {
     const name = e.key.slice(CRD_PREFIX.length);
-    const primed = this.primed.get(e.key);
-    if (primed) this.primed.delete(e.key);
     if (e.type === "DELETED") this.remove(name);
     else {
-      // Exactly the text that was parsed: the same object a parse would give.
-      const obj = primed?.value === e.value ? primed.obj : parseStored(e.value);
+      // Exactly the text that was parsed: the same object a parse would give (each handed-over object used once).
+      const obj = this.takePrimed(e.key, e.value) ?? parseStored(e.value);
       this.put(name, obj, e.revision);
       for (const f of this.followers) f(name, obj);
     }
@@ -247,8 +249,25 @@ export class Registry {
    */
   prime(key: string, value: string, obj: JsonObject): void {
     // Writes whose event never comes (a failed write) must not pile up.
-    if (this.primed.size >= 64) this.primed.clear();
-    this.primed.set(key, { value, obj });
+    if (this.primedCount >= 64) {
+      this.primed.clear();
+      this.primedCount = 0;
+    }
+    let forKey = this.primed.get(key);
+    if (!forKey) this.primed.set(key, (forKey = new Map()));
+    if (!forKey.has(value)) this.primedCount++;
+    forKey.set(value, obj);
+  }
+
+  /** The object handed over for `value` of `key`, removed from the handed-over ones. */
+  private takePrimed(key: string, value: string): JsonObject | undefined {
+    const forKey = this.primed.get(key);
+    const obj = forKey?.get(value);
+    if (obj === undefined) return undefined;
+    forKey!.delete(value);
+    this.primedCount--;
+    if (forKey!.size === 0) this.primed.delete(key);
+    return obj;
   }
 
   /** The CRD `name` as the registry holds it, when it holds it at `revision` (the object must not be changed). */
