@@ -1,12 +1,13 @@
 /**
  * Where the time of installing CRDs one by one on etcd goes: the server runs in this process on an etcd of its
  * own (plain HTTP), a worker thread installs N CRDs as etcd-vs-k8s.bench.ts's `--crds` phase does (POST, then
- * GETs until Established), and every etcd call and watch response of the server is time-stamped. Prints, per
- * CRD (medians): the etcd calls by kind, their durations, the gaps of the sequential chain between the client's
+ * GETs until Established), and every etcd call and watch response of the server is time-stamped. Prints the
+ * CPU per CRD of this process and of etcd, and per CRD (medians): the etcd calls by kind, their durations, the gaps of the sequential chain between the client's
  * POST and its seeing `Established`, and etcd's own WAL fsync and backend commit times (its /metrics).
  *
  *   node --import tsx bench/serve/crd-install-trace.ts [--crds=300] [--built | --tree=/path/to/other/checkout]
  */
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import type { startServer as StartServer } from "../../src/server/server.js";
@@ -65,6 +66,13 @@ interface Call {
   end: number;
 }
 
+/** CPU ms (user + system) of a process so far (etcd's). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
 const etcd = await EtcdProcess.start();
 const metric = async (names: string[]): Promise<Map<string, number>> => {
   const text = await (await fetch(`${etcd.url}/metrics`)).text();
@@ -120,14 +128,16 @@ try {
   watchSeen.length = 0;
   const m0 = await metric(names);
   const c0 = process.cpuUsage();
+  const e0 = cpuMs(etcd.pid);
   const w0 = now();
   const rows = await install(1, N);
   const wall = now() - w0;
   const cpu = process.cpuUsage(c0);
+  const etcdCpu = cpuMs(etcd.pid) - e0;
   const m1 = await metric(names);
   const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : Number.NaN);
   const f = (x: number) => x.toFixed(3);
-  console.log(`${N} CRDs in ${(wall / 1000).toFixed(2)} s wall (${f(wall / N)} ms per CRD), process CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per CRD (server + client thread)`);
+  console.log(`${N} CRDs in ${(wall / 1000).toFixed(2)} s wall (${f(wall / N)} ms per CRD), process CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per CRD (server + client thread), etcd CPU ${(etcdCpu / N).toFixed(2)} ms per CRD`);
   const perCrd = new Map<string, number>();
   for (const c of calls) perCrd.set(c.kind, (perCrd.get(c.kind) ?? 0) + 1);
   console.log(`etcd calls per CRD: ${[...perCrd].map(([k, v]) => `${k} ${(v / N).toFixed(2)}`).join(", ")}; watch responses per CRD ${(watchSeen.length / N).toFixed(2)}; GETs per CRD ${(rows.reduce((a, r) => a + r.gets, 0) / N).toFixed(2)}`);
