@@ -3,13 +3,13 @@
  * kubeconfig the server writes (`--write-kubeconfig`): the CA and the admin certificate are honoured.
  */
 import * as assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { readKubeconfig } from "../../src/cli/kubeconfig.js";
+import { spawnServerWith, stopChild } from "../server/client.js";
 import { runCli } from "./helpers.js";
 
 function post(kc: string, path: string, body: string): Promise<number> {
@@ -31,20 +31,9 @@ function post(kc: string, path: string, body: string): Promise<number> {
 test("--kubeconfig with the kubeconfig written by a TLS + RBAC crdkit serve", async () => {
   const dir = mkdtempSync(join(tmpdir(), "crdkit-auth-"));
   const kc = join(dir, "kubeconfig");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", "test/server/serve-child.ts", "--listen", "127.0.0.1:0", "--quiet", "--data", dir, "--authorization-mode=RBAC", "--anonymous-auth=false", "--write-kubeconfig", kc],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  // Bounded start; the server is killed on exit even if the test process ends without this finally.
+  const { child } = await spawnServerWith(["--data", dir, "--authorization-mode=RBAC", "--anonymous-auth=false", "--write-kubeconfig", kc]);
   try {
-    await new Promise<void>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        out += d.toString();
-        if (out.includes("listening on")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`serve exited with ${code}`)));
-    });
     const crd = readFileSync("examples/crontab-crd.yaml", "utf8").replace("maximum: 10", "maximum: 3");
     assert.equal(await post(kc, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd), 201);
     writeFileSync(join(dir, "five.yaml"), "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: a\nspec:\n  image: x\n  replicas: 5\n");
@@ -59,7 +48,7 @@ test("--kubeconfig with the kubeconfig written by a TLS + RBAC crdkit serve", as
     assert.equal(anon.code, 2);
     assert.match(anon.stderr, /^crdkit validate: cannot read the CRDs of cluster https:\/\/127\.0\.0\.1:\d+ \(context [^)]*\): Unauthorized\n$/);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
   }
 });

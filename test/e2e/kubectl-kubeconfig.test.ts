@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runServe } from "../../src/cli/serve.js";
+import { listeningUrl } from "../server/listening.js";
 import { FIXTURES, findKubectl, type KubectlResult } from "./harness.js";
 
 const kubectl = findKubectl();
@@ -45,16 +46,15 @@ async function serve(args: string[]): Promise<{ url: string; stop: () => Promise
   const err: string[] = [];
   const ac = new AbortController();
   const done = runServe(args, { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) }, ac.signal);
-  let exited: number | undefined;
-  void done.then((c) => {
-    exited = c;
-  });
-  while (!out.join("").includes("listening on")) {
-    if (exited !== undefined) throw new Error(`serve exited ${exited}: ${err.join("")}`);
-    await new Promise((r) => setTimeout(r, 50));
+  let url: string;
+  try {
+    url = await listeningUrl(out, done, err);
+  } catch (e) {
+    ac.abort();
+    throw e;
   }
   return {
-    url: /listening on (\S+)/.exec(out.join(""))![1]!,
+    url,
     err,
     stop: () => {
       ac.abort();

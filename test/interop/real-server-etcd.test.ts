@@ -54,10 +54,21 @@ function real(port: number, method: string, path: string, body?: unknown): Promi
       },
     );
     req.on("error", reject);
-    req.setTimeout(5000, () => req.destroy(new Error("timeout")));
+    // A hang guard, not a latency bound: the real server can take seconds per request on a loaded 2-core machine.
+    req.setTimeout(30_000, () => req.destroy(new Error("timeout")));
     if (text) req.write(text);
     req.end();
   });
+}
+
+/** SIGTERM, then SIGKILL after 10 s; resolves once the process is gone (never leaves the real server running). */
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 const CRD = {
@@ -93,19 +104,24 @@ function interopSuite(name: string, startEtcd: () => Promise<EtcdProcess>, skip:
       crdkit = await startServer({ port: 0, store: new EtcdStore({ servers: [etcd.url], prefix: "/registry" }) });
       port = await freePort();
       k8s = spawn(oracle!, ["--etcd-servers", etcd.url, "--etcd-prefix", "/registry", "--secure-port", String(port), "--cert-dir", dir], { stdio: "ignore" });
-      for (let i = 0; i < 300; i++) {
+      // Ready within 3 minutes (it starts in seconds on a quiet machine, much slower on a loaded CI one), or a
+      // clear failure rather than tests against a server that is not up.
+      const end = Date.now() + 180_000;
+      for (;;) {
+        if (k8s.exitCode !== null || k8s.signalCode !== null) throw new Error(`the real server exited (${k8s.exitCode ?? k8s.signalCode})`);
         try {
           if ((await real(port, "GET", "/readyz")).status === 200) break;
         } catch {
           // not up yet
         }
+        if (Date.now() > end) throw new Error("the real server was not ready within 180 s");
         await new Promise((r) => setTimeout(r, 100));
       }
     });
     after(async () => {
-      k8s?.kill("SIGTERM");
+      await stopProcess(k8s);
       await crdkit?.close();
-      await etcd?.stop();
+      await etcd?.cleanup();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -115,7 +131,8 @@ function interopSuite(name: string, startEtcd: () => Promise<EtcdProcess>, skip:
       assert.equal(made.status, 201, made.text);
       // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape
       let got = { status: 0, json: undefined as any };
-      for (let i = 0; i < 100 && got.status !== 200; i++) {
+      // The real server serves the CRD once its informer saw it: a minute at most, also on a loaded machine.
+      for (const end = Date.now() + 60_000; got.status !== 200 && Date.now() < end; ) {
         got = await real(port, "GET", `${GIZMOS}/by-crdkit`);
         if (got.status !== 200) await new Promise((r) => setTimeout(r, 100));
       }

@@ -33,7 +33,15 @@ describe("auth over raw HTTPS", () => {
       const req = request(`${s.url}${path}`, { method, ca: s.security.trustedCa, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (d: Buffer) => chunks.push(d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || "{}") }));
+        // A body that is not JSON rejects (a throw in this handler would leave the test pending).
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          try {
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(text || "{}") });
+          } catch {
+            reject(new Error(`${res.statusCode} answer is not JSON: ${text}`));
+          }
+        });
       });
       req.on("error", reject);
       req.end(body);

@@ -88,24 +88,54 @@ export function spawnServer(dataDir: string): Promise<{ child: ChildProcess; url
   return spawnServerWith(["--data", dataDir]);
 }
 
-/** Starts `crdkit serve FLAGS --listen 127.0.0.1:0 --quiet` in a child process. */
-export function spawnServerWith(flags: string[]): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * Starts `crdkit serve FLAGS --listen 127.0.0.1:0 --quiet` in a child process. Rejects when it exits first, or
+ * when it does not listen within `startMs` (then it is killed): a test never waits for a server without bound.
+ */
+export function spawnServerWith(flags: string[], startMs = 120_000): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...flags, "--listen", "127.0.0.1:0", "--quiet"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Never leave a server behind, even when the test process ends without cleanup (--test-force-exit).
+  const reap = () => child.kill("SIGKILL");
+  process.once("exit", reap);
+  child.once("exit", () => process.off("exit", reap));
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not listen within ${startMs} ms: ${out}${err}`));
+    }, startMs);
     child.stderr!.on("data", (d: Buffer) => {
       err += d.toString();
     });
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
     });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}): ${err}`));
+    });
   });
+}
+
+/**
+ * Sends `signal` and resolves once the process is gone: at once when it had exited already, SIGKILL after
+ * `graceMs` when it does not stop (a test's cleanup never waits without bound).
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM", graceMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** One watch event as the server streams it (NDJSON). */
@@ -122,11 +152,26 @@ export function watchEvents(base: string, path: string, n: number, headers: Reco
     const req = request(base + path, { headers }, (res) => {
       let buf = "";
       const got: WatchEvent[] = [];
+      // A failure is a rejection, never a throw inside this handler (that would leave the test's promise
+      // pending): an answer other than a watch stream, or a line that is not JSON.
+      if (res.statusCode !== 200) {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => reject(new Error(`watch answered ${res.statusCode}: ${text}`)));
+        return;
+      }
       res.on("data", (d: Buffer) => {
         buf += d.toString();
         for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-          got.push(JSON.parse(buf.slice(0, i)));
+          const line = buf.slice(0, i);
           buf = buf.slice(i + 1);
+          try {
+            got.push(JSON.parse(line));
+          } catch {
+            reject(new Error(`watch event is not JSON: ${line}`));
+            req.destroy();
+            return;
+          }
           if (got.length === n) {
             resolve(got);
             req.destroy();

@@ -33,7 +33,14 @@ function raw(base: string, method: string, path: string, body: string | Buffer, 
     const req = request(base + path, { method, headers: { "Content-Length": String(Buffer.byteLength(body)), ...headers } }, (res) => {
       let text = "";
       res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text === "" ? undefined : JSON.parse(text) }));
+      // A body that is not JSON rejects (a throw in this handler would leave the test pending).
+      res.on("end", () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, json: text === "" ? undefined : JSON.parse(text) });
+        } catch {
+          reject(new Error(`${res.statusCode} answer is not JSON: ${text}`));
+        }
+      });
     });
     req.on("error", reject);
     req.end(body);

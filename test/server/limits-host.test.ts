@@ -18,7 +18,14 @@ function send(base: string, method: string, path: string, headers: Record<string
     const req = request(base + path, { method, headers: { ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers } }, (res) => {
       let out = "";
       res.on("data", (d: Buffer) => (out += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: out.startsWith("{") ? JSON.parse(out) : out }));
+      // Plain text stays text; a JSON body that does not parse rejects (never a throw in this handler).
+      res.on("end", () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, json: out.startsWith("{") ? JSON.parse(out) : out });
+        } catch {
+          reject(new Error(`${res.statusCode} answer is not JSON: ${out}`));
+        }
+      });
     });
     req.on("error", reject);
     req.end(text);

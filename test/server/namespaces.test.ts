@@ -8,6 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { runServe } from "../../src/cli/serve.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api, widget, widgetCrd } from "./client.js";
+import { listeningUrl } from "./listening.js";
 
 const NS = "/api/v1/namespaces";
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -297,9 +298,8 @@ describe("crdkit serve --namespace-lifecycle", () => {
     const c = capture();
     const ac = new AbortController();
     const done = runServe(["--listen", "127.0.0.1:0", "--quiet", "--namespace-lifecycle=false"], c.io, ac.signal);
-    while (!c.out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
-    const url = /listening on (\S+)/.exec(c.out.join(""))![1]!;
     try {
+      const url = await listeningUrl(c.out, done, c.err);
       assert.equal((await api(url, "POST", CRDS, widgetCrd())).status, 201);
       const w = await api(url, "POST", widgets("elsewhere"), widget("w"));
       assert.equal(w.status, 201, w.text);

@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "../storage/etcd-process.js";
-import { api, spawnServerWith, widget, widgetCrd, WIDGETS } from "./client.js";
+import { api, spawnServerWith, stopChild, widget, widgetCrd, WIDGETS } from "./client.js";
 import { WatchStream } from "./watch-stream.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -33,11 +33,7 @@ describe("replicas on one etcd", { timeout: 240_000 }, () => {
     for (let i = 0; i < 3; i++) replicas.push(await spawnServerWith([`--etcd-servers=${etcd.url}`, "--etcd-prefix=/registry"]));
   });
   after(async () => {
-    for (const r of replicas) {
-      const exited = new Promise((res) => r.child.once("exit", res));
-      r.child.kill("SIGTERM");
-      await exited;
-    }
+    for (const r of replicas) await stopChild(r.child);
     await etcd?.cleanup();
   });
   const url = (i: number) => replicas[i]!.url;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { api, spawnServer, widget, widgetCrd, WIDGETS } from "./client.js";
+import { api, spawnServer, stopChild, widget, widgetCrd, WIDGETS } from "./client.js";
 
 const dir = mkdtempSync(join(tmpdir(), "crdkit-restart-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,31 +16,36 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe("restart after SIGKILL", { timeout: 180_000 }, () => {
   it("keeps every acknowledged write", async () => {
     const first = await spawnServer(dir);
-    assert.equal((await api(first.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCrd())).status, 201);
     const acked = new Map<string, string>();
     let next = 0;
     let killed = false;
     const TOTAL = 1000;
     const KILL_AFTER = 400;
-    const writer = async () => {
-      while (next < TOTAL && !killed) {
-        const name = `w-${next++}`;
-        try {
-          const r = await api(first.url, "POST", WIDGETS, widget(name, { count: 1 }));
-          if (r.status === 201) {
-            acked.set(name, r.json.metadata.resourceVersion);
-            if (acked.size >= KILL_AFTER && !killed) {
-              killed = true;
-              first.child.kill("SIGKILL");
+    try {
+      assert.equal((await api(first.url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCrd())).status, 201);
+      const writer = async () => {
+        while (next < TOTAL && !killed) {
+          const name = `w-${next++}`;
+          try {
+            const r = await api(first.url, "POST", WIDGETS, widget(name, { count: 1 }));
+            if (r.status === 201) {
+              acked.set(name, r.json.metadata.resourceVersion);
+              if (acked.size >= KILL_AFTER && !killed) {
+                killed = true;
+                first.child.kill("SIGKILL");
+              }
             }
+          } catch {
+            // connection reset by the kill: not acknowledged
           }
-        } catch {
-          // connection reset by the kill: not acknowledged
         }
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
-    await new Promise((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r(null) : first.child.once("exit", r)));
+      };
+      await Promise.all(Array.from({ length: 8 }, writer));
+      assert.ok(killed, `only ${acked.size} of ${TOTAL} creates were acknowledged`);
+    } finally {
+      // Waits for the SIGKILL above; kills the server when an assertion failed before it.
+      await stopChild(first.child, "SIGKILL");
+    }
     assert.equal(first.child.signalCode, "SIGKILL");
     const maxAcked = Math.max(...[...acked.values()].map(Number));
 
@@ -69,8 +74,7 @@ describe("restart after SIGKILL", { timeout: 180_000 }, () => {
       const crd = await api(second.url, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.test.example.com");
       assert.equal(crd.status, 200);
     } finally {
-      second.child.kill("SIGTERM");
-      await new Promise((r) => second.child.once("exit", r));
+      await stopChild(second.child);
     }
   });
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runServe } from "../../src/cli/serve.js";
+import { listeningUrl } from "./listening.js";
 
 function capture() {
   const out: string[] = [];
@@ -34,11 +35,13 @@ describe("runServe", () => {
     const c = capture();
     const ac = new AbortController();
     const done = runServe(["--listen", "127.0.0.1:0"], c.io, ac.signal);
-    while (!c.out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
-    const url = /listening on (\S+)/.exec(c.out.join(""))![1]!;
-    const v = await fetch(`${url}/version`);
-    assert.equal(v.status, 200);
-    ac.abort();
+    try {
+      const url = await listeningUrl(c.out, done, c.err);
+      const v = await fetch(`${url}/version`);
+      assert.equal(v.status, 200);
+    } finally {
+      ac.abort();
+    }
     assert.equal(await done, 0);
     const logs = c.err.join("").trim().split("\n").map((l) => JSON.parse(l));
     assert.deepEqual(logs.map((l) => l.msg), ["security", "listening", "request", "stopped"]);

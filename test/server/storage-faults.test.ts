@@ -62,10 +62,13 @@ describe("storage faults", { timeout: 120_000 }, () => {
   it("a damaged database makes the server refuse to start", async () => {
     const dir = tempDir();
     const s = await spawnServer(dir);
-    await api(s.url, "POST", CRDS, widgetCrd());
-    for (let i = 0; i < 50; i++) await api(s.url, "POST", WIDGETS, widget(`w${i}`, { color: "x".repeat(500) }));
-    s.child.kill("SIGTERM");
-    await exited(s.child);
+    try {
+      await api(s.url, "POST", CRDS, widgetCrd());
+      for (let i = 0; i < 50; i++) await api(s.url, "POST", WIDGETS, widget(`w${i}`, { color: "x".repeat(500) }));
+    } finally {
+      s.child.kill("SIGTERM");
+      await exited(s.child);
+    }
     const db = join(dir, "crdkit.db");
     scribble(db, 4096 + 100, 4096 * 3);
     await assert.rejects(spawnServer(dir), /crdkit serve: the database .*crdkit\.db is damaged \(PRAGMA quick_check: .+\); restore it from a backup or move it away to start empty/);
@@ -102,14 +105,17 @@ describe("storage faults", { timeout: 120_000 }, () => {
   it("a WAL deleted after SIGKILL does not make the server hand out resourceVersions again", async () => {
     const dir = tempDir();
     const first = await spawnServer(dir);
-    assert.equal((await api(first.url, "POST", CRDS, widgetCrd())).status, 201);
     let seen = 0;
-    for (let i = 0; i < 20; i++) {
-      const r = await api(first.url, "POST", WIDGETS, widget(`w${i}`));
-      seen = Math.max(seen, Number(r.json.metadata.resourceVersion));
+    try {
+      assert.equal((await api(first.url, "POST", CRDS, widgetCrd())).status, 201);
+      for (let i = 0; i < 20; i++) {
+        const r = await api(first.url, "POST", WIDGETS, widget(`w${i}`));
+        seen = Math.max(seen, Number(r.json.metadata.resourceVersion));
+      }
+    } finally {
+      first.child.kill("SIGKILL");
+      await exited(first.child);
     }
-    first.child.kill("SIGKILL");
-    await exited(first.child);
     const wal = join(dir, "crdkit.db-wal");
     assert.ok(existsSync(wal));
     rmSync(wal);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { runServe } from "../../src/cli/serve.js";
 import { type RunningServer, startServer } from "../../src/server/server.js";
+import { listeningUrl } from "./listening.js";
 
 describe("/ui/", () => {
   const dir = mkdtempSync(join(tmpdir(), "crdkit-ui-"));
@@ -79,9 +80,8 @@ describe("/ui/", () => {
     const out: string[] = [];
     const ac = new AbortController();
     const done = runServe(["--listen", "127.0.0.1:0", "--quiet", "--no-ui"], { stdout: (t) => void out.push(t), stderr: () => {} }, ac.signal);
-    while (!out.join("").includes("listening on")) await new Promise((r) => setTimeout(r, 20));
     try {
-      const url = /listening on (\S+)/.exec(out.join(""))![1]!;
+      const url = await listeningUrl(out, done);
       const r = await fetch(`${url}/ui/`);
       assert.equal(r.status, 404);
       const other = await fetch(`${url}/nope`);
