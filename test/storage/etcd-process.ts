@@ -93,9 +93,22 @@ export class EtcdProcess {
     const bin = opts.bin ?? findEtcd();
     if (!bin) throw new Error("etcd is not installed");
     const dir = mkdtempSync(join(tmpdir(), "crdkit-etcd-"));
-    const p = new EtcdProcess(bin, dir, await freePort(), await freePort(), opts.tls ? makeTls(dir) : undefined);
-    await p.run();
-    return p;
+    const tls = opts.tls ? makeTls(dir) : undefined;
+    // A free port can be taken between freePort() and etcd's bind (by another test, or as the local port of
+    // an outgoing connection): then etcd exits at once, and it starts again on other ports.
+    for (let attempt = 1; ; attempt++) {
+      const p = new EtcdProcess(bin, dir, await freePort(), await freePort(), tls);
+      try {
+        await p.run();
+        return p;
+      } catch (e) {
+        if (attempt >= 3 || !/address already in use/.test(String(e))) {
+          rmSync(dir, { recursive: true, force: true });
+          throw e;
+        }
+        rmSync(join(dir, "data"), { recursive: true, force: true });
+      }
+    }
   }
 
   /** Starts a cluster of `size` members on loopback (all members must start before any answers). */
@@ -153,6 +166,7 @@ export class EtcdProcess {
       if (this.output.length < 20_000) this.output += d.toString();
     });
     this.child = child;
+    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     // Never leave an etcd behind, even when the test process ends without cleanup.
     const reap = () => child.kill("SIGKILL");
     process.once("exit", reap);
@@ -164,12 +178,18 @@ export class EtcdProcess {
     });
     try {
       for (let i = 0; ; i++) {
-        if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${this.output}`);
+        if (child.exitCode !== null) {
+          await closed; // all of its stderr read: the reason it gives
+          throw new Error(`etcd exited with ${child.exitCode}: ${this.output}`);
+        }
         try {
           await client.status();
           return;
         } catch (e) {
-          if (i > 100) throw new Error(`etcd did not start: ${String(e)} ${this.output}`);
+          if (i > 100) {
+            await this.kill();
+            throw new Error(`etcd did not start: ${String(e)} ${this.output}`);
+          }
           await new Promise((r) => setTimeout(r, 100));
         }
       }
