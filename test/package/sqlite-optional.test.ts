@@ -66,11 +66,19 @@ describe("optional better-sqlite3", () => {
       });
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       const url = await new Promise<string>((resolve, reject) => {
+        // A bound, so that a server that never listens fails the test instead of holding it.
+        const timer = setTimeout(() => reject(new Error(`crdkit serve did not listen within 120 s: ${out}`)), 120_000);
         child.stdout.on("data", () => {
           const m = /listening on (\S+)/.exec(out);
-          if (m) resolve(m[1]!);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
         });
-        child.on("exit", (code) => reject(new Error(`crdkit serve exited with ${code}: ${out}`)));
+        child.on("exit", (code) => {
+          clearTimeout(timer);
+          reject(new Error(`crdkit serve exited with ${code}: ${out}`));
+        });
       });
       const created = await fetch(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
         method: "POST",

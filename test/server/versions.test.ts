@@ -38,6 +38,9 @@ describe("multi-version CRDs", () => {
     assert.deepEqual(g.json.versions.map((v: { version: string }) => v.version), ["v1", "v1beta1"]);
     assert.equal((await api(s.url, "DELETE", `${CRDS}/widgets.test.example.com`)).status, 200);
     // CRD deletion finishes asynchronously (the finalizer controller removes the instances first).
-    while ((await api(s.url, "GET", `${CRDS}/widgets.test.example.com`)).status !== 404) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + 60_000; (await api(s.url, "GET", `${CRDS}/widgets.test.example.com`)).status !== 404; ) {
+      if (Date.now() > end) throw new Error("the CRD was not deleted within 60 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 });
