@@ -76,7 +76,15 @@ export async function startConversionWebhook(hosts: readonly string[] = ["127.0.
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      // A request that is not a review is answered 400 (a throw here would crash the test process instead).
+      let review: ReturnType<typeof JSON.parse>;
+      try {
+        review = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch (e) {
+        res.writeHead(400, { "Content-Type": "text/plain" });
+        res.end(`not JSON: ${String(e)}`);
+        return;
+      }
       hook.reviews.push(review);
       const json = (status: number, body: unknown) => {
         res.writeHead(status, { "Content-Type": "application/json" });
