@@ -17,6 +17,7 @@ import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { api } from "../server/client.js";
 import { EtcdProcess, findEtcd } from "../storage/etcd-process.js";
+import { reapOnExit } from "../reap-children.js";
 import { goTool } from "./go-tools.js";
 
 const { path: oracle, skip: noOracle } = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
@@ -104,6 +105,7 @@ function interopSuite(name: string, startEtcd: () => Promise<EtcdProcess>, skip:
       crdkit = await startServer({ port: 0, store: new EtcdStore({ servers: [etcd.url], prefix: "/registry" }) });
       port = await freePort();
       k8s = spawn(oracle!, ["--etcd-servers", etcd.url, "--etcd-prefix", "/registry", "--secure-port", String(port), "--cert-dir", dir], { stdio: "ignore" });
+      reapOnExit(k8s);
       // Ready within 3 minutes (it starts in seconds on a quiet machine, much slower on a loaded CI one), or a
       // clear failure rather than tests against a server that is not up.
       const end = Date.now() + 180_000;

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { reapOnExit } from "../reap-children.js";
 
 export interface ApiResponse {
   status: number;
@@ -96,10 +97,8 @@ export function spawnServerWith(flags: string[], startMs = 120_000): Promise<{ c
   const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...flags, "--listen", "127.0.0.1:0", "--quiet"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // Never leave a server behind, even when the test process ends without cleanup (--test-force-exit).
-  const reap = () => child.kill("SIGKILL");
-  process.once("exit", reap);
-  child.once("exit", () => process.off("exit", reap));
+  // Never leave a server behind, even when the test process ends without cleanup.
+  reapOnExit(child);
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
+import { reapOnExit } from "../reap-children.js";
 
 /**
  * The etcd binary, or undefined (CI installs Debian's etcd-server, so there it must exist). CRDKIT_ETCD_BIN
@@ -168,9 +169,7 @@ export class EtcdProcess {
     this.child = child;
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     // Never leave an etcd behind, even when the test process ends without cleanup.
-    const reap = () => child.kill("SIGKILL");
-    process.once("exit", reap);
-    child.once("exit", () => process.off("exit", reap));
+    reapOnExit(child);
     const client = new EtcdClient({
       servers: [this.url],
       callTimeoutMs: 1000,
