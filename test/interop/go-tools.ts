@@ -1,7 +1,7 @@
 /**
  * Finds a Go program built by scripts/go-tools.mjs (`.cache/go-tools/<name>`), or says why a test that needs
  * it is skipped: Go is not installed, or nobody built it (`npm run interop` builds it). While a build is under
- * way (.ci/run starts one in the background before `npm test`, which runs these files last) it waits for it, at
+ * way (.ci/run starts one in the background before `npm test`) it waits for it, at
  * most {@link BUILD_WAIT_MS}: the wait counts toward the file's bound (`--test-timeout=3000000` in `npm test`),
  * and a clear message beats a timed-out file. A failed or unfinished build is a skip on a developer's machine
  * and an error under `CI=true`, so that CI cannot pass without the interop tests.

@@ -2,7 +2,7 @@
  * Interop on one etcd: the real apiextensions-apiserver (tools/k8s-server-oracle) serves what `crdkit serve`
  * wrote, and crdkit serves what the real server wrote — CRDs and custom resources, with the same keys and JSON
  * encoding. Needs etcd and the Go-built oracle (scripts/go-tools.mjs): `npm run interop` builds it and runs
- * this file; .ci/run builds it in the background while `npm test` runs, which runs this file last. Runs on
+ * this file; .ci/run builds it in the background while `npm test` runs (this file waits for it). Runs on
  * Debian's etcd 3.4 and on etcd 3.6 (tools/etcd-3.6) when built.
  */
 import assert from "node:assert/strict";
