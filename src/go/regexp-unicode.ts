@@ -54,9 +54,27 @@ function folds(): Map<number, number> {
   return m;
 }
 
+/**
+ * SimpleFold of the ASCII runes and of the two other runes of their orbits (`k` → KELVIN SIGN → `K`,
+ * `s` → LONG S → `S`), without decoding FOLD: a case-insensitive ASCII pattern (`(?i)[a-z_]`) folds
+ * only these. Equal to the table's answers (src/go/regexp-unicode.test.ts).
+ */
+function asciiOrbitFold(r: number): number {
+  if (r >= 0x61 && r <= 0x7a) return r === 0x6b ? 0x212a : r === 0x73 ? 0x17f : r - 0x20;
+  if (r >= 0x41 && r <= 0x5a) return r + 0x20;
+  if (r === 0x17f) return 0x53;
+  if (r === 0x212a) return 0x4b;
+  return r;
+}
+
 /** Go's `unicode.SimpleFold(r)`: the next rune of r's case-folding orbit (r itself when it has none). */
 export function simpleFold(r: number): number {
-  if (r < 0x41) return r;
+  if (r < 0x80 || r === 0x17f || r === 0x212a) return asciiOrbitFold(r);
+  return folds().get(r) ?? r;
+}
+
+/** {@link simpleFold} by the FOLD table alone (for tests). */
+export function simpleFoldByTable(r: number): number {
   return folds().get(r) ?? r;
 }
 

@@ -8,7 +8,8 @@
  */
 import { goRegexpModule } from "./regexp-go-module.js";
 import { compileMatcher, type ProgMatcher } from "./regexp-matcher.js";
-import { compileSimpleRegexp } from "./regexp-simple.js";
+import { compileSimpleProg } from "./regexp-simple.js";
+import type { Prog } from "./regexp-prog.js";
 import type { GoSyntaxError, Regexp } from "./regexp-syntax.js";
 
 /** A compiled Go regular expression. */
@@ -81,8 +82,8 @@ function memoizedTest(re: { test(s: string): boolean }): (s: string) => boolean 
 }
 
 function compileUncached(pattern: string): GoRegexpResult {
-  const simple = compileSimpleRegexp(pattern);
-  if (simple !== undefined) return { regexp: { source: pattern, test: memoizedTest(simple), find: (s, from) => simple.find(s, from) } };
+  const simple = compileSimpleProg(pattern);
+  if (simple !== undefined) return { regexp: lazyMatcher(pattern, () => simple) };
   const go = goRegexpModule();
   let tree: Regexp | GoSyntaxError;
   try {
@@ -93,17 +94,18 @@ function compileUncached(pattern: string): GoRegexpResult {
     throw e;
   }
   if (tree instanceof go.GoSyntaxError) return { error: tree.message };
-  return { regexp: lazyRegexp(pattern, tree) };
+  return { regexp: lazyMatcher(pattern, () => goRegexpModule().compileProg(tree)) };
 }
 
 /**
- * A valid pattern whose program is compiled on first use: compiling a pattern just to validate it
- * (CEL's regex literal check, a CRD's `pattern`) stops at the parse.
+ * A valid pattern whose matcher (and, outside the simple subset, program) is made on first use:
+ * compiling a pattern just to validate it (CEL's regex literal check, a CRD's `pattern`) stops at the
+ * parse (the simple subset's program, which decides whether the pattern is in that subset).
  */
-function lazyRegexp(pattern: string, tree: Regexp): GoRegexp {
+function lazyMatcher(pattern: string, prog: () => Prog): GoRegexp {
   let m: ProgMatcher | undefined;
   const matcher = (): ProgMatcher => {
-    m ??= compileMatcher(goRegexpModule().compileProg(tree));
+    m ??= compileMatcher(prog());
     return m;
   };
   return { source: pattern, test: memoizedTest({ test: (s) => matcher().test(s) }), find: (s, from) => matcher().find(s, from) };
