@@ -117,17 +117,9 @@ const isIdentPart = (c: number): boolean => c >= 0 && c < 128 && ((ASCII_CLASS[c
  */
 const IDENT_TAIL = /[A-Za-z0-9_]*/y;
 
-/** Quoted strings without escapes or line breaks (sticky). */
-const SIMPLE_SQ_STRING = /'[^'\\\n\r]*'/y;
-const SIMPLE_DQ_STRING = /"[^"\\\n\r]*"/y;
-
 const FAST_IDENT = 1;
 const FAST_PUNCT = 2;
-const FAST_QUOTE = 3;
-const FAST_DOT = 4;
-const FAST_DIGIT = 5;
-/** A run of decimal digits (sticky). */
-const DIGITS = /[0-9]*/y;
+const FAST_DOT = 3;
 /**
  * The lexer's fast paths by ASCII character: identifier starts other than `b`, `B`, `r`, `R` (string
  * prefixes), and punctuation other than `.` (may begin a number) and `/` (may begin a comment).
@@ -137,14 +129,26 @@ for (let c = 0; c < 128; c++) {
   if (((ASCII_CLASS[c] as number) & 1) !== 0 && c !== 98 && c !== 66 && c !== 114 && c !== 82) FAST_CLASS[c] = FAST_IDENT;
 }
 for (const ch of "=!<>&|[]{}(),-?:+*%") FAST_CLASS[ch.charCodeAt(0)] = FAST_PUNCT;
-FAST_CLASS[34] = FAST_QUOTE;
-FAST_CLASS[39] = FAST_QUOTE;
 FAST_CLASS[46] = FAST_DOT;
-for (let c = 48; c <= 57; c++) FAST_CLASS[c] = FAST_DIGIT;
 /** The punctuation tokens of one character that no second character extends, by ASCII code. */
 const PUNCT_SINGLE: (Punct | undefined)[] = new Array(128).fill(undefined);
 for (const p of [P_LBRACKET, P_RBRACKET, P_LBRACE, P_RBRACE, P_LPAREN, P_RPAREN, P_COMMA, P_MINUS, P_QUESTION, P_COLON, P_PLUS, P_STAR, P_PERCENT])
   PUNCT_SINGLE[p.kind.charCodeAt(0)] = p;
+/**
+ * The other punctuation by first ASCII character: {@link PUNCT_PAIR} when the next character is
+ * {@link PUNCT_PAIR_SECOND} (`==`, `!=`, `<=`, `>=`, `&&`, `||`), else {@link PUNCT_ALONE} (`!`, `<`, `>`;
+ * none after a lone `=`, `&` or `|`). Table lookups rather than {@link Lexer.punct}'s switch, which V8's
+ * optimizing compiler would inline into the main loop.
+ */
+const PUNCT_PAIR: (Punct | undefined)[] = new Array(128).fill(undefined);
+const PUNCT_PAIR_SECOND = new Int32Array(128).fill(-2);
+const PUNCT_ALONE: (Punct | undefined)[] = new Array(128).fill(undefined);
+for (const [pair, alone] of [[P_EQ, undefined], [P_NE, P_NOT], [P_LE, P_LT], [P_GE, P_GT], [P_AND, undefined], [P_OR, undefined]] as const) {
+  const c = pair.kind.charCodeAt(0);
+  PUNCT_PAIR[c] = pair;
+  PUNCT_PAIR_SECOND[c] = pair.kind.charCodeAt(1);
+  PUNCT_ALONE[c] = alone;
+}
 
 /** Splits a string into code points (lone surrogates kept as their own code units). */
 export function toCodePoints(s: string): number[] {
@@ -394,7 +398,9 @@ class Lexer {
   /**
    * The main loop over a source read directly (no surrogates), with whitespace, identifiers and
    * punctuation scanned inline on local variables; every other token goes through {@link step}.
-   * Leaves `i` at the end of the source.
+   * Leaves `i` at the end of the source. Kept small: V8 optimizes it early in a run, and what it
+   * inlines is compiled again there (a fast path for numbers and quoted strings here cost a cold
+   * corpus pass ~11M more instructions than it saved).
    */
   private runDirect(): void {
     const src = this.source as string;
@@ -419,7 +425,7 @@ class Lexer {
           continue;
         }
         if (f === FAST_PUNCT) {
-          const p = PUNCT_SINGLE[c] ?? this.punct(c, i + 1 < n ? src.charCodeAt(i + 1) : -1);
+          const p = PUNCT_SINGLE[c] ?? (i + 1 < n && src.charCodeAt(i + 1) === PUNCT_PAIR_SECOND[c] ? PUNCT_PAIR[c] : PUNCT_ALONE[c]);
           if (p !== undefined) {
             const kind = p.kind;
             tokens.push({ kind, start: i, end: i + kind.length, text: kind, op: p.op });
@@ -436,47 +442,12 @@ class Lexer {
             continue;
           }
         }
-        if (f === FAST_DIGIT || f === FAST_QUOTE) {
-          const k = this.literal(c, i);
-          if (k >= 0) {
-            i = k;
-            continue;
-          }
-        }
       }
       this.i = i;
       this.step(c);
       i = this.i;
     }
     this.i = i;
-  }
-
-  /**
-   * A decimal int literal (digits not followed by `.`, an exponent, a `u` suffix or `x` / `X`) or a quoted
-   * string without escapes or line breaks (not a triple quote) starting with `c` at `i`: pushes its token
-   * and returns the position after it; -1 for any other token (scanned by {@link step}). Apart from
-   * {@link runDirect}, so that the loop V8 optimizes early in a run stays small.
-   */
-  private literal(c: number, i: number): number {
-    const src = this.source as string;
-    const n = this.n;
-    if (c >= 48 && c <= 57) {
-      DIGITS.lastIndex = i;
-      DIGITS.test(src);
-      const k = DIGITS.lastIndex;
-      const d = k < n ? src.charCodeAt(k) : -1;
-      if (d === 46 || d === 101 || d === 69 || d === 117 || d === 85 || d === 120 || d === 88) return -1;
-      this.tokens.push({ kind: "NUM_INT", start: i, end: k, text: src.slice(i, k), op: 0 });
-      return k;
-    }
-    // a triple quote's second character is the quote
-    if (src.charCodeAt(i + 1) === c) return -1;
-    const re = c === 39 ? SIMPLE_SQ_STRING : SIMPLE_DQ_STRING;
-    re.lastIndex = i;
-    if (!re.test(src)) return -1;
-    const k = re.lastIndex;
-    this.tokens.push({ kind: "STRING", start: i, end: k, text: src.slice(i, k), op: 0 });
-    return k;
   }
 
   /** Scans the token (or skips the comment, or reports the error) at `i`, whose first code point is `c`. */
