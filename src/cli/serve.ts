@@ -13,7 +13,6 @@ import { isServeWorker, reportListening, runServeWorkers, workersFlagError } fro
 import { isWebhookFlag, type ServiceEndpoint, serviceResolverOf, setWebhookFlag, WEBHOOK_USAGE } from "./webhook-flags.js";
 import { untilStopped } from "./until-stopped.js";
 import { tierServerSooner } from "./serve-tiering.js";
-import { installCheapAsyncBind } from "./serve-async-bind.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -129,7 +128,6 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
     return runServeWorkers(parsed.workers, args, io, signal);
   }
   tierServerSooner();
-  installCheapAsyncBind();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     const store = etcd
