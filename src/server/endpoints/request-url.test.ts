@@ -7,8 +7,12 @@ const parts = (target: string) => {
   return u && { pathname: u.pathname, search: u.search, query: [...u.searchParams] };
 };
 const viaUrl = (target: string) => {
-  if (!URL.canParse(target, "http://localhost")) return undefined;
-  const u = new URL(target, "http://localhost");
+  let u: URL;
+  try {
+    u = new URL(target, "http://localhost");
+  } catch {
+    return undefined;
+  }
   return { pathname: u.pathname, search: u.search, query: [...u.searchParams] };
 };
 
