@@ -32,7 +32,7 @@ export interface HttpStep {
   bodyFile?: string;
   contentType?: string;
   headers?: Record<string, string>;
-  /** Read a watch stream: at most `events` lines, or what arrives within `timeoutMs`. */
+  /** Read a watch stream: at most `events` lines, until `timeoutMs` pass without a chunk. */
   watch?: { events: number; timeoutMs?: number };
   /** Keep the parsed answer under this name for `{{name.path.to.value}}` in later paths and bodies. */
   saveAs?: string;
@@ -125,11 +125,18 @@ function send(target: Target, method: string, path: string, body: string | undef
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
         res.destroy();
       };
-      const timer = setTimeout(finish, watch ? (watch.timeoutMs ?? 1500) : 30_000);
+      // A watch window ends `timeoutMs` after the last chunk (or after the start, when nothing came): on a
+      // loaded machine, events that arrive slowly but steadily are all read, as a quick server sends them.
+      const windowMs = watch ? (watch.timeoutMs ?? 1500) : 30_000;
+      let timer = setTimeout(finish, windowMs);
       res.setEncoding("utf8");
       res.on("data", (c: string) => {
         text += c;
-        if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) finish();
+        if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) return finish();
+        if (watch && !done) {
+          clearTimeout(timer);
+          timer = setTimeout(finish, windowMs);
+        }
       });
       res.on("end", finish);
       res.on("error", finish);

@@ -65,26 +65,40 @@ describe("replicas on one etcd", { timeout: 240_000 }, () => {
     const w = await WatchStream.open(`${url(1)}${WIDGETS}?watch=true&resourceVersion=${list.json.metadata.resourceVersion}`);
     assert.equal(w.status, 200);
     const expected: string[] = [];
+    // A deletion's revision is not in the DELETE answer (the object as it was): it lies after the last write
+    // acknowledged before the DELETE and at or before the revision of a list read after it.
+    const deletedWithin = new Map<number, [bigint, bigint]>();
+    let lastRv = BigInt(list.json.metadata.resourceVersion);
     for (let i = 0; i < 10; i++) {
       const c = await api(url(i % 2 === 0 ? 0 : 2), "POST", WIDGETS, widget(`w-${i}`, { count: i }));
       assert.equal(c.status, 201, c.text);
       expected.push(`ADDED w-${i} ${c.json.metadata.resourceVersion}`);
+      lastRv = BigInt(c.json.metadata.resourceVersion);
       if (i % 3 === 0) {
         c.json.spec.count = 100 + i;
         const u = await api(url(0), "PUT", `${WIDGETS}/w-${i}`, c.json);
         assert.equal(u.status, 200, u.text);
         expected.push(`MODIFIED w-${i} ${u.json.metadata.resourceVersion}`);
+        lastRv = BigInt(u.json.metadata.resourceVersion);
       }
       if (i % 4 === 0) {
         const d = await api(url(2), "DELETE", `${WIDGETS}/w-${i}`);
         assert.equal(d.status, 200, d.text);
-        const rv = (await api(url(2), "GET", WIDGETS)).json.metadata.resourceVersion;
-        expected.push(`DELETED w-${i} ${rv}`);
+        const after = BigInt((await api(url(2), "GET", WIDGETS)).json.metadata.resourceVersion);
+        deletedWithin.set(expected.length, [lastRv, after]);
+        expected.push(`DELETED w-${i}`);
+        lastRv = after;
       }
     }
     const got = await w.waitFor(expected.length);
     w.close();
-    const render = got.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`);
+    const render = got.map((e, k) => {
+      const rv = BigInt(e.object.metadata.resourceVersion);
+      const bounds = deletedWithin.get(k);
+      if (bounds === undefined || e.type !== "DELETED") return `${e.type} ${e.object.metadata.name} ${rv}`;
+      assert.ok(rv > bounds[0] && rv <= bounds[1], `DELETED ${e.object.metadata.name} at ${rv}, expected in (${bounds[0]}, ${bounds[1]}]`);
+      return `${e.type} ${e.object.metadata.name}`;
+    });
     assert.deepEqual(render, expected);
     assert.equal(w.events.length, expected.length, "no event twice");
   });
