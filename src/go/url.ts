@@ -271,25 +271,51 @@ function getScheme(raw: string): [string, string] | null {
   return ["", raw];
 }
 
+/** The parts of a URL that Go `url.ParseRequestURI` accepted which a server routes on. */
+export interface GoRequestURI {
+  /** `URL.Path`: the path with its `%` escapes decoded (bytes read as UTF-8; "" for an opaque URI). */
+  path: string;
+  /** `URL.RawQuery`: after the first `?`, as written (`#` and all; "" for a lone trailing `?`). */
+  rawQuery: string;
+}
+
 /** True when Go `url.ParseRequestURI(raw)` returns no error. */
 export function isRequestURI(raw: string): boolean {
+  return acceptRequestURI(raw) !== undefined;
+}
+
+/**
+ * Go `url.ParseRequestURI(raw)` (`parse(raw, viaRequest=true)`): undefined where Go returns an error, else its
+ * path and raw query. No fragment is cut (`#` is part of the path or query), `//x` is a path unless a scheme
+ * precedes it, a scheme without `/` is opaque (path ""), and `*` is the path `*`.
+ */
+export function parseRequestURI(raw: string): GoRequestURI | undefined {
+  const u = acceptRequestURI(raw);
+  if (u === undefined || !u.path.includes("%")) return u;
+  return { path: unescapePath(u.path), rawQuery: u.rawQuery };
+}
+
+/** `parseRequestURI` with the path as written (its escapes checked, not decoded). */
+function acceptRequestURI(raw: string): GoRequestURI | undefined {
   // stringContainsCTLByte
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return false;
+    if (c < 0x20 || c === 0x7f) return undefined;
   }
-  if (raw === "") return false;
-  if (raw === "*") return true;
+  if (raw === "") return undefined;
+  if (raw === "*") return { path: "*", rawQuery: "" };
   const sch = getScheme(raw);
-  if (!sch) return false;
+  if (!sch) return undefined;
   const scheme = sch[0].toLowerCase();
   let rest = sch[1];
-  if (rest.endsWith("?") && rest.indexOf("?") === rest.length - 1) rest = rest.slice(0, -1);
-  else {
-    const q = rest.indexOf("?");
-    if (q >= 0) rest = rest.slice(0, q);
+  let rawQuery = "";
+  const q = rest.indexOf("?");
+  // A lone trailing `?` is ForceQuery: an empty query either way.
+  if (q >= 0) {
+    rawQuery = rest.slice(q + 1);
+    rest = rest.slice(0, q);
   }
-  if (!rest.startsWith("/")) return scheme !== "";
+  if (!rest.startsWith("/")) return scheme !== "" ? { path: "", rawQuery } : undefined;
   if (scheme !== "" && rest.startsWith("//")) {
     let authority = rest.slice(2);
     rest = "";
@@ -298,7 +324,29 @@ export function isRequestURI(raw: string): boolean {
       rest = authority.slice(i);
       authority = authority.slice(0, i);
     }
-    if (!parseAuthorityOk(authority, scheme)) return false;
+    if (!parseAuthorityOk(authority, scheme)) return undefined;
   }
-  return unescapeOk(rest, "path");
+  if (rest.includes("%") && !unescapeOk(rest, "path")) return undefined;
+  return { path: rest, rawQuery };
+}
+
+/** Go `unescape(s, encodePath)` of an accepted path: `%XX` to its byte, the bytes read as UTF-8 (invalid ones as U+FFFD). */
+function unescapePath(s: string): string {
+  const bytes: number[] = [];
+  const utf8 = new TextEncoder();
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      bytes.push(Number.parseInt(s.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else if (c < 0x80) {
+      bytes.push(c);
+      i++;
+    } else {
+      const cp = s.codePointAt(i)!;
+      for (const b of utf8.encode(String.fromCodePoint(cp))) bytes.push(b);
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }

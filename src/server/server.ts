@@ -45,6 +45,7 @@ import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
 import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
+import { indexBody, listedPaths } from "./discovery/index-paths.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
@@ -124,6 +125,8 @@ export class ApiHandler {
   readonly registry: Registry;
   readonly crdType: ResourceType;
   private readonly discovery: Discovery;
+  /** The index's body (the listed paths do not change while the server runs: CRD groups are not listed). */
+  private indexText: string | undefined;
   private readonly openapi: OpenApi;
   private readonly openapiV2 = new OpenApiV2Cache();
   private readonly encoded = new EncodedObjects();
@@ -308,6 +311,8 @@ export class ApiHandler {
         readOnly();
         return { code: 200, body: versionInfo() };
       case "health":
+        // The healthz handler sets nosniff on every answer (ok, verbose and failed).
+        res.setHeader("X-Content-Type-Options", "nosniff");
         return healthCheck(r.endpoint, this.backend, query.has("verbose"), storeFault(this.backend));
       case "core": {
         readOnly();
@@ -320,6 +325,18 @@ export class ApiHandler {
         // Aggregated discovery documents are cacheable (the real server answers `public` with an ETag).
         return { code: 200, body: this.discovery.apis(f), contentType: discoveryContentType(f), ...(f === "legacy" ? {} : { cacheControl: "public" }) };
       }
+      case "index": {
+        // The index answers every method (routes.IndexLister).
+        this.indexText ??= indexBody(listedPaths(this.discovery.builtinGroupVersions()));
+        return { code: r.found ? 200 : 404, body: this.indexText, contentType: "application/json" };
+      }
+      case "noRoute":
+        throw apiErrors.notFoundStatus();
+      case "openapiNone":
+        // kube-openapi's v3 handler answers a path that names no document with an empty 200 (any method).
+        res.writeHead(200, { "Cache-Control": "no-cache, private", "Content-Length": "0" });
+        res.end();
+        return undefined;
       case "group": {
         readOnly();
         const g = this.discovery.group(r.group);
@@ -329,7 +346,8 @@ export class ApiHandler {
       case "groupVersion": {
         readOnly();
         const l = this.discovery.resourceList(r.group, r.version);
-        if (!l) throw apiErrors.pathNotFound();
+        // A built-in group's web service answers a Status; the CRD handler the mux's plain 404.
+        if (!l) throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
         return { code: 200, body: l };
       }
       case "openapiIndex":
@@ -338,7 +356,7 @@ export class ApiHandler {
       case "openapiDoc": {
         readOnly();
         const doc = this.openapi.document(r.group, r.version);
-        if (!doc) throw apiErrors.pathNotFound();
+        if (!doc) return this.dispatch({ kind: "openapiNone" }, req, res, query, ctx);
         res.setHeader("ETag", `"${doc.hash}"`);
         return { code: 200, body: doc.text, contentType: "application/json" };
       }
@@ -349,7 +367,8 @@ export class ApiHandler {
       case "resource":
         return this.resource(r, method, req, res, query, ctx);
       default:
-        throw apiErrors.pathNotFound();
+        // Past a built-in group's prefix (`/apis/apiextensions.k8s.io/v1/a/b/c/d`) its web service answers.
+        throw r.kind === "notFound" && r.group !== undefined && this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
     }
   }
 
@@ -369,18 +388,20 @@ export class ApiHandler {
     context: RequestContext,
   ): Promise<RestResponse | undefined> {
     const rt = this.lookup(r.group, r.version, r.plural);
-    // The apiextensions group's own handler answers a Status for versions and resources it does not serve.
-    if (!rt) throw r.group === this.crdType.group ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
-    if (!rt.namespaced && r.namespaced) throw apiErrors.pathNotFound();
+    // A built-in group's web service (go-restful) answers a Status for a path it has no route for; the CRD
+    // handler leaves such paths to the mux's plain 404.
+    const noRoute = () => (this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound());
+    if (!rt) throw noRoute();
+    if (!rt.namespaced && r.namespaced) throw noRoute();
     const isCollection = r.name === "";
-    if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw apiErrors.pathNotFound();
+    if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw noRoute();
     const extra = rt.extraSubresources?.find((s) => s.name === r.subresource);
     if (extra && !extra.verbs.includes(method === "PUT" ? "update" : method === "PATCH" ? "patch" : method === "GET" ? "get" : "")) {
       throw apiErrors.methodNotAllowed();
     }
     if (r.subresource !== "" && !extra && !((r.subresource === "status" && rt.status) || (r.subresource === "scale" && rt.scale))) {
       // The custom resource handler looks the object up under a subresource it does not serve.
-      throw rt === this.crdType ? apiErrors.pathNotFound() : apiErrors.notFound(rt.plural, rt.group, r.name);
+      throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
     if (!acceptable(req.headers.accept)) throw notAcceptableError(req.headers.accept);
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is

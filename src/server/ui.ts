@@ -47,13 +47,8 @@ export function serveUi(req: IncomingMessage, res: ServerResponse, pathname: str
     send(res, 301, "text/plain; charset=utf-8", "", head, { Location: UI_PREFIX });
     return;
   }
-  let rel: string;
-  try {
-    rel = decodeURIComponent(pathname.slice(UI_PREFIX.length)) || "index.html";
-  } catch {
-    send(res, 400, "text/plain; charset=utf-8", "400: Bad Request\n", head);
-    return;
-  }
+  // The path is decoded already (a bad escape was answered 400 before); `..` cannot leave `dir` (below).
+  const rel = pathname.slice(UI_PREFIX.length) || "index.html";
   const root = resolve(dir);
   const file = resolve(join(root, rel));
   const ext = /\.[a-z]+$/.exec(file)?.[0] ?? "";

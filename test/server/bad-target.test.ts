@@ -1,7 +1,8 @@
 /**
- * A request target WHATWG URL cannot parse (`//[`: a malformed host after `//`) is answered as Go's HTTP
- * server answers a request it cannot read — 400 `400 Bad Request`, connection closed — and the server stays up
- * (it used to throw outside the handler and end the process).
+ * A request target Go's `url.ParseRequestURI` refuses (`/%`, `/a%zz`: a bad escape; `http://[/x`: a bad host
+ * after a scheme) is answered as Go's HTTP server answers a request it cannot read — 400 `400 Bad Request`,
+ * connection closed — and the server stays up (it used to throw outside the handler and end the process).
+ * Targets Go reads as paths (`//[`, `//a:b:c/x`: no scheme, so no host) get the index's 404.
  */
 import assert from "node:assert/strict";
 import { connect } from "node:net";
@@ -23,14 +24,14 @@ function rawExchange(port: number, raw: string): Promise<string> {
   });
 }
 
-describe("a request target URL refuses", () => {
+describe("a request target Go refuses", () => {
   let srv: RunningServer;
   before(async () => {
     srv = await startServer({ ui: false });
   });
   after(() => srv.close());
 
-  for (const target of ["//[", "//[?watch=true", "//a:b:c/x"]) {
+  for (const target of ["/%", "/a%zz?watch=true", "/a%4", "http://[/x", "http://h:port/apis"]) {
     it(`GET ${target}: 400 and the connection closed`, async () => {
       const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
       const [head, body] = answer.split("\r\n\r\n");
@@ -39,6 +40,17 @@ describe("a request target URL refuses", () => {
       assert.ok(lines.includes("Content-Type: text/plain; charset=utf-8"), head);
       assert.ok(lines.includes("Connection: close"), head);
       assert.equal(body, "400 Bad Request");
+    });
+  }
+
+  for (const target of ["//[", "//[?watch=true", "//a:b:c/x"]) {
+    it(`GET ${target}: a path, 404 with the index`, async () => {
+      const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      const [head, body] = answer.split("\r\n\r\n");
+      const lines = head!.split("\r\n");
+      assert.equal(lines[0], "HTTP/1.1 404 Not Found");
+      assert.ok(lines.includes("Content-Type: application/json"), head);
+      assert.match(body!, /^\{\n {2}"paths": \[\n {4}"\/api",\n/);
     });
   }
 

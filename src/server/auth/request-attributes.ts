@@ -24,22 +24,14 @@ export interface RequestAttributes {
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 const SPECIAL_VERBS = new Set(["proxy", "watch"]);
 
-/** `strings.Split(strings.Trim(path, "/"), "/")`, each part percent-decoded (kept as is when malformed). */
+/** `strings.Split(strings.Trim(path, "/"), "/")` of the (decoded) path. */
 function splitPath(p: string): string[] {
   let start = 0;
   let end = p.length;
   while (start < end && p.charCodeAt(start) === 47) start++;
   while (end > start && p.charCodeAt(end - 1) === 47) end--;
   if (start === end) return [];
-  const parts = p.slice(start, end).split("/");
-  if (!p.includes("%")) return parts;
-  return parts.map((x) => {
-    try {
-      return decodeURIComponent(x);
-    } catch {
-      return x;
-    }
-  });
+  return p.slice(start, end).split("/");
 }
 
 const METHOD_VERBS: Readonly<Record<string, string>> = { POST: "create", GET: "get", HEAD: "get", PUT: "update", PATCH: "patch", DELETE: "delete" };

@@ -90,6 +90,22 @@ export class Discovery {
     return groups;
   }
 
+  /** The built-in (non-CRD) groups and their versions, the apiextensions group among them (`""`: the core group). */
+  builtinGroupVersions(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const { rt } of [...this.builtins, { rt: this.crdType }]) {
+      const versions = out.get(rt.group) ?? [];
+      if (!versions.includes(rt.version)) versions.push(rt.version);
+      out.set(rt.group, versions);
+    }
+    return out;
+  }
+
+  /** A group served by a built-in handler (go-restful in kube-apiserver), not by the CRD handler. */
+  isBuiltinGroup(group: string): boolean {
+    return group === this.crdType.group || this.builtins.some((b) => b.rt.group === group);
+  }
+
   /** `GET /api`: the legacy core group (`v1`, when a core resource such as namespaces is served). */
   coreVersions(format: DiscoveryFormat): JsonObject {
     const core = this.groups().get(CORE_GROUP);

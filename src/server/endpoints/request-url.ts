@@ -1,46 +1,46 @@
 /**
- * The parts of a request target the server reads (path, query), as WHATWG URL parses it against
- * `http://localhost`: a plain path — characters URL keeps as they are, no query, no `%`, no dot segment, not
- * starting with `//` — is its own pathname without building a URL (most GETs); anything else goes through URL.
+ * The parts of a request target the server reads, as Go's HTTP server parses it (`url.ParseRequestURI`, in
+ * src/go/url.ts): the path with its escapes decoded and nothing else changed (`//x` is a path, not a host;
+ * `.` segments, `\` and `#` stay as they are) and the raw query. A plain path — `/` then no `%`, `?` or
+ * control character — is its own path without a parse (most requests).
  */
+import { parseRequestURI } from "../../go/url.js";
 
-/** What the handlers read of a request's URL (a URL is one). */
+/** What the handlers read of a request's URL. */
 export interface RequestUrl {
+  /** Go's `URL.Path`: `%` escapes decoded (bytes read as UTF-8), "" for an opaque target (`http:x`). */
   readonly pathname: string;
-  /** `?` and the query, or "" without one. */
+  /** `?` and the raw query, or "" without one (request logs). */
   readonly search: string;
+  /** The query's parameters (parsed on first use). */
   readonly searchParams: URLSearchParams;
 }
 
-/**
- * A path URL would not change: `/` then unreserved characters, sub-delimiters, `:`, `@` and `/` (no `\`, which
- * it reads as `/`, none it percent-encodes, no `?`, `#` or `%`), and not `//…` (a host for URL).
- */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const PLAIN_PATH = /^\/[^%?\x00-\x1f\x7f]*$/;
 
-class PlainPath implements RequestUrl {
+class ParsedUrl implements RequestUrl {
   private params: URLSearchParams | undefined;
-  constructor(readonly pathname: string) {}
+  constructor(
+    readonly pathname: string,
+    private readonly rawQuery = "",
+  ) {}
   get search(): string {
-    return "";
+    return this.rawQuery === "" ? "" : `?${this.rawQuery}`;
   }
   get searchParams(): URLSearchParams {
-    this.params ??= new URLSearchParams();
+    this.params ??= new URLSearchParams(this.rawQuery);
     return this.params;
   }
 }
 
-/** The URL of request target `target` (`req.url`), or undefined when URL refuses it (`//[`: a bad host). */
+/**
+ * The URL of request target `target` (`req.url`), or undefined where Go's server refuses the request line
+ * (`/%`, `/a%zz`: a bad escape; `x`: neither `/…`, `*` nor absolute; a control character).
+ */
 export function requestUrl(target: string): RequestUrl | undefined {
-  // A `.` segment (`/./`, `/../`, a trailing `/.`) is resolved by URL.
-  if (PLAIN_PATH.test(target) && !target.includes("/.")) return new PlainPath(target);
-  // Not URL.canParse: in Node 20 its answer for a target such as `//*(é` changed once V8 optimized the call
-  // (the random-target test saw canParse and the constructor disagree), so the constructor alone decides.
-  try {
-    return new URL(target, "http://localhost");
-  } catch {
-    return undefined;
-  }
+  if (PLAIN_PATH.test(target)) return new ParsedUrl(target);
+  const u = parseRequestURI(target);
+  return u && new ParsedUrl(u.path, u.rawQuery);
 }
 
 /**

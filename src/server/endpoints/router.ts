@@ -21,42 +21,79 @@ export type Route =
       name: string;
       subresource: string;
     }
-  | { kind: "notFound" };
+  /**
+   * A path under `/apis/` or `/api/` that names no endpoint: `404 page not found` from the CRD handler, or a
+   * Status where `group` is a built-in group (its web service answers).
+   */
+  | { kind: "notFound"; group?: string }
+  /** A path under a web service's root it has no route for (`/version/x`): a 404 `Status`. */
+  | { kind: "noRoute" }
+  /** `/` and `/index.html` (200), or a path nothing serves (404): the list of the server's paths. */
+  | { kind: "index"; found: boolean }
+  /** Under `/openapi/v3/` but not a document's path: the OpenAPI v3 handler's empty 200. */
+  | { kind: "openapiNone" };
 
-/** Routes a URL path (already stripped of the query string). */
-export function route(pathname: string): Route {
-  const parts = pathname.split("/").filter((p) => p !== "");
-  let decoded = parts;
-  if (pathname.includes("%")) {
-    try {
-      decoded = parts.map((p) => decodeURIComponent(p));
-    } catch {
-      return { kind: "notFound" };
-    }
+const UNLISTED: Route = { kind: "index", found: false };
+
+/**
+ * Routes a request's path (Go's `URL.Path`: escapes decoded, nothing cleaned) as kube-apiserver's director does:
+ * the go-restful web services (`/apis` itself, `/apis/<group>…`, `/api…`, `/version…`) first, then the mux's
+ * exact paths (`/`, `/index.html`, `/healthz`, `/livez`, `/readyz`, `/openapi/v2`, `/openapi/v3`) and prefixes
+ * (`/openapi/v3/`); any other path gets the index's 404 (so `//apis`, `/apis#x`, `/./version`, `*` and `` do).
+ */
+export function route(path: string): Route {
+  switch (path) {
+    case "/apis":
+    case "/apis/":
+      return { kind: "apis" };
+    case "/":
+    case "/index.html":
+      return { kind: "index", found: true };
+    case "/healthz":
+    case "/livez":
+    case "/readyz":
+      return { kind: "health", endpoint: path.slice(1) };
+    case "/openapi/v2":
+      return { kind: "openapiV2" };
+    case "/openapi/v3":
+      return { kind: "openapiIndex" };
   }
-  const [a, b, c, d] = decoded;
-  if (a === "version" && decoded.length === 1) return { kind: "version" };
-  if ((a === "healthz" || a === "livez" || a === "readyz") && decoded.length === 1) return { kind: "health", endpoint: a };
-  if (a === "api" && decoded.length === 1) return { kind: "core" };
-  if (a === "openapi") {
-    if (b === "v3" && decoded.length === 2) return { kind: "openapiIndex" };
-    if (b === "v3" && c === "apis" && decoded.length === 5) return { kind: "openapiDoc", group: d!, version: decoded[4]! };
-    if (b === "v2" && decoded.length === 2) return { kind: "openapiV2" };
-    return { kind: "notFound" };
+  if (path.startsWith("/apis/")) return apisRoute(splitPath(path));
+  if (path === "/api" || path.startsWith("/api/")) {
+    const parts = splitPath(path);
+    return parts.length === 1 ? { kind: "core" } : coreRoute(parts.slice(1));
   }
-  if (a === "swagger-2.0.0.pb-v1" && decoded.length === 1) return { kind: "openapiV2" };
-  if (a === "api") return coreRoute(decoded.slice(1));
-  if (a !== "apis") return { kind: "notFound" };
-  if (decoded.length === 1) return { kind: "apis" };
-  if (decoded.length === 2) return { kind: "group", group: b! };
-  if (decoded.length === 3) return { kind: "groupVersion", group: b!, version: c! };
-  return resourceRoute(b!, c!, decoded.slice(3));
+  if (path === "/version" || path.startsWith("/version/")) return splitPath(path).length === 1 ? { kind: "version" } : { kind: "noRoute" };
+  if (path.startsWith("/openapi/v3/")) {
+    const m = /^apis\/([^/]+)\/([^/]+)$/.exec(path.slice("/openapi/v3/".length));
+    return m ? { kind: "openapiDoc", group: m[1]!, version: m[2]! } : { kind: "openapiNone" };
+  }
+  return UNLISTED;
+}
+
+/** RequestInfo's `splitPath`: the path without its leading and trailing `/`s, split at `/` (inner empty segments kept). */
+function splitPath(path: string): string[] {
+  let a = 0;
+  let b = path.length;
+  while (a < b && path.charCodeAt(a) === 47) a++;
+  while (b > a && path.charCodeAt(b - 1) === 47) b--;
+  return a === b ? [] : path.slice(a, b).split("/");
+}
+
+/** `/apis/<group>[/<version>[/…]]` (`parts` starts with `apis`; `/apis//` is not the group list). */
+function apisRoute(parts: string[]): Route {
+  const [, b, c] = parts;
+  // No group is named "" (`/apis//x`): the CRD handler's plain 404.
+  if (parts.length === 1 || b === "") return { kind: "notFound" };
+  if (parts.length === 2) return { kind: "group", group: b! };
+  if (parts.length === 3) return { kind: "groupVersion", group: b!, version: c! };
+  return resourceRoute(b!, c!, parts.slice(3));
 }
 
 /** `/api/v1[/…]`: the legacy core group (served: `v1` only; other versions are unknown paths). */
 function coreRoute(parts: string[]): Route {
   const [version] = parts;
-  if (version !== "v1") return { kind: "notFound" };
+  if (version !== "v1") return { kind: "notFound", group: "" };
   if (parts.length === 1) return { kind: "groupVersion", group: "", version };
   const rest = parts.slice(1);
   // RequestInfo: `namespaces/<name>/status|finalize` are subresources of the Namespace, not a namespace.
@@ -75,7 +112,7 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
     namespaced = true;
     rest.splice(0, 2);
   }
-  if (rest.length > 3) return { kind: "notFound" };
+  if (rest.length > 3) return { kind: "notFound", group };
   return {
     kind: "resource",
     group,
