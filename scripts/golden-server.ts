@@ -4,7 +4,8 @@
  * standalone), starts it on a fresh etcd on free loopback ports, runs every sequence of
  * test/server-diff/sequences against it and writes the normalised answers to test/golden/server/<name>.json.
  * `npm test` replays them against `crdkit serve` (test/server-diff/server-diff.test.ts).
- * Needs Go and etcd (`apt-get install -y etcd-server`). Arguments: sequence names to record (default all).
+ * Needs Go and etcd (`apt-get install -y etcd-server`); `K8S_SERVER_ORACLE_BIN=.cache/go-tools/kube-apiserver` uses
+ * that build of the oracle instead of building it. Arguments: sequence names to record (default all).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -43,8 +44,10 @@ async function main(): Promise<void> {
   const outDir = join(REPO_ROOT, "node_modules", ".cache", "k8s-server-oracle");
   mkdirSync(outDir, { recursive: true });
   // Named as in a cluster: the CRD controllers write status with the binary's name as field manager.
-  const bin = join(outDir, "kube-apiserver");
-  execFileSync("go", ["build", "-o", bin, "."], { cwd: join(REPO_ROOT, "tools", "k8s-server-oracle"), stdio: "inherit" });
+  // K8S_SERVER_ORACLE_BIN: a build of tools/k8s-server-oracle to use as it is (such as .cache/go-tools/kube-apiserver).
+  const prebuilt = process.env["K8S_SERVER_ORACLE_BIN"];
+  const bin = prebuilt ?? join(outDir, "kube-apiserver");
+  if (!prebuilt) execFileSync("go", ["build", "-o", bin, "."], { cwd: join(REPO_ROOT, "tools", "k8s-server-oracle"), stdio: "inherit" });
 
   const tmp = mkdtempSync(join(tmpdir(), "crdkit-golden-server-"));
   const [client, peer, https] = [await freePort(), await freePort(), await freePort()];

@@ -391,7 +391,7 @@ export class ApiHandler {
     // A built-in group's web service (go-restful) answers a Status for a path it has no route for; the CRD
     // handler leaves such paths to the mux's plain 404.
     const noRoute = () => (this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound());
-    if (!rt) throw noRoute();
+    if (!rt || (r.extraParts && this.discovery.isBuiltinGroup(r.group))) throw noRoute();
     if (!rt.namespaced && r.namespaced) throw noRoute();
     const isCollection = r.name === "";
     if (rt.namespaced && !r.namespaced && !(isCollection && method === "GET")) throw noRoute();

@@ -108,3 +108,38 @@ function sortBulletRuns(s: string): string {
   }
   return lines.join("\n");
 }
+
+/**
+ * The paths both servers list in their index (`GET /`, and the 404 of a path nothing serves). Each server lists
+ * what it serves: kube-apiserver also its post-start hooks' health checks, `/metrics` and `/statusz`, crdkit
+ * also `/api`, `/api/v1` and its authentication, authorization and RBAC groups (see known-differences.txt,
+ * `GET /apis`); so an index is compared by its form and by these paths, in their order.
+ */
+const COMMON_INDEX_PATHS = new Set([
+  "/apis",
+  "/apis/",
+  "/apis/apiextensions.k8s.io",
+  "/apis/apiextensions.k8s.io/v1",
+  "/healthz",
+  "/livez",
+  "/openapi/v2",
+  "/openapi/v3",
+  "/openapi/v3/",
+  "/readyz",
+  "/version",
+]);
+
+/** `json.MarshalIndent` of `metav1.RootPaths` (two-space indent, no trailing newline). */
+const INDEX_TEXT = /^\{\n {2}"paths": \[\n((?: {4}"[^"\\\n]*",\n)* {4}"[^"\\\n]*")\n {2}\]\n\}$/;
+
+/**
+ * An index answer's text as `{ index: { sorted, paths } }`: whether its paths are in Go's `sort.Strings` order,
+ * and the common paths it lists, in its order. Any other text is returned as it is.
+ */
+export function normalizeIndex(text: string): unknown {
+  const m = INDEX_TEXT.exec(text);
+  if (!m) return text;
+  const paths = m[1]!.split(",\n").map((l) => JSON.parse(l.trim()) as string);
+  const sorted = paths.every((p, i) => i === 0 || paths[i - 1]! < p);
+  return { index: { sorted, paths: paths.filter((p) => COMMON_INDEX_PATHS.has(p)) } };
+}

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as yaml from "js-yaml";
-import { normalizeJson, normalizeKubectl, normalizeText } from "./normalize.js";
+import { normalizeIndex, normalizeJson, normalizeKubectl, normalizeText } from "./normalize.js";
 import { startConversionWebhook, type ConversionWebhook, type WebhookMode } from "../server/conversion-webhook-fixture.js";
 import { createServer as createNetServer } from "node:net";
 import { generateCa } from "../../src/server/auth/pki.js";
@@ -36,6 +36,11 @@ export interface HttpStep {
   watch?: { events: number; timeoutMs?: number };
   /** Keep the parsed answer under this name for `{{name.path.to.value}}` in later paths and bodies. */
   saveAs?: string;
+  /**
+   * Send `path` as the request target byte for byte (latin-1 characters as their bytes), not normalised by
+   * WHATWG URL: `//x`, `*`, `/./x`, `%` escapes, `#`, absolute form.
+   */
+  rawTarget?: boolean;
 }
 
 export interface KubectlStep {
@@ -108,13 +113,13 @@ interface RawAnswer {
   text: string;
 }
 
-function send(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
-  const u = new URL(path, target.url);
+function send(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"], rawTarget = false): Promise<RawAnswer> {
+  const u = new URL(rawTarget ? "/" : path, target.url);
   const tls = u.protocol === "https:";
   const h: Record<string, string> = { ...headers };
   if (body !== undefined) h["Content-Length"] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const opts = { method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers: h, rejectUnauthorized: false };
+    const opts = { method, hostname: u.hostname, port: u.port, path: rawTarget ? path : u.pathname + u.search, headers: h, rejectUnauthorized: false };
     const req = (tls ? httpsRequest : httpRequest)(opts, (res) => {
       let text = "";
       let done = false;
@@ -160,6 +165,7 @@ function expand(s: string, saved: Map<string, unknown>): string {
 }
 
 function parseBody(text: string, contentType: string): unknown {
+  if (contentType === "application/json" && text.startsWith('{\n  "paths": [')) return normalizeIndex(text);
   if (/json/.test(contentType)) {
     try {
       if (/watch|stream/.test(contentType) || text.trim().includes("\n")) {
@@ -297,7 +303,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       const headers: Record<string, string> = { ...(step.headers ?? {}) };
       if (body !== undefined && step.contentType !== "") headers["Content-Type"] = step.contentType ?? "application/json";
       const path = expand(step.path, saved);
-      const a = await send(target, step.method, path, body, headers, step.watch);
+      const a = await send(target, step.method, path, body, headers, step.watch, step.rawTarget);
       const ct = String(a.headers["content-type"] ?? "");
       collectGenerated(a.text, generated);
       if (step.saveAs) {

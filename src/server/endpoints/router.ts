@@ -20,6 +20,8 @@ export type Route =
       plural: string;
       name: string;
       subresource: string;
+      /** Parts followed the subresource (ignored by the CRD handler). */
+      extraParts?: boolean;
     }
   /**
    * A path under `/apis/` or `/api/` that names no endpoint: `404 page not found` from the CRD handler, or a
@@ -112,8 +114,7 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
     namespaced = true;
     rest.splice(0, 2);
   }
-  if (rest.length > 3) return { kind: "notFound", group };
-  return {
+  const r: Route = {
     kind: "resource",
     group,
     version,
@@ -123,4 +124,8 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
     name: rest[1] ?? "",
     subresource: rest[2] ?? "",
   };
+  // RequestInfo ignores the parts past the subresource (the CRD handler serves `…/a/status/x` as `…/a/status`);
+  // a built-in group's web service has no route for them.
+  if (rest.length > 3) r.extraParts = true;
+  return r;
 }
