@@ -75,11 +75,12 @@ export function route(path: string): Route {
 
 /** RequestInfo's `splitPath`: the path without its leading and trailing `/`s, split at `/` (inner empty segments kept). */
 function splitPath(path: string): string[] {
+  const parts = path.split("/");
   let a = 0;
-  let b = path.length;
-  while (a < b && path.charCodeAt(a) === 47) a++;
-  while (b > a && path.charCodeAt(b - 1) === 47) b--;
-  return a === b ? [] : path.slice(a, b).split("/");
+  let b = parts.length;
+  while (a < b && parts[a] === "") a++;
+  while (b > a && parts[b - 1] === "") b--;
+  return parts.slice(a, b);
 }
 
 /** `/apis/<group>[/<version>[/…]]` (`parts` starts with `apis`; `/apis//` is not the group list). */
