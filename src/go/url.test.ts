@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isRequestURI, parseRequestURI } from "./url.js";
+import { isRequestURI, parseQuery, parseRequestURI, queryPairs } from "./url.js";
 
 // Each answer is Go 1.26's `url.ParseRequestURI(target)`: [URL.Path, URL.RawQuery], or undefined for an error.
 const CASES: [string, [string, string] | undefined][] = [
@@ -68,4 +68,13 @@ test("parseRequestURI: Go's path and raw query, or its error", () => {
 test("parseRequestURI: invalid UTF-8 after decoding reads as U+FFFD", () => {
   assert.equal(parseRequestURI("/a%FFb")?.path, "/a\uFFFDb");
   assert.equal(parseRequestURI("/%C3")?.path, "/\uFFFD");
+});
+
+test("queryPairs: url.ParseQuery's pairs in order (a `;` or a bad escape drops the pair)", () => {
+  assert.deepEqual(queryPairs("a=1&b=x+y&c=%41%2B&d&&e="), [["a", "1"], ["b", "x y"], ["c", "A+"], ["d", ""], ["e", ""]]);
+  assert.deepEqual(queryPairs("limit=1;x&watch=true"), [["watch", "true"]]);
+  assert.deepEqual(queryPairs("limit=%zz&limit=x%4&limit=2"), [["limit", "2"]]);
+  assert.deepEqual(queryPairs(";a=1&b=%3B"), [["b", ";"]]);
+  assert.deepEqual(queryPairs("k=%C3%A9&e=%FF&s=😀&p=%F0%9F%98%80"), [["k", "é"], ["e", "\uFFFD"], ["s", "😀"], ["p", "😀"]]);
+  assert.deepEqual([...parseQuery("a=1&b=2&a=3")], [["a", ["1", "3"]], ["b", ["2"]]]);
 });

@@ -76,12 +76,7 @@ function splitHostPort(hostPort: string): [string, string] {
 /** `url.ParseQuery`: key → values (invalid pairs skipped, as Go's `Query()` ignores the error). */
 export function parseQuery(q: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const part of q.split("&")) {
-    if (part === "" || part.includes(";")) continue;
-    const eq = part.indexOf("=");
-    const k = queryUnescape(eq >= 0 ? part.slice(0, eq) : part);
-    const v = queryUnescape(eq >= 0 ? part.slice(eq + 1) : "");
-    if (k === undefined || v === undefined) continue;
+  for (const [k, v] of queryPairs(q)) {
     const arr = out.get(k);
     if (arr) arr.push(v);
     else out.set(k, [v]);
@@ -89,16 +84,49 @@ export function parseQuery(q: string): Map<string, string[]> {
   return out;
 }
 
+/**
+ * The pairs `url.ParseQuery` keeps, in their order: split at `&`, empty parts and parts with a `;` or a bad
+ * `%` escape skipped, key and value (split at the first `=`) unescaped with `+` as a space.
+ */
+export function queryPairs(q: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const part of q.split("&")) {
+    if (part === "" || part.includes(";")) continue;
+    const eq = part.indexOf("=");
+    const k = queryUnescape(eq >= 0 ? part.slice(0, eq) : part);
+    const v = queryUnescape(eq >= 0 ? part.slice(eq + 1) : "");
+    if (k === undefined || v === undefined) continue;
+    out.push([k, v]);
+  }
+  return out;
+}
+
 function queryUnescape(s: string): string | undefined {
+  // Surrogates (a lone one reads as U+FFFD) take the byte-wise way below.
+  const surrogates = /[\ud800-\udfff]/.test(s);
+  if (!surrogates && !s.includes("%")) return s.includes("+") ? s.replaceAll("+", " ") : s;
   if (/%(?![0-9a-fA-F]{2})/.test(s)) return undefined;
+  if (!surrogates) {
+    try {
+      return decodeURIComponent(s.replaceAll("+", " "));
+    } catch {
+      // Invalid UTF-8 after decoding: read byte by byte below (invalid sequences as U+FFFD).
+    }
+  }
   const bytes: number[] = [];
+  const utf8 = new TextEncoder();
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if (c === "%") {
       bytes.push(Number.parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;
     } else if (c === "+") bytes.push(0x20);
-    else for (const b of new TextEncoder().encode(c)) bytes.push(b);
+    else {
+      // A whole code point (a surrogate pair is one character; a lone surrogate encodes as U+FFFD).
+      const cp = s.codePointAt(i)!;
+      for (const b of utf8.encode(String.fromCodePoint(cp))) bytes.push(b);
+      if (cp > 0xffff) i++;
+    }
   }
   return new TextDecoder().decode(new Uint8Array(bytes));
 }

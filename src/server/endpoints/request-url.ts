@@ -1,10 +1,10 @@
 /**
  * The parts of a request target the server reads, as Go's HTTP server parses it (`url.ParseRequestURI`, in
  * src/go/url.ts): the path with its escapes decoded and nothing else changed (`//x` is a path, not a host;
- * `.` segments, `\` and `#` stay as they are) and the raw query. A plain path — `/` then no `%`, `?` or
- * control character — is its own path without a parse (most requests).
+ * `.` segments, `\` and `#` stay as they are) and the raw query, whose parameters are `url.ParseQuery`'s. A
+ * plain path — `/` then no `%`, `?` or control character — is its own path without a parse (most requests).
  */
-import { parseRequestURI } from "../../go/url.js";
+import { parseRequestURI, queryPairs } from "../../go/url.js";
 
 /** What the handlers read of a request's URL. */
 export interface RequestUrl {
@@ -12,7 +12,7 @@ export interface RequestUrl {
   readonly pathname: string;
   /** `?` and the raw query, or "" without one (request logs). */
   readonly search: string;
-  /** The query's parameters (parsed on first use). */
+  /** The query's parameters as Go's `URL.Query()` reads them (parsed on first use). */
   readonly searchParams: URLSearchParams;
 }
 
@@ -28,7 +28,8 @@ class ParsedUrl implements RequestUrl {
     return this.rawQuery === "" ? "" : `?${this.rawQuery}`;
   }
   get searchParams(): URLSearchParams {
-    this.params ??= new URLSearchParams(this.rawQuery);
+    // Go's ParseQuery skips a pair with a `;` or a bad escape, which URLSearchParams keeps; otherwise they agree.
+    this.params ??= new URLSearchParams(/[;%]/.test(this.rawQuery) ? queryPairs(this.rawQuery) : this.rawQuery);
     return this.params;
   }
 }
