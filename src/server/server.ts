@@ -310,6 +310,9 @@ export class ApiHandler {
       case "version":
         readOnly();
         return { code: 200, body: versionInfo() };
+      case "ping":
+        // A check's own path answers `ok` (healthz adaptCheckToHandler; ping never fails), without nosniff.
+        return { code: 200, body: "ok", contentType: "text/plain; charset=utf-8" };
       case "health":
         // The healthz handler sets nosniff on every answer (ok, verbose and failed).
         res.setHeader("X-Content-Type-Options", "nosniff");

@@ -121,11 +121,14 @@ const COMMON_INDEX_PATHS = new Set([
   "/apis/apiextensions.k8s.io",
   "/apis/apiextensions.k8s.io/v1",
   "/healthz",
+  "/healthz/ping",
   "/livez",
+  "/livez/ping",
   "/openapi/v2",
   "/openapi/v3",
   "/openapi/v3/",
   "/readyz",
+  "/readyz/ping",
   "/version",
 ]);
 

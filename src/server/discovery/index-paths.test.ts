@@ -21,11 +21,14 @@ test("listedPaths: the web services' roots and the mux's listed paths, sorted as
     "/apis/rbac.authorization.k8s.io",
     "/apis/rbac.authorization.k8s.io/v1",
     "/healthz",
+    "/healthz/ping",
     "/livez",
+    "/livez/ping",
     "/openapi/v2",
     "/openapi/v3",
     "/openapi/v3/",
     "/readyz",
+    "/readyz/ping",
     "/version",
   ]);
 });

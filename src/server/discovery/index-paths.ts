@@ -13,11 +13,12 @@ export type BuiltinGroupVersions = ReadonlyMap<string, Iterable<string>>;
 /**
  * The listed paths of crdkit's server: each web service's root (`/api`, `/api/v1`, `/apis`, `/apis/<group>`,
  * `/apis/<group>/<version>` of the built-in groups — CRD groups are served under `/apis/` and not listed —,
- * `/version`) and the mux's listed paths (`/apis/`, the health checks, `/openapi/v2`, `/openapi/v3`,
- * `/openapi/v3/`), sorted as Go's `sort.Strings`.
+ * `/version`) and the mux's listed paths (`/apis/`, `/healthz`, `/livez`, `/readyz` and their `/ping` check,
+ * `/openapi/v2`, `/openapi/v3`, `/openapi/v3/`), sorted as Go's `sort.Strings`.
  */
 export function listedPaths(builtin: BuiltinGroupVersions): string[] {
-  const out = new Set(["/apis", "/apis/", "/healthz", "/livez", "/readyz", "/openapi/v2", "/openapi/v3", "/openapi/v3/", "/version"]);
+  const out = new Set(["/apis", "/apis/", "/openapi/v2", "/openapi/v3", "/openapi/v3/", "/version"]);
+  for (const h of ["/healthz", "/livez", "/readyz"]) out.add(h).add(`${h}/ping`);
   for (const [group, versions] of builtin) {
     const root = group === "" ? "/api" : `/apis/${group}`;
     out.add(root);

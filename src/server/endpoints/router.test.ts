@@ -24,6 +24,10 @@ test("route: Go paths as kube-apiserver's director and mux dispatch them", () =>
     ["/healthz", { kind: "health", endpoint: "healthz" }],
     ["/livez", { kind: "health", endpoint: "livez" }],
     ["/readyz", { kind: "health", endpoint: "readyz" }],
+    ["/healthz/ping", { kind: "ping" }],
+    ["/livez/ping", { kind: "ping" }],
+    ["/readyz/ping", { kind: "ping" }],
+    ["/healthz/etcd", { kind: "index", found: false }],
     ["/openapi/v2", { kind: "openapiV2" }],
     ["/openapi/v3", { kind: "openapiIndex" }],
     // The OpenAPI v3 prefix: a document's path exactly, else its empty answer.

@@ -3,6 +3,8 @@
 export type Route =
   | { kind: "version" }
   | { kind: "health"; endpoint: string }
+  /** `/healthz/ping` (and livez, readyz): the ping check's own path. */
+  | { kind: "ping" }
   | { kind: "core" }
   | { kind: "apis" }
   | { kind: "group"; group: string }
@@ -40,7 +42,7 @@ const UNLISTED: Route = { kind: "index", found: false };
 /**
  * Routes a request's path (Go's `URL.Path`: escapes decoded, nothing cleaned) as kube-apiserver's director does:
  * the go-restful web services (`/apis` itself, `/apis/<group>…`, `/api…`, `/version…`) first, then the mux's
- * exact paths (`/`, `/index.html`, `/healthz`, `/livez`, `/readyz`, `/openapi/v2`, `/openapi/v3`) and prefixes
+ * exact paths (`/`, `/index.html`, `/healthz`, `/livez`, `/readyz` and their `/ping`, `/openapi/v2`, `/openapi/v3`) and prefixes
  * (`/openapi/v3/`); any other path gets the index's 404 (so `//apis`, `/apis#x`, `/./version`, `*` and `` do).
  */
 export function route(path: string): Route {
@@ -55,6 +57,10 @@ export function route(path: string): Route {
     case "/livez":
     case "/readyz":
       return { kind: "health", endpoint: path.slice(1) };
+    case "/healthz/ping":
+    case "/livez/ping":
+    case "/readyz/ping":
+      return { kind: "ping" };
     case "/openapi/v2":
       return { kind: "openapiV2" };
     case "/openapi/v3":
