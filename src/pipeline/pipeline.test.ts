@@ -185,3 +185,19 @@ test("create: the input is left unchanged, unless the caller hands it over (cons
   assert.deepEqual(r.object, kept.object);
   assert.equal(r.object, handed);
 });
+
+test("create with decodeBodyVersion: a body of another apiVersion is decoded in it, the mismatch reported after", () => {
+  const body = (apiVersion: string): JsonObject => ({ apiVersion, kind: "CronTab", metadata: { name: "a", foo: 1 }, spec: { cronSpec: "x" }, zzz: 1 });
+  const mismatch = "the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)";
+  // A version the CRD lacks: no schema, so every top-level field but apiVersion, kind and metadata is unknown.
+  const warn = crd.create(body("stable.example.com/v2"), { version: "v1", fieldValidation: "Warn", decodeBodyVersion: true });
+  assert.equal(warn.decodeError, mismatch);
+  assert.deepEqual(warn.warnings, ['unknown field "metadata.foo"', 'unknown field "spec"', 'unknown field "zzz"']);
+  assert.deepEqual(crd.create(body("stable.example.com/v2"), { version: "v1", fieldValidation: "Ignore", decodeBodyVersion: true }).warnings, []);
+  const strict = crd.create(body("stable.example.com/v2"), { version: "v1", fieldValidation: "Strict", decodeBodyVersion: true });
+  assert.equal(strict.decodeError, 'CronTab in version "v2" cannot be handled as a CronTab: strict decoding error: unknown field "metadata.foo", unknown field "spec", unknown field "zzz"');
+  // Without the option the mismatch is reported at once, without decoding.
+  const plain = crd.create(body("stable.example.com/v2"), { version: "v1", fieldValidation: "Warn" });
+  assert.equal(plain.decodeError, mismatch);
+  assert.deepEqual(plain.warnings, []);
+});

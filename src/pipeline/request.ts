@@ -16,6 +16,7 @@ import { rulesNotEvaluatedWarning } from "./rules-bookkeeping.js";
 import { goJsonTypeWord } from "../go/fmt.js";
 import { goJsonMarshal } from "../go/json.js";
 import { celBlockedBy, celBlockedError, validateRules } from "../rules/validate.js";
+import type { Structural } from "../structural/structural.js";
 import type { CompiledVersion, CrdContext } from "./compile.js";
 import { coerce } from "../objectmeta/coerce.js";
 import {
@@ -128,8 +129,15 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   }
   const { version, error } = resolveVersion(ctx, obj, opts);
   const v = version!;
-  if (error) return { obj, version: v, unknownFields: [], warnings: [], decodeError: error };
-  const cannot = (err: string) => `${ctx.kind} in version "${v.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  // The version the body is decoded in: its own apiVersion's (decodeBodyVersion), else the request's.
+  let dv: { name: string; structural: Structural | undefined } = v;
+  if (error) {
+    if (opts.decodeBodyVersion !== true) return { obj, version: v, unknownFields: [], warnings: [], decodeError: error };
+    const body = apiVersionOf(obj);
+    const name = body.slice(body.indexOf("/") + 1);
+    dv = { name, structural: body.startsWith(`${ctx.group}/`) ? ctx.versions.get(name)?.structural : undefined };
+  }
+  const cannot = (err: string) => `${ctx.kind} in version "${dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
   // the coercer reads kind and apiVersion as strings first
   for (let i = 0; i < TYPE_FIELDS.length; i++) {
     const k = TYPE_FIELDS[i]!;
@@ -149,11 +157,11 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   // b. prune, drop non-nullable nulls without default
   if (ours) {
     if (!ctx.preserveUnknownFields) {
-      unknownFields.push(...prune(obj, v.structural, true));
-      pruneNonNullableNullsWithoutDefaults(obj, v.structural);
+      unknownFields.push(...prune(obj, dv.structural, true));
+      pruneNonNullableNullsWithoutDefaults(obj, dv.structural);
     }
     // c. embedded ObjectMeta coercion
-    const co = coerce(null, obj, v.structural, false, { returnUnknownFieldPaths: true });
+    const co = coerce(null, obj, dv.structural, false, { returnUnknownFieldPaths: true });
     if (co.error) return { obj, version: v, unknownFields, warnings: [], decodeError: cannot(errorString(co.error)) };
     unknownFields.push(...co.unknownPaths);
   }
@@ -174,6 +182,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     }
     if (mode === "Warn") warnings.push(...strictErrors);
   }
+  if (error) return { obj, version: v, unknownFields, warnings, decodeError: error };
   if (ours && v.structural) applyDefaults(obj, v.structural);
   return { obj, version: v, unknownFields, warnings };
 }

@@ -12,6 +12,12 @@ export type FieldValidationMode = "Strict" | "Warn" | "Ignore";
 export interface RequestOptions {
   /** The version the object is written in (default: the object's apiVersion). */
   version?: string;
+  /**
+   * With `version`: a body of another apiVersion is decoded with that version's schema (none when the CRD
+   * lacks it), as the CRD handler's decoder does, and the apiVersion mismatch is reported after decoding —
+   * with the unknown fields it found as warnings (Warn), or their strict decoding error (Strict).
+   */
+  decodeBodyVersion?: boolean;
   fieldValidation?: FieldValidationMode;
   /**
    * The namespace of the request (the URL's). Default: the object's own namespace (on update and /status:

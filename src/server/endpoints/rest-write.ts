@@ -95,6 +95,7 @@ function resetFields(r: RestRequest): string[] {
 /** Pipeline options of a write. */
 function requestOptions(r: RestRequest): RequestOptions {
   const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
+  if (r.rt.decodesBodyVersion) o.decodeBodyVersion = true;
   if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
   return o;
 }
@@ -104,6 +105,9 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
   const gv = groupVersion(r.rt.group, r.rt.version);
   const av = obj["apiVersion"];
   if (typeof av === "string" && av !== "" && av !== gv) {
+    // A custom resource's decoder decodes the body in its own version first: its answer (the mismatch with the
+    // unknown fields it found as warnings, or their strict decoding error) is thrown by `admitted`.
+    if (r.rt.decodesBodyVersion) admitted(r, r.rt.admission().create(obj, requestOptions(r)), "");
     throw apiErrors.badRequest(`the API version in the data (${av}) does not match the expected API version (${gv})`);
   }
   if (obj["metadata"] !== undefined && !isObject(obj["metadata"])) {
@@ -125,6 +129,11 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
 /** Turns a pipeline verdict into an error, or returns the object to store. */
 function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject {
   if (res.decodeError !== undefined) {
+    if (res.decodeError.startsWith("the API version in the data (")) {
+      const e = apiErrors.badRequest(res.decodeError);
+      e.warnings = collectWarnings(r, res);
+      throw e;
+    }
     const msg = res.decodeError.includes("cannot be handled as a")
       ? res.decodeError
       : `${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: ${res.decodeError}`;

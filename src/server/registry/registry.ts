@@ -392,6 +392,7 @@ export class Registry {
       table: new TableConvertor(columnsOf(v.raw)),
       selectableFields: selectable,
       storagePrefix: `/registry/${e.group}/${e.names.plural}/`,
+      decodesBodyVersion: true,
       terminating: e.terminating,
       admission: () => admission,
       smdType: () => (smd ??= rootType(this.versionSchema(e, v))),

@@ -41,6 +41,11 @@ export interface ResourceType {
   watchCacheStart?: number;
   /** Objects of a Go type (CRDs): list items carry no apiVersion/kind, an empty `continue` is omitted. */
   typedList?: boolean;
+  /**
+   * Custom resources: a write's body is decoded in its own apiVersion (RequestOptions.decodeBodyVersion), so
+   * a wrong apiVersion is answered by the decoder, after its unknown-field warnings.
+   */
+  decodesBodyVersion?: boolean;
   /** The status subresource is enabled. */
   status: boolean;
   scale?: ScaleSpec;
