@@ -60,6 +60,14 @@ import type { WebhookSettings } from "./conversion/conversion.js";
 const SHUTDOWN_GRACE_MS = 5000;
 
 /** A structured log record. */
+
+/**
+ * The largest request head (request line and headers) read: kube-apiserver's `MaxHeaderBytes` (1 MiB) plus the
+ * 4 KiB Go's server allows beyond it; a larger one is answered 431 (Node's default, 16 KiB, refused long
+ * request targets — such as long label selectors — that Kubernetes serves).
+ */
+const MAX_REQUEST_HEAD_BYTES = (1 << 20) + 4096;
+
 export type LogRecord = Record<string, string | number | boolean>;
 
 export interface ServerOptions {
@@ -555,8 +563,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     if (limits.admit(req, res)) void handler.handle(req, res);
   };
   const server: Server = security.tls
-    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false }, onRequest)
-    : createServer(onRequest);
+    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest)
+    : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -54,6 +54,13 @@ describe("a request target Go refuses", () => {
     });
   }
 
+  it("a 100 KiB request target is read, as kube-apiserver reads heads up to 1 MiB + 4 KiB (404 with the index)", async () => {
+    const target = `/${"a".repeat(100 * 1024)}`;
+    const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    assert.match(answer, /^HTTP\/1\.1 404 Not Found\r\n/);
+    assert.match(answer, /\r\n\r\n\{\n {2}"paths": \[/);
+  });
+
   it("still answers afterwards", async () => {
     const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);
