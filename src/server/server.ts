@@ -44,6 +44,7 @@ import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
+import { answerClientError } from "./endpoints/client-error.js";
 import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
 import { indexBody, listedPaths } from "./discovery/index-paths.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
@@ -566,6 +567,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest)
     : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest);
   server.keepAliveTimeout = 65_000;
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {

@@ -61,6 +61,25 @@ describe("a request target Go refuses", () => {
     assert.match(answer, /\r\n\r\n\{\n {2}"paths": \[/);
   });
 
+  // Go's answer to a request it cannot read: net/http's status line, errorHeaders and the status as the body.
+  const goRefusal = (status: string) => `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`;
+
+  it("a request line Node's parser refuses: Go's 400 answer, with its text body", async () => {
+    assert.equal(await rawExchange(srv.port, "GARBAGE\r\n\r\n"), goRefusal("400 Bad Request"));
+    assert.equal(await rawExchange(srv.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"), goRefusal("400 Bad Request"));
+  });
+
+  it("a head over 1 MiB + 4 KiB: Go's 431 answer, with its text body", async () => {
+    const target = `/${"a".repeat(1_060_000)}`;
+    assert.equal(await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), goRefusal("431 Request Header Fields Too Large"));
+  });
+
+  it("a bad request after an answered one on the same connection still gets Go's 400", async () => {
+    const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE\r\n\r\n");
+    assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(answer.endsWith(goRefusal("400 Bad Request")), answer);
+  });
+
   it("still answers afterwards", async () => {
     const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);

@@ -1,0 +1,42 @@
+/**
+ * Answers a request Node's HTTP parser refuses before crdkit sees it (a malformed request line or header, a head
+ * over the size limit) as Go's HTTP server answers a request it cannot read: the status line, a plain-text
+ * Content-Type, `Connection: close`, the status as the body, and the connection closed. Node's own answer
+ * has no body. A read that timed out or a connection the client reset is closed without an answer, as Go does.
+ */
+import type { Duplex } from "node:stream";
+
+/** Go's `errorHeaders` (net/http server.go). */
+const ERROR_HEADERS = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n";
+
+/** The status Go answers for a head it cannot read: 431 for one over the size limit, else 400. */
+function goStatusOf(code: string | undefined): string {
+  return code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+}
+
+type HttpSocket = Duplex & { _httpMessage?: (NodeJS.EventEmitter & { writableFinished?: boolean }) | null };
+
+/**
+ * A `clientError` listener for node:http / node:https servers. A bad request pipelined behind one still being
+ * answered is answered after it, as Go reads and answers a connection's requests in turn.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.destroy();
+    return;
+  }
+  answerWhenIdle(socket as HttpSocket, goStatusOf(err.code));
+}
+
+function answerWhenIdle(socket: HttpSocket, status: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const inFlight = socket._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once("finish", () => answerWhenIdle(socket, status));
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status}${ERROR_HEADERS}${status}`);
+}
