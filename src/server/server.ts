@@ -44,7 +44,7 @@ import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
-import { answerClientError } from "./endpoints/client-error.js";
+import { answerClientError, refuseMissingHost } from "./endpoints/client-error.js";
 import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
 import { indexBody, listedPaths } from "./discovery/index-paths.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
@@ -561,11 +561,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   }
   const limits = new InFlightLimits();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (limits.admit(req, res)) void handler.handle(req, res);
+    if (!refuseMissingHost(req, res) && limits.admit(req, res)) void handler.handle(req, res);
   };
   const server: Server = security.tls
-    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest)
-    : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, onRequest);
+    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest)
+    : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest);
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {

@@ -80,6 +80,18 @@ describe("a request target Go refuses", () => {
     assert.ok(answer.endsWith(goRefusal("400 Bad Request")), answer);
   });
 
+  it("an HTTP/1.1 request without Host: Go's 400 with its reason", async () => {
+    const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\n\r\n");
+    const [head, body] = answer.split("\r\n\r\n");
+    const lines = head!.split("\r\n");
+    assert.equal(lines[0], "HTTP/1.1 400 Bad Request: missing required Host header");
+    assert.ok(lines.includes("Content-Type: text/plain; charset=utf-8"), head);
+    assert.ok(lines.includes("Connection: close"), head);
+    assert.equal(body, "400 Bad Request: missing required Host header");
+    // HTTP/1.0 needs no Host.
+    assert.match(await rawExchange(srv.port, "GET /version HTTP/1.0\r\n\r\n"), /^HTTP\/1\.1 200 OK\r\n/);
+  });
+
   it("still answers afterwards", async () => {
     const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     assert.match(answer, /^HTTP\/1\.1 200 OK\r\n/);

@@ -40,3 +40,18 @@ function answerWhenIdle(socket: HttpSocket, status: string): void {
   }
   socket.end(`HTTP/1.1 ${status}${ERROR_HEADERS}${status}`);
 }
+
+/**
+ * Go's answer to an HTTP/1.1 request without a Host header (`badRequestError("missing required Host header")`);
+ * Node's parser is told not to answer it itself (`requireHostHeader: false`), so that the server does here.
+ * Answers and returns true when `req` lacks the header.
+ */
+export function refuseMissingHost(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean {
+  if (req.headers.host !== undefined || req.httpVersion !== "1.1" || req.method === "CONNECT") return false;
+  const status = "400 Bad Request: missing required Host header";
+  res.sendDate = false;
+  res.shouldKeepAlive = false;
+  res.writeHead(400, status.slice(4), { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(status.length), Connection: "close" });
+  res.end(status);
+  return true;
+}
