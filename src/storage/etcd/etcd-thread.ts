@@ -1,0 +1,157 @@
+/**
+ * EtcdClient's side of its gRPC thread (etcd-client-thread.ts, a worker_threads Worker): starts the thread,
+ * sends calls and stream operations, routes the answers back. The thread keeps the process alive only while a
+ * call or stream is under way (an idle client, like an idle gRPC channel, does not); `close` ends it once
+ * those are done. If the thread dies, every call and stream under way fails as Unavailable.
+ */
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import * as grpc from "@grpc/grpc-js";
+import { type FromThread, ownBytes, type ThreadConfig, type ToThread } from "./etcd-thread-protocol.js";
+
+/** A unary call's outcome: the response bytes, or a gRPC status code and details. */
+export type UnaryOutcome = { bytes: Buffer } | { code: number; details: string };
+
+/** What a watch stream hears from the thread. */
+export interface StreamSink {
+  data(bytes: Buffer): void;
+  error(code: number, details: string): void;
+  end(): void;
+}
+
+function startWorker(config: ThreadConfig): Worker {
+  const js = new URL("./etcd-client-thread.js", import.meta.url);
+  if (existsSync(js)) return new Worker(js, { workerData: config });
+  // run from the TypeScript sources (tests, development): the thread loads them through tsx
+  const ts = JSON.stringify(new URL("./etcd-client-thread.ts", import.meta.url).href);
+  return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: config });
+}
+
+const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+export class EtcdThread {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, (o: UnaryOutcome) => void>();
+  private readonly streams = new Map<number, StreamSink>();
+  private nextId = 1;
+  private refed = false;
+  private closed = false;
+  /** Why the thread is gone (calls made after fail with it), or undefined. */
+  private dead: string | undefined;
+
+  constructor(config: ThreadConfig) {
+    this.worker = startWorker(config);
+    this.worker.unref();
+    this.worker.on("message", (m: FromThread) => this.receive(m));
+    this.worker.on("error", (e) => this.die(`etcd client thread failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.worker.on("exit", (code) => this.die(`etcd client thread exited with code ${code}`));
+  }
+
+  /** A unary call of method `method` (index in UNARY_PATHS) with encoded request `bytes`. */
+  unary(method: number, deadline: number, bytes: Uint8Array, done: (o: UnaryOutcome) => void): void {
+    if (this.dead !== undefined || this.closed) {
+      const details = this.dead ?? "Channel has been shut down";
+      queueMicrotask(() => done({ code: grpc.status.UNAVAILABLE, details }));
+      return;
+    }
+    const id = this.nextId++;
+    this.calls.set(id, done);
+    this.hold();
+    const own = ownBytes(bytes);
+    this.post([0, id, method, deadline, own], own);
+  }
+
+  /** Opens a watch stream whose events go to `sink`; returns its id. */
+  openStream(sink: StreamSink): number {
+    const id = this.nextId++;
+    if (this.dead !== undefined || this.closed) {
+      const details = this.dead ?? "Channel has been shut down";
+      queueMicrotask(() => sink.error(grpc.status.UNAVAILABLE, details));
+      return id;
+    }
+    this.streams.set(id, sink);
+    this.hold();
+    this.post([1, id]);
+    return id;
+  }
+
+  writeStream(id: number, bytes: Uint8Array): void {
+    if (!this.streams.has(id)) return;
+    const own = ownBytes(bytes);
+    this.post([2, id, own], own);
+  }
+
+  cancelStream(id: number): void {
+    if (this.streams.has(id)) this.post([3, id]);
+  }
+
+  /** Closes the channel: calls and streams under way finish; the thread then ends, and never holds the process. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.dead === undefined) this.post([4]);
+    this.refed = false;
+    this.worker.unref();
+  }
+
+  private post(m: ToThread, bytes?: Uint8Array): void {
+    if (bytes) this.worker.postMessage(m, [bytes.buffer as ArrayBuffer]);
+    else this.worker.postMessage(m);
+  }
+
+  private receive(m: FromThread): void {
+    switch (m[0]) {
+      case 0:
+      case 1: {
+        const done = this.calls.get(m[1]);
+        if (!done) return;
+        this.calls.delete(m[1]);
+        this.release();
+        done(m[0] === 0 ? { bytes: asBuffer(m[2]) } : { code: m[2], details: m[3] });
+        return;
+      }
+      case 2:
+        this.streams.get(m[1])?.data(asBuffer(m[2]));
+        return;
+      case 3:
+      case 4: {
+        const sink = this.streams.get(m[1]);
+        if (!sink) return;
+        this.streams.delete(m[1]);
+        this.release();
+        if (m[0] === 3) sink.error(m[2], m[3]);
+        else sink.end();
+        return;
+      }
+    }
+  }
+
+  /** The process stays up while a call or stream is under way (as it does for a gRPC call on this thread). */
+  private hold(): void {
+    if (!this.refed && !this.closed) {
+      this.refed = true;
+      this.worker.ref();
+    }
+  }
+
+  private release(): void {
+    if (this.refed && this.calls.size === 0 && this.streams.size === 0) {
+      this.refed = false;
+      this.worker.unref();
+    }
+  }
+
+  private die(reason: string): void {
+    if (this.dead !== undefined) return;
+    this.dead = reason;
+    const calls = [...this.calls.values()];
+    const streams = [...this.streams.values()];
+    this.calls.clear();
+    this.streams.clear();
+    this.release();
+    // after a close, the thread's end is expected: calls under way were answered before it
+    const code = grpc.status.UNAVAILABLE;
+    for (const done of calls) done({ code, details: reason });
+    for (const s of streams) s.error(code, reason);
+  }
+}
