@@ -3,7 +3,8 @@
  * `git archive main` unpacked, with a node_modules link) run as two long-lived `crdkit serve` processes
  * (HTTPS, the bench's certificate, 16 requests in flight), warmed up once, then measured in alternating
  * phases — creates of a small CronTab, then GETs of them — `--rounds=N` times, the order of the two servers
- * swapped every round. Prints each phase's server and etcd CPU ms per request (from /proc) and the medians,
+ * swapped every round. Prints each phase's server (all threads, and its main thread) and etcd CPU ms per request
+ * (from /proc), requests per second, and the medians,
  * which on a shared machine are steadier than throughput (etcd-vs-k8s.bench.ts gives the ratios to the real
  * server). Each tree runs its built CLI when its dist/ is current, else its sources through tsx
  * (crdkit-command.ts; the output says which). Linux only.
@@ -44,9 +45,9 @@ function call(url: string, method: string, body?: string): Promise<number> {
   });
 }
 
-/** CPU ms (user + system) of one process so far. */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+/** CPU ms (user + system) of one process so far (all its threads), or of its main thread only. */
+function cpuMs(pid: number, mainThread = false): number {
+  const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
 }
 
@@ -82,6 +83,12 @@ interface Server {
   gets: number[];
   etcdCreates: number[];
   etcdGets: number[];
+  /** the server's main thread's share (the rest: its etcd client thread, GC and libuv threads) */
+  mainCreates: number[];
+  mainGets: number[];
+  /** requests per second of wall time */
+  rateCreates: number[];
+  rateGets: number[];
 }
 
 const etcd = await EtcdProcess.start();
@@ -121,7 +128,7 @@ try {
     }
     await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
     await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
-    servers.push({ label, child, coll, creates: [], gets: [], etcdCreates: [], etcdGets: [] });
+    servers.push({ label, child, coll, creates: [], gets: [], etcdCreates: [], etcdGets: [], mainCreates: [], mainGets: [], rateCreates: [], rateGets: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
@@ -129,14 +136,22 @@ try {
       if (s.child.exitCode !== null) throw new Error(`${s.label} exited`);
       const pid = s.child.pid!;
       let c0 = cpuMs(pid);
+      let m0 = cpuMs(pid, true);
       let e0 = cpuMs(etcd.pid!);
+      let t0 = performance.now();
       await load(CREATES, (i) => call(s.coll, "POST", cronTab(`r${round}`, i)), 201);
+      s.rateCreates.push((CREATES * 1000) / (performance.now() - t0));
       s.creates.push((cpuMs(pid) - c0) / CREATES);
+      s.mainCreates.push((cpuMs(pid, true) - m0) / CREATES);
       s.etcdCreates.push((cpuMs(etcd.pid!) - e0) / CREATES);
       c0 = cpuMs(pid);
+      m0 = cpuMs(pid, true);
       e0 = cpuMs(etcd.pid!);
+      t0 = performance.now();
       await load(GETS, (i) => call(`${s.coll}/r${round}-${i % CREATES}`, "GET"), 200);
+      s.rateGets.push((GETS * 1000) / (performance.now() - t0));
       s.gets.push((cpuMs(pid) - c0) / GETS);
+      s.mainGets.push((cpuMs(pid, true) - m0) / GETS);
       s.etcdGets.push((cpuMs(etcd.pid!) - e0) / GETS);
     }
   }
@@ -151,12 +166,13 @@ const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 const row = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
 const lines = [`server CPU ms per request, ${ROUNDS} rounds of ${CREATES} creates then ${GETS} gets, ${CONCURRENCY} in flight, HTTPS, etcd`, ...runs];
 for (const s of servers) {
-  lines.push(`${s.label.padEnd(9)} create ${row(s.creates)} | median ${med(s.creates).toFixed(3)} (etcd ${med(s.etcdCreates).toFixed(3)})`);
-  lines.push(`${s.label.padEnd(9)} get    ${row(s.gets)} | median ${med(s.gets).toFixed(3)} (etcd ${med(s.etcdGets).toFixed(3)})`);
+  lines.push(`${s.label.padEnd(9)} create ${row(s.creates)} | median ${med(s.creates).toFixed(3)} (main thread ${med(s.mainCreates).toFixed(3)}, etcd ${med(s.etcdCreates).toFixed(3)}; ${med(s.rateCreates).toFixed(0)}/s)`);
+  lines.push(`${s.label.padEnd(9)} get    ${row(s.gets)} | median ${med(s.gets).toFixed(3)} (main thread ${med(s.mainGets).toFixed(3)}, etcd ${med(s.etcdGets).toFixed(3)}; ${med(s.rateGets).toFixed(0)}/s)`);
 }
 const [a, b] = servers;
 if (a && b) {
   const paired = (x: number[], y: number[]) => med(x.map((v, i) => v / y[i]!));
   lines.push(`crdkit / baseline, median of paired rounds: create ${paired(a.creates, b.creates).toFixed(3)}, get ${paired(a.gets, b.gets).toFixed(3)}`);
+  lines.push(`  main thread: create ${paired(a.mainCreates, b.mainCreates).toFixed(3)}, get ${paired(a.mainGets, b.mainGets).toFixed(3)}; requests/s: create ${paired(a.rateCreates, b.rateCreates).toFixed(3)}, get ${paired(a.rateGets, b.rateGets).toFixed(3)}`);
 }
 process.stdout.write(`${lines.join("\n")}\n`);

@@ -2,7 +2,8 @@
  * EtcdClient's side of its gRPC thread (etcd-client-thread.ts, a worker_threads Worker): starts the thread,
  * sends calls and stream operations, routes the answers back. The thread keeps the process alive only while a
  * call or stream is under way (an idle client, like an idle gRPC channel, does not); `close` ends it once
- * those are done. If the thread dies, every call and stream under way fails as Unavailable.
+ * those are done. If the thread dies, every call and stream under way or made later fails as CANCELLED (the
+ * store's StoreUnavailableError).
  */
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
@@ -27,6 +28,9 @@ function startWorker(config: ThreadConfig): Worker {
   return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: config });
 }
 
+/** grpc-js' error for a call on a closed channel (`Channel.createCall`). */
+const SHUT_DOWN = "Channel has been shut down";
+
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 export class EtcdThread {
@@ -47,11 +51,15 @@ export class EtcdThread {
     this.worker.on("exit", (code) => this.die(`etcd client thread exited with code ${code}`));
   }
 
-  /** A unary call of method `method` (index in UNARY_PATHS) with encoded request `bytes`. */
+  /**
+   * A unary call of method `method` (index in UNARY_PATHS) with encoded request `bytes`. After `close`, throws
+   * grpc-js' error (a call on a closed channel); after the thread died, fails as CANCELLED (never retried).
+   */
   unary(method: number, deadline: number, bytes: Uint8Array, done: (o: UnaryOutcome) => void): void {
-    if (this.dead !== undefined || this.closed) {
-      const details = this.dead ?? "Channel has been shut down";
-      queueMicrotask(() => done({ code: grpc.status.UNAVAILABLE, details }));
+    if (this.closed) throw new Error(SHUT_DOWN);
+    if (this.dead !== undefined) {
+      const details = this.dead;
+      queueMicrotask(() => done({ code: grpc.status.CANCELLED, details }));
       return;
     }
     const id = this.nextId++;
@@ -61,12 +69,13 @@ export class EtcdThread {
     this.post([0, id, method, deadline, own], own);
   }
 
-  /** Opens a watch stream whose events go to `sink`; returns its id. */
+  /** Opens a watch stream whose events go to `sink`; returns its id. Throws after `close`, as grpc-js does. */
   openStream(sink: StreamSink): number {
+    if (this.closed) throw new Error(SHUT_DOWN);
     const id = this.nextId++;
-    if (this.dead !== undefined || this.closed) {
-      const details = this.dead ?? "Channel has been shut down";
-      queueMicrotask(() => sink.error(grpc.status.UNAVAILABLE, details));
+    if (this.dead !== undefined) {
+      const details = this.dead;
+      queueMicrotask(() => sink.error(grpc.status.CANCELLED, details));
       return id;
     }
     this.streams.set(id, sink);
@@ -150,7 +159,7 @@ export class EtcdThread {
     this.streams.clear();
     this.release();
     // after a close, the thread's end is expected: calls under way were answered before it
-    const code = grpc.status.UNAVAILABLE;
+    const code = grpc.status.CANCELLED;
     for (const done of calls) done({ code, details: reason });
     for (const s of streams) s.error(code, reason);
   }
