@@ -40,11 +40,11 @@ function record(s: EtcdWatchStream): { events: string[]; data: WatchResponse[]; 
   const events: string[] = [];
   const data: WatchResponse[] = [];
   const over = new Promise<void>((resolve) => {
-    s.on("data", (r) => {
+    s.on("data", (r: WatchResponse) => {
       events.push("data");
       data.push(r);
     });
-    s.on("error", (e) => {
+    s.on("error", (e: grpc.ServiceError) => {
       events.push(`error ${e.code} ${e.details}`);
       resolve();
     });

@@ -14,12 +14,6 @@ export function serviceError(code: grpc.status, details: string, metadata = new 
   return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
 }
 
-export interface EtcdWatchStream {
-  on(event: "data", listener: (r: WatchResponse) => void): this;
-  on(event: "error", listener: (e: grpc.ServiceError) => void): this;
-  on(event: "end", listener: () => void): this;
-}
-
 export class EtcdWatchStream extends EventEmitter {
   private readonly id: number;
   /** A response that could not be decoded: the stream is cancelled and fails with this status (as grpc-js does). */
