@@ -19,9 +19,22 @@ const waitForReady = new grpc.Metadata({ waitForReady: true });
 const streams = new Map<number, grpc.ClientDuplexStream<Buffer, Buffer>>();
 const identity = (b: Buffer) => b;
 
+/** Answers are sent together once per event-loop turn (one wake-up of the caller's thread for many). */
+const outbox: FromThread[] = [];
+const transfers: ArrayBuffer[] = [];
+let flushing = false;
+function flush(): void {
+  flushing = false;
+  port!.postMessage(outbox.splice(0), transfers.splice(0));
+}
+
 function send(m: FromThread, bytes?: Uint8Array): void {
-  if (bytes) port!.postMessage(m, [bytes.buffer as ArrayBuffer]);
-  else port!.postMessage(m);
+  outbox.push(m);
+  if (bytes) transfers.push(bytes.buffer as ArrayBuffer);
+  if (!flushing) {
+    flushing = true;
+    setImmediate(flush);
+  }
 }
 
 /**
@@ -75,7 +88,11 @@ function openStream(id: number): void {
   });
 }
 
-port.on("message", (m: ToThread) => {
+port.on("message", (batch: ToThread[]) => {
+  for (const m of batch) receive(m);
+});
+
+function receive(m: ToThread): void {
   switch (m[0]) {
     case 0:
       unary(m[1], UNARY_PATHS[m[2]]!, m[3], m[4]);
@@ -94,7 +111,7 @@ port.on("message", (m: ToThread) => {
     case 4:
       client.close();
       // the thread ends when its calls and streams have
-      port.unref();
+      port!.unref();
       break;
   }
-});
+}

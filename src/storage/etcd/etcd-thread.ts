@@ -20,12 +20,27 @@ export interface StreamSink {
   end(): void;
 }
 
+/**
+ * The process's Node options for the thread, but `--input-type` (a process started with
+ * `node --input-type=module -e ...`): a worker refuses it, its entry being a file.
+ */
+function threadExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--input-type") i++;
+    else if (!argv[i]!.startsWith("--input-type=")) out.push(argv[i]!);
+  }
+  return out;
+}
+
 function startWorker(config: ThreadConfig): Worker {
+  const execArgv = threadExecArgv();
   const js = new URL("./etcd-client-thread.js", import.meta.url);
-  if (existsSync(js)) return new Worker(js, { workerData: config });
+  if (existsSync(js)) return new Worker(js, { workerData: config, execArgv });
   // run from the TypeScript sources (tests, development): the thread loads them through tsx
   const ts = JSON.stringify(new URL("./etcd-client-thread.ts", import.meta.url).href);
-  return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: config });
+  return new Worker(`import("tsx/esm/api").then((m) => { m.register(); return import(${ts}); })`, { eval: true, workerData: config, execArgv });
 }
 
 /** grpc-js' error for a call on a closed channel (`Channel.createCall`). */
@@ -46,7 +61,9 @@ export class EtcdThread {
   constructor(config: ThreadConfig) {
     this.worker = startWorker(config);
     this.worker.unref();
-    this.worker.on("message", (m: FromThread) => this.receive(m));
+    this.worker.on("message", (batch: FromThread[]) => {
+      for (const m of batch) this.receive(m);
+    });
     this.worker.on("error", (e) => this.die(`etcd client thread failed: ${e instanceof Error ? e.message : String(e)}`));
     this.worker.on("exit", (code) => this.die(`etcd client thread exited with code ${code}`));
   }
@@ -103,10 +120,24 @@ export class EtcdThread {
     this.worker.unref();
   }
 
+  /** Messages are sent together once per event-loop turn (one wake-up of the thread for many calls). */
   private post(m: ToThread, bytes?: Uint8Array): void {
-    if (bytes) this.worker.postMessage(m, [bytes.buffer as ArrayBuffer]);
-    else this.worker.postMessage(m);
+    this.outbox.push(m);
+    if (bytes) this.transfers.push(bytes.buffer as ArrayBuffer);
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(this.flush);
+    }
   }
+
+  private readonly outbox: ToThread[] = [];
+  private readonly transfers: ArrayBuffer[] = [];
+  private flushing = false;
+  private readonly flush = () => {
+    this.flushing = false;
+    const batch = this.outbox.splice(0);
+    this.worker.postMessage(batch, this.transfers.splice(0));
+  };
 
   private receive(m: FromThread): void {
     switch (m[0]) {
