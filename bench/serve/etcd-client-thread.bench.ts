@@ -23,7 +23,7 @@ const GETS = arg("gets", "12000");
 
 /** One measurement in a child process (a plain JavaScript module, no tsx); argv: root, etcd URL, prefix, creates, gets. */
 const CHILD = `
-const [root, url, prefix, creates, gets] = process.argv.slice(1);
+const [root, url, prefix, creates, gets] = process.argv.slice(2);
 const { readFileSync } = await import("node:fs");
 const { EtcdStore } = await import(root + "/dist/storage/etcd/etcd-store.js");
 const ticks = (p) => { const f = readFileSync(p, "utf8").split(") ")[1].split(" "); return (Number(f[11]) + Number(f[12])) * 10; };

@@ -19,7 +19,7 @@ const waitForReady = new grpc.Metadata({ waitForReady: true });
 const streams = new Map<number, grpc.ClientDuplexStream<Buffer, Buffer>>();
 const identity = (b: Buffer) => b;
 
-/** Answers are sent together once per event-loop turn (one wake-up of the caller's thread for many). */
+/** Answers are sent together once per callback (one socket read: one wake-up of the caller's thread for its answers). */
 const outbox: FromThread[] = [];
 const transfers: ArrayBuffer[] = [];
 let flushing = false;
@@ -33,7 +33,7 @@ function send(m: FromThread, bytes?: Uint8Array): void {
   if (bytes) transfers.push(bytes.buffer as ArrayBuffer);
   if (!flushing) {
     flushing = true;
-    setImmediate(flush);
+    queueMicrotask(flush);
   }
 }
 

@@ -3,7 +3,7 @@
  * travel encoded (etcd-codec.ts runs on the caller's thread) and answers raw: each message carries its bytes in
  * an ArrayBuffer of its own, transferred, never copied or structured-cloned as objects. Messages are arrays
  * (cheaper to clone than objects), tagged by their first element, and travel in batches: each side sends the
- * messages of one event-loop turn as one array (one wake-up of the other thread for many calls).
+ * messages of one callback as one array (one wake-up of the other thread for many calls).
  */
 
 /** The unary methods, by index in messages. */

@@ -120,13 +120,13 @@ export class EtcdThread {
     this.worker.unref();
   }
 
-  /** Messages are sent together once per event-loop turn (one wake-up of the thread for many calls). */
+  /** Messages are sent together once per callback (one wake-up of the thread for the calls of one I/O event). */
   private post(m: ToThread, bytes?: Uint8Array): void {
     this.outbox.push(m);
     if (bytes) this.transfers.push(bytes.buffer as ArrayBuffer);
     if (!this.flushing) {
       this.flushing = true;
-      setImmediate(this.flush);
+      queueMicrotask(this.flush);
     }
   }
 
