@@ -17,6 +17,11 @@ const channel = client.getChannel() as grpc.Channel;
 /** Every call's metadata: wait for a connection until the deadline (grpc-js copies it per call). */
 const waitForReady = new grpc.Metadata({ waitForReady: true });
 const streams = new Map<number, grpc.ClientDuplexStream<Buffer, Buffer>>();
+/**
+ * How long the thread took to start: calls made before it was ready get this much more time (their deadline,
+ * set by the caller, would otherwise count the thread's start, up to a second or more on a loaded machine).
+ */
+const startMs = Math.max(0, Date.now() - config.startedAt);
 const identity = (b: Buffer) => b;
 
 /** Answers are sent together once per callback (one socket read: one wake-up of the caller's thread for its answers). */
@@ -88,6 +93,7 @@ function openStream(id: number): void {
   });
 }
 
+send([5]);
 port.on("message", (batch: ToThread[]) => {
   for (const m of batch) receive(m);
 });
@@ -95,7 +101,7 @@ port.on("message", (batch: ToThread[]) => {
 function receive(m: ToThread): void {
   switch (m[0]) {
     case 0:
-      unary(m[1], UNARY_PATHS[m[2]]!, m[3], m[4]);
+      unary(m[1], UNARY_PATHS[m[2]]!, m[5] ? m[3] + startMs : m[3], m[4]);
       break;
     case 1:
       openStream(m[1]);

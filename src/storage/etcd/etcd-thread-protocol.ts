@@ -23,12 +23,17 @@ export interface ThreadConfig {
   ca: Uint8Array | null;
   key: Uint8Array | null;
   cert: Uint8Array | null;
+  /** when the caller started the thread (epoch ms) */
+  startedAt: number;
 }
 
 /** To the gRPC thread. */
 export type ToThread =
-  /** a unary call: id, method index, deadline (epoch ms), the encoded request */
-  | [tag: 0, id: number, method: number, deadline: number, bytes: Uint8Array]
+  /**
+   * a unary call: id, method index, deadline (epoch ms), the encoded request, and whether it was made before the
+   * thread was ready (its deadline then does not count the thread's start)
+   */
+  | [tag: 0, id: number, method: number, deadline: number, bytes: Uint8Array, early: boolean]
   /** open watch stream `id` */
   | [tag: 1, id: number]
   /** write an encoded WatchRequest to stream `id` */
@@ -49,7 +54,9 @@ export type FromThread =
   /** watch stream `id` failed (its 'error' event) */
   | [tag: 3, id: number, code: number, details: string]
   /** watch stream `id` ended (its 'end' event) */
-  | [tag: 4, id: number];
+  | [tag: 4, id: number]
+  /** the thread has started (its first message) */
+  | [tag: 5];
 
 /**
  * `b` in an ArrayBuffer of its own, to transfer: a view of a larger buffer (Node's pool, a received frame) is

@@ -49,6 +49,8 @@ const SHUT_DOWN = "Channel has been shut down";
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 export class EtcdThread {
+  /** The thread has said it started (calls made before get their deadline after its start). */
+  private ready = false;
   private readonly worker: Worker;
   private readonly calls = new Map<number, (o: UnaryOutcome) => void>();
   private readonly streams = new Map<number, StreamSink>();
@@ -58,8 +60,8 @@ export class EtcdThread {
   /** Why the thread is gone (calls made after fail with it), or undefined. */
   private dead: string | undefined;
 
-  constructor(config: ThreadConfig) {
-    this.worker = startWorker(config);
+  constructor(config: Omit<ThreadConfig, "startedAt">) {
+    this.worker = startWorker({ ...config, startedAt: Date.now() });
     this.worker.unref();
     this.worker.on("message", (batch: FromThread[]) => {
       for (const m of batch) this.receive(m);
@@ -83,7 +85,7 @@ export class EtcdThread {
     this.calls.set(id, done);
     this.hold();
     const own = ownBytes(bytes);
-    this.post([0, id, method, deadline, own], own);
+    this.post([0, id, method, deadline, own, !this.ready], own);
   }
 
   /** Opens a watch stream whose events go to `sink`; returns its id. Throws after `close`, as grpc-js does. */
@@ -152,6 +154,9 @@ export class EtcdThread {
       }
       case 2:
         this.streams.get(m[1])?.data(asBuffer(m[2]));
+        return;
+      case 5:
+        this.ready = true;
         return;
       case 3:
       case 4: {
