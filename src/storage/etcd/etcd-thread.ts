@@ -3,7 +3,8 @@
  * sends calls and stream operations, routes the answers back. The thread keeps the process alive only while a
  * call or stream is under way (an idle client, like an idle gRPC channel, does not); `close` ends it once
  * those are done. If the thread dies, every call and stream under way or made later fails as CANCELLED (the
- * store's StoreUnavailableError).
+ * store's StoreUnavailableError). A call made while the thread starts (~0.1-0.3 s built, up to a second or
+ * more through tsx) has its deadline counted from the thread's start.
  */
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
