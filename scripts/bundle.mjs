@@ -7,9 +7,8 @@
 //   own. Lazily loaded parts (`--kubeconfig`) are wrapped by esbuild and run on demand.
 // - regexp-go.cjs: Go's regexp parser and compiler with Go's Unicode tables (src/go/regexp-go.ts), required
 //   by crdkit.cjs on first use (its own code-cache entry).
-// - main.js, serve.js, validate-worker.js, serve-worker.js, etcd-client-thread.js (+ chunks): ES modules,
-//   packages external. `crdkit serve` (imported by crdkit.cjs on demand), its etcd client's gRPC thread and
-//   the `-j` worker threads run these.
+// - main.js, serve.js, validate-worker.js (+ chunks): ES modules, packages external. `crdkit serve`
+//   (imported by crdkit.cjs on demand) and the `-j` worker threads run these.
 // bin/crdkit.js falls back to dist/cli/main.js when the bundle is missing (esbuild not installed).
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -29,14 +28,7 @@ try {
 rmSync(outdir, { recursive: true, force: true });
 const cli = (name) => join(root, "dist", "cli", `${name}.js`);
 await esbuild.build({
-  entryPoints: {
-    main: cli("main"),
-    serve: cli("serve"),
-    "validate-worker": cli("validate-worker"),
-    "serve-worker": cli("serve-worker"),
-    // the etcd client's gRPC thread (src/storage/etcd/etcd-thread.ts finds it beside the module that starts it)
-    "etcd-client-thread": join(root, "dist", "storage", "etcd", "etcd-client-thread.js"),
-  },
+  entryPoints: { main: cli("main"), serve: cli("serve"), "validate-worker": cli("validate-worker"), "serve-worker": cli("serve-worker") },
   outdir,
   bundle: true,
   splitting: true,

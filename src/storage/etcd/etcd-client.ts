@@ -1,6 +1,6 @@
 /**
- * A thin etcd v3 client on @grpc/grpc-js, run on a thread of its own: unary KV/Maintenance calls with a
- * deadline, and watch streams. Calls wait for a connection (gRPC wait-for-ready) until their deadline, so an etcd that is
+ * A thin etcd v3 client on @grpc/grpc-js: unary KV/Maintenance calls with a deadline, and raw watch
+ * streams. Calls wait for a connection (gRPC wait-for-ready) until their deadline, so an etcd that is
  * restarting delays requests instead of failing them; errors are mapped to the store's error types.
  */
 import { readFileSync } from "node:fs";
@@ -8,11 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import { RequestTooLargeError } from "../request-size.js";
 import { StoreUnavailableError } from "../types.js";
 import * as codec from "./etcd-codec.js";
-import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, StatusResponse, TxnRequest, TxnResponse } from "./etcd-codec.js";
-import { credentialsOf, targetOf } from "./etcd-grpc-channel.js";
-import { EtcdThread } from "./etcd-thread.js";
-import { UNARY_PATHS } from "./etcd-thread-protocol.js";
-import { EtcdWatchStream, serviceError } from "./etcd-watch-stream.js";
+import type { CompactionRequest, DeleteRangeRequest, EtcdHeader, RangeRequest, RangeResponse, StatusResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse } from "./etcd-codec.js";
 
 /** Connection settings, as kube-apiserver's `--etcd-servers`, `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`. */
 export interface EtcdConnection {
@@ -34,25 +30,52 @@ export class EtcdCompactedError extends Error {}
 export class EtcdFutureRevisionError extends Error {}
 
 export type { EtcdHeader, EtcdKv, RangeResponse, TxnResponse, WatchResponse } from "./etcd-codec.js";
-export type { EtcdWatchStream } from "./etcd-watch-stream.js";
 
-/** One unary method of etcd's API: its index in UNARY_PATHS and its message codecs (etcd-codec.ts). */
+/** One unary method of etcd's API: its path and its message codecs (etcd-codec.ts). */
 interface Method<Req, Res> {
-  index: number;
+  path: string;
   encode: (req: Req) => Buffer;
   decode: (b: Buffer) => Res;
 }
 
-const method = <Req, Res>(path: (typeof UNARY_PATHS)[number], encode: (req: Req) => Buffer, decode: (b: Buffer) => Res): Method<Req, Res> => ({
-  index: UNARY_PATHS.indexOf(path),
-  encode,
-  decode,
-});
+const method = <Req, Res>(path: string, encode: (req: Req) => Buffer, decode: (b: Buffer) => Res): Method<Req, Res> => ({ path, encode, decode });
 const RANGE = method("/etcdserverpb.KV/Range", codec.encodeRangeRequest, codec.decodeRangeResponse);
 const TXN = method("/etcdserverpb.KV/Txn", codec.encodeTxnRequest, codec.decodeTxnResponse);
 const DELETE_RANGE = method("/etcdserverpb.KV/DeleteRange", codec.encodeDeleteRangeRequest, codec.decodeDeleteRangeResponse);
 const COMPACT = method("/etcdserverpb.KV/Compact", codec.encodeCompactionRequest, codec.decodeCompactionResponse);
 const STATUS = method("/etcdserverpb.Maintenance/Status", codec.encodeStatusRequest, codec.decodeStatusResponse);
+const WATCH = "/etcdserverpb.Watch/Watch";
+
+/** A failed call's error, as grpc-js' Client reports one (`callErrorFromStatus`). */
+function serviceError(code: grpc.status, details: string, metadata: grpc.Metadata): grpc.ServiceError {
+  return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
+}
+
+/** The error of a call that ran past its deadline, as grpc-js reports one. */
+function deadlineExceeded(): grpc.ServiceError {
+  return Object.assign(new Error("4 DEADLINE_EXCEEDED: Deadline exceeded"), { code: grpc.status.DEADLINE_EXCEEDED, details: "Deadline exceeded", metadata: new grpc.Metadata() });
+}
+
+/** The gRPC target of the members: `ipv4:`/`ipv6:` address lists (pick-first failover) or a DNS name. */
+function targetOf(servers: string[]): { target: string; secure: boolean } {
+  const urls = servers.map((s) => {
+    try {
+      return new URL(s.includes("://") ? s : `http://${s}`);
+    } catch {
+      throw new Error(`invalid etcd server URL ${JSON.stringify(s)}`);
+    }
+  });
+  if (urls.length === 0) throw new Error("no etcd servers given");
+  const secure = urls[0]!.protocol === "https:";
+  for (const u of urls) {
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(`invalid etcd server URL ${JSON.stringify(u.href)}: want http or https`);
+    if ((u.protocol === "https:") !== secure) throw new Error("etcd servers must all use http or all https");
+  }
+  const hostPort = (u: URL) => `${u.hostname}:${u.port || "2379"}`;
+  if (urls.every((u) => /^\d+\.\d+\.\d+\.\d+$/.test(u.hostname))) return { target: `ipv4:${urls.map(hostPort).join(",")}`, secure };
+  if (urls.every((u) => u.hostname.startsWith("["))) return { target: `ipv6:${urls.map(hostPort).join(",")}`, secure };
+  return { target: `dns:${hostPort(urls[0]!)}`, secure };
+}
 
 /** Maps a gRPC failure to the store's errors (timeouts and unreachable members are `StoreUnavailableError`). */
 export function mapGrpcError(e: grpc.ServiceError): Error {
@@ -71,52 +94,86 @@ export function mapGrpcError(e: grpc.ServiceError): Error {
   return new Error(text);
 }
 
-/**
- * One connection to an etcd cluster. grpc-js and Node's HTTP/2 client run on a thread of their own
- * (etcd-thread.ts, etcd-client-thread.ts): this thread encodes requests and decodes answers, and pays one
- * message each way per call instead of the gRPC and HTTP/2 work.
- */
+/** One connection to an etcd cluster. */
 export class EtcdClient {
-  private readonly thread: EtcdThread;
+  /** One gRPC client (one channel) for the KV, Maintenance and Watch services. */
+  private readonly grpc: grpc.Client;
+  /** The client's channel, whose `createCall` makes the unary calls (see {@link EtcdClient.call}). */
+  private readonly channel: grpc.Channel;
+  /** Every call's metadata: wait for a connection until the deadline (grpc-js copies it per call). */
+  private readonly waitForReady = new grpc.Metadata({ waitForReady: true });
   readonly callTimeoutMs: number;
 
   constructor(conn: EtcdConnection) {
-    const { secure } = targetOf(conn.servers);
-    const tls = {
-      ca: conn.caFile ? readFileSync(conn.caFile) : null,
-      key: conn.keyFile ? readFileSync(conn.keyFile) : null,
-      cert: conn.certFile ? readFileSync(conn.certFile) : null,
-    };
-    // certificates and keys TLS cannot load fail here, as they did when the channel was opened on this thread
-    credentialsOf(secure, tls);
-    this.thread = new EtcdThread({ servers: conn.servers, ...tls });
+    const { target, secure } = targetOf(conn.servers);
+    const creds = secure
+      ? grpc.credentials.createSsl(
+          conn.caFile ? readFileSync(conn.caFile) : null,
+          conn.keyFile ? readFileSync(conn.keyFile) : null,
+          conn.certFile ? readFileSync(conn.certFile) : null,
+        )
+      : grpc.credentials.createInsecure();
+    this.grpc = new grpc.Client(target, creds, {
+      "grpc.max_receive_message_length": -1,
+      "grpc.max_send_message_length": 2 * 1024 * 1024,
+      "grpc.keepalive_time_ms": 30_000,
+      "grpc.keepalive_timeout_ms": 10_000,
+      "grpc.initial_reconnect_backoff_ms": 100,
+      "grpc.max_reconnect_backoff_ms": 1000,
+      "grpc.enable_retries": 0,
+      "grpc.enable_channelz": 0,
+    });
+    this.channel = this.grpc.getChannel() as grpc.Channel;
     this.callTimeoutMs = conn.callTimeoutMs ?? 60_000;
   }
 
   /**
-   * One call; `deadline`: epoch ms (the gRPC thread cancels the call then, answered as gRPC's
-   * DEADLINE_EXCEEDED). A failed call is reported as grpc-js' Client would (a `ServiceError` with code and
-   * details).
+   * One call; `deadline`: epoch ms. The call is made on the channel's own call layer (`Channel.createCall`,
+   * grpc-js' public API for interceptors): one listener object receives the answer, where the Client's
+   * `makeUnaryRequest` adds an interceptor chain, a call emitter, two listener wrappers and a record of the
+   * caller's stack (a `new Error()`) per call. The deadline is a timer of ours that cancels the call (answered
+   * as gRPC's DEADLINE_EXCEEDED), not grpc-js' deadline option, whose per-call timers and filter cost more than
+   * the call's encoding. A failed call is reported as the Client would (a `ServiceError` with code, details
+   * and metadata).
    */
   private call<Req, Res>(m: Method<Req, Res>, req: Req, deadline: number): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
+      let message: Buffer | undefined;
+      let expired = false;
+      const call = this.channel.createCall(m.path, Number.POSITIVE_INFINITY, undefined, null, undefined);
+      const timer = setTimeout(() => {
+        expired = true;
+        call.cancelWithStatus(grpc.status.CANCELLED, "Cancelled on client");
+      }, Math.max(0, deadline - Date.now()));
+      call.start(this.waitForReady, {
+        onReceiveMetadata() {},
+        onReceiveMessage(msg: Buffer) {
+          message = msg;
+        },
+        onReceiveStatus(status: grpc.StatusObject) {
+          clearTimeout(timer);
+          if (expired) return reject(deadlineExceeded());
+          if (status.code !== grpc.status.OK) return reject(serviceError(status.code, status.details, status.metadata));
+          if (message === undefined) return reject(serviceError(grpc.status.UNIMPLEMENTED, "No message received", status.metadata));
+          let res: Res;
+          try {
+            res = m.decode(message);
+          } catch (e) {
+            return reject(serviceError(grpc.status.INTERNAL, `Response message parsing error: ${e instanceof Error ? e.message : String(e)}`, status.metadata));
+          }
+          resolve(res);
+        },
+      });
       let bytes: Buffer;
       try {
         bytes = m.encode(req);
       } catch (e) {
-        reject(serviceError(grpc.status.INTERNAL, `Request message serialization failure: ${e instanceof Error ? e.message : String(e)}`));
+        call.cancelWithStatus(grpc.status.INTERNAL, `Request message serialization failure: ${e instanceof Error ? e.message : String(e)}`);
         return;
       }
-      this.thread.unary(m.index, deadline, bytes, (o) => {
-        if (!("bytes" in o)) return reject(serviceError(o.code, o.details));
-        let res: Res;
-        try {
-          res = m.decode(o.bytes);
-        } catch (e) {
-          return reject(serviceError(grpc.status.INTERNAL, `Response message parsing error: ${e instanceof Error ? e.message : String(e)}`));
-        }
-        resolve(res);
-      });
+      call.sendMessageWithContext({}, bytes);
+      call.halfClose();
+      call.startRead();
     });
   }
 
@@ -163,12 +220,11 @@ export class EtcdClient {
   }
 
   /** Opens a watch stream (one watcher per stream; the caller writes the create request). */
-  watchStream(): EtcdWatchStream {
-    return new EtcdWatchStream(this.thread);
+  watchStream(): grpc.ClientDuplexStream<WatchRequest, WatchResponse> {
+    return this.grpc.makeBidiStreamRequest(WATCH, codec.encodeWatchRequest, codec.decodeWatchResponse, this.waitForReady, {});
   }
 
-  /** Closes the connection: calls and streams under way finish, later ones fail as Unavailable. */
   close(): void {
-    this.thread.close();
+    this.grpc.close();
   }
 }

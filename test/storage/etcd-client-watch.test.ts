@@ -1,14 +1,16 @@
 /**
- * EtcdClient runs grpc-js on a thread of its own (src/storage/etcd/etcd-thread.ts): watch streams against a
- * gRPC server of the test's own (responses decoded on the caller's thread, an undecodable response fails the
- * stream as grpc-js fails it, `cancel` answers CANCELLED), calls after `close` (as on a closed grpc-js channel), and a process that uses a
- * client ends by itself (the thread holds it only while a call is under way, and a call under way holds it).
+ * EtcdClient's watch streams and lifecycle against a gRPC server of the test's own: requests are encoded and
+ * responses decoded, `cancel` answers CANCELLED and then ends the stream, an undecodable response fails the
+ * stream (Internal, nothing delivered after it), calls after `close` fail as on a closed grpc-js channel (never
+ * retried), bad servers and TLS files fail the constructor, and a process that uses a client ends by itself
+ * (a call under way holds it, an idle client does not). The contract etcd-store.ts and etcd-watch-cache.ts rely
+ * on, pinned for any change of the client's transport (session 28 tried one on a worker thread).
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import * as grpc from "@grpc/grpc-js";
-import { EtcdClient, type EtcdWatchStream, type WatchResponse } from "../../src/storage/etcd/etcd-client.js";
+import { EtcdClient, type WatchResponse } from "../../src/storage/etcd/etcd-client.js";
 import { StoreUnavailableError } from "../../src/storage/types.js";
 import { reapOnExit } from "../reap-children.js";
 import { stopChild } from "../server/client.js";
@@ -35,8 +37,8 @@ const watchMethod: grpc.MethodDefinition<Buffer, Buffer> = {
   responseDeserialize: (b: Buffer) => b,
 };
 
-/** The events of `s` until it fails or ends, in order (never throws in a handler). */
-function record(s: EtcdWatchStream): { events: string[]; data: WatchResponse[]; over: Promise<void> } {
+/** The events of `s` until it ends (grpc-js ends a failed stream after its error), in order (never throws in a handler). */
+function record(s: ReturnType<EtcdClient["watchStream"]>): { events: string[]; data: WatchResponse[]; over: Promise<void> } {
   const events: string[] = [];
   const data: WatchResponse[] = [];
   const over = new Promise<void>((resolve) => {
@@ -46,7 +48,6 @@ function record(s: EtcdWatchStream): { events: string[]; data: WatchResponse[]; 
     });
     s.on("error", (e: grpc.ServiceError) => {
       events.push(`error ${e.code} ${e.details}`);
-      resolve();
     });
     s.on("end", () => {
       events.push("end");
@@ -73,7 +74,7 @@ async function until(f: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe("EtcdClient's gRPC thread", () => {
+describe("EtcdClient watch streams and lifecycle", () => {
   let server: grpc.Server;
   let url: string;
   let client: EtcdClient;
@@ -117,8 +118,8 @@ describe("EtcdClient's gRPC thread", () => {
     assert.equal(r.data[0]!.created, true);
     assert.equal(r.data[0]!.header.revision, 5);
     s.cancel();
-    await within(r.over, "the cancelled stream's error");
-    assert.deepEqual(r.events, ["data", "error 1 Cancelled on client"]);
+    await within(r.over, "the cancelled stream's end");
+    assert.deepEqual(r.events, ["data", "error 1 Cancelled on client", "end"]);
   });
 
   it("fails a stream whose response is not a WatchResponse, as grpc-js does, and delivers nothing after it", async () => {
@@ -126,9 +127,10 @@ describe("EtcdClient's gRPC thread", () => {
     const s = client.watchStream();
     const r = record(s);
     s.write({ create_request: { key: Buffer.from("/registry/a") } });
-    await within(r.over, "the stream's error");
-    assert.equal(r.events.length, 1);
+    await within(r.over, "the stream's end");
+    assert.equal(r.events.length, 2);
     assert.match(r.events[0]!, /^error 13 Response message parsing error: /);
+    assert.equal(r.events[1], "end");
   });
 
   it("fails calls and streams made after close as grpc-js fails them on a closed channel (never retried)", async () => {
@@ -142,7 +144,7 @@ describe("EtcdClient's gRPC thread", () => {
     assert.throws(() => c.watchStream(), { message: "Channel has been shut down" });
   });
 
-  it("checks the servers and TLS files on the caller's thread", () => {
+  it("checks the servers and TLS files in its constructor", () => {
     assert.throws(() => new EtcdClient({ servers: ["ftp://127.0.0.1:1"] }), { message: 'invalid etcd server URL "ftp://127.0.0.1:1/": want http or https' });
     assert.throws(() => new EtcdClient({ servers: ["https://127.0.0.1:1"], caFile: "/nonexistent/ca.crt" }), { code: "ENOENT" });
   });
@@ -156,7 +158,7 @@ describe("EtcdClient's gRPC thread", () => {
     ].join("\n");
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
     reapOnExit(child);
-    // a process the thread holds forever is killed (exit code null: the assertion below fails)
+    // a process held forever is killed (exit code null: the assertion below fails)
     const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
     try {
       let out = "";
