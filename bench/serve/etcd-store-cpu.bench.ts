@@ -5,7 +5,7 @@
  * child process of its own, `--rounds` times, the trees alternating (A/B/A/B; with more trees, rotated). Prints per round and as medians
  * the CPU ms per operation of the main thread (/proc/self/task/PID) and of the whole process (all threads:
  * GC, libuv, any thread of the etcd client), and operations per second. Written for session 28's etcd client on a
- * worker thread (commit 3c44b1b: main thread per create 0.34 -> 0.07 ms, process about the same). Build first (`npm run build`).
+ * worker thread (branch etcdthread, c4e4279: main thread per create 0.34 -> 0.07 ms, process about the same). Build first (`npm run build`).
  *
  *   node --import tsx bench/serve/etcd-store-cpu.bench.ts --baseline=DIR[,DIR2...] [--rounds=6] [--creates=3000] [--gets=12000]
  */
