@@ -6,6 +6,8 @@
  *
  *   node --import tsx bench/serve/crd-install-ab.ts --baseline=/work/base28 [--crds=1000] [--rounds=4]
  *     [--store=etcd|sqlite] [--node-args="--trace-opt"]   (the server's stdout goes to a file named in the output)
+ *     [--wrap="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p"]   (a command the server runs under; with
+ *     valgrind add --node-args=--single-threaded: instructions are a count the machine's load does not move)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ const N = Number(arg("crds", "1000"));
 const ROUNDS = Number(arg("rounds", "4"));
 const STORE = arg("store", "etcd");
 const nodeArgs = arg("node-args", "").split(" ").filter(Boolean);
+const wrap = arg("wrap", "").split(" ").filter(Boolean);
 const trees: [string, string][] = [["this", resolve(import.meta.dirname, "..", "..")], ["baseline", resolve(arg("baseline", "/work/base28"))]];
 
 /** CPU ms (user + system) of each thread of `pid`, by thread id. */
@@ -95,8 +98,9 @@ async function startServer(root: string, args: string[], out: string): Promise<{
     });
   });
   const fd = openSync(out, "w");
-  const child = spawn(process.execPath, [...nodeArgs, join(root, "bin", "crdkit.js"), "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...args], { stdio: ["ignore", fd, fd] });
-  for (let i = 0; i < 300; i++) {
+  const command = [...wrap, process.execPath, ...nodeArgs, join(root, "bin", "crdkit.js"), "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...args];
+  const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", fd, fd] });
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${readFileSync(out, "utf8").slice(0, 2000)}`);
     try {
       if ((await call(port, "GET", "/readyz")).status === 200) return { child, port };
