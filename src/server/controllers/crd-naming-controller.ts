@@ -288,7 +288,6 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
   return {
     currentRevision: () => store.currentRevision(),
     get: (key) => store.get(key),
-    ...(store.peek ? { peek: (key: string) => store.peek!(key) } : {}),
     list: (prefix) => store.list(prefix),
     listRange: (prefix, range) => store.listRange(prefix, range),
     watch: (prefix, from, onEvent, onError, options) => store.watch(prefix, from, onEvent, onError, options),

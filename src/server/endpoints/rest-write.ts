@@ -34,7 +34,6 @@ import {
   type RestResponse,
 } from "./rest-common.js";
 import { loadObject } from "./rest-read.js";
-import { encodeFollowUpAhead } from "./follow-up-answer.js";
 import { applyScale, toScale } from "../registry/scale.js";
 import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
@@ -198,11 +197,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
       early.answer.catch(() => {});
     };
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore), stored));
-    if (early.sv !== sv || !early.answer) return await writtenAnswer(r, sv, 201, warnings);
-    const answer = await early.answer;
-    // The store followed the create with a write of its own: its answer is encoded for the GET that usually follows.
-    encodeFollowUpAhead(r, sv);
-    return answer;
+    return await (early.sv === sv && early.answer ? early.answer : writtenAnswer(r, sv, 201, warnings));
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
