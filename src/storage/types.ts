@@ -163,13 +163,8 @@ export interface Store {
    * history and {@link FutureRevisionError} when it is newer than the store.
    */
   listRange(prefix: string, range: ListRange): Promise<ListRangeResult>;
-  /**
-   * Creates `key`; rejects with {@link KeyExistsError}. `stored`, when given, may be called with the created value
-   * before the returned promise resolves, by a store whose answer waits for more once the value is stored (the
-   * CRD store: the controllers' status write), so that the caller can prepare its answer meanwhile; the promise
-   * then resolves with that same value. Stores that answer as soon as the value is stored ignore it.
-   */
-  create(key: string, value: string, stored?: (sv: StoredValue) => void): Promise<StoredValue>;
+  /** Creates `key`; rejects with {@link KeyExistsError}. */
+  create(key: string, value: string): Promise<StoredValue>;
   /**
    * Optional (stores that commit writes in groups: SQLite): `create`, then `followUp`'s value written as the
    * key's next revision (a MODIFIED event after the ADDED one) in the same commit if `guard` holds — a

@@ -166,7 +166,7 @@ export class CrdNamingController {
    * revision, provided the group's other CRDs are still as the registry had them when it was computed. False
    * when it was not written (the caller then runs the pass as usual).
    */
-  private async writePrepared(created: StoredValue, prepared: PreparedStatus, meanwhile?: () => void): Promise<boolean> {
+  private async writePrepared(created: StoredValue, prepared: PreparedStatus): Promise<boolean> {
     if (this.registry.groupState(prepared.group, prepared.key.slice(CRD_PREFIX.length)) !== prepared.others) return false;
     try {
       const written = this.store.update(prepared.key, prepared.next, created.modRevision);
@@ -175,7 +175,6 @@ export class CrdNamingController {
       // The status write's watch event takes this parse, made while etcd commits the write rather than after it.
       // (Unless the registry has it already: a store that delivers its events at once.)
       await afterIo();
-      meanwhile?.();
       const held = this.registry.get(prepared.key.slice(CRD_PREFIX.length));
       if (held === undefined || held.revision <= created.modRevision) this.registry.prime(prepared.key, prepared.next, parseStored(prepared.next));
       await written;
@@ -243,13 +242,12 @@ export class CrdNamingController {
 
   /**
    * After the create of `created`: its prepared status write ({@link prepareCreated}) when it still holds, else the
-   * pass; then the group's other CRDs. `meanwhile` runs once the prepared status write is on its way (not when
-   * it is not sent).
+   * pass; then the group's other CRDs.
    */
-  afterCreate(created: StoredValue, prepared: PreparedStatus | undefined, meanwhile?: () => void): Promise<void> {
+  afterCreate(created: StoredValue, prepared: PreparedStatus | undefined): Promise<void> {
     const name = created.key.slice(CRD_PREFIX.length);
     return this.exclusive(name, async () => {
-      if (prepared && (await this.writePrepared(created, prepared, meanwhile).catch(() => false))) await this.groupPass(name, prepared.group);
+      if (prepared && (await this.writePrepared(created, prepared).catch(() => false))) await this.groupPass(name, prepared.group);
       else await this.pass(name, undefined, created, true);
     });
   }
@@ -293,7 +291,7 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
     watch: (prefix, from, onEvent, onError, options) => store.watch(prefix, from, onEvent, onError, options),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
     close: () => store.close(),
-    create: async (key, value, stored) => {
+    create: async (key, value) => {
       if (store.createThen) {
         // The status write shares the create's commit (one fsync); the answer is still the CRD as created.
         const { created, next } = await store.createThen(key, value, (k, v) => controller.followUp(k, v), controller.followUpGuard());
@@ -313,8 +311,7 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         await afterIo();
         const prepared = controller.prepareCreated(key, value);
         const sv = await pending;
-        // The caller prepares its answer (the CRD as created) while the status write is on its way, not after it.
-        await controller.afterCreate(sv, prepared, stored && (() => stored(sv)));
+        await controller.afterCreate(sv, prepared);
         await store.waitSeen(key, sv.modRevision);
         return sv;
       }

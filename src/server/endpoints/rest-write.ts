@@ -1,7 +1,7 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
 import { type FieldError, fieldError, FieldPath } from "../../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
-import { KeyExistsError, KeyNotFoundError, RevisionConflictError, type StoredValue } from "../../storage/types.js";
+import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
@@ -187,17 +187,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   try {
     const key = objectKey(r.rt, r.namespace, name);
-    // A store whose answer waits for more once the object is stored (CRDs: the status write) has the answer
-    // prepared meanwhile; it is the same function of the stored value either way.
-    const early: { sv?: StoredValue; answer?: Promise<RestResponse> } = {};
-    const stored = (sv: StoredValue) => {
-      early.sv = sv;
-      early.answer = writtenAnswer(r, sv, 201, warnings);
-      // Awaited below when used; not an unhandled rejection meanwhile.
-      early.answer.catch(() => {});
-    };
-    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore), stored));
-    return await (early.sv === sv && early.answer ? early.answer : writtenAnswer(r, sv, 201, warnings));
+    const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
+    return await writtenAnswer(r, sv, 201, warnings);
   } catch (e) {
     if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     throw e;
