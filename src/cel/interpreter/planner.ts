@@ -157,6 +157,9 @@ function isFoldedConstant(e: Expr): boolean {
   }
 }
 
+/** A planner of one expression kind (`this` the planner). */
+type KindPlanner = (this: Planner, e: Expr, noRoot: boolean) => Interp;
+
 class Planner {
   /** Comprehension variables in scope, innermost last: names and their slots (no Map per scope). */
   private readonly localNames: string[] = [];
@@ -209,32 +212,43 @@ class Planner {
   }
 
   plan(e: Expr, noRoot = false): Interp {
-    switch (e.kind) {
-      case "const": {
-        const v = constValue(e.value);
-        return () => v;
-      }
-      case "ident":
-        return this.planIdent(e.id, e.name, noRoot ? 0 : 1);
-      case "select":
-        return this.planSelect(e, noRoot);
-      case "call":
-        return this.planCall(e, noRoot);
-      case "list":
-        return this.planList(e.elements, e.optionalIndices);
-      case "map":
-        return this.planMap(e);
-      case "struct": {
-        const name = e.messageName;
-        return (s) => {
-          s.add(COST.structCreateBase);
-          return new CelError(`unknown type: ${name}`);
-        };
-      }
-      case "comprehension":
-        return this.planComprehension(e);
-    }
+    // one call through a table of per-kind planners: the call site sees many targets, so V8's
+    // optimizing compiler inlines none of them into this small, hot dispatcher
+    return (KIND_PLANNERS[e.kind] as KindPlanner).call(this, e, noRoot);
   }
+
+  private planConst(e: Extract<Expr, { kind: "const" }>): Interp {
+    const v = constValue(e.value);
+    return () => v;
+  }
+
+  private planIdentExpr(e: Extract<Expr, { kind: "ident" }>, noRoot: boolean): Interp {
+    return this.planIdent(e.id, e.name, noRoot ? 0 : 1);
+  }
+
+  private planListExpr(e: Extract<Expr, { kind: "list" }>): Interp {
+    return this.planList(e.elements, e.optionalIndices);
+  }
+
+  private planStruct(e: Extract<Expr, { kind: "struct" }>): Interp {
+    const name = e.messageName;
+    return (s) => {
+      s.add(COST.structCreateBase);
+      return new CelError(`unknown type: ${name}`);
+    };
+  }
+
+  /** {@link plan}'s table, by expression kind. */
+  static readonly kindPlanners: { readonly [K in Expr["kind"]]: KindPlanner } = {
+    const: Planner.prototype.planConst as KindPlanner,
+    ident: Planner.prototype.planIdentExpr as KindPlanner,
+    select: Planner.prototype.planSelect as KindPlanner,
+    call: Planner.prototype.planCall as KindPlanner,
+    list: Planner.prototype.planListExpr as KindPlanner,
+    map: Planner.prototype.planMap as KindPlanner,
+    struct: Planner.prototype.planStruct as KindPlanner,
+    comprehension: Planner.prototype.planComprehension as KindPlanner,
+  };
 
   private planIdent(id: number, name: string, cost: number): Interp {
     let refName = this.ref(id)?.name ?? name;
@@ -786,6 +800,8 @@ class Planner {
   }
 }
 
+
+const KIND_PLANNERS = Planner.kindPlanners;
 
 type Pick = (x: CelValue, y: CelValue) => Cand | undefined;
 
