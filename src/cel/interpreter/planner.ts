@@ -251,44 +251,22 @@ class Planner {
   };
 
   private planIdent(id: number, name: string, cost: number): Interp {
-    let refName = this.ref(id)?.name ?? name;
+    const refName = this.ref(id)?.name ?? name;
     // a leading dot names the global (root-scoped) identifier, bypassing locals
-    const global = refName.startsWith(".");
-    if (global) refName = refName.slice(1);
-    const slot = global ? undefined : this.local(refName);
-    const lazyInit = slot === undefined ? undefined : this.lazyAccu[slot];
-    if (slot !== undefined && lazyInit !== undefined)
-      return (s) => {
-        if ((s.cost += cost) > s.limit) throw new CostExceeded();
-        let v = s.slots[slot] as CelValue;
-        if (v === UNINITIALIZED) {
-          // the accumulator's init is evaluated (and charged) on first use, as in cel-go
-          v = lazyInit(s);
-          s.slots[slot] = v;
-        }
-        return v;
-      };
-    if (slot !== undefined)
-      return (s) => {
-        if ((s.cost += cost) > s.limit) throw new CostExceeded();
-        return s.slots[slot] as CelValue;
-      };
+    if (refName.charCodeAt(0) === 46 /* . */) return this.planGlobalIdent(id, refName.slice(1), cost);
+    const slot = this.local(refName);
+    if (slot === undefined) return this.planGlobalIdent(id, refName, cost);
+    // small builders apart: this hot function stays small for V8's optimizing compiler
+    const lazyInit = this.lazyAccu[slot];
+    return lazyInit === undefined ? slotRead(slot, cost) : lazySlotRead(slot, cost, lazyInit);
+  }
+
+  /** An identifier that is not a comprehension variable: a variable of the activation or a type name. */
+  private planGlobalIdent(id: number, refName: string, cost: number): Interp {
     const typeVal = TYPE_IDENTS.get(refName) ?? this.o.typeValues?.get(refName);
     // in a checked program a type name is a constant (cel-go plans the checker's reference value)
-    if (typeVal !== undefined && this.o.checked !== undefined)
-      return (s) => {
-        const v = s.resolve(refName);
-        if (v === undefined) return typeVal;
-        s.add(cost);
-        return v;
-      };
-    return (s) => {
-      s.add(cost);
-      const v = s.resolve(refName);
-      if (v !== undefined) return v;
-      if (typeVal !== undefined) return typeVal;
-      return new CelError(`no such attribute(s): ${refName}`, id);
-    };
+    if (typeVal !== undefined && this.o.checked !== undefined) return typeNameRead(refName, typeVal, cost);
+    return globalRead(refName, typeVal, cost, id);
   }
 
   /** Qualified-name candidates for a select chain rooted at a non-local identifier. */
@@ -957,6 +935,48 @@ function fieldSelect(operand: Interp, field: string, id: number): Interp {
       return r === undefined ? new CelError(`no such key: ${field}`, id) : r;
     }
     return selectOther(s, v, field, id);
+  };
+}
+
+/** A comprehension variable's read ({@link Planner.planIdent}). */
+function slotRead(slot: number, cost: number): Interp {
+  return (s) => {
+    if ((s.cost += cost) > s.limit) throw new CostExceeded();
+    return s.slots[slot] as CelValue;
+  };
+}
+
+/** A lazily initialized accumulator's read: its init is evaluated (and charged) on first use, as in cel-go. */
+function lazySlotRead(slot: number, cost: number, lazyInit: Interp): Interp {
+  return (s) => {
+    if ((s.cost += cost) > s.limit) throw new CostExceeded();
+    let v = s.slots[slot] as CelValue;
+    if (v === UNINITIALIZED) {
+      v = lazyInit(s);
+      s.slots[slot] = v;
+    }
+    return v;
+  };
+}
+
+/** A type name of a checked program: a constant unless the activation binds the name. */
+function typeNameRead(refName: string, typeVal: CelValue, cost: number): Interp {
+  return (s) => {
+    const v = s.resolve(refName);
+    if (v === undefined) return typeVal;
+    s.add(cost);
+    return v;
+  };
+}
+
+/** A variable of the activation (or, unchecked, a type name it does not bind). */
+function globalRead(refName: string, typeVal: CelValue | undefined, cost: number, id: number): Interp {
+  return (s) => {
+    s.add(cost);
+    const v = s.resolve(refName);
+    if (v !== undefined) return v;
+    if (typeVal !== undefined) return typeVal;
+    return new CelError(`no such attribute(s): ${refName}`, id);
   };
 }
 
