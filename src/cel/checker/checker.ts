@@ -170,6 +170,11 @@ class CheckedResult implements CheckResult {
     return this.refArr[id];
   }
 
+  /** The references by node id (entry `id` is {@link referenceOf}`(id)`); read only. */
+  referenceArray(): readonly (Reference | undefined)[] {
+    return this.refArr;
+  }
+
   referenceList(): readonly Reference[] {
     let out = this.refList;
     if (out === undefined) {
@@ -264,7 +269,10 @@ class Checker {
     const v = this.env.simpleVariable(identName);
     if (v !== undefined) {
       this.setTypeId(id, v.type);
-      this.setReference(id, v.reference);
+      // setReference in place (a variable's reference lists no overloads): the hot paths call no
+      // small helpers, which V8 would otherwise optimize one by one in a short run
+      if (this.refArr[id] === undefined) this.refIds.push(id);
+      this.refArr[id] = v.reference;
       return;
     }
     const ident = this.env.resolveSimpleIdent(identName);
@@ -415,7 +423,10 @@ class Checker {
       if (hit !== undefined) {
         this.freeTypeVarCounter += hit.typeVarsConsumed;
         this.setType(e, hit.result);
-        this.setReference(e.id, hit.reference);
+        const ref = hit.reference;
+        if (this.refArr[e.id] === undefined) this.refIds.push(e.id);
+        this.refArr[e.id] = ref;
+        this.callNames.push(ref.name);
         return;
       }
     }

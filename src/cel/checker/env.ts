@@ -134,7 +134,10 @@ export class CheckerEnv {
    */
   simpleVariable(name: string): VariableRef | undefined {
     const decls = this.decls;
-    if (decls.container !== "" || name.charCodeAt(0) === 46 /* . */ || (this.localCount > 0 && this.lookupLocal(name) !== undefined)) return undefined;
+    if (decls.container !== "" || name.charCodeAt(0) === 46 /* . */) return undefined;
+    // lookupLocal in place (no small helper call on this hot path)
+    const names = this.localNames;
+    for (let i = this.localCount - 1; i >= 0; i--) if (names[i] === name) return undefined;
     let memo = this.variableMemo;
     if (memo === undefined) {
       memo = variableRefs.get(decls.variables);
@@ -185,7 +188,9 @@ export class CheckerEnv {
     if (cur.kind !== "ident") return false;
     const first = cur.name;
     if (first.charCodeAt(0) === 46 /* . */) return true;
-    if (this.lookupLocal(first) !== undefined) return false;
+    // lookupLocal in place (no small helper call on this hot path)
+    const names = this.localNames;
+    for (let i = this.localCount - 1; i >= 0; i--) if (names[i] === first) return false;
     const provider = this.decls.provider;
     return !(
       this.decls.container === "" &&

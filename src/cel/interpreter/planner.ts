@@ -48,6 +48,8 @@ export interface CheckedInfo {
   readonly references?: ReadonlyMap<number, PlannedReference>;
   /** `references.get(id)` without building the map (the checker's results have it). */
   referenceOf?(id: number): PlannedReference | undefined;
+  /** The references by node id as an array (`referenceOf(id)` is its entry; the checker's results have it). */
+  referenceArray?(): readonly (PlannedReference | undefined)[];
 }
 
 /** What the planner reads of a checker reference. */
@@ -171,7 +173,12 @@ class Planner {
   nSlots = 0;
   private nextSlot = 0;
 
-  constructor(private readonly o: PlanOptions) {}
+  /** The checker's references by node id, when it offers them as an array (read in place on hot paths). */
+  private readonly refArr: readonly (PlannedReference | undefined)[] | undefined;
+
+  constructor(private readonly o: PlanOptions) {
+    this.refArr = o.checked?.referenceArray?.();
+  }
 
   /** The checker's reference of node `id`, if checked. */
   private ref(id: number): PlannedReference | undefined {
@@ -251,10 +258,18 @@ class Planner {
   };
 
   private planIdent(id: number, name: string, cost: number): Interp {
-    const refName = this.ref(id)?.name ?? name;
+    const refArr = this.refArr;
+    const refName = (refArr !== undefined ? refArr[id] : this.ref(id))?.name ?? name;
     // a leading dot names the global (root-scoped) identifier, bypassing locals
     if (refName.charCodeAt(0) === 46 /* . */) return this.planGlobalIdent(id, refName.slice(1), cost);
-    const slot = this.local(refName);
+    // this.local in place (no small helper call on this hot path)
+    const names = this.localNames;
+    let slot: number | undefined;
+    for (let i = names.length - 1; i >= 0; i--)
+      if (names[i] === refName) {
+        slot = this.localSlots[i];
+        break;
+      }
     if (slot === undefined) return this.planGlobalIdent(id, refName, cost);
     // small builders apart: this hot function stays small for V8's optimizing compiler
     const lazyInit = this.lazyAccu[slot];
@@ -292,7 +307,8 @@ class Planner {
   }
 
   private planSelect(e: SelectExpr, noRoot = false): Interp {
-    const refName = this.ref(e.id)?.name;
+    const refArr = this.refArr;
+    const refName = (refArr !== undefined ? refArr[e.id] : this.ref(e.id))?.name;
     if (refName !== undefined && !e.testOnly) return this.planIdent(e.id, refName, noRoot ? 0 : 1);
     const field = e.field;
     const qn = !e.testOnly && !this.o.checked ? this.qualifiedName(e) : undefined;
@@ -715,7 +731,8 @@ class Planner {
   private planStrictCallInner(e: CallExpr): Interp {
     if (e.function === "_+_" && e.args.length === 2 && this.mutableSlot(e.args[0], "list") !== undefined)
       return this.planAppend(e);
-    const ref = this.ref(e.id);
+    const refArr = this.refArr;
+    const ref = refArr !== undefined ? refArr[e.id] : this.ref(e.id);
     const resolved = ref?.name;
     if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
       // the target was a namespace (sets.contains, optional.of, strings.quote)

@@ -436,7 +436,8 @@ class Parser {
         return r;
       }
     }
-    return this.call(id, fn, args, target);
+    // this.call in place (no small helper call on this hot path)
+    return target === undefined ? { kind: "call", id, function: fn, args } : { kind: "call", id, function: fn, target, args };
   }
 
   /** The macro helper, positioned at `offset` (one instance per parser: no closures per macro call). */
@@ -545,7 +546,7 @@ class Parser {
       // binds tighter), read without a second call site here that a short run may optimize before using
       const right = this.parseBinary(op.prec + 1);
       const args = [left, right];
-      const call = this.macros.binaryOperatorMacros ? this.callOrMacro(id, op.fn, args) : this.call(id, op.fn, args);
+      const call: Expr = this.macros.binaryOperatorMacros ? this.callOrMacro(id, op.fn, args) : { kind: "call", id, function: op.fn, args };
       left = this.deepen(call, left, right);
     }
   }
@@ -721,7 +722,10 @@ class Parser {
       // the commonest case, a plain identifier (not a call, a message name or a reserved word), in a
       // small function: V8 optimizes it early in a run, cheaply
       const nk = (tokens[this.pos + 1] as Token).kind;
-      if (nk !== "(" && nk !== "{" && (nk !== "." || !this.messageAhead()) && !isReserved(t.text)) {
+      // isReserved in place: no small helper call on this hot path
+      const text = t.text;
+      const c = text.charCodeAt(0);
+      if (nk !== "(" && nk !== "{" && (nk !== "." || !this.messageAhead()) && !(c < 128 && RESERVED_FIRST[c] === 1 && RESERVED.has(text))) {
         this.pos++;
         return { kind: "ident", id: this.id(t.start), name: t.text };
       }
