@@ -65,6 +65,18 @@ test("check: references carry cel-go overload ids and resolved names", () => {
   );
 });
 
+test("check: referenceArray lists referenceOf and the references map by node id", () => {
+  const env = envFor({ s: "string", a: "list(int)" });
+  const r = env.compile("s.size() + size(s) > 0 && a.exists(x, x == 1) && sets.contains(a, [1])");
+  if (isCompileFailure(r)) assert.fail(r.issues);
+  const arr = r.checked.referenceArray();
+  const map = r.checked.references;
+  assert.equal(map.size, 19);
+  assert.equal(arr.filter((x) => x !== undefined).length, map.size);
+  for (let id = 0; id < arr.length; id++) assert.equal(arr[id], r.checked.referenceOf(id));
+  for (const [id, ref] of map) assert.equal(arr[id], ref);
+});
+
 test("check: malformed declarations are rejected clearly", () => {
   assert.throws(() => new Env({ variables: { x: "list(" } }), /invalid type/);
   assert.throws(() => new Env({ variables: { x: "map(int)" } }), /takes 2 parameter/);

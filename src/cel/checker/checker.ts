@@ -73,6 +73,8 @@ export interface CheckResult {
   typeOf(id: number): CelType | undefined;
   /** `references.get(id)`, without building the map. */
   referenceOf(id: number): Reference | undefined;
+  /** The references by node id (entry `id` is `referenceOf(id)`); read only. */
+  referenceArray(): readonly (Reference | undefined)[];
   /** `[...references.values()]`, without building the map (one array per result). */
   referenceList(): readonly Reference[];
   /**

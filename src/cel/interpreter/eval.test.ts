@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
+import { Env, isCompileFailure } from "../env.js";
 import { parse } from "../parser/parser.js";
 import { standardFunctions } from "../stdlib-impl/index.js";
 import { nativeToCel } from "../values/native.js";
@@ -240,6 +241,27 @@ test("checked references: namespaced calls, overload ids, global idents", () => 
   const prog = plan(r.ast, { functions, checked: { references: refs } });
   assert.equal(prog.eval({ x: 1n }).value, true);
   assert.equal(prog.eval({ x: 2n }).value, false);
+});
+
+test("checked references: the checker's reference array plans as its references map does", () => {
+  const env = new Env({ variables: { a: "list(int)", s: "string" } });
+  const act = { a: [1n, 2n, 3n], s: "abc" };
+  const cases: [string, unknown][] = [
+    ["a.exists(x, x == 2) && s.size() == 3 && .s == 'abc'", true],
+    ["a.map(x, x * 2).filter(y, y > 2)", [4n, 6n]],
+    ["a.all(k, k > 0) && type(s) == string && a.size() == 3", true],
+    ["a.exists_one(x, x > 2) ? int : uint", "int"],
+  ];
+  for (const [expr, want] of cases) {
+    const c = env.compile(expr);
+    if (isCompileFailure(c)) assert.fail(c.issues);
+    const viaArray = plan(c.ast, { functions: env.functions(), checked: c.checked }).eval(act);
+    const viaMap = plan(c.ast, { functions: env.functions(), checked: { references: c.checked.references } }).eval(act);
+    const show = (v: CelValue): unknown => (v instanceof CelType ? v.name : v);
+    assert.deepEqual(show(viaArray.value), want, expr);
+    assert.deepEqual(show(viaMap.value), want, expr);
+    assert.equal(viaArray.cost, viaMap.cost, expr);
+  }
 });
 
 test("uint values", () => {
