@@ -15,6 +15,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
+import { established, installCrd } from "./install-crd.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const N = Number(arg("crds", "1000"));
@@ -59,35 +60,6 @@ function call(port: number, method: string, path: string, body?: string): Promis
   });
 }
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-const crd = (i: number) =>
-  JSON.stringify({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `things${i}.bench${i}.example.com` },
-    spec: {
-      group: `bench${i}.example.com`,
-      scope: "Namespaced",
-      names: { plural: `things${i}`, kind: `Thing${i}` },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer", minimum: 0 }, name: { type: "string", maxLength: 64 } } } } } },
-        },
-      ],
-    },
-  });
-
-function established(text: string): boolean {
-  try {
-    const conds = (JSON.parse(text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
-    return conds.some((c) => c.type === "Established" && c.status === "True");
-  } catch {
-    return false;
-  }
-}
 
 async function startServer(root: string, args: string[], out: string): Promise<{ child: ChildProcess; port: number }> {
   const { createServer } = await import("node:net");
@@ -147,7 +119,7 @@ try {
         let tenthFrom = m0;
         const tenth = Math.max(1, Math.floor(N / 10));
         for (let i = 1; i <= N; i++) {
-          const st = await call(port, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd(i));
+          const st = await call(port, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JSON.stringify(installCrd(i)));
           if (st.status !== 201) throw new Error(`CRD ${i}: HTTP ${st.status} ${st.text.slice(0, 300)}`);
           for (let tries = 0; ; tries++) {
             const r = await call(port, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things${i}.bench${i}.example.com`);

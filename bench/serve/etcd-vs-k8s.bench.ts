@@ -28,6 +28,7 @@ import { crdkitCommand, describeRun } from "./crdkit-command.js";
 import { nodeHttpsClient, undiciClient } from "./load-client.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
+import { established, installCrd } from "./install-crd.js";
 
 const quick = process.argv.includes("--quick");
 const CREATES = quick ? 500 : 2000;
@@ -160,32 +161,6 @@ interface Result {
   install?: Awaited<ReturnType<typeof install>>;
 }
 
-/** A generated CRD of its own group (the install phase). */
-const installCrd = (i: number) =>
-  JSON.stringify({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `things${i}.bench${i}.example.com` },
-    spec: {
-      group: `bench${i}.example.com`,
-      scope: "Namespaced",
-      names: { plural: `things${i}`, kind: `Thing${i}` },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer", minimum: 0 }, name: { type: "string", maxLength: 64 } } } } } },
-        },
-      ],
-    },
-  });
-
-function established(text: string): boolean {
-  const conds = (JSON.parse(text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
-  return conds.some((c) => c.type === "Established" && c.status === "True");
-}
-
 /**
  * Creates `n` CRDs one by one, each waited for until Established; wall seconds and server CPU seconds, and the
  * server CPU ms per CRD of the first and the last tenth (the n-th install should cost what the first ones do).
@@ -207,7 +182,7 @@ async function install(
   let tenthFrom = cpu0;
   for (let i = 1; i <= n; i++) {
     if (i === n - tenth + 1) lastFrom = cpuMs(serverPid);
-    const st = await call(crds, "POST", installCrd(i));
+    const st = await call(crds, "POST", JSON.stringify(installCrd(i)));
     if (st !== 201) throw new Error(`CRD ${i}: HTTP ${st}`);
     for (let tries = 0; ; tries++) {
       const r = await getText(`${crds}/things${i}.bench${i}.example.com`);

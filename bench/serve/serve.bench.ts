@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { startServer } from "../../src/server/server.js";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
+import { installCrd } from "./install-crd.js";
 
 const quick = process.argv.includes("--quick");
 const CREATES = quick ? 300 : 1000;
@@ -49,27 +50,6 @@ async function load(n: number, conc: number, make: (i: number) => () => Promise<
 
 const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
-function crd(i: number) {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `things${i}.bench${i}.example.com` },
-    spec: {
-      group: `bench${i}.example.com`,
-      scope: "Namespaced",
-      names: { plural: `things${i}`, kind: `Thing${i}` },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer", minimum: 0 }, name: { type: "string", maxLength: 64 } } } } } },
-        },
-      ],
-    },
-  };
-}
-
 const dir = mkdtempSync(join(tmpdir(), "crdkit-bench-"));
 const sync = process.env["BENCH_SYNC"] === "NORMAL" ? "NORMAL" : "FULL";
 const etcdServers = process.argv.find((a) => a.startsWith("--etcd-servers="))?.slice("--etcd-servers=".length);
@@ -80,7 +60,7 @@ const s = await startServer(
 );
 const base = s.url;
 try {
-  const r = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(crd(0)));
+  const r = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(installCrd(0)));
   if (r.status !== 201) throw new Error(await r.text());
   const coll = `${base}/apis/bench0.example.com/v1/namespaces/default/things0`;
   const obj = (i: number) => ({ apiVersion: "bench0.example.com/v1", kind: "Thing0", metadata: { name: `t-${i}`, labels: { n: String(i % 10) } }, spec: { size: i, name: `thing ${i}` } });
@@ -94,7 +74,7 @@ try {
   let t = performance.now();
   let cpu = process.cpuUsage();
   for (let i = 1; i <= CRDS; i++) {
-    const res = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(crd(i)));
+    const res = await fetch(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, json(installCrd(i)));
     await res.arrayBuffer();
     if (res.status !== 201) throw new Error(`CRD ${i}: HTTP ${res.status}`);
     if (i % 100 === 0) {
