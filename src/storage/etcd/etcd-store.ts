@@ -272,6 +272,21 @@ export class EtcdStore implements Store {
   }
 
   /**
+   * Hands one watched change to `onEvent`; the error that ends the watch when the change cannot be read (a
+   * delete or update without its previous value) or the handler throws, else undefined.
+   */
+  private deliver(deleted: boolean, kv: EtcdKv, prev: EtcdKv | null | undefined, onEvent: (e: StoreEvent) => void): Error | undefined {
+    const e = this.event(deleted, kv, prev);
+    if (!e) return new StoreUnavailableError(`etcd event for ${this.storeKey(kv.key)} has no previous value`);
+    try {
+      onEvent(e);
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  /**
    * The store event of an etcd change (`prev`: the key's previous value; undefined for a deletion without it,
    * which cannot be told).
    */
@@ -380,15 +395,9 @@ export class EtcdStore implements Store {
           return;
         }
         for (const ev of r.events) {
-          const e = this.event(ev.type === "DELETE", ev.kv, ev.prev_kv);
-          if (!e) {
-            fail(new StoreUnavailableError(`etcd event for ${this.storeKey(ev.kv.key)} has no previous value`));
-            return;
-          }
-          try {
-            onEvent(e);
-          } catch (err) {
-            fail(err instanceof Error ? err : new Error(String(err)));
+          const err = this.deliver(ev.type === "DELETE", ev.kv, ev.prev_kv, onEvent);
+          if (err) {
+            fail(err);
             return;
           }
         }
@@ -433,16 +442,8 @@ export class EtcdStore implements Store {
       fromRevision,
       (c: CachedChange) => {
         if (ended) return;
-        const e = this.event(c.deleted, c.kv, c.prev);
-        if (!e) {
-          end(new StoreUnavailableError(`etcd event for ${this.storeKey(c.kv.key)} has no previous value`));
-          return;
-        }
-        try {
-          onEvent(e);
-        } catch (err) {
-          end(err instanceof Error ? err : new Error(String(err)));
-        }
+        const err = this.deliver(c.deleted, c.kv, c.prev, onEvent);
+        if (err) end(err);
       },
       () => end(new StoreUnavailableError("the watch cache's etcd watch broke")),
     );
