@@ -60,8 +60,6 @@ import type { WebhookSettings } from "./conversion/conversion.js";
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
 
-/** A structured log record. */
-
 /**
  * The largest request head (request line and headers) read: kube-apiserver's `MaxHeaderBytes` (1 MiB) plus the
  * 4 KiB Go's server allows beyond it; a larger one is answered 431 (Node's default, 16 KiB, refused long
@@ -69,6 +67,7 @@ const SHUTDOWN_GRACE_MS = 5000;
  */
 const MAX_REQUEST_HEAD_BYTES = (1 << 20) + 4096;
 
+/** A structured log record. */
 export type LogRecord = Record<string, string | number | boolean>;
 
 export interface ServerOptions {
