@@ -5,7 +5,8 @@
  * test/server-diff/sequences against it and writes the normalised answers to test/golden/server/<name>.json.
  * `npm test` replays them against `crdkit serve` (test/server-diff/server-diff.test.ts).
  * Needs Go and etcd (`apt-get install -y etcd-server`); `K8S_SERVER_ORACLE_BIN=.cache/go-tools/kube-apiserver` uses
- * that build of the oracle instead of building it. Arguments: sequence names to record (default all).
+ * that build of the oracle instead of building it; `K8S_SERVER_ORACLE_ETCD=.cache/go-tools/etcd-3.6` runs it on that etcd
+ * (default: `etcd` on the PATH; a sequence records the etcd it ran on). Arguments: sequence names to record (default all).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -49,10 +50,12 @@ async function main(): Promise<void> {
   const bin = prebuilt ?? join(outDir, "kube-apiserver");
   if (!prebuilt) execFileSync("go", ["build", "-o", bin, "."], { cwd: join(REPO_ROOT, "tools", "k8s-server-oracle"), stdio: "inherit" });
 
+  const etcdBin = process.env["K8S_SERVER_ORACLE_ETCD"] ?? "etcd";
+  const etcdVersion = /etcd Version: (\d+\.\d+)/.exec(execFileSync(etcdBin, ["--version"], { encoding: "utf8" }))?.[1] ?? "?";
   const tmp = mkdtempSync(join(tmpdir(), "crdkit-golden-server-"));
   const [client, peer, https] = [await freePort(), await freePort(), await freePort()];
   const etcd = spawn(
-    "etcd",
+    etcdBin,
     ["--data-dir", join(tmp, "etcd"), "--listen-client-urls", `http://127.0.0.1:${client}`, "--advertise-client-urls", `http://127.0.0.1:${client}`,
       "--listen-peer-urls", `http://127.0.0.1:${peer}`, "--initial-advertise-peer-urls", `http://127.0.0.1:${peer}`,
       "--initial-cluster", `default=http://127.0.0.1:${peer}`],
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
       await waitFor(`https://127.0.0.1:${https}/readyz`, "k8s-server-oracle", oracle);
       const target = { url: `https://127.0.0.1:${https}`, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "oracle"] };
       const results = await runSequence(target, seq);
-      const out = { recordedWith: "k8s.io/apiextensions-apiserver v0.37.2 on etcd 3.4 (tools/k8s-server-oracle)", sequence: name, results };
+      const out = { recordedWith: `k8s.io/apiextensions-apiserver v0.37.2 on etcd ${etcdVersion} (tools/k8s-server-oracle)`, sequence: name, results };
       writeFileSync(join(REPO_ROOT, "test", "golden", "server", `${name}.json`), `${JSON.stringify(out, null, 1)}\n`);
       process.stdout.write(`recorded ${name}: ${results.length} answers\n`);
       const stopped = new Promise((r) => oracle!.once("exit", r));

@@ -36,10 +36,11 @@ import { healthCheck } from "./health.js";
 import { registrySynced } from "./registry/registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.js";
 import { groupVersion, type ResourceType } from "./registry/resource-type.js";
-import { decodeStored, isDryRun, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
+import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, type ListPage, type ListParams } from "./endpoints/list-paging.js";
 import { getObject, listCollection } from "./endpoints/rest-read.js";
-import { createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
+import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
+import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
@@ -486,10 +487,11 @@ export class ApiHandler {
    * ListMeta (the one page's with a limit).
    */
   private async deleteCollection(r: RestRequest): Promise<RestResponse> {
-    const opts = await readDeleteOptions(r);
-    const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
+    // The list options are read first (their 400/422), then the DeleteOptions.
     const params = listParams(r.query);
     const filters = parseFilters(r.rt, r.query);
+    const opts = await readDeleteOptions(r);
+    const dry = isDryRunDelete(opts);
     const hasLimit = params.limit > 0;
     const p: ListParams = { ...params, limit: hasLimit ? params.limit : DELETE_COLLECTION_PAGE };
     const listed: JsonValue[] = [];
@@ -503,6 +505,8 @@ export class ApiHandler {
         const sv = await r.store.get(key);
         if (!sv) continue;
         const cur = await decodeStored(r.rt, sv);
+        // Each object is deleted as by a DELETE with the same options: a precondition that fails ends the request.
+        checkDeletePreconditions(r.rt, metaString(cur, "name"), cur, opts);
         await deleteOne({ ...r, namespace: metaString(cur, "namespace") }, cur, sv.modRevision, dry, opts);
       }
       if (hasLimit || page.continueToken === "") break;

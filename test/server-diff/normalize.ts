@@ -79,6 +79,7 @@ export function normalizeText(s: string, _key = ""): string {
     // The oracle serves each sequence under its own etcd prefix (`/registry-07-conversion/…`); crdkit's is `/registry/`.
     .replace(/\/registry-\d\d-[a-z0-9-]+\//g, "/registry/")
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
+    .replace(/the ResourceVersion in the precondition \(\d+\) does not match the ResourceVersion in record \(\d+\)/g, "the ResourceVersion in the precondition (<rv>) does not match the ResourceVersion in record (<rv>)")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
     .replace(/"resourceVersion": ?"\d+"/g, (m) => m.replace(/\d+/, "<rv>"));

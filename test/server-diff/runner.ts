@@ -41,6 +41,8 @@ export interface HttpStep {
    * WHATWG URL: `//x`, `*`, `/./x`, `%` escapes, `#`, absolute form.
    */
   rawTarget?: boolean;
+  /** Record the body as text (normalised like a message), not parsed: for layout that matters (`?pretty=true`). */
+  text?: boolean;
 }
 
 export interface KubectlStep {
@@ -50,8 +52,11 @@ export interface KubectlStep {
 }
 
 export interface WaitStep {
-  /** `established`: until the CRD is Established; `namesChecked`: until its NamesAccepted condition is set (either way). */
-  wait: { established: string } | { namesChecked: string };
+  /**
+   * `established`: until the CRD is Established (with `listable`, also until a list of its resource is not
+   * refused with 429, see waitListable); `namesChecked`: until its NamesAccepted condition is set (either way).
+   */
+  wait: { established: string; listable?: boolean } | { namesChecked: string };
 }
 
 /** Sets what the sequence's conversion webhook answers from now on (see conversion-webhook-fixture.ts). */
@@ -197,7 +202,7 @@ function runKubectl(target: Target, args: string[], stdin: string | undefined, h
   });
 }
 
-async function waitEstablished(target: Target, name: string, namesChecked = false): Promise<void> {
+async function waitEstablished(target: Target, name: string, namesChecked = false, listable = false): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const a = await send(target, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, undefined, {});
     if (a.status === 200) {
@@ -208,12 +213,32 @@ async function waitEstablished(target: Target, name: string, namesChecked = fals
       if (done) {
         // The real server also waits for its discovery and handler caches; give both the same settle time.
         await new Promise((r) => setTimeout(r, 300));
+        if (listable) await waitListable(target, JSON.parse(a.text) as CrdShape);
         return;
       }
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`CRD ${name} not Established after 10 s`);
+}
+
+interface CrdShape {
+  spec?: { group?: string; names?: { plural?: string }; versions?: { name: string; served?: boolean }[] };
+}
+
+/**
+ * Until a list of the CRD's resource is not refused with 429: on an etcd with consistent reads from the watch
+ * cache (3.5.13+, 3.6), the real server lists through the resource's watch cache, which may still be
+ * initialising (`storage is (re)initializing`) a moment after the CRD is Established.
+ */
+async function waitListable(target: Target, crd: CrdShape): Promise<void> {
+  const version = crd.spec?.versions?.find((v) => v.served)?.name;
+  if (!crd.spec?.group || !crd.spec.names?.plural || !version) return;
+  for (let i = 0; i < 100; i++) {
+    const a = await send(target, "GET", `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}?limit=1`, undefined, {});
+    if (a.status !== 429) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Records the names that servers generated from `metadata.generateName` in an answer. */
@@ -288,7 +313,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       }
       if ("wait" in step) {
         const w = step.wait;
-        await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established));
+        await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established, false, w.listable === true));
         continue;
       }
       if ("kubectl" in step) {
@@ -318,7 +343,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
         const v = a.headers[h];
         if (v !== undefined) hs[h] = normalizeText(Array.isArray(v) ? v.join("\n") : v);
       }
-      results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: parseBody(a.text, ct) });
+      results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: step.text ? normalizeText(a.text) : parseBody(a.text, ct) });
     }
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -39,6 +39,8 @@ import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
+import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
+import type { ResourceType } from "../registry/resource-type.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -413,10 +415,10 @@ export async function deleteOne(
   old: JsonObject,
   revision: number,
   dry: boolean,
-  opts: JsonObject = {},
+  opts: { orphanDependents?: boolean } = {},
 ): Promise<RestResponse> {
   const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
-  const pending = opts["orphanDependents"] === false ? 202 : 200;
+  const pending = opts.orphanDependents === false ? 202 : 200;
   try {
     const meta = metaOf(old);
     if (r.rt.markForDeletion && typeof meta["deletionTimestamp"] !== "string") {
@@ -455,39 +457,51 @@ function deletedStatus(r: Pick<RestRequest, "rt">, old: JsonObject): JsonObject 
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
-/** Reads optional DeleteOptions from the body. */
-export async function readDeleteOptions(r: RestRequest): Promise<JsonObject> {
+/**
+ * Reads the DeleteOptions of a DELETE: from the body when there is one, else from the query; validated
+ * (`ValidateDeleteOptions`).
+ */
+export async function readDeleteOptions(r: RestRequest): Promise<DeleteOptions> {
   const raw = await readBody(r.req);
-  if (raw.length === 0) return {};
-  const type = negotiateBodyType(r.req.headers["content-type"]);
-  // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
-  if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
-  const { value } = decodeBody(raw, type, "DeleteOptions");
-  return isObject(value) ? value : {};
+  let opts: DeleteOptions;
+  if (raw.length === 0) opts = deleteOptionsFromQuery(r.query);
+  else {
+    const type = negotiateBodyType(r.req.headers["content-type"]);
+    // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
+    if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
+    opts = type === "application/json" ? deleteOptionsFromJson(raw.toString("utf8")) : deleteOptionsFromValue(decodeBody(raw, type, "DeleteOptions").value);
+  }
+  validateDeleteOptions(opts);
+  return opts;
 }
 
 /** `DELETE …/NAME`. */
 export async function deleteObject(r: RestRequest): Promise<RestResponse> {
   const opts = await readDeleteOptions(r);
   const { obj: old, revision } = await loadObject(r, true);
-  const pre = isObject(opts["preconditions"]) ? opts["preconditions"] : {};
-  const meta = metaOf(old);
-  if (typeof pre["uid"] === "string" && pre["uid"] !== meta["uid"]) {
-    throw apiErrors.conflict(
-      r.rt.kind,
-      r.rt.group,
-      r.name,
-      `the UID in the precondition (${pre["uid"]}) does not match the UID in record (${String(meta["uid"] ?? "")}). The object might have been deleted and then recreated`,
-    );
-  }
-  if (typeof pre["resourceVersion"] === "string" && pre["resourceVersion"] !== meta["resourceVersion"]) {
-    throw apiErrors.conflict(
-      r.rt.kind,
-      r.rt.group,
-      r.name,
-      `the ResourceVersion in the precondition (${pre["resourceVersion"]}) does not match the ResourceVersion in record (${String(meta["resourceVersion"] ?? "")}). The object might have been modified`,
-    );
-  }
-  const dry = isDryRun(r.query) || (Array.isArray(opts["dryRun"]) && opts["dryRun"].includes("All"));
+  checkDeletePreconditions(r.rt, metaString(old, "name"), old, opts);
+  const dry = isDryRunDelete(opts);
   return deleteOne(r, old, revision, dry, opts);
+}
+
+/** The generic store's precondition check of a delete: 409 Conflict naming the kind. */
+export function checkDeletePreconditions(rt: ResourceType, name: string, old: JsonObject, opts: DeleteOptions): void {
+  const pre = opts.preconditions;
+  const meta = metaOf(old);
+  if (pre.uid !== undefined && pre.uid !== meta["uid"]) {
+    throw apiErrors.conflict(
+      rt.kind,
+      rt.group,
+      name,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta["uid"] ?? "")}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== meta["resourceVersion"]) {
+    throw apiErrors.conflict(
+      rt.kind,
+      rt.group,
+      name,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(meta["resourceVersion"] ?? "")}). The object might have been modified`,
+    );
+  }
 }

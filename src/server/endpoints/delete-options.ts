@@ -1,0 +1,122 @@
+/**
+ * `metav1.DeleteOptions` of a DELETE (one object or a collection), read as the API server's delete handlers
+ * read them: from the body when there is one (any apiVersion, kind `DeleteOptions`; the query is then
+ * ignored), else from the query parameters (`gracePeriodSeconds`, `orphanDependents`, `propagationPolicy`,
+ * `dryRun`), then checked by `ValidateDeleteOptions` (422 `DeleteOptions.meta.k8s.io "" is invalid: …`).
+ */
+import { FieldPath } from "../../errors/field-path.js";
+import { type FieldError, fieldError } from "../../errors/field-error.js";
+import { goQuote } from "../../go/fmt.js";
+import { decodeJsonStream } from "../../io/json-decode.js";
+import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { ApiError, apiErrors } from "./errors.js";
+import { parseGoBool, parseGoInt64 } from "./query-params.js";
+
+export interface DeleteOptions {
+  dryRun: string[];
+  gracePeriodSeconds?: number;
+  orphanDependents?: boolean;
+  propagationPolicy?: string;
+  preconditions: { uid?: string; resourceVersion?: string };
+}
+
+/** Whether the options ask for a dry run (`dryRun: [All]`; validation refused any other value). */
+export function isDryRunDelete(o: DeleteOptions): boolean {
+  return o.dryRun.length > 0;
+}
+
+/** The options of a JSON body (already read; not empty). */
+export function deleteOptionsFromJson(text: string): DeleteOptions {
+  const r = decodeJsonStream(text);
+  const doc = r.documents[0];
+  if (r.problem || !doc) throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${r.problem?.message ?? "unexpected end of JSON input"}`);
+  return deleteOptionsFromValue(doc.value);
+}
+
+/** The options of a decoded body (JSON or YAML). */
+export function deleteOptionsFromValue(v: JsonValue): DeleteOptions {
+  const o = isObject(v) ? v : {};
+  const kind = typeof o["kind"] === "string" && o["kind"] !== "" ? o["kind"] : "DeleteOptions";
+  const apiVersion = typeof o["apiVersion"] === "string" && o["apiVersion"] !== "" ? o["apiVersion"] : "meta.k8s.io/v1";
+  // DeleteOptions is an unversioned kind of the meta scheme: any apiVersion decodes it, no other kind does.
+  if (kind !== "DeleteOptions") {
+    throw apiErrors.badRequest(`no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`);
+  }
+  const out: DeleteOptions = { dryRun: [], preconditions: {} };
+  const grace = field(o, "gracePeriodSeconds", "int64");
+  if (grace !== null) out.gracePeriodSeconds = grace as number;
+  const orphan = field(o, "orphanDependents", "bool");
+  if (orphan !== null) out.orphanDependents = orphan as boolean;
+  const policy = field(o, "propagationPolicy", "v1.DeletionPropagation");
+  if (policy !== null) out.propagationPolicy = policy as string;
+  const dry = field(o, "dryRun", "[]string");
+  if (Array.isArray(dry)) {
+    for (const d of dry) {
+      if (d === null) out.dryRun.push("");
+      else if (typeof d === "string") out.dryRun.push(d);
+      else throw unmarshalError(d, "DeleteOptions.dryRun", "string");
+    }
+  }
+  const pre = field(o, "preconditions", "v1.Preconditions");
+  if (isObject(pre)) {
+    for (const k of ["uid", "resourceVersion"] as const) {
+      const x = pre[k];
+      if (x === undefined || x === null) continue;
+      if (typeof x !== "string") throw unmarshalError(x, `Preconditions.preconditions.${k}`, k === "uid" ? "types.UID" : "string");
+      out.preconditions[k] = x;
+    }
+  }
+  return out;
+}
+
+/** The options of a DELETE without a body: its query parameters (`metav1.ParameterCodec`). */
+export function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
+  const out: DeleteOptions = { dryRun: q.getAll("dryRun"), preconditions: {} };
+  const grace = q.get("gracePeriodSeconds");
+  if (grace !== null) out.gracePeriodSeconds = parseGoInt64(grace);
+  const orphan = q.get("orphanDependents");
+  if (orphan !== null) out.orphanDependents = parseGoBool(orphan);
+  const policy = q.get("propagationPolicy");
+  if (policy !== null) out.propagationPolicy = policy;
+  return out;
+}
+
+/** `ValidateDeleteOptions`: 422 naming `DeleteOptions.meta.k8s.io`. */
+export function validateDeleteOptions(o: DeleteOptions): void {
+  const errs: FieldError[] = [];
+  const policy = FieldPath.of("propagationPolicy");
+  if (o.orphanDependents !== undefined && o.propagationPolicy !== undefined) {
+    errs.push(fieldError.invalid(policy, o.propagationPolicy, "orphanDependents and deletionPropagation cannot be both set"));
+  }
+  if (o.propagationPolicy !== undefined && !["Foreground", "Background", "Orphan"].includes(o.propagationPolicy)) {
+    errs.push(fieldError.notSupported(policy, o.propagationPolicy, ["Foreground", "Background", "Orphan", "nil"]));
+  }
+  if (o.dryRun.some((d) => d !== "All")) errs.push(fieldError.notSupported(FieldPath.of("dryRun"), o.dryRun, ["All"]));
+  if (errs.length === 0) return;
+  const e: ApiError = apiErrors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
+  if (e.status.details) delete e.status.details.name;
+  throw e;
+}
+
+const JSON_KIND: Record<string, string> = { string: "string", integer: "number", number: "number", boolean: "bool", array: "array", object: "object" };
+
+/**
+ * encoding/json's `UnmarshalTypeError` text for a body field of the wrong JSON type (`field`: the innermost
+ * struct's type name, then the field's path); a number names its text only when the field is a number too.
+ */
+function unmarshalError(v: JsonValue, field: string, goType: string): ApiError {
+  const k = kindOf(v);
+  const what = (k === "number" || k === "integer") && goType === "int64" ? `number ${String(v)}` : (JSON_KIND[k] ?? k);
+  return apiErrors.badRequest(`json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType}`);
+}
+
+/** A top-level field of the body checked against its Go type; null when absent or null. */
+function field(o: JsonObject, name: string, goType: string): JsonValue {
+  const v = o[name];
+  if (v === undefined || v === null) return null;
+  const k = kindOf(v);
+  const ok =
+    goType === "int64" ? k === "integer" : goType === "bool" ? k === "boolean" : goType === "[]string" ? k === "array" : goType.startsWith("v1.Preconditions") ? k === "object" : k === "string";
+  if (!ok) throw unmarshalError(v, `DeleteOptions.${name}`, goType);
+  return v;
+}
