@@ -273,3 +273,49 @@ export function goJsonMarshalSize(v: JsonValue | undefined, limit = Number.POSIT
   }
   return n;
 }
+
+/**
+ * `json.Indent(dst, src, "", indent)` of compact JSON text (what `json.MarshalIndent` writes): a newline and
+ * the depth's indent after `{`, `[` and `,`, `": "` between key and value; empty objects and arrays stay `{}`
+ * and `[]`. String contents are copied as they are.
+ */
+export function goJsonIndent(src: string, indent = "  "): string {
+  let out = "";
+  let depth = 0;
+  let needIndent = false;
+  const newline = () => "\n" + indent.repeat(depth);
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < src.length && src[j] !== '"') j += src[j] === "\\" ? 2 : 1;
+      if (needIndent) {
+        out += newline();
+        needIndent = false;
+      }
+      out += src.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+    if (needIndent && c !== "]" && c !== "}") {
+      out += newline();
+      needIndent = false;
+    }
+    if (c === "{" || c === "[") {
+      depth++;
+      needIndent = true;
+      out += c;
+    } else if (c === "}" || c === "]") {
+      depth--;
+      if (needIndent) needIndent = false;
+      else out += newline();
+      out += c;
+    } else if (c === ",") {
+      out += c;
+      out += newline();
+    } else if (c === ":") out += ": ";
+    else out += c;
+  }
+  return out;
+}

@@ -25,7 +25,7 @@ import { CrdNamingController, crdNamingStore } from "./controllers/crd-naming-co
 import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
-import { sendError, sendJson } from "./endpoints/http-io.js";
+import { isPrettyPrint, sendError, sendJson } from "./endpoints/http-io.js";
 import { EncodedObjects } from "./endpoints/encoded-objects.js";
 import { OpenApi } from "./openapi/openapi.js";
 import { OpenApiV2Cache, serveOpenApiV2 } from "./openapi/openapi-v2-handler.js";
@@ -284,6 +284,7 @@ export class ApiHandler {
             ...(out.contentType ? { contentType: out.contentType } : {}),
             ...(warnings ? { warnings } : {}),
             ...(out.cacheControl ? { cacheControl: out.cacheControl } : {}),
+            pretty: isPrettyPrint(url.search.slice(1), req.headers["user-agent"]),
           });
         }
       }
@@ -293,7 +294,10 @@ export class ApiHandler {
       const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) sendError(res, err, err.warnings, (routed ?? route(url.pathname)).kind === "resource" && wantsYaml(req.headers.accept));
+      if (!res.headersSent) {
+        const yaml = (routed ?? route(url.pathname)).kind === "resource" && wantsYaml(req.headers.accept);
+        sendError(res, err, err.warnings, yaml, isPrettyPrint(url.search.slice(1), req.headers["user-agent"]));
+      }
       else if (!res.writableEnded) res.end();
     }
     if (!this.logRequests) return;
@@ -444,18 +448,31 @@ export class ApiHandler {
   private async serveResource(rr: RestRequest, r: Extract<Route, { kind: "resource" }>, method: string): Promise<RestResponse | undefined> {
     const { query } = rr;
     const isCollection = r.name === "";
+    const watch = async () => {
+      let stop: (() => void) | undefined;
+      await serveWatch(rr, (s) => {
+        stop = s;
+        this.watchStops.add(s);
+      });
+      if (stop) this.watchStops.delete(stop);
+      return undefined;
+    };
+    if (r.watch) {
+      if (method !== "GET") throw apiErrors.methodNotAllowed();
+      if (!isCollection) {
+        // A watch of one object is one of its collection with the name as field selector.
+        const fs = query.get("fieldSelector") ?? "";
+        if (fs === "") query.set("fieldSelector", `metadata.name=${r.name}`);
+        else if (!new RegExp(`(^|,)metadata\\.name==?${r.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(,|$)`).test(fs)) {
+          throw apiErrors.badRequest("fieldSelector metadata.name doesn't match requested name");
+        }
+      }
+      return watch();
+    }
     if (isCollection) {
       if (method === "GET") {
         const w = query.get("watch");
-        if (w === "true" || w === "1") {
-          let stop: (() => void) | undefined;
-          await serveWatch(rr, (s) => {
-            stop = s;
-            this.watchStops.add(s);
-          });
-          if (stop) this.watchStops.delete(stop);
-          return undefined;
-        }
+        if (w === "true" || w === "1") return watch();
         return listCollection(rr);
       }
       if (method === "POST") return createObject(rr);

@@ -3,7 +3,7 @@ import { parseSimpleJsonBody } from "./json-body-fast.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../../io/decode.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
-import { goJsonMarshal } from "../../go/json.js";
+import { goJsonIndent, goJsonMarshal } from "../../go/json.js";
 import { goYamlMarshal } from "../../go/yaml.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
@@ -115,9 +115,11 @@ export function sendJson(
   res: ServerResponse,
   code: number,
   body: JsonValue,
-  opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string; json?: string } = {},
+  opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string; json?: string; pretty?: boolean } = {},
 ): void {
-  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : (opts.json ?? toJson(body));
+  // Go's json.Encoder ends the text with a newline; the pretty serializer (json.MarshalIndent) does not.
+  const json = (t: string) => (opts.pretty ? goJsonIndent(t) : t + "\n");
+  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : json(opts.json ?? toJson(body));
   const headers: Record<string, string | string[]> = {
     "Content-Type": opts.contentType ?? "application/json",
     "Content-Length": String(Buffer.byteLength(text)),
@@ -140,8 +142,21 @@ export function sendJson(
   else res.end(Buffer.from(text, "utf8"));
 }
 
+/**
+ * `isPrettyPrint`: whether an answer is indented — `?pretty=` as strconv.ParseBool reads it (a malformed value
+ * is false), else for the user agents of browsers and command-line HTTP tools (curl, Wget).
+ */
+export function isPrettyPrint(rawQuery: string, userAgent: string | undefined): boolean {
+  if (rawQuery.includes("pretty")) {
+    const v = new URLSearchParams(rawQuery).get("pretty") ?? "";
+    if (v !== "") return ["1", "t", "T", "TRUE", "true", "True"].includes(v);
+  }
+  const ua = userAgent ?? "";
+  return ua.startsWith("curl") || ua.startsWith("Wget") || ua.startsWith("Mozilla/5.0");
+}
+
 /** Sends an {@link ApiError}'s Status. */
-export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[], yaml = false): void {
+export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[], yaml = false, pretty = false): void {
   if (err.encoded !== undefined) {
     const body = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
     res.writeHead(err.status.code, {
@@ -162,7 +177,7 @@ export function sendError(res: ServerResponse, err: ApiError, warnings?: readonl
     res.end(err.plainText);
     return;
   }
-  sendJson(res, err.status.code, err.status as unknown as JsonValue, { ...(warnings ? { warnings } : {}), ...(yaml ? { contentType: "application/yaml" } : {}) });
+  sendJson(res, err.status.code, err.status as unknown as JsonValue, { ...(warnings ? { warnings } : {}), ...(yaml ? { contentType: "application/yaml" } : {}), pretty });
 }
 
 export { ApiError };

@@ -13,6 +13,7 @@ import type { JsonObject } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { CorruptObjectError, storageReadError } from "./corrupt-object.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
+import { parseGoBool, parseGoInt64 } from "./query-params.js";
 
 /** etcd3 `maxLimit`: the largest chunk read when a selector thins out a page. */
 const MAX_CHUNK = 10_000;
@@ -97,6 +98,9 @@ export function listParams(query: URLSearchParams): ListParams {
     }
     limit = Math.max(0, Number(rawLimit));
   }
+  // Decoded with the other list options even though a list does not use it.
+  const timeout = query.get("timeoutSeconds");
+  if (timeout !== null) parseGoInt64(timeout);
   const p: ListParams = {
     limit,
     continueToken: query.get("continue") ?? "",
@@ -118,25 +122,44 @@ export function listParams(query: URLSearchParams): ListParams {
   return p;
 }
 
+/** The options of a watch, decoded, defaulted and validated. */
+export interface WatchParams {
+  /** `sendInitialEvents` after defaulting: undefined only for a watch from a resourceVersion other than "" and "0". */
+  sendInitialEvents: boolean | undefined;
+  allowWatchBookmarks: boolean;
+  /** 0: no timeout. */
+  timeoutSeconds: number;
+}
+
 /**
- * `validateWatchOptions` for a server without the WatchList feature (no `sendInitialEvents` streams):
- * 422 `ListOptions.meta.k8s.io "" is invalid: …`.
+ * The options of a watch as the API server reads them with the WatchList feature (on by default):
+ * decoded (400 for a malformed `timeoutSeconds`), defaulted by `SetListOptionsDefaults` (a watch from ""
+ * or "0" without `sendInitialEvents` and `resourceVersionMatch` is one with `sendInitialEvents=true`,
+ * `resourceVersionMatch=NotOlderThan`), then checked by `validateWatchOptions`: 422
+ * `ListOptions.meta.k8s.io "" is invalid: …`.
  */
-export function validateWatchParams(query: URLSearchParams): void {
+export function watchParams(query: URLSearchParams): WatchParams {
+  const timeout = query.get("timeoutSeconds");
+  const timeoutSeconds = timeout === null ? 0 : parseGoInt64(timeout);
+  let initial = query.has("sendInitialEvents") ? parseGoBool(query.get("sendInitialEvents")) : undefined;
+  let match = query.get("resourceVersionMatch") ?? "";
+  const rv = query.get("resourceVersion") ?? "";
+  if (initial === undefined && match === "" && (rv === "" || rv === "0")) {
+    initial = true;
+    match = "NotOlderThan";
+  }
   const errs: FieldError[] = [];
   const path = FieldPath.of("resourceVersionMatch");
-  const match = query.get("resourceVersionMatch") ?? "";
-  const initial = query.has("sendInitialEvents");
-  if (initial) {
-    if (match !== "NotOlderThan") errs.push(fieldError.forbidden(path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-    errs.push(fieldError.forbidden(FieldPath.of("sendInitialEvents"), "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
+  if (initial !== undefined && match !== "NotOlderThan") {
+    errs.push(fieldError.forbidden(path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
   }
   if (match !== "") {
-    if (!initial) errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+    if (initial === undefined) errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
     if (match !== "NotOlderThan") errs.push(fieldError.notSupported(path, match, ["NotOlderThan"]));
     if ((query.get("continue") ?? "") !== "") errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden when continue is provided"));
   }
   if (errs.length > 0) throw invalidListOptions(errs);
+  return { sendInitialEvents: initial, allowWatchBookmarks: query.has("allowWatchBookmarks") && parseGoBool(query.get("allowWatchBookmarks")), timeoutSeconds };
 }
 
 /** `APIObjectVersioner.ParseResourceVersion` ("" and "0" are 0), with the store's 400 text. */
@@ -151,10 +174,11 @@ export function parseResourceVersion(rv: string): number {
   return Number(rv);
 }
 
-/** `storage.NewTooLargeResourceVersionError(minimum, current, 0)`: 504 Timeout. */
-export function tooLargeResourceVersion(minimum: number, current: number): ApiError {
+/** `storage.NewTooLargeResourceVersionError(minimum, current, retrySeconds)`: 504 Timeout. */
+export function tooLargeResourceVersion(minimum: number, current: number, retrySeconds = 0): ApiError {
   const e = apiErrors.timeout(`Too large resource version: ${minimum}, current: ${current}`);
   e.status.details = { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }] };
+  if (retrySeconds > 0) e.status.details.retryAfterSeconds = retrySeconds;
   return e;
 }
 

@@ -24,6 +24,8 @@ export type Route =
       subresource: string;
       /** Parts followed the subresource (ignored by the CRD handler). */
       extraParts?: boolean;
+      /** The deprecated `/watch/` form (`…/<version>/watch/[namespaces/NS/]plural[/name]`): a watch. */
+      watch?: boolean;
     }
   /**
    * A path under `/apis/` or `/api/` that names no endpoint: `404 page not found` from the CRD handler, or a
@@ -114,6 +116,9 @@ function coreRoute(parts: string[]): Route {
 
 /** The resource part of a path (`[namespaces/NS/]plural[/name[/subresource]]`). */
 function resourceRoute(group: string, version: string, rest: string[]): Route {
+  // RequestInfo's special verb: `watch/` before the resource makes the request a watch.
+  const watch = rest[0] === "watch" && rest.length >= 2;
+  if (watch) rest = rest.slice(1);
   let namespace = "";
   let namespaced = false;
   if (rest[0] === "namespaces" && rest.length >= 3) {
@@ -134,5 +139,6 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
   // RequestInfo ignores the parts past the subresource (the CRD handler serves `…/a/status/x` as `…/a/status`);
   // a built-in group's web service has no route for them.
   if (rest.length > 3) r.extraParts = true;
+  if (watch) r.watch = true;
   return r;
 }

@@ -8,11 +8,14 @@ import { goJsonMarshal } from "../../go/json.js";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
-import { validateWatchParams } from "./list-paging.js";
+import { tooLargeResourceVersion, watchParams } from "./list-paging.js";
+import { goUintProblem } from "./query-params.js";
 import { groupVersion } from "../registry/resource-type.js";
 
 /** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK event. */
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** How long a watch-list request waits for the store to reach its resourceVersion (the watch cache's blockTimeout). */
+const FRESH_WAIT_MS = 3000;
 /** Events a watch client has not read yet, past which its watch is ended. */
 export const MAX_UNREAD_WATCH_BYTES = 16 * 1024 * 1024;
 import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
@@ -20,16 +23,18 @@ import { listObjects } from "./rest-read.js";
 
 /** Starts a watch; resolves when the stream ends. */
 export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
-  validateWatchParams(r.query);
+  const params = watchParams(r.query);
   const filters = parseFilters(r.rt, r.query);
   const mode = outputMode(r.req, r.query);
   const rvParam = r.query.get("resourceVersion") ?? "";
-  if (rvParam !== "" && !/^\d+$/.test(rvParam)) {
+  const rvProblem = rvParam === "" ? undefined : goUintProblem(rvParam);
+  if (rvProblem !== undefined) {
     // The watch cache parses it with strconv.ParseUint and reports a plain 500.
-    throw apiErrors.internalPlain(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: invalid syntax`);
+    throw apiErrors.internalPlain(`resourceVersion: Invalid value: ${JSON.stringify(rvParam)}: strconv.ParseUint: parsing ${JSON.stringify(rvParam)}: ${rvProblem}`);
   }
-  const timeoutParam = Number(r.query.get("timeoutSeconds") ?? "0");
-  const bookmarks = r.query.get("allowWatchBookmarks") === "true";
+  const rvNumber = rvParam === "" ? 0 : Number(rvParam);
+  const timeoutParam = params.timeoutSeconds;
+  const bookmarks = params.allowWatchBookmarks;
   let lastSent = 0;
   const res = r.res;
   let first = true;
@@ -43,7 +48,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   };
   const send = (type: string, obj: JsonValue) => {
     if (res.writableEnded) return;
-    res.write(goJsonMarshal({ type, object: obj }) + "\n");
+    // metav1.WatchEvent's field order: type, then object.
+    res.write(`{"type":${JSON.stringify(type)},"object":${goJsonMarshal(obj)}}\n`);
     // A client that does not read would make the server buffer every event: end its watch, as the API
     // server closes unresponsive watchers (the client re-watches from its last resourceVersion).
     if (res.writableLength > MAX_UNREAD_WATCH_BYTES) stop();
@@ -62,7 +68,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
       if (curMatch) send("DELETED", render(cur));
     } else if (curMatch && prevMatch) send("MODIFIED", render(cur));
     else if (curMatch) send("ADDED", render(cur));
-    else if (prevMatch) send("DELETED", render(cur));
+    // Out of the selection: the cacher sends the previous state (with the event's resourceVersion).
+    else if (prevMatch) send("DELETED", render(prev));
   };
   // Events are decoded (converted, possibly by a webhook) one after another, in order. An event that
   // cannot be decoded ends the watch with an ERROR event, as the API server's watcher does.
@@ -84,11 +91,31 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   // ordinary error answer. Events arriving before the stream is open wait in `early`.
   let initial: JsonObject[] = [];
   let from: number;
-  if (rvParam === "" || rvParam === "0") {
-    const l = await listObjects(r);
+  /** The BOOKMARK that ends the initial events of a watch-list request (`sendInitialEvents` with bookmarks). */
+  let initialEnd: JsonObject | undefined;
+  let tooLarge: ApiError | undefined;
+  if (params.sendInitialEvents === true) {
+    // The current state, once the store has reached the requested resourceVersion (NotOlderThan): the watch
+    // cache waits up to 3 s for it, then the watch ends with a Too large resource version ERROR event.
+    let l = await listObjects(r);
+    for (let waited = 0; l.revision < rvNumber && waited < FRESH_WAIT_MS; waited += 100) {
+      await new Promise((res) => setTimeout(res, 100));
+      l = await listObjects(r);
+    }
+    if (l.revision < rvNumber) tooLarge = tooLargeResourceVersion(rvNumber, l.revision, 1);
     initial = l.items;
     from = l.revision;
-  } else from = Number(rvParam);
+    if (bookmarks) {
+      initialEnd = {
+        apiVersion: groupVersion(r.rt.group, r.rt.version),
+        kind: r.rt.kind,
+        metadata: { annotations: { "k8s.io/initial-events-end": "true" }, resourceVersion: String(from) },
+      };
+    }
+  } else if (params.sendInitialEvents === false && rvNumber === 0) {
+    // No initial events, from now ("") or from any resourceVersion ("0"): the current one.
+    from = (await listObjects(r)).revision;
+  } else from = rvNumber;
   let early: StoreEvent[] | undefined = [];
   let broken: Error | undefined;
   let stop: () => void = () => {};
@@ -127,6 +154,11 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     ...(r.rt.deprecationWarning ? { Warning: warningHeaders([r.rt.deprecationWarning]) } : {}),
   });
   res.flushHeaders();
+  if (tooLarge) {
+    send("ERROR", tooLarge.status as unknown as JsonValue);
+    res.end();
+    return;
+  }
   if (compacted) {
     send("ERROR", apiErrors.expired(compacted.message).status as unknown as JsonValue);
     res.end();
@@ -153,6 +185,7 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
       return;
     }
     for (const o of initial) send("ADDED", render(o));
+    if (initialEnd) send("BOOKMARK", initialEnd);
     const queued = early ?? [];
     early = undefined;
     for (const e of queued) deliver(e);
