@@ -252,7 +252,7 @@ describe("chunked lists over HTTP", () => {
     {
       query: "sendInitialEvents=true&resourceVersionMatch=Exact",
       message:
-        'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+        'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
     },
   ];
   for (const c of badWatches) {
