@@ -9,7 +9,7 @@ import { type FieldError, fieldError } from "../../errors/field-error.js";
 import { goQuote } from "../../go/fmt.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
-import { ApiError, apiErrors } from "./errors.js";
+import { type ApiError, apiErrors } from "./errors.js";
 import { parseGoBool, parseGoInt64 } from "./query-params.js";
 
 export interface DeleteOptions {
