@@ -41,8 +41,12 @@ export interface HttpStep {
    * WHATWG URL: `//x`, `*`, `/./x`, `%` escapes, `#`, absolute form.
    */
   rawTarget?: boolean;
-  /** Record the body as text (normalised like a message), not parsed: for layout that matters (`?pretty=true`). */
-  text?: boolean;
+  /**
+   * Record the body as text (normalised like a message), not parsed: for layout that matters (`?pretty=true`).
+   * `layout`: the parsed body with whether the text is indented and ends with a newline (for typed objects,
+   * whose key order — Go's struct order, crdkit's sorted keys — the text would show).
+   */
+  text?: boolean | "layout";
 }
 
 export interface KubectlStep {
@@ -183,6 +187,19 @@ function parseBody(text: string, contentType: string): unknown {
     }
   }
   return normalizeText(text);
+}
+
+function stepBody(step: HttpStep, text: string, contentType: string): unknown {
+  if (step.text === "layout") {
+    let json: unknown;
+    try {
+      json = normalizeJson(JSON.parse(text));
+    } catch {
+      json = parseBody(text, contentType);
+    }
+    return { indented: /^[[{]\n {2}\S/.test(text), newline: text.endsWith("\n"), json };
+  }
+  return step.text ? normalizeText(text) : parseBody(text, contentType);
 }
 
 function runKubectl(target: Target, args: string[], stdin: string | undefined, home: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -343,7 +360,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
         const v = a.headers[h];
         if (v !== undefined) hs[h] = normalizeText(Array.isArray(v) ? v.join("\n") : v);
       }
-      results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: step.text ? normalizeText(a.text) : parseBody(a.text, ct) });
+      results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: stepBody(step, a.text, ct) });
     }
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -27,11 +27,26 @@ export function fieldManagerErrors(query: URLSearchParams): FieldError[] {
   return errs;
 }
 
+/** `ValidateDryRun` and `ValidateFieldValidation` of Create/Update/PatchOptions (the query's values). */
+export function dryRunAndFieldValidationErrors(query: URLSearchParams): FieldError[] {
+  const errs: FieldError[] = [];
+  const dry = query.getAll("dryRun");
+  if (dry.some((d) => d !== "All")) errs.push(fieldError.notSupported(FieldPath.of("dryRun"), dry, ["All"]));
+  const fv = query.get("fieldValidation") ?? "";
+  if (!["", "Ignore", "Strict", "Warn"].includes(fv)) errs.push(fieldError.notSupported(FieldPath.of("fieldValidation"), fv, ["", "Ignore", "Strict", "Warn"]));
+  return errs;
+}
+
 /**
- * Throws the API server's 422 (`<kind>.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more
- * than 128 bytes`, `… Invalid value: "…": invalid character U+0007 (at position 3)`) for a bad fieldManager.
+ * `ValidateCreateOptions` / `ValidateUpdateOptions`: throws the API server's 422 (`<kind>.meta.k8s.io "" is
+ * invalid: fieldManager: Too long: may not be more than 128 bytes`, `… Invalid value: "…": invalid character
+ * U+0007 (at position 3)`, `dryRun: Unsupported value: ["Some"]: …`, `fieldValidation: Unsupported value: …`).
  */
 export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOptions" | "UpdateOptions"): void {
-  const errs = fieldManagerErrors(query);
-  if (errs.length > 0) throw apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
+  const errs = [...fieldManagerErrors(query), ...dryRunAndFieldValidationErrors(query)];
+  if (errs.length > 0) {
+    const e = apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
+    if (e.status.details) delete e.status.details.name;
+    throw e;
+  }
 }

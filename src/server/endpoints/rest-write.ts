@@ -18,7 +18,7 @@ import {
   withoutResourceVersion,
 } from "../registry/object-meta.js";
 import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
-import { checkFieldManager, fieldManagerErrors } from "./field-manager-option.js";
+import { checkFieldManager, dryRunAndFieldValidationErrors, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
 import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
@@ -367,8 +367,12 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   } else if (r.query.has("force")) {
     optionErrors.push(fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch"));
   }
-  optionErrors.push(...fieldManagerErrors(r.query));
-  if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
+  optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
+  if (optionErrors.length > 0) {
+    const e = apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
+    if (e.status.details) delete e.status.details.name;
+    throw e;
+  }
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
   const patch = decoded.value;
   if (isApply) r.strictErrors = decoded.strictErrors;
