@@ -38,7 +38,7 @@ import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.j
 import { groupVersion, type ResourceType } from "./registry/resource-type.js";
 import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, type ListPage, type ListParams } from "./endpoints/list-paging.js";
-import { getObject, listCollection } from "./endpoints/rest-read.js";
+import { getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { InFlightLimits } from "./filters/inflight.js";
@@ -534,9 +534,12 @@ export class ApiHandler {
     if (!first) throw apiErrors.internal("no list page");
     const meta: JsonObject = { resourceVersion: String(first.revision), continue: first.continueToken };
     if (first.remainingItemCount !== undefined) meta["remainingItemCount"] = first.remainingItemCount;
+    // A typed list (CRDs) encodes ListMeta with omitempty and its items without TypeMeta, as a list does.
+    if (r.rt.typedList && meta["continue"] === "") delete meta["continue"];
+    const items = r.rt.typedList ? listed.map((o) => withoutTypeMeta(o as JsonObject)) : listed;
     return {
       code: 200,
-      body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items: listed, kind: r.rt.listKind, metadata: meta },
+      body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items, kind: r.rt.listKind, metadata: meta },
     };
   }
 }

@@ -80,6 +80,7 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(/\/registry-\d\d-[a-z0-9-]+\//g, "/registry/")
     .replace(/too old resource version: \d+ \(\d+\)/g, "too old resource version: <rv> (<rv>)")
     .replace(/the ResourceVersion in the precondition \(\d+\) does not match the ResourceVersion in record \(\d+\)/g, "the ResourceVersion in the precondition (<rv>) does not match the ResourceVersion in record (<rv>)")
+    .replace(/ResourceVersion in precondition: \d+, ResourceVersion in object meta: \d+/g, "ResourceVersion in precondition: <rv>, ResourceVersion in object meta: <rv>")
     .replace(/Too large resource version: (\d+), current: \d+/g, "Too large resource version: $1, current: <rv>")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')

@@ -58,9 +58,10 @@ export interface KubectlStep {
 export interface WaitStep {
   /**
    * `established`: until the CRD is Established (with `listable`, also until a list of its resource is not
-   * refused with 429, see waitListable); `namesChecked`: until its NamesAccepted condition is set (either way).
+   * refused with 429, see waitListable); `namesChecked`: until its NamesAccepted condition is set (either way);
+   * `deleted`: until a GET of the CRD is 404 (its finalizer has deleted it).
    */
-  wait: { established: string; listable?: boolean } | { namesChecked: string };
+  wait: { established: string; listable?: boolean } | { namesChecked: string } | { deleted: string };
 }
 
 /** Sets what the sequence's conversion webhook answers from now on (see conversion-webhook-fixture.ts). */
@@ -239,6 +240,15 @@ async function waitEstablished(target: Target, name: string, namesChecked = fals
   throw new Error(`CRD ${name} not Established after 10 s`);
 }
 
+async function waitDeleted(target: Target, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const a = await send(target, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, undefined, {});
+    if (a.status === 404) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`CRD ${name} not deleted after 10 s`);
+}
+
 interface CrdShape {
   spec?: { group?: string; names?: { plural?: string }; versions?: { name: string; served?: boolean }[] };
 }
@@ -330,7 +340,8 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       }
       if ("wait" in step) {
         const w = step.wait;
-        await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established, false, w.listable === true));
+        if ("deleted" in w) await waitDeleted(target, w.deleted);
+        else await ("namesChecked" in w ? waitEstablished(target, w.namesChecked, true) : waitEstablished(target, w.established, false, w.listable === true));
         continue;
       }
       if ("kubectl" in step) {

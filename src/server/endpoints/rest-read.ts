@@ -86,7 +86,8 @@ export async function listCollection(r: RestRequest): Promise<RestResponse> {
   };
 }
 
-function withoutTypeMeta(o: JsonObject): JsonObject {
+/** A typed list's item: the object without apiVersion and kind. */
+export function withoutTypeMeta(o: JsonObject): JsonObject {
   const { apiVersion: _a, kind: _k, ...rest } = o;
   return rest;
 }

@@ -492,6 +492,13 @@ export async function deleteObject(r: RestRequest): Promise<RestResponse> {
 export function checkDeletePreconditions(rt: ResourceType, name: string, old: JsonObject, opts: DeleteOptions): void {
   const pre = opts.preconditions;
   const meta = metaOf(old);
+  const uid = String(meta["uid"] ?? "");
+  const rv = String(meta["resourceVersion"] ?? "");
+  if (rt.preconditionFailed) {
+    if (pre.uid !== undefined && pre.uid !== uid) throw rt.preconditionFailed(name, "UID", pre.uid, uid);
+    if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) throw rt.preconditionFailed(name, "ResourceVersion", pre.resourceVersion, rv);
+    return;
+  }
   if (pre.uid !== undefined && pre.uid !== meta["uid"]) {
     throw apiErrors.conflict(
       rt.kind,

@@ -106,7 +106,9 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     initial = l.items;
     from = l.revision;
     if (bookmarks) {
+      // An empty object of the kind (a typed kind's Go zero value) carrying the annotation and revision.
       initialEnd = {
+        ...(r.rt.createBase?.() ?? {}),
         apiVersion: groupVersion(r.rt.group, r.rt.version),
         kind: r.rt.kind,
         metadata: { annotations: { "k8s.io/initial-events-end": "true" }, resourceVersion: String(from) },
@@ -185,7 +187,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
       return;
     }
     for (const o of initial) send("ADDED", render(o));
-    if (initialEnd) send("BOOKMARK", initialEnd);
+    // As every event, a Table watch gets the bookmark as a Table (its row the empty object's cells).
+    if (initialEnd) send("BOOKMARK", render(initialEnd));
     const queued = early ?? [];
     early = undefined;
     for (const e of queued) deliver(e);

@@ -16,6 +16,7 @@ import { strategyStatus } from "../controllers/crd-status.js";
 import { CRD_PREFIX, storageVersionOf } from "./registry.js";
 import type { Admission, ResourceType } from "./resource-type.js";
 import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
+import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
@@ -145,5 +146,8 @@ export function crdResourceType(): ResourceType {
     admission: () => admission,
     smdType: () => CRD_TYPE,
     createBase: zeroCrd,
+    // The CRD REST storage checks a delete's preconditions itself, with its own text.
+    preconditionFailed: (name, field, wanted, actual) =>
+      apiErrors.conflict("customresourcedefinitions", CRD_GROUP, name, `precondition failed: ${field} in precondition: ${wanted}, ${field} in object meta: ${actual}`),
   };
 }

@@ -5,6 +5,7 @@ import type { VersionConverter } from "../conversion/conversion.js";
 import type { CompiledPath } from "../tableconvertor/jsonpath.js";
 import type { TypeNode } from "../ssa/type-schema.js";
 import type { TableConvertor } from "../tableconvertor/table.js";
+import type { ApiError } from "../endpoints/errors.js";
 
 /** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
 export interface Admission {
@@ -79,6 +80,11 @@ export interface ResourceType {
   verbs?: string[];
   /** Called before an object is deleted for good (CRDs delete their custom resources). */
   beforeDelete?: (obj: JsonObject) => Promise<void>;
+  /**
+   * The 409 of a DELETE whose precondition failed, when the kind's REST storage checks it itself (CRDs:
+   * `precondition failed: UID in precondition: …`); undefined: the generic store's text.
+   */
+  preconditionFailed?: (name: string, field: "UID" | "ResourceVersion", wanted: string, actual: string) => ApiError;
   /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
   returnDeletedObject?: boolean;
   /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */

@@ -15,7 +15,7 @@ export interface PrinterColumn {
   description: string;
   priority: number;
   jsonPath: string;
-  /** Print the raw value of a date column (the CRD table's `Created At`). */
+  /** Print the raw value of a date column (the CRD table's `Created At`; Go's zero time when unset). */
   rawDate?: boolean;
   /** A cell computed from the object instead of `jsonPath` (the CRD table's built-in columns). */
   compute?: (obj: JsonObject) => JsonValue;
@@ -67,7 +67,8 @@ export class TableConvertor {
       }
       const p = this.paths[i];
       const got = p ? evalJsonPath(p, obj) : [];
-      cells.push(got.length === 0 ? null : cell(c, got[0]!, now));
+      // A typed kind's date column prints Go's zero time for an unset timestamp (see cell).
+      cells.push(got.length === 0 ? (c.rawDate ? ZERO_TIME : null) : cell(c, got[0]!, now));
     });
     const row: JsonObject = { cells };
     if (include === "Object") row["object"] = obj;
@@ -98,6 +99,9 @@ export function partialObjectMetadata(obj: JsonObject): JsonObject {
   return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: meta };
 }
 
+/** `time.Time{}` in RFC 3339. */
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
 /** client-go jsonpath text printing of a value (strings raw, others as JSON / Go %v). */
 function printText(v: JsonValue): string {
   if (typeof v === "string") return v;
@@ -121,8 +125,11 @@ function cell(c: PrinterColumn, v: JsonValue, now: number): JsonValue {
     case "boolean":
       return typeof v === "boolean" ? v : null;
     case "date":
+      // A typed kind prints CreationTimestamp.Time in RFC 3339: the zero time when unset (an empty object, as
+      // the initial-events-end bookmark of a Table watch).
+      if (c.rawDate) return typeof v === "string" ? v : ZERO_TIME;
       if (typeof v !== "string") return null;
-      return c.rawDate ? v : humanAge(v, now);
+      return humanAge(v, now);
     default:
       return printText(v);
   }
