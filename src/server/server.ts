@@ -41,6 +41,7 @@ import { listPage, listParams, type ListPage, type ListParams } from "./endpoint
 import { getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
+import { parseGoBool } from "./endpoints/query-params.js";
 import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
@@ -471,8 +472,8 @@ export class ApiHandler {
     }
     if (isCollection) {
       if (method === "GET") {
-        const w = query.get("watch");
-        if (w === "true" || w === "1") return watch();
+        // ListOptions.Watch as the parameter codec reads it: any value but "0" and "false" (any case) is true.
+        if (query.has("watch") && parseGoBool(query.get("watch"))) return watch();
         return listCollection(rr);
       }
       if (method === "POST") return createObject(rr);
@@ -491,7 +492,8 @@ export class ApiHandler {
       case "PATCH":
         return patchObject(rr);
       case "DELETE":
-        if (r.subresource !== "") throw apiErrors.methodNotAllowed();
+        // The custom resource handler's subresources (status, scale) serve no delete.
+        if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");
         return deleteObject(rr);
       default:
         throw apiErrors.methodNotAllowed();

@@ -23,6 +23,11 @@ describe("DeleteOptions (as recorded from kube-apiserver 1.37 in test/golden/ser
     { name: "another kind", f: () => deleteOptionsFromJson('{"apiVersion":"v1","kind":"Pod"}'), want: [400, 'no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:111"'] },
     { name: "string grace period", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":"30"}'), want: [400, "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
     { name: "fractional grace period", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":1.5}'), want: [400, "json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
+    {
+      name: "an array",
+      f: () => deleteOptionsFromJson("[]"),
+      want: [400, 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+    },
     { name: "number uid", f: () => deleteOptionsFromJson('{"preconditions":{"uid":5}}'), want: [400, "json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID"] },
     { name: "malformed query grace period", f: () => deleteOptionsFromQuery(new URLSearchParams("gracePeriodSeconds=soon")), want: [400, 'strconv.ParseInt: parsing "soon": invalid syntax'] },
     {
@@ -45,8 +50,9 @@ describe("DeleteOptions (as recorded from kube-apiserver 1.37 in test/golden/ser
 
   it("reads any apiVersion of DeleteOptions and the query's lenient booleans", () => {
     assert.deepEqual(deleteOptionsFromJson('{"apiVersion":"apps/v1","kind":"DeleteOptions","dryRun":["All"],"orphanDependents":false}'), { dryRun: ["All"], orphanDependents: false, preconditions: {} });
-    assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=F&gracePeriodSeconds=%2B5")), { dryRun: [], orphanDependents: false, gracePeriodSeconds: 5, preconditions: {} });
+    assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=FALSE&gracePeriodSeconds=%2B5")), { dryRun: [], orphanDependents: false, gracePeriodSeconds: 5, preconditions: {} });
     assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=maybe")).orphanDependents, true);
+    assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=F")).orphanDependents, true);
   });
 });
 

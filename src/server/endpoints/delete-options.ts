@@ -35,6 +35,13 @@ export function deleteOptionsFromJson(text: string): DeleteOptions {
 
 /** The options of a decoded body (JSON or YAML). */
 export function deleteOptionsFromValue(v: JsonValue): DeleteOptions {
+  if (v !== null && !isObject(v)) {
+    // The serializer first reads apiVersion and kind into a struct.
+    const what = JSON_KIND[kindOf(v)] ?? "value";
+    throw apiErrors.badRequest(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
+  }
   const o = isObject(v) ? v : {};
   const kind = typeof o["kind"] === "string" && o["kind"] !== "" ? o["kind"] : "DeleteOptions";
   const apiVersion = typeof o["apiVersion"] === "string" && o["apiVersion"] !== "" ? o["apiVersion"] : "meta.k8s.io/v1";

@@ -67,6 +67,9 @@ export const apiErrors = {
   badRequest: (message: string): ApiError => new ApiError(failureStatus(400, "BadRequest", message)),
   invalid: (kind: string, group: string, name: string, errors: readonly FieldError[]): ApiError =>
     new ApiError(invalidStatus(kind, group, name, errors)),
+  /** `NewMethodNotSupported(groupResource, action)`: 405 `delete is not supported on resources of kind "pins.example.com"`. */
+  methodNotSupported: (plural: string, group: string, action: string): ApiError =>
+    new ApiError(failureStatus(405, "MethodNotAllowed", `${action} is not supported on resources of kind ${goQuote(groupResource(plural, group))}`, { group, kind: plural })),
   methodNotAllowed: (): ApiError =>
     new ApiError(failureStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {})),
   /** `NewForbidden(groupResource, name, err)`. */

@@ -139,6 +139,9 @@ export interface WatchParams {
  * `ListOptions.meta.k8s.io "" is invalid: …`.
  */
 export function watchParams(query: URLSearchParams): WatchParams {
+  // Decoded with the other list options, though a watch does not use it.
+  const limit = query.get("limit");
+  if (limit !== null && limit !== "") parseGoInt64(limit);
   const timeout = query.get("timeoutSeconds");
   const timeoutSeconds = timeout === null ? 0 : parseGoInt64(timeout);
   let initial = query.has("sendInitialEvents") ? parseGoBool(query.get("sendInitialEvents")) : undefined;

@@ -10,11 +10,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** `Convert_Slice_string_To_bool`: `0`, `f`, `false` (any case) and a missing value are false, anything else true. */
+/** `Convert_Slice_string_To_bool`: `0`, `false` (any case) and a missing value are false, anything else (also "") true. */
 export function parseGoBool(v: string | null): boolean {
   if (v === null) return false;
-  const l = v.toLowerCase();
-  return !(v === "0" || l === "f" || l === "false");
+  return !(v === "0" || v.toLowerCase() === "false");
 }
 
 /** `Convert_Slice_string_To_int64` (`strconv.ParseInt(s, 10, 64)`): 400 `strconv.ParseInt: parsing "x": invalid syntax`. */
