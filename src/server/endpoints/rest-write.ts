@@ -41,6 +41,7 @@ import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
+import { parseGoBool } from "./query-params.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -349,8 +350,8 @@ function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonO
 
 /** The `force` parameter (apply only). */
 function forceOf(r: RestRequest): boolean {
-  const f = r.query.get("force");
-  return f === "true" || f === "1";
+  // PatchOptions.Force as the parameter codec reads it: any value but "0" and "false" (any case) is true.
+  return r.query.has("force") && parseGoBool(r.query.get("force"));
 }
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */

@@ -6,20 +6,26 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requestUrl } from "../endpoints/request-url.js";
+import { parseGoBool } from "../endpoints/query-params.js";
 
 export const MAX_REQUESTS_IN_FLIGHT = 400;
 export const MAX_MUTATING_REQUESTS_IN_FLIGHT = 200;
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** A watch request (`watch=true|1`), which the limits do not count. */
-function longRunning(req: IncomingMessage): boolean {
+/**
+ * A watch request, which the limits do not count: `watch=` as the parameter codec reads it (any value but
+ * "0" and "false"), or a path of the deprecated `/watch/` form.
+ */
+export function longRunning(req: Pick<IncomingMessage, "method" | "url">): boolean {
   const url = req.url ?? "";
-  // Only a query that names `watch` (possibly percent-encoded) can be one: most requests skip the parse.
+  // Only a target that names `watch` (possibly percent-encoded) can be one: most requests skip the parse.
   if (req.method !== "GET" || !(url.includes("watch") || url.includes("%"))) return false;
   // A target URL refuses is answered 400 by the handler.
-  const q = requestUrl(url)?.searchParams.get("watch");
-  return q === "true" || q === "1";
+  const u = requestUrl(url);
+  if (!u) return false;
+  if (/^\/apis?\/(?:[^/]+\/)?[^/]+\/watch\/./.test(u.pathname)) return true;
+  return u.searchParams.has("watch") && parseGoBool(u.searchParams.get("watch"));
 }
 
 export class InFlightLimits {
