@@ -2,6 +2,7 @@
  * Go's `fmt` renderings of values, as used in Kubernetes messages: `strconv.Quote` (`%q`), `%v` of numbers
  * and of unstructured values (`map[a:1 b:[x y]]`, `<nil>`), and Go's byte-wise string order.
  */
+import { escapedByte } from "./utf8.js";
 import { type Float64, type JsonValue, kindOf, toNumber } from "../value/json-value.js";
 
 /**
@@ -23,8 +24,11 @@ export function goQuote(s: string): string {
     if (cp === 0x22) out += '\\"';
     else if (cp === 0x5c) out += "\\\\";
     else if (cp >= 0x20 && cp < 0x7f) out += ch;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += "\\ufffd";
-    else if (cp >= 0x80 && isPrintable(ch)) out += ch;
+    else if (cp >= 0xd800 && cp <= 0xdfff) {
+      // a byte that is not UTF-8 (see go/utf8.ts) as Go shows it; another lone surrogate as U+FFFD's escape
+      const b = escapedByte(cp);
+      out += b >= 0 ? `\\x${b.toString(16)}` : "\\ufffd";
+    } else if (cp >= 0x80 && isPrintable(ch)) out += ch;
     else {
       switch (cp) {
         case 0x07:

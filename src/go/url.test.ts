@@ -65,9 +65,10 @@ test("parseRequestURI: Go's path and raw query, or its error", () => {
   }
 });
 
-test("parseRequestURI: invalid UTF-8 after decoding reads as U+FFFD", () => {
-  assert.equal(parseRequestURI("/a%FFb")?.path, "/a\uFFFDb");
-  assert.equal(parseRequestURI("/%C3")?.path, "/\uFFFD");
+test("parseRequestURI: a byte that is not UTF-8 after decoding stays a byte (as a lone surrogate, see go/utf8.ts)", () => {
+  assert.equal(parseRequestURI("/a%FFb")?.path, "/a\udcffb");
+  assert.equal(parseRequestURI("/%C3")?.path, "/\udcc3");
+  assert.equal(parseRequestURI("/%C3%A9%E2%82")?.path, "/é\udce2\udc82");
 });
 
 test("queryPairs: url.ParseQuery's pairs in order (a `;` or a bad escape drops the pair)", () => {

@@ -4,6 +4,7 @@
  */
 import { goQuote } from "./fmt.js";
 import { parseIP } from "./net.js";
+import { goStringFromBytes } from "./utf8.js";
 
 export interface GoURL {
   scheme: string;
@@ -358,7 +359,10 @@ function acceptRequestURI(raw: string): GoRequestURI | undefined {
   return { path: rest, rawQuery };
 }
 
-/** Go `unescape(s, encodePath)` of an accepted path: `%XX` to its byte, the bytes read as UTF-8 (invalid ones as U+FFFD). */
+/**
+ * Go `unescape(s, encodePath)` of an accepted path: `%XX` to its byte, the bytes kept as a Go string keeps them
+ * (an invalid UTF-8 byte as a lone surrogate, see `goStringFromBytes`).
+ */
 function unescapePath(s: string): string {
   const bytes: number[] = [];
   const utf8 = new TextEncoder();
@@ -376,5 +380,5 @@ function unescapePath(s: string): string {
       i += cp > 0xffff ? 2 : 1;
     }
   }
-  return new TextDecoder().decode(new Uint8Array(bytes));
+  return goStringFromBytes(new Uint8Array(bytes));
 }

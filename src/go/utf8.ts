@@ -1,0 +1,65 @@
+/**
+ * Go strings are bytes, not text: a string made of bytes that are not valid UTF-8 (a decoded `%FF` in a
+ * request path) keeps them, and `%q` shows each such byte as `\xff` while encoding/json writes `\ufffd` for it.
+ * A JavaScript string holds such a byte as a lone surrogate U+DC80..U+DCFF (U+DC00 + the byte, as Python's
+ * "surrogateescape"): valid UTF-8 never decodes to a surrogate, so the mapping is unambiguous. `goQuote`
+ * renders these as `\xNN`, `goJsonString` as `\ufffd` (as for every lone surrogate).
+ */
+
+const fatal = new TextDecoder("utf-8", { fatal: true });
+
+/** Go `unicode/utf8.DecodeRune`'s accepted range for the second byte of a sequence led by `b0`, or undefined (invalid lead). */
+function secondByteRange(b0: number): [number, number, number] | undefined {
+  // [low, high, total length]
+  if (b0 >= 0xc2 && b0 <= 0xdf) return [0x80, 0xbf, 2];
+  if (b0 === 0xe0) return [0xa0, 0xbf, 3];
+  if ((b0 >= 0xe1 && b0 <= 0xec) || b0 === 0xee || b0 === 0xef) return [0x80, 0xbf, 3];
+  if (b0 === 0xed) return [0x80, 0x9f, 3];
+  if (b0 === 0xf0) return [0x90, 0xbf, 4];
+  if (b0 >= 0xf1 && b0 <= 0xf3) return [0x80, 0xbf, 4];
+  if (b0 === 0xf4) return [0x80, 0x8f, 4];
+  return undefined;
+}
+
+/**
+ * The JavaScript string of Go string `bytes`: valid UTF-8 sequences as their characters, every byte that
+ * `utf8.DecodeRune` rejects (it rejects one byte at a time) as U+DC00 + the byte.
+ */
+export function goStringFromBytes(bytes: Uint8Array): string {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    // not valid UTF-8: byte by byte below
+  }
+  let out = "";
+  for (let i = 0; i < bytes.length; ) {
+    const b0 = bytes[i]!;
+    if (b0 < 0x80) {
+      out += String.fromCharCode(b0);
+      i++;
+      continue;
+    }
+    const r = secondByteRange(b0);
+    let n = 0;
+    if (r !== undefined && i + r[2] <= bytes.length) {
+      const [lo, hi, len] = r;
+      const b1 = bytes[i + 1]!;
+      let ok = b1 >= lo && b1 <= hi;
+      for (let k = 2; ok && k < len; k++) ok = bytes[i + k]! >= 0x80 && bytes[i + k]! <= 0xbf;
+      if (ok) n = len;
+    }
+    if (n === 0) {
+      out += String.fromCharCode(0xdc00 + b0);
+      i++;
+    } else {
+      out += fatal.decode(bytes.subarray(i, i + n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+/** Whether `cp` is a lone surrogate standing for an invalid byte (see {@link goStringFromBytes}): the byte, else -1. */
+export function escapedByte(cp: number): number {
+  return cp >= 0xdc80 && cp <= 0xdcff ? cp - 0xdc00 : -1;
+}
