@@ -3,10 +3,12 @@ import { type FieldError, fieldError, FieldPath } from "../../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
+import { goJsonMarshal } from "../../go/json.js";
+import { goJsonTypeWord } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
-import { apiErrors } from "./errors.js";
+import { ApiError, apiErrors } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
   finalizersOf,
@@ -47,12 +49,16 @@ import { parseGoBool } from "./query-params.js";
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
 const PROTOBUF_DECODED_GROUPS = new Set(["", "rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
 
-/** Reads and decodes the request body as one object (strict-decoding problems kept in `r`). */
-async function readObject(r: RestRequest): Promise<JsonObject> {
+/**
+ * Reads and decodes the request body as one object (strict-decoding problems kept in `r`). `checkOptions`
+ * runs between reading and decoding, where the API server's handlers decode and validate the options.
+ */
+async function readObject(r: RestRequest, checkOptions?: () => void): Promise<JsonObject> {
   // Create negotiates the media type before reading the body, update after (as the API server's handlers).
   const negotiate = () => negotiateBodyType(r.req.headers["content-type"]);
   const early = r.req.method === "POST" ? negotiate() : undefined;
   const body = await readBody(r.req);
+  checkOptions?.();
   const type = early ?? negotiate();
   if (type === "application/vnd.kubernetes.protobuf" && !PROTOBUF_DECODED_GROUPS.has(r.rt.group)) {
     // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
@@ -60,6 +66,12 @@ async function readObject(r: RestRequest): Promise<JsonObject> {
     throw protobufBodyError(body, r.rt.kind, r.rt.version);
   }
   const { value, strictErrors } = decodeBody(body, type, r.rt.kind);
+  if (r.rt.decodesBodyVersion && type !== "application/vnd.kubernetes.protobuf") {
+    // the unstructured decoder's type-meta errors name the body as sent (the pipeline sees it changed)
+    const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
+    if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
+    if (kindMissing(value)) throw missingKindError(r, body, type === "application/json" ? undefined : value);
+  }
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
     const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
@@ -71,6 +83,45 @@ async function readObject(r: RestRequest): Promise<JsonObject> {
   }
   r.strictErrors = strictErrors;
   return value;
+}
+
+/** The JSON decoder's error for an apiVersion or kind that is no string (the first in the body's key order). */
+function typeMetaTypeError(v: JsonObject): string | undefined {
+  const av = v["apiVersion"];
+  const kind = v["kind"];
+  if ((av === undefined || av === null || typeof av === "string") && (kind === undefined || kind === null || typeof kind === "string")) return undefined;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if ((k === "apiVersion" || k === "kind") && x !== null && x !== undefined && typeof x !== "string") {
+      return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonTypeWord(x)} into Go struct field .${k} of type string`;
+    }
+  }
+  return undefined;
+}
+
+/** A custom resource body (`null` too) without a kind, which the unstructured JSON decoder refuses. */
+function kindMissing(v: JsonValue): boolean {
+  if (v === null) return true;
+  if (!isObject(v)) return false;
+  const av = v["apiVersion"];
+  const k = v["kind"];
+  // a kind or apiVersion that is no string is the decoder's earlier error (the pipeline's)
+  if (av !== undefined && av !== null && typeof av !== "string") return false;
+  return k === undefined || k === null || k === "";
+}
+
+/**
+ * The unstructured decoder's `Object 'Kind' is missing in '<body>'`, as the handlers report it: with the strict
+ * decoder (`fieldValidation` Warn or Strict) as an unrecognized object with a summary of the body, with the
+ * plain one (`Ignore`) as an object of the request's kind and version that cannot be handled.
+ */
+function missingKindError(r: RestRequest, body: Buffer, yaml: JsonValue | undefined): ApiError {
+  if (fieldValidationOf(r.query) === "Ignore") {
+    // the plain YAML decoder converts the document to JSON first (sorted keys) and names that
+    const text = yaml === undefined ? body.toString("utf8") : goJsonMarshal(yaml);
+    return apiErrors.badRequest(`${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: Object 'Kind' is missing in '${text}'`);
+  }
+  return unrecognizedBody(r.rt.kind, `Object 'Kind' is missing in '${body.toString("utf8")}'`, body);
 }
 
 /** `managerOrUserAgent`: the fieldManager parameter, else the User-Agent up to its first `/` (printable, ≤ 128 bytes). */
@@ -137,7 +188,7 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
       e.warnings = collectWarnings(r, res);
       throw e;
     }
-    const msg = res.decodeError.includes("cannot be handled as a")
+    const msg = res.decodeError.includes("cannot be handled as a") || res.decodeError.startsWith("the object provided is unrecognized")
       ? res.decodeError
       : `${r.rt.kind} in version ${JSON.stringify(r.rt.version)} cannot be handled as a ${r.rt.kind}: ${res.decodeError}`;
     throw apiErrors.badRequest(msg);
@@ -156,8 +207,7 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
 
 /** `POST` to a collection. */
 export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
-  const obj = body ?? (await readObject(r));
-  if (body === undefined) checkFieldManager(r.query, "CreateOptions");
+  const obj = body ?? (await readObject(r, () => checkFieldManager(r.query, "CreateOptions")));
   if (r.rt.terminating) {
     throw apiErrors.forbiddenResource(r.rt.plural, r.rt.group, metaString(obj, "name") || r.name, "create not allowed while custom resource definition is terminating");
   }
@@ -310,21 +360,59 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
   return current;
 }
 
+/**
+ * What the decoding half of a PUT says about `body` — the step the API server's update handler runs before it
+ * reads the stored object: a decoding error (strict ones under `fieldValidation=Strict`), the apiVersion or
+ * namespace check, or else the decoding warnings (unknown and duplicate fields under `Warn`). Asked only when a
+ * step crdkit runs earlier (the name check, reading the object, its resourceVersion) failed, so that a
+ * request's answer is the one of the step Kubernetes runs first, without decoding twice on the way to a write.
+ */
+function decodeVerdict(r: RestRequest, body: JsonObject): { error?: ApiError; warnings: string[] } {
+  const obj = deepClone(body);
+  try {
+    checkEnvelope(r, obj);
+    const opts = requestOptions(r);
+    const res = withRequestContext(r.context, () => r.rt.admission().create(obj, opts));
+    if (res.decodeError !== undefined) admitted(r, res, "");
+    if (opts.fieldValidation !== "Warn") return { warnings: [] };
+    return { warnings: [...(opts.strictDecodingErrors ?? []), ...res.unknownFields.map((f) => `unknown field "${f}"`)] };
+  } catch (e) {
+    if (e instanceof ApiError) return { error: e, warnings: [] };
+    throw e;
+  }
+}
+
+/** `e`, or the error decoding `body` gives (which Kubernetes reports first), with decoding's warnings. */
+function decodedFirst(r: RestRequest, body: JsonObject, e: unknown): unknown {
+  if (!(e instanceof ApiError)) return e;
+  const v = decodeVerdict(r, body);
+  if (v.error) return v.error;
+  if (v.warnings.length > 0) e.warnings = [...(e.warnings ?? []), ...v.warnings];
+  return e;
+}
+
 /** `PUT …/NAME[/status|/scale]`. */
 export async function updateObject(r: RestRequest): Promise<RestResponse> {
-  const body = await readObject(r);
-  checkFieldManager(r.query, "UpdateOptions");
-  const bodyName = metaString(body, "name");
-  if (r.subresource !== "scale" && bodyName !== "" && bodyName !== r.name) {
-    throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
-  }
-  const { obj: old, revision } = await loadObject(r, true);
+  const body = await readObject(r, () => checkFieldManager(r.query, "UpdateOptions"));
   if (r.subresource === "scale") {
+    const { obj: old, revision } = await loadObject(r, true);
     const next = applyScale(r.rt, old, body);
     const rev = basedOn(r, next, revision, false);
     return commitUpdate(r, next, old, rev);
   }
-  const rev = basedOn(r, body, revision, r.rt.unconditionalUpdate !== true);
+  let old: JsonObject;
+  let rev: number;
+  try {
+    const bodyName = metaString(body, "name");
+    if (bodyName !== "" && bodyName !== r.name) {
+      throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+    }
+    const loaded = await loadObject(r, true);
+    old = loaded.obj;
+    rev = basedOn(r, body, loaded.revision, r.rt.unconditionalUpdate !== true);
+  } catch (e) {
+    throw decodedFirst(r, body, e);
+  }
   return commitUpdate(r, body, old, rev);
 }
 
