@@ -31,15 +31,14 @@ describe("a request target Go refuses", () => {
   });
   after(() => srv.close());
 
+  // Go's answer to a request it cannot read, byte for byte: net/http's status line, errorHeaders (no Date, no
+  // Content-Length) and the status as the body, then the connection closed.
+  const goRefusal = (status: string) => `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`;
+
   for (const target of ["/%", "/a%zz?watch=true", "/a%4", "http://[/x", "http://h:port/apis"]) {
-    it(`GET ${target}: 400 and the connection closed`, async () => {
-      const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      const [head, body] = answer.split("\r\n\r\n");
-      const lines = head!.split("\r\n");
-      assert.equal(lines[0], "HTTP/1.1 400 Bad Request");
-      assert.ok(lines.includes("Content-Type: text/plain; charset=utf-8"), head);
-      assert.ok(lines.includes("Connection: close"), head);
-      assert.equal(body, "400 Bad Request");
+    it(`GET ${target}: Go's 400 answer and the connection closed (a request pipelined behind it unanswered)`, async () => {
+      const answer = await rawExchange(srv.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      assert.equal(answer, goRefusal("400 Bad Request"));
     });
   }
 
@@ -61,9 +60,6 @@ describe("a request target Go refuses", () => {
     assert.match(answer, /\r\n\r\n\{\n {2}"paths": \[/);
   });
 
-  // Go's answer to a request it cannot read: net/http's status line, errorHeaders and the status as the body.
-  const goRefusal = (status: string) => `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`;
-
   it("a request line Node's parser refuses: Go's 400 answer, with its text body", async () => {
     assert.equal(await rawExchange(srv.port, "GARBAGE\r\n\r\n"), goRefusal("400 Bad Request"));
     assert.equal(await rawExchange(srv.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"), goRefusal("400 Bad Request"));
@@ -82,12 +78,7 @@ describe("a request target Go refuses", () => {
 
   it("an HTTP/1.1 request without Host: Go's 400 with its reason", async () => {
     const answer = await rawExchange(srv.port, "GET /version HTTP/1.1\r\n\r\n");
-    const [head, body] = answer.split("\r\n\r\n");
-    const lines = head!.split("\r\n");
-    assert.equal(lines[0], "HTTP/1.1 400 Bad Request: missing required Host header");
-    assert.ok(lines.includes("Content-Type: text/plain; charset=utf-8"), head);
-    assert.ok(lines.includes("Connection: close"), head);
-    assert.equal(body, "400 Bad Request: missing required Host header");
+    assert.equal(answer, goRefusal("400 Bad Request: missing required Host header"));
     // HTTP/1.0 needs no Host.
     assert.match(await rawExchange(srv.port, "GET /version HTTP/1.0\r\n\r\n"), /^HTTP\/1\.1 200 OK\r\n/);
   });

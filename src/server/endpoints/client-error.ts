@@ -48,10 +48,21 @@ function answerWhenIdle(socket: HttpSocket, status: string): void {
  */
 export function refuseMissingHost(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersion !== "1.1" || req.method === "CONNECT") return false;
-  const status = "400 Bad Request: missing required Host header";
+  sendGoRefusal(res, "400 Bad Request: missing required Host header");
+  return true;
+}
+
+/**
+ * Answers a request Go's server refuses while reading it (`status`: `400 Bad Request`, or with its reason after
+ * a colon) as Go writes that answer: the status line, Go's `errorHeaders` (no Date, no Content-Length, no
+ * chunking), `status` as the body, and the connection closed after it.
+ */
+export function sendGoRefusal(res: import("node:http").ServerResponse, status: string): void {
   res.sendDate = false;
   res.shouldKeepAlive = false;
-  res.writeHead(400, status.slice(4), { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(status.length), Connection: "close" });
+  // Node frames a body with Content-Length (or chunks) unless both are removed: then it writes the body as is
+  res.removeHeader("Content-Length");
+  res.removeHeader("Transfer-Encoding");
+  res.writeHead(Number(status.slice(0, 3)), status.slice(4), { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
   res.end(status);
-  return true;
 }

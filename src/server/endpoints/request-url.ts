@@ -5,6 +5,7 @@
  * plain path — `/` then no `%`, `?` or control character — is its own path without a parse (most requests).
  */
 import { parseRequestURI, queryPairs } from "../../go/url.js";
+import { sendGoRefusal } from "./client-error.js";
 
 /** What the handlers read of a request's URL. */
 export interface RequestUrl {
@@ -49,7 +50,5 @@ export function requestUrl(target: string): RequestUrl | undefined {
  * 400 with the text `400 Bad Request`, closing the connection.
  */
 export function sendBadRequestTarget(res: import("node:http").ServerResponse): void {
-  const text = "400 Bad Request";
-  res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(text.length), Connection: "close" });
-  res.end(text);
+  sendGoRefusal(res, "400 Bad Request");
 }
