@@ -367,14 +367,28 @@ export class ApiHandler {
         if (!l) throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
         return { code: 200, body: l };
       }
+      // kube-openapi's v3 handlers answer every method as GET
       case "openapiIndex":
-        readOnly();
         return { code: 200, body: this.openapi.index() };
-      case "openapiDoc": {
-        readOnly();
-        const doc = this.openapi.document(r.group, r.version);
+      case "openapiDoc":
+      case "openapiDiscoveryDoc": {
+        const name = r.kind === "openapiDoc" ? `apis/${r.group}/${r.version}` : r.name;
+        const doc = r.kind === "openapiDoc" ? this.openapi.document(r.group, r.version) : this.openapi.discoveryDocument(r.name);
         if (!doc) return this.dispatch({ kind: "openapiNone" }, req, res, query, ctx);
         res.setHeader("ETag", `"${doc.hash}"`);
+        res.setHeader("Vary", "Accept");
+        // kube-openapi's handler3: a document asked for by another hash moves (301) to its current URL; one
+        // asked for by its hash may be cached for good.
+        const hash = query.get("hash");
+        if (hash !== null && hash !== "") {
+          if (hash !== doc.hash) {
+            res.writeHead(301, { "Content-Type": "application/json", "Cache-Control": "no-cache, private", Location: `/openapi/v3/${name}?hash=${doc.hash}`, "Content-Length": "0" });
+            res.end();
+            return undefined;
+          }
+          res.setHeader("Expires", new Date(Date.now() + 365 * 86_400_000).toUTCString());
+          return { code: 200, body: doc.text, contentType: "application/json", cacheControl: "public, immutable" };
+        }
         return { code: 200, body: doc.text, contentType: "application/json" };
       }
       case "openapiV2":

@@ -378,7 +378,8 @@ describe("crdkit serve HTTP API", () => {
   it("publishes OpenAPI v3 with GVK extensions and the fieldValidation parameter", async () => {
     const idx = await api(s.url, "GET", "/openapi/v3");
     const url = idx.json.paths["apis/test.example.com/v1"].serverRelativeURL;
-    assert.match(url, /^\/openapi\/v3\/apis\/test\.example\.com\/v1\?hash=[0-9A-F]{64}$/);
+    // kube-openapi's hash form: SHA-512 in upper-case hex
+    assert.match(url, /^\/openapi\/v3\/apis\/test\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
     const doc = (await api(s.url, "GET", url)).json;
     const patch = doc.paths["/apis/test.example.com/v1/namespaces/{namespace}/widgets/{name}"].patch;
     assert.deepEqual(patch["x-kubernetes-group-version-kind"], { group: "test.example.com", version: "v1", kind: "Widget" });

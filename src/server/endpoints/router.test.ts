@@ -33,6 +33,12 @@ test("route: Go paths as kube-apiserver's director and mux dispatch them", () =>
     // The OpenAPI v3 prefix: a document's path exactly, else its empty answer.
     ["/openapi/v3/apis/g.io/v1", { kind: "openapiDoc", group: "g.io", version: "v1" }],
     ["/openapi/v3/", { kind: "openapiNone" }],
+    ["/openapi/v3/apis", { kind: "openapiDiscoveryDoc", name: "apis" }],
+    ["/openapi/v3/version", { kind: "openapiDiscoveryDoc", name: "version" }],
+    ["/openapi/v3/apis/g.io", { kind: "openapiDiscoveryDoc", name: "apis/g.io" }],
+    ["/openapi/v3/apis/", { kind: "openapiNone" }],
+    ["/openapi/v3/version/", { kind: "openapiNone" }],
+    ["/openapi/v3/api", { kind: "openapiNone" }],
     ["/openapi/v3/apis/g.io/v1/", { kind: "openapiNone" }],
     ["/openapi/v3//apis/g.io/v1", { kind: "openapiNone" }],
     // The version web service: its root with trailing slashes; other paths under it have no route.

@@ -11,6 +11,8 @@ export type Route =
   | { kind: "groupVersion"; group: string; version: string }
   | { kind: "openapiIndex" }
   | { kind: "openapiDoc"; group: string; version: string }
+  /** `/openapi/v3/apis`, `/openapi/v3/apis/<group>`, `/openapi/v3/version`: a discovery web service's document. */
+  | { kind: "openapiDiscoveryDoc"; name: string }
   | { kind: "openapiV2" }
   | {
       kind: "resource";
@@ -75,8 +77,10 @@ export function route(path: string): Route {
   }
   if (path === "/version" || path.startsWith("/version/")) return splitPath(path).length === 1 ? { kind: "version" } : { kind: "noRoute" };
   if (path.startsWith("/openapi/v3/")) {
-    const m = /^apis\/([^/]+)\/([^/]+)$/.exec(path.slice("/openapi/v3/".length));
-    return m ? { kind: "openapiDoc", group: m[1]!, version: m[2]! } : { kind: "openapiNone" };
+    const rest = path.slice("/openapi/v3/".length);
+    const m = /^apis\/([^/]+)\/([^/]+)$/.exec(rest);
+    if (m) return { kind: "openapiDoc", group: m[1]!, version: m[2]! };
+    return rest === "apis" || rest === "version" || /^apis\/[^/]+$/.test(rest) ? { kind: "openapiDiscoveryDoc", name: rest } : { kind: "openapiNone" };
   }
   return UNLISTED;
 }

@@ -8,6 +8,7 @@ import { deepClone, isObject, type JsonObject, type JsonValue } from "../../valu
 import type { CrdEntry, Registry } from "../registry/registry.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
 import { LIST_META, META, OBJECT_META, SCALE, sharedSchemas } from "./openapi-meta.js";
+import { PUBLISHED_DISCOVERY_DOCS } from "./published-discovery-docs.js";
 import { openApiV2 } from "./openapi-v2.js";
 
 /** `gvkToModelName`: reversed group, version, kind (`com.example.stable.v1.CronTab`). */
@@ -208,17 +209,39 @@ export class OpenApi {
     return out;
   }
 
+  /**
+   * A group version document's hash: SHA-512 in upper-case hex, as kube-openapi's, of a key that changes with
+   * the document (its CRDs' revisions), so that the index is answered without building every document.
+   */
   private hashOf(key: string): string {
-    return createHash("sha256").update(key).digest("hex").toUpperCase();
+    return createHash("sha512").update(key).digest("hex").toUpperCase();
   }
 
-  /** `GET /openapi/v3`. */
+  /** `GET /openapi/v3`: the discovery web services' documents and every served group version's. */
   index(): JsonObject {
     const paths: JsonObject = {};
+    for (const name of Object.keys(PUBLISHED_DISCOVERY_DOCS)) {
+      paths[name] = { serverRelativeURL: `/openapi/v3/${name}?hash=${this.discoveryDocument(name)!.hash}` };
+    }
     for (const [gv, c] of this.contributors()) {
       paths[`apis/${gv}`] = { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=${this.hashOf(c.key)}` };
     }
     return { paths };
+  }
+
+  /**
+   * `GET /openapi/v3/apis`, `/openapi/v3/apis/<group>`, `/openapi/v3/version`: the document of that discovery web
+   * service as Kubernetes serves it (hashed as kube-openapi hashes: SHA-512 of its bytes), or undefined (a CRD's
+   * group has none).
+   */
+  discoveryDocument(name: string): { text: string; hash: string } | undefined {
+    const cached = this.docs.get(name);
+    if (cached) return cached;
+    if (!Object.hasOwn(PUBLISHED_DISCOVERY_DOCS, name)) return undefined;
+    const text = PUBLISHED_DISCOVERY_DOCS[name]!;
+    const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase() };
+    this.docs.set(name, out);
+    return out;
   }
 
   /** `GET /openapi/v3/apis/<group>/<version>` as JSON text, or undefined when not served. */
