@@ -320,9 +320,13 @@ export class ApiHandler {
     const readOnly = () => {
       if (method !== "GET" && method !== "HEAD") throw apiErrors.methodNotAllowed();
     };
+    // go-restful's web services (/version, /api, /apis, a built-in group's discovery) route GET only (HEAD is 405)
+    const getOnly = () => {
+      if (method !== "GET") throw apiErrors.methodNotAllowed();
+    };
     switch (r.kind) {
       case "version":
-        readOnly();
+        getOnly();
         return { code: 200, body: versionInfo() };
       case "ping":
         // A check's own path answers `ok` (healthz adaptCheckToHandler; ping never fails), without nosniff.
@@ -332,12 +336,12 @@ export class ApiHandler {
         res.setHeader("X-Content-Type-Options", "nosniff");
         return healthCheck(r.endpoint, this.backend, query.has("verbose"), storeFault(this.backend));
       case "core": {
-        readOnly();
+        getOnly();
         const f = negotiateDiscovery(req.headers.accept);
         return { code: 200, body: this.discovery.coreVersions(f), contentType: discoveryContentType(f) };
       }
       case "apis": {
-        readOnly();
+        getOnly();
         const f = negotiateDiscovery(req.headers.accept);
         // Aggregated discovery documents are cacheable (the real server answers `public` with an ETag).
         return { code: 200, body: this.discovery.apis(f), contentType: discoveryContentType(f), ...(f === "legacy" ? {} : { cacheControl: "public" }) };
@@ -355,13 +359,14 @@ export class ApiHandler {
         res.end();
         return undefined;
       case "group": {
-        readOnly();
+        // the CRD handler's group and version discovery answer every method as GET
+        if (this.discovery.isBuiltinGroup(r.group)) getOnly();
         const g = this.discovery.group(r.group);
         if (!g) throw apiErrors.pathNotFound();
         return { code: 200, body: g };
       }
       case "groupVersion": {
-        readOnly();
+        if (this.discovery.isBuiltinGroup(r.group)) getOnly();
         const l = this.discovery.resourceList(r.group, r.version);
         // A built-in group's web service answers a Status; the CRD handler the mux's plain 404.
         if (!l) throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound();
@@ -419,6 +424,8 @@ export class ApiHandler {
     context: RequestContext,
   ): Promise<RestResponse | undefined> {
     const rt = this.lookup(r.group, r.version, r.plural);
+    // The custom resource handler reads HEAD as GET (RequestInfo's verb get or list; Node sends no body).
+    if (method === "HEAD" && rt?.decodesBodyVersion) method = "GET";
     // A built-in group's web service (go-restful) answers a Status for a path it has no route for; the CRD
     // handler leaves such paths to the mux's plain 404.
     const noRoute = () => (this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.pathNotFound());
@@ -496,7 +503,7 @@ export class ApiHandler {
         return this.deleteCollection(rr);
       }
       if (method === "PUT" || method === "PATCH") throw apiErrors.badRequest("name must be provided");
-      throw apiErrors.methodNotAllowed();
+      throw this.unservedMethod(rr, method);
     }
     switch (method) {
       case "GET":
@@ -510,8 +517,14 @@ export class ApiHandler {
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");
         return deleteObject(rr);
       default:
-        throw apiErrors.methodNotAllowed();
+        throw this.unservedMethod(rr, method);
     }
+  }
+
+  /** A method a resource path has no handler for: go-restful's 405, or the custom resource handler's for a verb "". */
+  private unservedMethod(rr: RestRequest, method: string): ApiError {
+    const verbless = !["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method);
+    return rr.rt.decodesBodyVersion && verbless ? apiErrors.methodNotSupported(rr.rt.plural, rr.rt.group, "") : apiErrors.methodNotAllowed();
   }
 
   /**
