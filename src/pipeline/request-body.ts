@@ -56,17 +56,23 @@ function quoteChar(c: string): string {
   return c === "'" ? "'\\''" : c === '"' ? "'\"'" : `'${c}'`;
 }
 
+/**
+ * `json.Unmarshal`'s error for a body with more than its first value (the value at `offset` is well-formed):
+ * `invalid character 'x' after top-level value`, naming the first character after it that is not a space.
+ */
+export function trailingDataError(body: string, offset: number): string {
+  let k = valueEnd(body, offset);
+  while (k < body.length && " \t\r\n".includes(body[k]!)) k++;
+  return `invalid character ${quoteChar(body[k] ?? "")} after top-level value`;
+}
+
 /** Decodes a request body as `json.Unmarshal` does: an object plus its strict errors, or the 400 result. */
 function decodeBody(c: CompiledCrd, body: string): { obj: JsonObject; strict: string[] } | PipelineResult {
   const kind = c.crd.spec.names.kind;
   const r = decodeJsonStream(body);
   const doc = r.documents[0];
   if (!doc) return unrecognized(kind, body, r.problem?.message ?? "unexpected end of JSON input");
-  if (r.problem || r.documents.length > 1) {
-    let k = valueEnd(body, doc.offset);
-    while (k < body.length && " \t\r\n".includes(body[k]!)) k++;
-    return unrecognized(kind, body, `invalid character ${quoteChar(body[k] ?? "")} after top-level value`);
-  }
+  if (r.problem || r.documents.length > 1) return unrecognized(kind, body, trailingDataError(body, doc.offset));
   const v = doc.value;
   if (v === null) return missingKind(kind, body);
   if (!isObject(v)) return unrecognized(kind, body, `json: cannot unmarshal ${goJsonTypeWord(v)} into Go value of type ${TYPE_META_STRUCT}`);

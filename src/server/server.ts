@@ -46,7 +46,7 @@ import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
-import { answerClientError, refuseMissingHost } from "./endpoints/client-error.js";
+import { answerClientError, refuseExpectation, refuseMissingHost } from "./endpoints/client-error.js";
 import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
 import { indexBody, listedPaths } from "./discovery/index-paths.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
@@ -620,6 +620,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest);
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
+  server.on("checkExpectation", refuseExpectation);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {

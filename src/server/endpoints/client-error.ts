@@ -66,3 +66,13 @@ export function sendGoRefusal(res: import("node:http").ServerResponse, status: s
   res.writeHead(Number(status.slice(0, 3)), status.slice(4), { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
   res.end(status);
 }
+
+/**
+ * Go's answer to an `Expect` header other than `100-continue`: 417 with `Connection: close` and an empty body
+ * (Node's own answer is chunked); the request is not served.
+ */
+export function refuseExpectation(_req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(417, { Connection: "close", "Content-Length": "0" });
+  res.end();
+}

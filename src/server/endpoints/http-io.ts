@@ -1,5 +1,6 @@
 /** Reading request bodies and writing JSON responses with node:http. */
 import { parseSimpleJsonBody } from "./json-body-fast.js";
+import { trailingDataError } from "../../pipeline/request-body.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../../io/decode.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
@@ -74,7 +75,9 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
     const jsonBad = (msg: string) => unrecognizedBody(describe, `couldn't get version/kind; json parse error: ${msg}`, body);
     const r = decodeJsonStream(text);
     const doc = r.documents[0];
-    if (r.problem || !doc) throw jsonBad(r.problem?.message ?? "unexpected end of JSON input");
+    if (!doc) throw jsonBad(r.problem?.message ?? "unexpected end of JSON input");
+    // json.Unmarshal checks the whole body first: anything after the first value is its error
+    if (r.problem || r.documents.length > 1) throw jsonBad(trailingDataError(text, doc.offset));
     // The server keeps its request objects within crdkit's 1,000-level limit (the JSON reader itself goes to
     // Kubernetes' 10,000): answered as the JSON scanner answers its own limit.
     if (depthExceeds(doc.value, MAX_DEPTH)) throw jsonBad("invalid character '{' exceeded max depth");
