@@ -86,5 +86,9 @@ const passes = {
 };
 const pass = passes[mode];
 if (pass === undefined) throw new Error(`unknown mode ${mode}`);
-const n = pass();
-if (mode !== "none" && n !== list.length) throw new Error(`${mode}: ${n} of ${list.length} expressions compiled`);
+// PASSES=N repeats the pass (warm instructions per pass: (run with N) - (run with M), divided by N - M)
+const passCount = Number(process.env.PASSES ?? 1);
+for (let i = 0; i < passCount; i++) {
+  const n = pass();
+  if (mode !== "none" && n !== list.length) throw new Error(`${mode}: ${n} of ${list.length} expressions compiled`);
+}

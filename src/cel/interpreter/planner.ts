@@ -739,10 +739,11 @@ class Planner {
       return this.planStrictCall({ kind: "call", id: e.id, function: resolved, args: e.args });
     }
     const fn = e.function;
-    const receiver = e.target !== undefined;
-    const argExprs = receiver ? withTarget(e.target as Expr, e.args) : e.args;
+    const target = e.target;
+    const receiver = target !== undefined;
+    const n = receiver ? e.args.length + 1 : e.args.length;
     const ids = ref?.overloadIds;
-    const dispatch = dispatchFor(this.o.functions, fn, argExprs.length, receiver, ids);
+    const dispatch = dispatchFor(this.o.functions, fn, n, receiver, ids);
     const cands = dispatch.cands;
     // unchecked receiver call whose target is a qualified name: namespaced function (e.g. sets.contains)
     if (cands.length === 0 && receiver) {
@@ -752,8 +753,18 @@ class Planner {
         if (g.length > 0) return this.planStrictCall({ kind: "call", id: e.id, function: `${qn}.${fn}`, args: e.args });
       }
     }
-    const args = new Array<Interp>(argExprs.length);
-    for (let i = 0; i < args.length; i++) args[i] = this.plan(argExprs[i] as Expr);
+    // the arguments (the target first), planned in order; one or two without an array or a target copy
+    let a0: Interp | undefined;
+    let a1: Interp | undefined;
+    let args: Interp[] | undefined;
+    if ((n === 1 || n === 2) && cands.length > 0) {
+      a0 = this.plan(receiver ? target : (e.args[0] as Expr));
+      if (n === 2) a1 = this.plan((receiver ? e.args[0] : e.args[1]) as Expr);
+    } else {
+      const argExprs = receiver ? withTarget(target, e.args) : e.args;
+      args = new Array<Interp>(n);
+      for (let i = 0; i < n; i++) args[i] = this.plan(argExprs[i] as Expr);
+    }
     const callCost = this.o.callCost;
     const id = e.id;
     // cel-go charges every evaluated call (also when an argument is an error or no overload
@@ -766,21 +777,20 @@ class Planner {
     const shape = model.tracker !== undefined ? "dynamic" : callCostShape(callCost, fn, plannedId);
     // a cost known at plan time is added by the call's closure itself (no cost function is called)
     const unit = typeof shape === "number" ? shape : shape === "default" && model.baseCost === UNIT_COST ? 1 : undefined;
-    const n = args.length;
-    if (cands.length === 0) return this.noCandidates(fn, id, args, chargeFor(shape, model, callCost, fn, plannedId));
+    if (cands.length === 0) return this.noCandidates(fn, id, args as Interp[], chargeFor(shape, model, callCost, fn, plannedId));
     const { nonStrict, entries } = dispatch;
     const pick = dispatch.pick as Pick;
     // one overload taking anything (`_==_`, `_!=_`): the dispatcher's answer is known now
     const only = entries.length === 1 && allDyn((entries[0] as Cand).ov.args) ? (entries[0] as Cand) : undefined;
     if (n === 1) {
-      if (unit !== undefined) return unaryUnitCall(fn, id, args[0] as Interp, nonStrict, only, pick, unit);
-      return unaryCall(fn, id, args[0] as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId), shape === "dynamic");
+      if (unit !== undefined) return unaryUnitCall(fn, id, a0 as Interp, nonStrict, only, pick, unit);
+      return unaryCall(fn, id, a0 as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId), shape === "dynamic");
     }
     if (n === 2) {
-      if (unit !== undefined) return binaryUnitCall(fn, id, args[0] as Interp, args[1] as Interp, nonStrict, only, pick, unit);
-      return binaryCall(fn, id, args[0] as Interp, args[1] as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId));
+      if (unit !== undefined) return binaryUnitCall(fn, id, a0 as Interp, a1 as Interp, nonStrict, only, pick, unit);
+      return binaryCall(fn, id, a0 as Interp, a1 as Interp, nonStrict, only, pick, chargeFor(shape, model, callCost, fn, plannedId));
     }
-    return varArgCall(fn, id, args, nonStrict, entries, chargeFor(shape, model, callCost, fn, plannedId));
+    return varArgCall(fn, id, args as Interp[], nonStrict, entries, chargeFor(shape, model, callCost, fn, plannedId));
   }
 
   /** A call no overload implements (an unknown function, or a known one with other arities). */
@@ -895,10 +905,11 @@ type Charge = (s: State, a: CelValue, b: CelValue, all?: readonly CelValue[], r?
 /** The charge of a call site by its cost shape (see `planStrictCallInner`). */
 function chargeFor(shape: CallCostShape, model: CostModel, callCost: CallCostFn | undefined, fn: string, plannedId: string): Charge {
   const { tracker, baseCost } = model;
+  // the default charge depends on the overload's cost function alone: one closure per overload id
   if (shape === "default")
-    return (s, a, b) => {
+    return (model.defaultCharge ??= (s, a, b) => {
       if ((s.cost += baseCost(a, b)) > s.limit) throw new CostExceeded();
-    };
+    });
   if (typeof shape === "number") return (s) => s.add(shape);
   if (typeof shape === "object")
     return (s, a, b) => {
@@ -923,6 +934,8 @@ function withTarget(target: Expr, args: readonly Expr[]): Expr[] {
 interface CostModel {
   readonly tracker: ReturnType<typeof trackerFor>;
   readonly baseCost: ReturnType<typeof callCostFn>;
+  /** {@link chargeFor}'s charge of the `default` shape, made on first use. */
+  defaultCharge: Charge | undefined;
 }
 const COST_MODELS = new Map<string, CostModel>();
 
@@ -930,7 +943,7 @@ const COST_MODELS = new Map<string, CostModel>();
 function costModelOf(id: string): CostModel {
   let m = COST_MODELS.get(id);
   if (m === undefined) {
-    m = { tracker: trackerFor(id), baseCost: callCostFn(id) };
+    m = { tracker: trackerFor(id), baseCost: callCostFn(id), defaultCharge: undefined };
     if (COST_MODELS.size < 10000) COST_MODELS.set(id, m);
   }
   return m;
