@@ -16,6 +16,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { celPasses, loadCelEngines } from "./cel-engines.mjs";
 
 /** test/corpus-root.ts's answer (this file runs without tsx): $CRDKIT_CORPUS, ../shared/corpus, /work/shared/corpus. */
 function corpus() {
@@ -25,17 +26,8 @@ function corpus() {
 
 const [root, mode, listFile] = process.argv.slice(2);
 if (root === undefined || mode === undefined) throw new Error("usage: cold-instructions.mjs ROOT (--list OUT | MODE LIST)");
-const dist = (p) => import(join(root, "dist", p));
-const { Env, isCompileFailure } = await dist("cel/env.js");
-const { parse } = await dist("cel/parser/parser.js");
-const { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } = await dist("rules/library/functions.js");
-const { Environment } = await import("@marcbachmann/cel-js");
-
-const options = { opaqueTypes: KUBE_OPAQUE_TYPES, functions: kubeLibraryFunctions(), variables: { self: "dyn", oldSelf: "dyn" } };
-const full = new Env({ ...options, extendedValidations: true });
-const bare = new Env(options);
-const marc = new Environment({ unlistedVariablesAreDyn: true });
-full.functions();
+const engines = await loadCelEngines(root);
+const { dist, isCompileFailure, full, marc } = engines;
 
 if (mode === "--list") {
   const { expandPaths } = await dist("cli/files.js");
@@ -69,21 +61,7 @@ if (mode === "--list") {
 }
 
 const list = JSON.parse(readFileSync(listFile, "utf8"));
-const parseOptions = full.parseOptions;
-const passes = {
-  none: () => 0,
-  parse: () => list.filter((r) => parse(r, parseOptions).ast !== undefined).length,
-  check: () => list.filter((r) => !isCompileFailure(bare.compile(r))).length,
-  compile: () => list.filter((r) => !isCompileFailure(full.compile(r))).length,
-  program: () =>
-    list.filter((r) => {
-      const c = full.compile(r);
-      if (isCompileFailure(c)) return false;
-      full.program(c);
-      return true;
-    }).length,
-  "cel-js": () => list.filter((r) => marc.parse(r).check().valid === true).length,
-};
+const passes = celPasses(engines, list);
 const pass = passes[mode];
 if (pass === undefined) throw new Error(`unknown mode ${mode}`);
 // PASSES=N repeats the pass (warm instructions per pass: (run with N) - (run with M), divided by N - M)

@@ -16,6 +16,7 @@ import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { celPasses, loadCelEngines } from "./cel-engines.mjs";
 
 const [root, mode, passesArg] = process.argv.slice(2);
 if (root === undefined || mode === undefined) throw new Error("usage: warm-alloc.mjs ROOT MODE [PASSES]");
@@ -24,36 +25,7 @@ const listFile = join(dir, "list.json");
 execFileSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "cold-instructions.mjs"), root, "--list", listFile]);
 const list = JSON.parse(readFileSync(listFile, "utf8"));
 rmSync(dir, { recursive: true, force: true });
-const dist = (p) => import(join(root, "dist", p));
-const { Env, isCompileFailure } = await dist("cel/env.js");
-const { parse } = await dist("cel/parser/parser.js");
-const { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } = await dist("rules/library/functions.js");
-const { Environment } = await import("@marcbachmann/cel-js");
-const options = { opaqueTypes: KUBE_OPAQUE_TYPES, functions: kubeLibraryFunctions(), variables: { self: "dyn", oldSelf: "dyn" } };
-const full = new Env({ ...options, extendedValidations: true });
-const bare = new Env(options);
-const marc = new Environment({ unlistedVariablesAreDyn: true });
-const parseOptions = full.parseOptions;
-const passes = {
-  parse: () => {
-    for (const r of list) parse(r, parseOptions);
-  },
-  check: () => {
-    for (const r of list) bare.compile(r);
-  },
-  compile: () => {
-    for (const r of list) full.compile(r);
-  },
-  program: () => {
-    for (const r of list) {
-      const c = full.compile(r);
-      if (!isCompileFailure(c)) full.program(c);
-    }
-  },
-  "cel-js": () => {
-    for (const r of list) marc.parse(r).check();
-  },
-};
+const passes = celPasses(await loadCelEngines(root), list);
 const pass = passes[mode];
 if (pass === undefined) throw new Error(`unknown mode ${mode}`);
 for (let i = 0; i < 20; i++) pass();
