@@ -14,7 +14,7 @@
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { celPasses, loadCelEngines } from "./cel-engines.mjs";
 
