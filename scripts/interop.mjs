@@ -59,7 +59,7 @@ if (failed) process.exit(1);
 try {
   execFileSync(
     process.execPath,
-    ["--import", "tsx", "--test", "--test-timeout=300000", "test/interop/real-server-etcd.test.ts", "test/storage/etcd36-store.test.ts", "test/server/etcd36-faults.test.ts"],
+    ["--import", "tsx", "--import", "./test/leak-guard.ts", "--test", "--test-timeout=300000", "test/interop/real-server-etcd.test.ts", "test/storage/etcd36-store.test.ts", "test/server/etcd36-faults.test.ts"],
     {
       cwd: root,
       stdio: "inherit",

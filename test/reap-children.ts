@@ -1,7 +1,8 @@
 /**
  * Kills a test's child processes (servers, etcd) when the test process ends without its cleanup: at exit
- * (`--test-force-exit` included) and on SIGTERM/SIGINT. The test runner stops a file that exceeds
- * `--test-timeout` with SIGTERM, which skips 'exit' handlers and would leave the children running.
+ * and on SIGTERM/SIGINT. The test runner stops a file that exceeds `--test-timeout` with SIGTERM, which skips
+ * 'exit' handlers and would leave the children running. Under `npm test`, test/leak-guard.ts also kills
+ * grandchildren then; this covers a file run without it.
  */
 import type { ChildProcess } from "node:child_process";
 
