@@ -6,10 +6,12 @@
  * Without the flag a file's process ends when nothing is left to do; a leaked server, socket, timer or child
  * would keep it, and `npm test`, alive. So once every test of the file has finished and been reported, and
  * its root-level `after` hooks have run, this arms an unref'd timer of {@link GRACE_MS}: a file that ends by
- * itself never sees it fire. If it fires, the guard writes what still keeps the process alive (node's
- * active resources and the child processes) to stderr, kills those children (grandchildren too), lets
- * node:test finish its report as at a natural end, waits until stdout has been handed to the runner, and
- * exits with 1: the file fails with that message instead of hanging.
+ * itself never sees it fire. Likewise each test gets an unref'd timer of {@link TEST_LIMIT_MS}. If one
+ * fires, the guard writes why and what still keeps the process alive (node's active resources, the child
+ * processes) to stderr, kills those children (grandchildren too), lets node:test finish its report as at a
+ * natural end (a test still running is reported as cancelled), waits until that report has been handed to
+ * the runner, and exits with 1: the file fails with that message instead of hanging. When the runner stops
+ * a file (SIGTERM at `--test-timeout`) or on Ctrl-C it kills the file's children and grandchildren.
  *
  * It acts only in a test file's own process (node:test's runner starts each with NODE_TEST_CONTEXT=child-v8);
  * the runner itself and any process a test starts with the same execArgv (a cluster worker, a worker
@@ -18,6 +20,7 @@
 import { AsyncResource } from "node:async_hooks";
 import { readdirSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
+import type { Readable } from "node:stream";
 import { after, afterEach, beforeEach } from "node:test";
 import { isMainThread } from "node:worker_threads";
 
@@ -74,13 +77,21 @@ function descendants(root: number): { pid: number; cmd: string }[] {
   return found;
 }
 
-/** Exits with 1 once everything written to stdout so far has been handed to the runner (or after a bound). */
+/** node:test's reporter stream in this process: it pipes into stdout, which announces it with a 'pipe' event. */
+let reporterStream: Readable | undefined;
+
+/**
+ * Exits with 1 once node:test's reporter stream has ended and everything it wrote to stdout has been handed
+ * to the runner (or after a bound). The stream's last events pass the pipe to the runner only as fast as the
+ * runner reads: exiting earlier would lose them (the bug of `--test-force-exit`).
+ */
 function exitWhenFlushed(): void {
   const exit = () => process.exit(1);
   setTimeout(exit, FLUSH_LIMIT_MS).unref();
-  // A macrotask later node:test's reporter stream has passed its last events on to stdout; the callback of
-  // a write runs after every earlier write has completed.
-  setImmediate(() => process.stdout.write("", exit));
+  // the callback of a write runs after every earlier write has completed
+  const flushStdout = () => process.stdout.write("", exit);
+  if (reporterStream === undefined || reporterStream.readableEnded) setImmediate(flushStdout);
+  else reporterStream.once("end", flushStdout);
 }
 
 /** Node's names of what keeps this process alive, without the pipes or TTYs of stdout and stderr. */
@@ -131,6 +142,10 @@ function fire(why: string, advice: string): void {
 
 const testFile = /\.test\.[cm]?[jt]s$/.test(process.argv[1] ?? "");
 if (process.env["NODE_TEST_CONTEXT"] === "child-v8" && isMainThread && testFile) {
+  // Before the first call into node:test, which sets up its reporter.
+  process.stdout.once("pipe", (source: Readable) => {
+    reporterStream = source;
+  });
   // Created before any test, so hooks registered inside it belong to the root test, not to a running hook.
   const outside = new AsyncResource("leak-guard");
   // The first root-level `after` hook (this module loads before the test file) runs once every test has
