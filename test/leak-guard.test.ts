@@ -34,6 +34,12 @@ test("leaves a server, a timer and a child with a grandchild behind", async () =
 });
 test("passes", () => {});
 `,
+  "chatty.test.ts": `
+import { test } from "node:test";
+test("leaves a timer behind that prints forever", () => {
+  setInterval(() => console.log("tick"), 50);
+});
+`,
   "hang.test.ts": `
 import { describe, it } from "node:test";
 describe("a suite whose first test never ends", () => {
@@ -127,6 +133,15 @@ describe("leak guard", () => {
     assert.equal(summary(out, "pass"), 2);
     assert.equal(summary(out, "fail"), 1);
     await until(() => killed.every(([pid]) => !alive(pid)));
+  });
+
+  it("fails a leaking file whose output never stops, at six times the grace", async () => {
+    const { code, out } = await runGuarded("chatty.test.ts", { CRDKIT_LEAK_GRACE_MS: "500" });
+    assert.equal(code, 1, out.slice(-2000));
+    assert.match(out, /^leak-guard: .*chatty\.test\.ts: did not end 0\.5 s after its last test and after hook finished; still active: .*\bTimeout\b/m);
+    assert.match(out, /^tick$/m);
+    assert.equal(summary(out, "tests"), 2);
+    assert.equal(summary(out, "fail"), 1);
   });
 
   it("stops a hung test by name and still delivers every event of the file", async () => {

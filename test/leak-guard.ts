@@ -5,8 +5,8 @@
  *
  * Without the flag a file's process ends when nothing is left to do; a leaked server, socket, timer or child
  * would keep it, and `npm test`, alive. So once every test of the file has finished and been reported, and
- * its root-level `after` hooks have run, this arms an unref'd timer of {@link GRACE_MS}: a file that ends by
- * itself never sees it fire. Likewise each test gets an unref'd timer of {@link TEST_LIMIT_MS}. If one
+ * its root-level `after` hooks have run, this arms an unref'd timer of {@link GRACE_MS} (of no output to the
+ * runner): a file that ends by itself never sees it fire. Likewise each test gets an unref'd timer of {@link TEST_LIMIT_MS}. If one
  * fires, the guard writes why and what still keeps the process alive (node's active resources, the child
  * processes) to stderr, kills those children (grandchildren too), lets node:test finish its report as at a
  * natural end (a test still running is reported as cancelled), waits until that report has been handed to
@@ -24,8 +24,14 @@ import type { Readable } from "node:stream";
 import { after, afterEach, beforeEach } from "node:test";
 import { isMainThread } from "node:worker_threads";
 
-/** How long a file may take to end by itself after its last `after` hook. */
+/**
+ * How long a file may take to end by itself after its last `after` hook, counted from when its output to the
+ * runner stops flowing (node:test's reporter can still be writing a big file's events through a pipe the
+ * runner reads slowly: the largest file, test/golden, went on for 2.3 s on a loaded machine), but at most
+ * {@link LEAK_LIMIT_MS} in all (a leaked timer that logs forever must not keep it going).
+ */
 const GRACE_MS = Number(process.env["CRDKIT_LEAK_GRACE_MS"] ?? 10_000);
+const LEAK_LIMIT_MS = 6 * GRACE_MS;
 
 /**
  * How long one test (with its beforeEach/afterEach hooks) may run. node:test's `--test-timeout` bounds only
@@ -150,13 +156,26 @@ if (process.env["NODE_TEST_CONTEXT"] === "child-v8" && isMainThread && testFile)
   const outside = new AsyncResource("leak-guard");
   // The first root-level `after` hook (this module loads before the test file) runs once every test has
   // finished and been reported; it queues the timer behind the file's own root-level `after` hooks.
-  const leaked = () =>
-    fire(
-      `did not end ${GRACE_MS / 1000} s after its last test and after hook finished`,
-      "close servers, stores, sockets and timers and stop child processes in the test's finally/after",
-    );
+  const watchForLeak = () => {
+    const start = Date.now();
+    let idleSince = start;
+    let written = process.stdout.bytesWritten;
+    const poll = setInterval(() => {
+      const now = Date.now();
+      if (process.stdout.bytesWritten !== written || process.stdout.writableLength > 0) {
+        written = process.stdout.bytesWritten;
+        idleSince = now;
+      }
+      if (now - idleSince < GRACE_MS && now - start < LEAK_LIMIT_MS) return;
+      clearInterval(poll);
+      fire(
+        `did not end ${GRACE_MS / 1000} s after its last test and after hook finished`,
+        "close servers, stores, sockets and timers and stop child processes in the test's finally/after",
+      );
+    }, 250).unref();
+  };
   after(() => {
-    outside.runInAsyncScope(() => after(() => void setTimeout(leaked, GRACE_MS).unref()));
+    outside.runInAsyncScope(() => after(watchForLeak));
   });
   // Every test inherits the root's beforeEach/afterEach hooks; they bound each test by TEST_LIMIT_MS.
   const limits = new Map<object, NodeJS.Timeout>();
