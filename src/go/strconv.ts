@@ -1,4 +1,4 @@
-/** Go `strconv` float formatting beyond `%v` (which is {@link formatGoFloat} in fmt.ts). */
+/** Go `strconv`: float formatting beyond `%v` (which is {@link formatGoFloat} in fmt.ts) and ParseBool. */
 import { formatGoFloat } from "./fmt.js";
 
 /** Go `strconv.FormatFloat(f, 'f', -1, 64)`: shortest decimal without exponent. */
@@ -29,4 +29,26 @@ export function formatGoFloat32(f: number): string {
     if (Math.fround(Number(s)) === r) return formatGoFloat(Number(s));
   }
   return formatGoFloat(r);
+}
+
+/** `strconv.ParseBool`: true or false for the spellings Go accepts, undefined for any other string. */
+export function parseGoBool(s: string): boolean | undefined {
+  switch (s) {
+    case "1":
+    case "t":
+    case "T":
+    case "TRUE":
+    case "true":
+    case "True":
+      return true;
+    case "0":
+    case "f":
+    case "F":
+    case "FALSE":
+    case "false":
+    case "False":
+      return false;
+    default:
+      return undefined;
+  }
 }

@@ -7,6 +7,7 @@
  */
 
 import { formatGoFloat } from "../../go/fmt.js";
+import { parseGoBool } from "../../go/strconv.js";
 import type { OverloadImpl } from "../interpreter/functions.js";
 import { celCompare, celEquals, codePointLength, typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
@@ -209,9 +210,8 @@ function conversions(): OverloadImpl[] {
     global("string_to_double", "double", ["string"], (s: string) => parseGoFloat(s) ?? conv("string", "double")),
     global("bool_to_bool", "bool", ["bool"], (b: boolean) => b),
     global("string_to_bool", "bool", ["string"], (s: string) => {
-      if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
-      if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
-      return conv("string", "bool");
+      const b = parseGoBool(s);
+      return b === undefined ? conv("string", "bool") : b;
     }),
     global("string_to_string", "string", ["string"], (s: string) => s),
     global("int64_to_string", "string", ["int"], (a: bigint) => String(a)),

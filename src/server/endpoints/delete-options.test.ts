@@ -83,6 +83,12 @@ describe("pretty output", () => {
     assert.equal(isPrettyPrint("", "curl/8.0"), true);
     assert.equal(isPrettyPrint("", "Mozilla/5.0 (X11)"), true);
     assert.equal(isPrettyPrint("", "kubectl/v1.32"), false);
+    // the query as url.ParseQuery reads it: a pair with ";" or a bad escape is dropped, escapes are decoded
+    assert.equal(isPrettyPrint("pretty=true;x=1", "curl/8.0"), true);
+    assert.equal(isPrettyPrint("pretty=true;x=1", undefined), false);
+    assert.equal(isPrettyPrint("pretty=%zz", "curl/8.0"), true);
+    assert.equal(isPrettyPrint("pretty=%74rue", undefined), true);
+    assert.equal(isPrettyPrint("pretty=", "curl/8.0"), true);
   });
   it("indents as json.MarshalIndent (empty objects and arrays stay closed, strings untouched)", () => {
     assert.equal(goJsonIndent('{"a":{},"b":[],"c":[1,{"d":"x\\"y,:{"}]}'), '{\n  "a": {},\n  "b": [],\n  "c": [\n    1,\n    {\n      "d": "x\\"y,:{"\n    }\n  ]\n}');

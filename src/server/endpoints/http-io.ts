@@ -5,6 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeDocuments } from "../../io/decode.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import { goJsonIndent, goJsonMarshal } from "../../go/json.js";
+import { parseGoBool } from "../../go/strconv.js";
+import { parseQuery } from "../../go/url.js";
 import { goYamlMarshal } from "../../go/yaml.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
@@ -151,8 +153,8 @@ export function sendJson(
  */
 export function isPrettyPrint(rawQuery: string, userAgent: string | undefined): boolean {
   if (rawQuery.includes("pretty")) {
-    const v = new URLSearchParams(rawQuery).get("pretty") ?? "";
-    if (v !== "") return ["1", "t", "T", "TRUE", "true", "True"].includes(v);
+    const v = parseQuery(rawQuery).get("pretty")?.[0] ?? "";
+    if (v !== "") return parseGoBool(v) === true;
   }
   const ua = userAgent ?? "";
   return ua.startsWith("curl") || ua.startsWith("Wget") || ua.startsWith("Mozilla/5.0");
