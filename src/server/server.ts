@@ -41,7 +41,7 @@ import { listPage, listParams, type ListPage, type ListParams } from "./endpoint
 import { getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
-import { parseGoBool } from "./endpoints/query-params.js";
+import { queryBool } from "./endpoints/query-params.js";
 import { InFlightLimits } from "./filters/inflight.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
@@ -494,7 +494,7 @@ export class ApiHandler {
     if (isCollection) {
       if (method === "GET") {
         // ListOptions.Watch as the parameter codec reads it: any value but "0" and "false" (any case) is true.
-        if (query.has("watch") && parseGoBool(query.get("watch"))) return watch();
+        if (query.has("watch") && queryBool(query.get("watch"))) return watch();
         return listCollection(rr);
       }
       if (method === "POST") return createObject(rr);

@@ -10,7 +10,7 @@ import { goQuote } from "../../go/fmt.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
 import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
-import { parseGoBool, parseGoInt64 } from "./query-params.js";
+import { queryBool, parseGoInt64 } from "./query-params.js";
 
 export interface DeleteOptions {
   dryRun: string[];
@@ -82,7 +82,7 @@ export function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
   const grace = q.get("gracePeriodSeconds");
   if (grace !== null) out.gracePeriodSeconds = parseGoInt64(grace);
   const orphan = q.get("orphanDependents");
-  if (orphan !== null) out.orphanDependents = parseGoBool(orphan);
+  if (orphan !== null) out.orphanDependents = queryBool(orphan);
   const policy = q.get("propagationPolicy");
   if (policy !== null) out.propagationPolicy = policy;
   return out;

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { CorruptObjectError, storageReadError } from "./corrupt-object.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
-import { parseGoBool, parseGoInt64 } from "./query-params.js";
+import { queryBool, parseGoInt64 } from "./query-params.js";
 
 /** etcd3 `maxLimit`: the largest chunk read when a selector thins out a page. */
 const MAX_CHUNK = 10_000;
@@ -144,7 +144,7 @@ export function watchParams(query: URLSearchParams): WatchParams {
   if (limit !== null && limit !== "") parseGoInt64(limit);
   const timeout = query.get("timeoutSeconds");
   const timeoutSeconds = timeout === null ? 0 : parseGoInt64(timeout);
-  let initial = query.has("sendInitialEvents") ? parseGoBool(query.get("sendInitialEvents")) : undefined;
+  let initial = query.has("sendInitialEvents") ? queryBool(query.get("sendInitialEvents")) : undefined;
   let match = query.get("resourceVersionMatch") ?? "";
   const rv = query.get("resourceVersion") ?? "";
   if (initial === undefined && match === "" && (rv === "" || rv === "0")) {
@@ -162,7 +162,7 @@ export function watchParams(query: URLSearchParams): WatchParams {
     if ((query.get("continue") ?? "") !== "") errs.push(fieldError.forbidden(path, "resourceVersionMatch is forbidden when continue is provided"));
   }
   if (errs.length > 0) throw invalidListOptions(errs);
-  return { sendInitialEvents: initial, allowWatchBookmarks: query.has("allowWatchBookmarks") && parseGoBool(query.get("allowWatchBookmarks")), timeoutSeconds };
+  return { sendInitialEvents: initial, allowWatchBookmarks: query.has("allowWatchBookmarks") && queryBool(query.get("allowWatchBookmarks")), timeoutSeconds };
 }
 
 /** `APIObjectVersioner.ParseResourceVersion` ("" and "0" are 0), with the store's 400 text. */

@@ -11,7 +11,7 @@ const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /** `Convert_Slice_string_To_bool`: `0`, `false` (any case) and a missing value are false, anything else (also "") true. */
-export function parseGoBool(v: string | null): boolean {
+export function queryBool(v: string | null): boolean {
   if (v === null) return false;
   return !(v === "0" || v.toLowerCase() === "false");
 }

@@ -43,7 +43,7 @@ import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
-import { parseGoBool } from "./query-params.js";
+import { queryBool } from "./query-params.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -439,7 +439,7 @@ function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonO
 /** The `force` parameter (apply only). */
 function forceOf(r: RestRequest): boolean {
   // PatchOptions.Force as the parameter codec reads it: any value but "0" and "false" (any case) is true.
-  return r.query.has("force") && parseGoBool(r.query.get("force"));
+  return r.query.has("force") && queryBool(r.query.get("force"));
 }
 
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */

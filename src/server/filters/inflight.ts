@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requestUrl } from "../endpoints/request-url.js";
-import { parseGoBool } from "../endpoints/query-params.js";
+import { queryBool } from "../endpoints/query-params.js";
 
 export const MAX_REQUESTS_IN_FLIGHT = 400;
 export const MAX_MUTATING_REQUESTS_IN_FLIGHT = 200;
@@ -25,7 +25,7 @@ export function longRunning(req: Pick<IncomingMessage, "method" | "url">): boole
   const u = requestUrl(url);
   if (!u) return false;
   if (/^\/apis?\/(?:[^/]+\/)?[^/]+\/watch\/./.test(u.pathname)) return true;
-  return u.searchParams.has("watch") && parseGoBool(u.searchParams.get("watch"));
+  return u.searchParams.has("watch") && queryBool(u.searchParams.get("watch"));
 }
 
 export class InFlightLimits {
