@@ -38,8 +38,9 @@ export function invalidStatus(kind: string, group: string, name: string, errors:
     status: "Failure",
     message,
     reason: "Invalid",
+    // StatusDetails' name is omitempty in Go: an options kind's error (ListOptions, DeleteOptions, ...) has none
     details: {
-      name,
+      ...(name === "" ? {} : { name }),
       group,
       kind,
       causes: errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),

@@ -100,9 +100,7 @@ export function validateDeleteOptions(o: DeleteOptions): void {
   }
   if (o.dryRun.some((d) => d !== "All")) errs.push(fieldError.notSupported(FieldPath.of("dryRun"), o.dryRun, ["All"]));
   if (errs.length === 0) return;
-  const e: ApiError = apiErrors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
-  if (e.status.details) delete e.status.details.name;
-  throw e;
+  throw apiErrors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
 }
 
 const JSON_KIND: Record<string, string> = { string: "string", integer: "number", number: "number", boolean: "bool", array: "array", object: "object" };

@@ -44,9 +44,5 @@ export function dryRunAndFieldValidationErrors(query: URLSearchParams): FieldErr
  */
 export function checkFieldManager(query: URLSearchParams, optionsKind: "CreateOptions" | "UpdateOptions"): void {
   const errs = [...fieldManagerErrors(query), ...dryRunAndFieldValidationErrors(query)];
-  if (errs.length > 0) {
-    const e = apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
-    if (e.status.details) delete e.status.details.name;
-    throw e;
-  }
+  if (errs.length > 0) throw apiErrors.invalid(optionsKind, "meta.k8s.io", "", errs);
 }

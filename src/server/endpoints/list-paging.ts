@@ -83,9 +83,7 @@ export interface ListParams {
 
 /** `NewInvalid(ListOptions.meta.k8s.io, "", errs)` (name and group present only when non-empty, as Go's omitempty). */
 function invalidListOptions(errs: FieldError[]): ApiError {
-  const e = apiErrors.invalid("ListOptions", "meta.k8s.io", "", errs);
-  if (e.status.details) delete e.status.details.name;
-  return e;
+  return apiErrors.invalid("ListOptions", "meta.k8s.io", "", errs);
 }
 
 /** Reads and validates `limit`, `continue`, `resourceVersion`, `resourceVersionMatch` of a list. */

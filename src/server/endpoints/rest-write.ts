@@ -457,11 +457,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     optionErrors.push(fieldError.forbidden(FieldPath.of("force"), "may not be specified for non-apply patch"));
   }
   optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
-  if (optionErrors.length > 0) {
-    const e = apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
-    if (e.status.details) delete e.status.details.name;
-    throw e;
-  }
+  if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
   const patch = decoded.value;
   if (isApply) r.strictErrors = decoded.strictErrors;
