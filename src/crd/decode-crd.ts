@@ -300,6 +300,8 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   const scope = sr.string("scope") ?? "";
   const jsonPathKey = beta ? "JSONPath" : "jsonPath";
   const versions = decodeVersions(ctx, sr, jsonPathKey);
+  // Go's nil slice: no versions in the body (or null), which errors print as null rather than [].
+  const versionsNil = specObj["versions"] === undefined || specObj["versions"] === null;
   const pufRaw = sr.bool("preserveUnknownFields");
   const convObj = sr.object("conversion", "v1.CustomResourceConversion");
   let conversion: InternalConversion | undefined;
@@ -363,7 +365,9 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
       crd.spec.conversion = c;
     }
     applyV1Defaults(crd);
-    return { ok: true, apiVersion, crd, internal: v1ToInternal(crd), unknownFields: ctx.unknownFields };
+    const internalV1 = v1ToInternal(crd);
+    if (versionsNil) internalV1.spec.versionsNil = true;
+    return { ok: true, apiVersion, crd, internal: internalV1, unknownFields: ctx.unknownFields };
   }
   const internal: InternalCrd = {
     metadata,
@@ -391,6 +395,7 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   if (conversion) internal.spec.conversion = conversion;
   if (pufRaw !== undefined) internal.spec.preserveUnknownFields = pufRaw;
   v1beta1Defaults(internal);
+  if (versionsNil && internal.spec.versions.length === 0) internal.spec.versionsNil = true;
   return { ok: true, apiVersion, crd: internalToV1(internal), internal, unknownFields: ctx.unknownFields };
 }
 

@@ -58,6 +58,8 @@ export interface InternalSpec {
   validation?: CustomResourceValidation;
   subresources?: CustomResourceSubresources;
   versions: InternalVersion[];
+  /** No versions were given (Go's nil slice, printed as null in errors; empty `versions: []` prints []). */
+  versionsNil?: true;
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
   selectableFields?: SelectableField[];
   conversion?: InternalConversion;

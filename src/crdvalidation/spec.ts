@@ -301,7 +301,7 @@ export function validateSpec(spec: InternalSpec, optsIn: SpecOptions, p: FieldPa
   if ((spec.additionalPrinterColumns ?? []).length > 0 && spec.versions.some((v) => (v.additionalPrinterColumns ?? []).length > 0)) {
     errs.push(fieldError.forbidden(p.child("additionalPrinterColumns"), "top-level and per-version additionalPrinterColumns are mutually exclusive"));
   }
-  const vv = () => goVersions(spec.versions);
+  const vv = () => (spec.versionsNil ? null : goVersions(spec.versions));
   if (identical(spec.versions, (v) => v.schema, (x) => x !== undefined)) {
     errs.push(fieldError.invalid(p.child("versions"), vv(), "per-version schemas may not all be set to identical values (top-level validation should be used instead)"));
   }

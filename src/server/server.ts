@@ -516,6 +516,12 @@ export class ApiHandler {
         // The custom resource handler's subresources (status, scale) serve no delete.
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");
         return deleteObject(rr);
+      case "POST":
+        // The custom resource handler creates for a POST to an item path too: the name is the body's, the path's
+        // is not used (its subresources serve no create). go-restful routes no POST to a built-in item.
+        if (!rr.rt.decodesBodyVersion) throw this.unservedMethod(rr, method);
+        if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "create");
+        return createObject({ ...rr, name: "" });
       default:
         throw this.unservedMethod(rr, method);
     }

@@ -44,6 +44,7 @@ import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
 import { queryBool } from "./query-params.js";
+import { typedBody } from "./typed-body.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -71,6 +72,12 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
     if (kindMissing(value)) throw missingKindError(r, body, type === "application/json" ? undefined : value);
+  }
+  if (r.rt.typedScheme && (value === null || isObject(value))) {
+    const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
+    if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
+    r.strictErrors = strictErrors;
+    return typedBody(r.rt, r.rt.typedScheme, value, body);
   }
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
@@ -404,7 +411,8 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
   let rev: number;
   try {
     const bodyName = metaString(body, "name");
-    if (bodyName !== "" && bodyName !== r.name) {
+    if (bodyName === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+    if (bodyName !== r.name) {
       throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
     }
     const loaded = await loadObject(r, true);

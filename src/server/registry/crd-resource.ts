@@ -18,6 +18,7 @@ import type { Admission, ResourceType } from "./resource-type.js";
 import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
 import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
+import { apiextensionsScheme } from "./typed-scheme.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
@@ -138,6 +139,7 @@ export function crdResourceType(): ResourceType {
     categories: ["api-extensions"],
     status: true,
     typedList: true,
+    typedScheme: apiextensionsScheme,
     returnDeletedObject: true,
     table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),

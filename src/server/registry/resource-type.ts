@@ -6,6 +6,7 @@ import type { CompiledPath } from "../tableconvertor/jsonpath.js";
 import type { TypeNode } from "../ssa/type-schema.js";
 import type { TableConvertor } from "../tableconvertor/table.js";
 import type { ApiError } from "../endpoints/errors.js";
+import type { TypedScheme } from "./typed-scheme.js";
 
 /** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
 export interface Admission {
@@ -47,6 +48,11 @@ export interface ResourceType {
    * a wrong apiVersion is answered by the decoder, after its unknown-field warnings.
    */
   decodesBodyVersion?: boolean;
+  /**
+   * A resource backed by a Go type whose bodies the API server decodes through this scheme (CRDs): an apiVersion
+   * or kind it does not know, or cannot convert, is refused first (`typed-body.ts`).
+   */
+  typedScheme?: TypedScheme;
   /** The status subresource is enabled. */
   status: boolean;
   scale?: ScaleSpec;
