@@ -79,3 +79,8 @@ test("queryPairs: url.ParseQuery's pairs in order (a `;` or a bad escape drops t
   assert.deepEqual(queryPairs("k=%C3%A9&e=%FF&s=😀&p=%F0%9F%98%80"), [["k", "é"], ["e", "\uFFFD"], ["s", "😀"], ["p", "😀"]]);
   assert.deepEqual([...parseQuery("a=1&b=2&a=3")], [["a", ["1", "3"]], ["b", ["2"]]]);
 });
+
+test("queryPairs keepBytes: bytes that are not UTF-8 stay bytes (lone surrogates), as in Go's url.Values", () => {
+  assert.deepEqual(queryPairs("a=%FF&b=a%C3%A9&%FE=1", true), [["a", "\udcff"], ["b", "aé"], ["\udcfe", "1"]]);
+  assert.deepEqual(queryPairs("a=%FF"), [["a", "\ufffd"]]);
+});

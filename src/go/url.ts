@@ -89,20 +89,24 @@ export function parseQuery(q: string): Map<string, string[]> {
  * The pairs `url.ParseQuery` keeps, in their order: split at `&`, empty parts and parts with a `;` or a bad
  * `%` escape skipped, key and value (split at the first `=`) unescaped with `+` as a space.
  */
-export function queryPairs(q: string): [string, string][] {
+export function queryPairs(q: string, keepBytes = false): [string, string][] {
   const out: [string, string][] = [];
   for (const part of q.split("&")) {
     if (part === "" || part.includes(";")) continue;
     const eq = part.indexOf("=");
-    const k = queryUnescape(eq >= 0 ? part.slice(0, eq) : part);
-    const v = queryUnescape(eq >= 0 ? part.slice(eq + 1) : "");
+    const k = queryUnescape(eq >= 0 ? part.slice(0, eq) : part, keepBytes);
+    const v = queryUnescape(eq >= 0 ? part.slice(eq + 1) : "", keepBytes);
     if (k === undefined || v === undefined) continue;
     out.push([k, v]);
   }
   return out;
 }
 
-function queryUnescape(s: string): string | undefined {
+/**
+ * `url.QueryUnescape`. `keepBytes`: bytes that are not UTF-8 stay bytes, as in a Go string (lone surrogates, see
+ * utf8.ts `goStringFromBytes`); otherwise they read as U+FFFD.
+ */
+function queryUnescape(s: string, keepBytes: boolean): string | undefined {
   // Surrogates (a lone one reads as U+FFFD) take the byte-wise way below.
   const surrogates = /[\ud800-\udfff]/.test(s);
   if (!surrogates && !s.includes("%")) return s.includes("+") ? s.replaceAll("+", " ") : s;
@@ -129,7 +133,7 @@ function queryUnescape(s: string): string | undefined {
       if (cp > 0xffff) i++;
     }
   }
-  return new TextDecoder().decode(new Uint8Array(bytes));
+  return keepBytes ? goStringFromBytes(new Uint8Array(bytes)) : new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** Go's ParseRequestURI error text for a rejected string (best effort; the common case). */

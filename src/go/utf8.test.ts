@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { goQuote } from "./fmt.js";
 import { goJsonString } from "./json.js";
-import { goStringFromBytes } from "./utf8.js";
+import { goByteLength, goStringFromBytes } from "./utf8.js";
 
 // Go: fmt.Sprintf("%q", s) and json.Marshal(s) of the string with these bytes (as the API server prints a name
 // decoded from a request path).
@@ -33,4 +33,12 @@ for (const [bytes, quoted, json] of cases) {
 
 test("a lone surrogate that stands for no byte still quotes as U+FFFD's escape", () => {
   assert.equal(goQuote("a\ud800"), '"a\\ufffd"');
+});
+
+test("goByteLength: len() of the Go string: UTF-8 bytes, one per escaped byte", () => {
+  assert.equal(goByteLength("a"), 1);
+  assert.equal(goByteLength("é"), 2);
+  assert.equal(goByteLength("\u20ac"), 3);
+  assert.equal(goByteLength("\u{1F600}"), 4);
+  assert.equal(goByteLength(goStringFromBytes(new Uint8Array([0x61, 0xff, 0xfe]))), 3);
 });

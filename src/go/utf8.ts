@@ -63,3 +63,13 @@ export function goStringFromBytes(bytes: Uint8Array): string {
 export function escapedByte(cp: number): number {
   return cp >= 0xdc80 && cp <= 0xdcff ? cp - 0xdc00 : -1;
 }
+
+/** `len(s)` of the Go string `s` holds: UTF-8 bytes, one byte for each escaped byte (see {@link goStringFromBytes}). */
+export function goByteLength(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    n += escapedByte(cp) >= 0 ? 1 : cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return n;
+}

@@ -58,6 +58,7 @@ import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
 import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
 import { storageVersionOf } from "./registry/registry.js";
 import type { WebhookSettings } from "./conversion/conversion.js";
+import type { QueryParams } from "./endpoints/request-url.js";
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -315,7 +316,7 @@ export class ApiHandler {
     });
   }
 
-  private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, ctx: RequestContext): Promise<RestResponse | undefined> {
+  private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: QueryParams, ctx: RequestContext): Promise<RestResponse | undefined> {
     const method = req.method ?? "GET";
     const readOnly = () => {
       if (method !== "GET" && method !== "HEAD") throw apiErrors.methodNotAllowed();
@@ -420,7 +421,7 @@ export class ApiHandler {
     method: string,
     req: IncomingMessage,
     res: ServerResponse,
-    query: URLSearchParams,
+    query: QueryParams,
     context: RequestContext,
   ): Promise<RestResponse | undefined> {
     const rt = this.lookup(r.group, r.version, r.plural);

@@ -11,6 +11,7 @@ import { decodeJsonStream } from "../../io/json-decode.js";
 import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { queryBool, parseGoInt64 } from "./query-params.js";
+import type { QueryParams } from "./request-url.js";
 
 export interface DeleteOptions {
   dryRun: string[];
@@ -77,7 +78,7 @@ export function deleteOptionsFromValue(v: JsonValue): DeleteOptions {
 }
 
 /** The options of a DELETE without a body: its query parameters (`metav1.ParameterCodec`). */
-export function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
+export function deleteOptionsFromQuery(q: QueryParams): DeleteOptions {
   const out: DeleteOptions = { dryRun: q.getAll("dryRun"), preconditions: {} };
   const grace = q.get("gracePeriodSeconds");
   if (grace !== null) out.gracePeriodSeconds = parseGoInt64(grace);

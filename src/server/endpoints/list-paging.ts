@@ -14,6 +14,7 @@ import { type ApiError, apiErrors } from "./errors.js";
 import { CorruptObjectError, storageReadError } from "./corrupt-object.js";
 import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
 import { queryBool, parseGoInt64 } from "./query-params.js";
+import type { QueryParams } from "./request-url.js";
 
 /** etcd3 `maxLimit`: the largest chunk read when a selector thins out a page. */
 const MAX_CHUNK = 10_000;
@@ -87,7 +88,7 @@ function invalidListOptions(errs: FieldError[]): ApiError {
 }
 
 /** Reads and validates `limit`, `continue`, `resourceVersion`, `resourceVersionMatch` of a list. */
-export function listParams(query: URLSearchParams): ListParams {
+export function listParams(query: QueryParams): ListParams {
   const rawLimit = query.get("limit") ?? "";
   let limit = 0;
   if (rawLimit !== "") {
@@ -136,7 +137,7 @@ export interface WatchParams {
  * `resourceVersionMatch=NotOlderThan`), then checked by `validateWatchOptions`: 422
  * `ListOptions.meta.k8s.io "" is invalid: …`.
  */
-export function watchParams(query: URLSearchParams): WatchParams {
+export function watchParams(query: QueryParams): WatchParams {
   // Decoded with the other list options, though a watch does not use it.
   const limit = query.get("limit");
   if (limit !== null && limit !== "") parseGoInt64(limit);

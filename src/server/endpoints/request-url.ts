@@ -7,6 +7,39 @@
 import { parseRequestURI, queryPairs } from "../../go/url.js";
 import { sendGoRefusal } from "./client-error.js";
 
+/** What the handlers read of a request's query (URLSearchParams' methods; URLSearchParams is one). */
+export interface QueryParams extends Pick<URLSearchParams, "get" | "getAll" | "has" | "set" | "size"> {
+  [Symbol.iterator](): Iterator<[string, string]>;
+}
+
+/**
+ * A query's parameters as Go's `url.Values` holds them: byte strings, so a `%FF` stays a byte (a lone surrogate,
+ * shown as `\xff` by `%q`), where URLSearchParams would read U+FFFD. URLSearchParams' semantics otherwise.
+ */
+class GoQueryParams implements QueryParams {
+  constructor(private pairs: [string, string][]) {}
+  get(name: string): string | null {
+    return this.pairs.find((p) => p[0] === name)?.[1] ?? null;
+  }
+  getAll(name: string): string[] {
+    return this.pairs.filter((p) => p[0] === name).map((p) => p[1]);
+  }
+  has(name: string): boolean {
+    return this.pairs.some((p) => p[0] === name);
+  }
+  set(name: string, value: string): void {
+    const i = this.pairs.findIndex((p) => p[0] === name);
+    if (i < 0) this.pairs.push([name, value]);
+    else this.pairs = [...this.pairs.slice(0, i), [name, value], ...this.pairs.slice(i + 1).filter((p) => p[0] !== name)];
+  }
+  get size(): number {
+    return this.pairs.length;
+  }
+  [Symbol.iterator](): Iterator<[string, string]> {
+    return this.pairs.map((p): [string, string] => [p[0], p[1]])[Symbol.iterator]();
+  }
+}
+
 /** What the handlers read of a request's URL. */
 export interface RequestUrl {
   /** Go's `URL.Path`: `%` escapes decoded (bytes read as UTF-8), "" for an opaque target (`http:x`). */
@@ -14,13 +47,13 @@ export interface RequestUrl {
   /** `?` and the raw query, or "" without one (request logs). */
   readonly search: string;
   /** The query's parameters as Go's `URL.Query()` reads them (parsed on first use). */
-  readonly searchParams: URLSearchParams;
+  readonly searchParams: QueryParams;
 }
 
 const PLAIN_PATH = /^\/[^%?\x00-\x1f\x7f]*$/;
 
 class ParsedUrl implements RequestUrl {
-  private params: URLSearchParams | undefined;
+  private params: QueryParams | undefined;
   constructor(
     readonly pathname: string,
     private readonly rawQuery = "",
@@ -28,9 +61,10 @@ class ParsedUrl implements RequestUrl {
   get search(): string {
     return this.rawQuery === "" ? "" : `?${this.rawQuery}`;
   }
-  get searchParams(): URLSearchParams {
-    // Go's ParseQuery skips a pair with a `;` or a bad escape, which URLSearchParams keeps; otherwise they agree.
-    this.params ??= new URLSearchParams(/[;%]/.test(this.rawQuery) ? queryPairs(this.rawQuery) : this.rawQuery);
+  get searchParams(): QueryParams {
+    // Go's ParseQuery skips a pair with a `;` or a bad escape, which URLSearchParams keeps, and keeps bytes that are
+    // not UTF-8; without a `;` or `%` they agree.
+    this.params ??= /[;%]/.test(this.rawQuery) ? new GoQueryParams(queryPairs(this.rawQuery, true)) : new URLSearchParams(this.rawQuery);
     return this.params;
   }
 }

@@ -15,6 +15,7 @@ import { labelsOf, metaString, withoutResourceVersion } from "../registry/object
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
 import { parseFieldSelector, parseLabelSelector, type Selector } from "./selectors.js";
 import { wantsTable, type IncludeObject } from "../tableconvertor/table.js";
+import type { QueryParams } from "./request-url.js";
 
 /** One request to a resource endpoint. */
 export interface RestRequest {
@@ -24,7 +25,7 @@ export interface RestRequest {
   namespace: string;
   name: string;
   subresource: string;
-  query: URLSearchParams;
+  query: QueryParams;
   req: IncomingMessage;
   res: ServerResponse;
   /** Admission plugins after decoding (NamespaceLifecycle): throws the ApiError that refuses the write. */
@@ -181,7 +182,7 @@ export interface Filters {
 }
 
 /** Parses `labelSelector` / `fieldSelector`, rejecting unsupported field labels with 400. */
-export function parseFilters(rt: ResourceType, query: URLSearchParams): Filters {
+export function parseFilters(rt: ResourceType, query: QueryParams): Filters {
   const labels = parseLabelSelector(query.get("labelSelector"));
   const fields = parseFieldSelector(query.get("fieldSelector"));
   for (const k of fields.keys()) {
@@ -202,14 +203,14 @@ export interface OutputMode {
   include: IncludeObject;
 }
 
-export function outputMode(req: IncomingMessage, query: URLSearchParams): OutputMode {
+export function outputMode(req: IncomingMessage, query: QueryParams): OutputMode {
   const inc = query.get("includeObject");
   const include: IncludeObject = inc === "None" || inc === "Object" ? inc : "Metadata";
   return { table: wantsTable(req.headers.accept), include };
 }
 
 /** The `fieldValidation` query parameter (default Warn, as the API server). */
-export function fieldValidationOf(query: URLSearchParams): "Strict" | "Warn" | "Ignore" {
+export function fieldValidationOf(query: QueryParams): "Strict" | "Warn" | "Ignore" {
   const v = query.get("fieldValidation");
   if (v === null || v === "" || v === "Warn") return "Warn";
   if (v === "Strict" || v === "Ignore") return v;
@@ -217,7 +218,7 @@ export function fieldValidationOf(query: URLSearchParams): "Strict" | "Warn" | "
 }
 
 /** `dryRun=All`. */
-export function isDryRun(query: URLSearchParams): boolean {
+export function isDryRun(query: QueryParams): boolean {
   const v = query.getAll("dryRun");
   for (const x of v) if (x !== "All") throw apiErrors.badRequest(`Invalid dry run value: ${x}`);
   return v.length > 0;
