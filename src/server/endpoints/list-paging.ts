@@ -118,6 +118,8 @@ export function listParams(query: QueryParams): ListParams {
   }
   if (query.has("sendInitialEvents")) errs.push(fieldError.forbidden(FieldPath.of("sendInitialEvents"), "sendInitialEvents is forbidden for list"));
   if (errs.length > 0) throw invalidListOptions(errs);
+  // A list at resourceVersion "0" is served whole from the watch cache, which does not paginate it: limit ignored.
+  if (p.resourceVersion === "0") p.limit = 0;
   return p;
 }
 

@@ -4,7 +4,7 @@ import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
-import { goJsonTypeWord } from "../../go/fmt.js";
+import { goJsonTypeWord, goQuote } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
@@ -36,7 +36,8 @@ import {
   type RestResponse,
 } from "./rest-common.js";
 import { loadObject } from "./rest-read.js";
-import { applyScale, toScale } from "../registry/scale.js";
+import { applyScale, patchedScale, toScale } from "../registry/scale.js";
+import { decodeScaleBody } from "./scale-body.js";
 import { trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 import { ConversionFailure } from "../conversion/conversion.js";
@@ -398,15 +399,34 @@ function decodedFirst(r: RestRequest, body: JsonObject, e: unknown): unknown {
   return e;
 }
 
+/** `PUT …/NAME/scale`: the body decoded as an autoscaling/v1 Scale, then checked and written as the update handler does. */
+async function updateScale(r: RestRequest): Promise<RestResponse> {
+  const body = await readBody(r.req);
+  checkFieldManager(r.query, "UpdateOptions");
+  const type = negotiateBodyType(r.req.headers["content-type"]);
+  if (type === "application/vnd.kubernetes.protobuf") throw protobufBodyError(body, "Scale", "v1");
+  const decoded = decodeBody(body, type, "Scale");
+  const scale = decodeScaleBody(decoded.value, decoded.strictErrors, fieldValidationOf(r.query));
+  if (scale.name === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+  if (scale.name !== r.name) throw apiErrors.badRequest(`the name of the object (${scale.name}) does not match the name on the URL (${r.name})`);
+  if (scale.namespace !== "" && scale.namespace !== r.namespace) {
+    throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  r.strictErrors = scale.strictErrors;
+  // The scale handler parses the Scale's resourceVersion itself: a malformed one is its plain 500.
+  if (scale.resourceVersion !== "" && !/^[0-9]+$/.test(scale.resourceVersion)) {
+    throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: invalid syntax`);
+  }
+  const { obj: old, revision } = await loadObject(r, true);
+  const next = applyScale(r.rt, old, scale.replicas, scale.resourceVersion);
+  const rev = basedOn(r, next, revision, false);
+  return commitUpdate(r, next, old, rev);
+}
+
 /** `PUT …/NAME[/status|/scale]`. */
 export async function updateObject(r: RestRequest): Promise<RestResponse> {
+  if (r.subresource === "scale") return updateScale(r);
   const body = await readObject(r, () => checkFieldManager(r.query, "UpdateOptions"));
-  if (r.subresource === "scale") {
-    const { obj: old, revision } = await loadObject(r, true);
-    const next = applyScale(r.rt, old, body);
-    const rev = basedOn(r, next, revision, false);
-    return commitUpdate(r, next, old, rev);
-  }
   let old: JsonObject;
   let rev: number;
   try {
@@ -497,7 +517,11 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
-  const next = r.subresource === "scale" ? applyScale(r.rt, old, patched) : patched;
+  let next: JsonObject = patched;
+  if (r.subresource === "scale") {
+    const scale = patchedScale(r.rt, patched);
+    next = applyScale(r.rt, old, scale.replicas, scale.resourceVersion);
+  }
   const rev = basedOn(r, next, revision, false);
   return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
 }

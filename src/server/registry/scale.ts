@@ -26,21 +26,31 @@ export function toScale(spec: ScaleSpec, obj: JsonObject): JsonObject {
     const sel = first(spec.labelSelectorPath, obj);
     if (typeof sel === "string") status["selector"] = sel;
   }
-  return { kind: "Scale", apiVersion: "autoscaling/v1", metadata: m, spec: { replicas: specReplicas! }, status };
+  // ScaleSpec.replicas is omitempty in Go (0 is not written); ScaleStatus.replicas is not.
+  return { kind: "Scale", apiVersion: "autoscaling/v1", metadata: m, spec: Number(specReplicas) === 0 ? {} : { replicas: specReplicas! }, status };
 }
 
-/** Writes the Scale's `spec.replicas` into a copy of `obj` at `specReplicasPath`. */
-export function applyScale(rt: ResourceType, obj: JsonObject, scale: JsonValue): JsonObject {
-  const spec = rt.scale!;
+/**
+ * The replicas and resourceVersion of a patched Scale document (a merge or JSON patch's result): 400 for another
+ * kind, missing or non-integer replicas.
+ */
+export function patchedScale(rt: ResourceType, scale: JsonValue): { replicas: number; resourceVersion: string } {
   if (!isObject(scale) || (scale["kind"] !== undefined && scale["kind"] !== "Scale")) {
     throw apiErrors.badRequest(`wrong object passed to Scale update: ${JSON.stringify(scale)}`);
   }
   const sspec = isObject(scale["spec"]) ? scale["spec"] : {};
   const replicas = sspec["replicas"];
   if (replicas === undefined || replicas === null) {
-    throw apiErrors.badRequest(`the spec replicas field "${spec.specReplicasPath}" cannot be empty`);
+    throw apiErrors.badRequest(`the spec replicas field "${rt.scale!.specReplicasPath}" cannot be empty`);
   }
   if (kindOf(replicas) !== "integer") throw apiErrors.badRequest(`Scale.spec.replicas must be an integer`);
+  const smeta = isObject(scale["metadata"]) ? scale["metadata"] : {};
+  return { replicas: Number(replicas), resourceVersion: typeof smeta["resourceVersion"] === "string" ? smeta["resourceVersion"] : "" };
+}
+
+/** Writes `replicas` into a copy of `obj` at `specReplicasPath` (and the Scale's resourceVersion, when it has one). */
+export function applyScale(rt: ResourceType, obj: JsonObject, replicas: number, resourceVersion: string): JsonObject {
+  const spec = rt.scale!;
   const out = deepClone(obj);
   const parts = spec.specReplicasPath.replace(/^\./, "").split(".");
   let cur: JsonObject = out;
@@ -49,9 +59,6 @@ export function applyScale(rt: ResourceType, obj: JsonObject, scale: JsonValue):
     cur = cur[p] as JsonObject;
   }
   setKey(cur, parts[parts.length - 1]!, replicas);
-  const smeta = isObject(scale["metadata"]) ? scale["metadata"] : {};
-  if (typeof smeta["resourceVersion"] === "string" && smeta["resourceVersion"] !== "" && isObject(out["metadata"])) {
-    out["metadata"]["resourceVersion"] = smeta["resourceVersion"];
-  }
+  if (resourceVersion !== "" && isObject(out["metadata"])) out["metadata"]["resourceVersion"] = resourceVersion;
   return out;
 }

@@ -1,0 +1,82 @@
+/**
+ * The body of a PUT to a custom resource's `/scale`: decoded as the API server's scale handler decodes it, into an
+ * `autoscaling/v1` Scale (the only kind its scheme has: a missing apiVersion or kind defaults to it). A body that
+ * does not decode — another kind or version, a field of the wrong type (replicas beyond int32, a fraction, a
+ * string), metadata that is no ObjectMeta, an unknown or duplicate field under fieldValidation=Strict — is answered
+ * with the error the handler's decode-error path produces for that scheme ("no kind is registered for the type
+ * v1.Scale"); under Warn, unknown and duplicate fields are warnings. Missing replicas decode as 0.
+ */
+import { getObjectMeta } from "../../objectmeta/get-set.js";
+import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { apiErrors } from "./errors.js";
+
+/** What of a Scale the update uses. */
+export interface ScaleBody {
+  name: string;
+  namespace: string;
+  resourceVersion: string;
+  replicas: number;
+  /** Strict-decoding problems (`unknown field "spec.extra"`, `duplicate field "spec.replicas"`). */
+  strictErrors: string[];
+}
+
+const NOT_DECODED = 'no kind is registered for the type v1.Scale in scheme "pkg/runtime/scheme.go:111"';
+const INT32_MAX = 2 ** 31 - 1;
+
+function int32(v: JsonValue | undefined): boolean {
+  return v === undefined || v === null || (kindOf(v) === "integer" && Number(v) >= -INT32_MAX - 1 && Number(v) <= INT32_MAX);
+}
+
+/** The fields of `o` other than `known`, as `<prefix>.<field>` unknown-field errors. */
+function unknownFields(o: JsonObject, known: string[], prefix: string): string[] {
+  return Object.keys(o)
+    .filter((k) => !known.includes(k))
+    .map((k) => `unknown field "${prefix}${k}"`);
+}
+
+/**
+ * The Scale in `value` (a decoded JSON or YAML body; `duplicates`: the decoder's duplicate-field errors), or the
+ * handler's 400.
+ */
+export function decodeScaleBody(value: JsonValue, duplicates: string[], fieldValidation: "Strict" | "Warn" | "Ignore"): ScaleBody {
+  const fail = () => apiErrors.badRequest(NOT_DECODED);
+  const obj: JsonObject = value === null ? {} : isObject(value) ? value : {};
+  if (value !== null && !isObject(value)) throw fail();
+  const av = obj["apiVersion"];
+  const kind = obj["kind"];
+  if ((av !== undefined && av !== null && typeof av !== "string") || (kind !== undefined && kind !== null && typeof kind !== "string")) throw fail();
+  if ((typeof av === "string" && av !== "" && av !== "autoscaling/v1") || (typeof kind === "string" && kind !== "" && kind !== "Scale")) throw fail();
+  const strict: string[] = [...duplicates, ...unknownFields(obj, ["apiVersion", "kind", "metadata", "spec", "status"], "")];
+  let name = "";
+  let namespace = "";
+  let resourceVersion = "";
+  if (obj["metadata"] !== undefined && obj["metadata"] !== null) {
+    const m = getObjectMeta(obj, { returnUnknownFieldPaths: true });
+    if (m.error !== undefined || !m.meta) throw fail();
+    strict.push(...m.unknownPaths.map((p) => `unknown field "${p}"`));
+    name = m.meta.name ?? "";
+    namespace = m.meta.namespace ?? "";
+    resourceVersion = m.meta.resourceVersion ?? "";
+  }
+  const spec = obj["spec"];
+  if (spec !== undefined && spec !== null && !isObject(spec)) throw fail();
+  const replicas = isObject(spec) ? spec["replicas"] : undefined;
+  if (!int32(replicas)) throw fail();
+  if (isObject(spec)) strict.push(...unknownFields(spec, ["replicas"], "spec."));
+  const status = obj["status"];
+  if (status !== undefined && status !== null && !isObject(status)) throw fail();
+  if (isObject(status)) {
+    if (!int32(status["replicas"])) throw fail();
+    const sel = status["selector"];
+    if (sel !== undefined && sel !== null && typeof sel !== "string") throw fail();
+    strict.push(...unknownFields(status, ["replicas", "selector"], "status."));
+  }
+  if (strict.length > 0 && fieldValidation === "Strict") throw fail();
+  return {
+    name,
+    namespace,
+    resourceVersion,
+    replicas: replicas === undefined || replicas === null ? 0 : Number(replicas),
+    strictErrors: fieldValidation === "Warn" ? strict : [],
+  };
+}
