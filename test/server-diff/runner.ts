@@ -275,8 +275,15 @@ function collectGenerated(text: string, out: Map<string, string>): void {
     else if (v !== null && typeof v === "object") {
       const o = v as Record<string, unknown>;
       const m = o["metadata"] as Record<string, unknown> | undefined;
-      if (m && typeof m["generateName"] === "string" && typeof m["name"] === "string" && m["name"] !== m["generateName"] && !out.has(m["name"])) {
-        out.set(m["name"], `${m["generateName"]}<generated-${out.size + 1}>`);
+      // A generated name is generateName and 5 characters of the API server's alphabet (an update may give an
+      // object with another name a generateName too).
+      const gen = m?.["generateName"];
+      const name = m?.["name"];
+      // (A generateName over 58 characters is cut to 58.)
+      const base = typeof gen === "string" ? gen.slice(0, 58) : "";
+      const generated = typeof gen === "string" && typeof name === "string" && name.startsWith(base) && /^[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(name.slice(base.length));
+      if (m && generated && !out.has(name)) {
+        out.set(name, `${gen}<generated-${out.size + 1}>`);
       }
       Object.values(o).forEach(visit);
     }

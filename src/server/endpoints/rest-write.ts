@@ -38,7 +38,7 @@ import {
 import { loadObject } from "./rest-read.js";
 import { applyScale, patchedScale, toScale } from "../registry/scale.js";
 import { decodeScaleBody } from "./scale-body.js";
-import { trackApply, trackUpdate } from "../ssa/field-manager.js";
+import { takeRequestManagedFields, trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
@@ -224,7 +224,11 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
     meta["name"] = generateName(meta["generateName"]);
   }
+  // etcd3's Create refuses an object with a resourceVersion (one that parses as a number other than 0), after validation.
+  const givenVersion = meta["resourceVersion"];
+  const versionSet = typeof givenVersion === "string" && /^[0-9]+$/.test(givenVersion) && BigInt(givenVersion) !== 0n && BigInt(givenVersion) < 2n ** 64n;
   delete meta["resourceVersion"];
+  const stripManaged = !applied && takeRequestManagedFields(meta);
   delete meta["deletionTimestamp"];
   delete meta["deletionGracePeriodSeconds"];
   meta["uid"] = newUid();
@@ -239,6 +243,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const warnings = collectWarnings(r, result);
   let toStore = admitted(r, result, name);
   // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
+  if (stripManaged) metaOf(toStore)["managedFields"] = [{}];
   if (!applied) toStore = await tracked(r, undefined, toStore);
   r.rt.prepareCreate?.(toStore);
   if (isDryRun(r.query)) {
@@ -246,6 +251,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
     if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
     return { code: 201, body: toStore, warnings };
   }
+  if (versionSet) throw apiErrors.internalPlain("resourceVersion should not be set on objects to be created");
   try {
     const key = objectKey(r.rt, r.namespace, name);
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
@@ -303,11 +309,18 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (meta["name"] !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
   }
-  for (const k of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
+  // `rest.BeforeUpdate`: the old uid when none is given, the old creationTimestamp and generation; a deletionTimestamp
+  // or grace period the old object has is kept, one it has not is left for validation (immutable fields).
+  for (const k of ["uid", "creationTimestamp", "generation"]) {
+    if (k === "uid" && typeof meta[k] === "string" && meta[k] !== "") continue;
     if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
     else delete meta[k];
   }
-  const managedFields = metaOf(newObj)["managedFields"];
+  if (oldMeta["deletionTimestamp"] !== undefined) meta["deletionTimestamp"] = oldMeta["deletionTimestamp"]!;
+  if (oldMeta["deletionGracePeriodSeconds"] !== undefined && (meta["deletionGracePeriodSeconds"] ?? null) === null) {
+    meta["deletionGracePeriodSeconds"] = oldMeta["deletionGracePeriodSeconds"]!;
+  }
+  const managedFields = !applied && takeRequestManagedFields(meta) ? [{}] : meta["managedFields"];
   const opts = requestOptions(r);
   const adm = r.rt.admission();
   const result = withRequestContext(r.context, () =>
@@ -347,6 +360,23 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
     throw e;
   }
+}
+
+/**
+ * A PUT's body uid is the update's precondition (`DefaultUpdatedObjectInfo.Preconditions`): another uid than the
+ * stored object's is the storage layer's conflict, before the resourceVersion is compared.
+ */
+function checkUidPrecondition(r: RestRequest, body: JsonObject, old: JsonObject): void {
+  const uid = metaString(body, "uid");
+  const oldUid = metaString(old, "uid");
+  if (uid === "" || uid === oldUid) return;
+  const key = ["/registry", ...(r.rt.group === "" ? [] : [r.rt.group]), r.rt.plural, ...(r.rt.namespaced ? [r.namespace] : []), r.name].join("/");
+  throw apiErrors.conflict(
+    r.rt.plural,
+    r.rt.group,
+    r.name,
+    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${oldUid}`,
+  );
 }
 
 /** The revision a request is based on: the object's resourceVersion, checked against the store's. */
@@ -437,6 +467,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
     }
     const loaded = await loadObject(r, true);
     old = loaded.obj;
+    checkUidPrecondition(r, body, old);
     rev = basedOn(r, body, loaded.revision, r.rt.unconditionalUpdate !== true);
   } catch (e) {
     throw decodedFirst(r, body, e);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { JsonObject } from "../../value/json-value.js";
-import { trackUpdate } from "./field-manager.js";
+import type { JsonObject, JsonValue } from "../../value/json-value.js";
+import { takeRequestManagedFields, trackUpdate } from "./field-manager.js";
 import { DEDUCED } from "./type-schema.js";
 
 test("managers whose names, operations and versions join to the same text stay two managers", () => {
@@ -26,4 +26,19 @@ test("managers whose names, operations and versions join to the same text stay t
     ["m", "Update\u0000v1"],
     ["m\u0000Update", "v1"],
   ]);
+});
+
+test("takeRequestManagedFields: [{}] strips, entries the field manager cannot decode are dropped, [] and valid entries stay", () => {
+  const strip: JsonObject = { managedFields: [{}] };
+  assert.equal(takeRequestManagedFields(strip), true);
+  assert.deepEqual(strip, {});
+  const bad: JsonObject = { managedFields: [{ manager: "m", operation: "Bogus", fieldsType: "FieldsV2" }] };
+  assert.equal(takeRequestManagedFields(bad), false);
+  assert.deepEqual(bad, {});
+  const empty: JsonObject = { managedFields: [] };
+  assert.equal(takeRequestManagedFields(empty), false);
+  assert.deepEqual(empty, { managedFields: [] });
+  const good: JsonObject = { managedFields: [{ manager: "m", operation: "Apply", apiVersion: "x/v1", fieldsType: "FieldsV1", fieldsV1: { "f:spec": {} } }] };
+  assert.equal(takeRequestManagedFields(good), false);
+  assert.equal((good["managedFields"] as JsonValue[]).length, 1);
 });

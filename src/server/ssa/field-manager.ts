@@ -109,6 +109,22 @@ function decode(entries: JsonValue | undefined): Map<string, Managed> | undefine
   return out;
 }
 
+/**
+ * A write's own `metadata.managedFields`, as the field manager takes them before validation sees the object: `[{}]`
+ * (a request to strip them) and entries it cannot decode are removed from `meta` (the field manager works from the
+ * live object's then, and validation sees only what it writes). True for `[{}]`: hand it to {@link trackUpdate}.
+ */
+export function takeRequestManagedFields(meta: JsonObject): boolean {
+  const requested = meta["managedFields"];
+  if (requested === undefined) return false;
+  if (Array.isArray(requested) && requested.length === 1 && deepEqual(requested[0]!, {})) {
+    delete meta["managedFields"];
+    return true;
+  }
+  if (decode(requested) === undefined) delete meta["managedFields"];
+  return false;
+}
+
 /** `encodeManagedFields`: sorted by operation, time, manager, apiVersion, subresource. */
 function encode(managers: Map<string, Managed>): JsonObject[] | undefined {
   const list = [...managers.values()].filter((m) => !m.set.empty());
@@ -242,7 +258,8 @@ export function trackUpdate(
   const newMeta = isObject(next["metadata"]) ? next["metadata"] : {};
   let managers: Map<string, Managed> | undefined;
   const requested = newMeta["managedFields"];
-  const reset = Array.isArray(requested) && (requested.length === 0 || (requested.length === 1 && deepEqual(requested[0]!, {})));
+  // `[{}]` strips the managed fields; an empty list is no request (the live object's are kept).
+  const reset = Array.isArray(requested) && requested.length === 1 && deepEqual(requested[0]!, {});
   if (subresource !== "") managers = decode(liveMeta["managedFields"]) ?? new Map();
   else if (reset) managers = new Map();
   else {

@@ -4,7 +4,7 @@
  * elements, `x-kubernetes-map-type: atomic` makes a map atomic, arrays are atomic unless
  * `x-kubernetes-list-type` is `set` or `map` (keyed by `x-kubernetes-list-map-keys`), and schemaless
  * parts (`x-kubernetes-preserve-unknown-fields`) are "deduced": maps granular, lists atomic.
- * `metadata` is typed as ObjectMeta (labels/annotations maps, finalizers a set, ownerReferences keyed by uid).
+ * `metadata` is typed as ObjectMeta (labels/annotations maps, finalizers a set, ownerReferences keyed by uid, each atomic).
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
@@ -33,7 +33,16 @@ export const OBJECT_META: TypeNode = {
     ["labels", STRING_MAP],
     ["annotations", STRING_MAP],
     ["finalizers", { kind: "list", rel: "set", keys: [], elem: SCALAR }],
-    ["ownerReferences", { kind: "list", rel: "map", keys: ["uid"], elem: DEDUCED }],
+    // OwnerReference is `+structType=atomic`: an owner reference is owned whole (`k:{"uid":…}: {}`).
+    [
+      "ownerReferences",
+      {
+        kind: "list",
+        rel: "map",
+        keys: ["uid"],
+        elem: { kind: "map", atomic: true, fields: new Map(["apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"].map((n): [string, TypeNode] => [n, SCALAR])) },
+      },
+    ],
     ["managedFields", { kind: "list", rel: "atomic", keys: [], elem: DEDUCED }],
   ]),
 };
