@@ -119,6 +119,12 @@ function crdAdmission(): Admission {
     updateStatus(newObj, oldObj) {
       const out = deepClone(oldObj);
       if (Object.hasOwn(newObj, "status")) out["status"] = deepClone(newObj["status"]!);
+      // v1 defaulting of the decoded body (`SetDefaults_CustomResourceDefinition`): no storedVersions → its storage version.
+      const st = out["status"];
+      if (isObject(st) && (!Array.isArray(st["storedVersions"]) || st["storedVersions"].length === 0)) {
+        const storage = storageVersionOf(newObj);
+        if (storage) st["storedVersions"] = [storage];
+      }
       return { object: out, errors: typeMetaErrors(out), warnings: [], unknownFields: [] };
     },
   };
