@@ -13,7 +13,8 @@ import { sqliteAvailable } from "../storage/sqlite-driver.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
-import { acceptable, notAcceptableError } from "./endpoints/accept.js";
+import { acceptable, errorsIndented, notAcceptableError } from "./endpoints/accept.js";
+import { statusIndentedJson } from "./endpoints/status-encodings.js";
 import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { RequestGate } from "./auth/request-gate.js";
@@ -297,7 +298,12 @@ export class ApiHandler {
       if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
       else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
       if (!res.headersSent) {
-        const yaml = (routed ?? route(url.pathname)).kind === "resource" && wantsYaml(req.headers.accept);
+        const resource = (routed ?? route(url.pathname)).kind === "resource";
+        const yaml = resource && wantsYaml(req.headers.accept);
+        // No clause of the Accept header can carry a Status without a conversion: `WriteRawJSON` (indented).
+        if (resource && err.encoded === undefined && err.plainText === undefined && errorsIndented(req.headers.accept)) {
+          err.encoded = { contentType: "application/json", body: statusIndentedJson(err.status) };
+        }
         sendError(res, err, err.warnings, yaml, isPrettyPrint(url.search.slice(1), req.headers["user-agent"]));
       }
       else if (!res.writableEnded) res.end();

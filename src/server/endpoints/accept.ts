@@ -24,9 +24,9 @@ interface Clause {
   params: Map<string, string>;
 }
 
-/** goautoneg's `ParseAccept` (without q ordering, which does not change whether any clause fits). */
+/** goautoneg's `ParseAccept`, clauses in its order: quality, then specific types before wildcards, then more parameters. */
 function parseAccept(header: string): Clause[] {
-  const out: Clause[] = [];
+  const out: (Clause & { q: number; i: number })[] = [];
   for (const raw of header.split(",")) {
     const [range = "", ...paramParts] = raw.trim().split(";");
     const slash = range.split("/");
@@ -38,16 +38,21 @@ function parseAccept(header: string): Clause[] {
     } else if (slash.length === 2) subType = slash[1]!.trim();
     else continue;
     const params = new Map<string, string>();
+    let q = 1;
     for (const p of paramParts) {
       const eq = p.indexOf("=");
       if (eq < 0) continue;
       const k = p.slice(0, eq).trim();
-      if (k === "q") continue;
+      if (k === "q") {
+        q = Number.parseFloat(p.slice(eq + 1).trim()) || 0;
+        continue;
+      }
       params.set(k, p.slice(eq + 1).trim());
     }
-    out.push({ type, subType, params });
+    out.push({ type, subType, params, q, i: out.length });
   }
-  return out;
+  const spec = (c: Clause) => (c.type === "*" ? 0 : 2) + (c.subType === "*" ? 0 : 1);
+  return out.sort((a, b) => b.q - a.q || spec(b) - spec(a) || b.params.size - a.params.size || a.i - b.i);
 }
 
 /** `acceptMediaTypeOptions` + `AllowsMediaTypeTransform` for one supported media type. */
@@ -71,6 +76,51 @@ function allows(params: Map<string, string>, [type, subType, streams]: readonly 
     return convert.kind === "PartialObjectMetadata" || convert.kind === "PartialObjectMetadataList";
   }
   return false;
+}
+
+/** A conversion of the answer an Accept clause asks for (`as`, `g`, `v`). */
+export interface OutputConversion {
+  kind: "Table" | "PartialObjectMetadata" | "PartialObjectMetadataList";
+  /** `meta.k8s.io/v1` or `meta.k8s.io/v1beta1`. */
+  apiVersion: string;
+}
+
+/** The answer the negotiation picks: its media subtype (json, yaml, vnd.kubernetes.protobuf) and conversion. */
+export interface NegotiatedOutput {
+  subType: string;
+  convert?: OutputConversion;
+}
+
+/**
+ * The clause `NegotiateOutputMediaType` picks for a resource answer (the first acceptable one in goautoneg's
+ * order), or undefined when none is acceptable (answered by {@link acceptable}'s 406 before).
+ */
+export function negotiatedOutput(accept: string | undefined): NegotiatedOutput | undefined {
+  if (accept === undefined || accept.trim() === "") return { subType: "json" };
+  for (const c of parseAccept(accept)) {
+    for (const s of SUPPORTED) {
+      const matches = (c.type === s[0] && (c.subType === s[1] || c.subType === "*")) || (c.type === "*" && c.subType === "*");
+      if (!matches || !allows(c.params, s)) continue;
+      const as = c.params.get("as");
+      if (as === undefined) return { subType: s[1] };
+      return { subType: s[1], convert: { kind: as as OutputConversion["kind"], apiVersion: `meta.k8s.io/${c.params.get("v")}` } };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether an error answer goes out as indented JSON: `ErrorNegotiated` negotiates without conversions, and when
+ * no clause of the Accept header is then acceptable it writes the Status with `WriteRawJSON` (indented).
+ */
+export function errorsIndented(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return false;
+  for (const c of parseAccept(accept)) {
+    if (c.params.has("as") || c.params.has("g") || c.params.has("v")) continue;
+    // Any serializer of the scope may carry a Status (protobuf too: no StandardSerializers restriction for errors).
+    if (SUPPORTED.some((s) => (c.type === s[0] && (c.subType === s[1] || c.subType === "*")) || (c.type === "*" && c.subType === "*"))) return false;
+  }
+  return true;
 }
 
 /** Whether `accept` (an HTTP Accept header) allows a media type crdkit can answer with. */

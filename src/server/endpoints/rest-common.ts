@@ -6,6 +6,7 @@ import type { RequestContext } from "../auth/request-context.js";
 import { EncodedObjects } from "./encoded-objects.js";
 import { wantsYaml } from "./yaml-response.js";
 import { goJsonMarshal } from "../../go/json.js";
+import { goQuote } from "../../go/fmt.js";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { apiErrors } from "./errors.js";
 import { CorruptObjectError } from "./corrupt-object.js";
@@ -14,7 +15,8 @@ import { evalJsonPath } from "../tableconvertor/jsonpath.js";
 import { labelsOf, metaString, withoutResourceVersion } from "../registry/object-meta.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
 import { parseFieldSelector, parseLabelSelector, type Selector } from "./selectors.js";
-import { wantsTable, type IncludeObject } from "../tableconvertor/table.js";
+import type { IncludeObject } from "../tableconvertor/table.js";
+import { negotiatedOutput, type OutputConversion } from "./accept.js";
 import type { QueryParams } from "./request-url.js";
 
 /** One request to a resource endpoint. */
@@ -152,7 +154,7 @@ export async function decodeWritten(rt: ResourceType, sv: StoredValue): Promise<
 export function encodedAnswers(r: RestRequest): EncodedObjects | undefined {
   if (!r.encoded || r.subresource === "scale" || !EncodedObjects.cacheable(r.rt)) return undefined;
   const accept = r.req.headers.accept;
-  return wantsYaml(accept) || wantsTable(accept) ? undefined : r.encoded;
+  return wantsYaml(accept) || wantsConversion(accept) ? undefined : r.encoded;
 }
 
 /** The answer of a write that stored `sv`: the object decoded, and its JSON remembered for later GETs. */
@@ -201,12 +203,32 @@ export function parseFilters(rt: ResourceType, query: QueryParams): Filters {
 export interface OutputMode {
   table: boolean;
   include: IncludeObject;
+  /** The conversion the Accept header asks for (Table, PartialObjectMetadata, PartialObjectMetadataList). */
+  convert?: OutputConversion;
+  /** The negotiated media type is YAML. */
+  yaml: boolean;
 }
 
+/**
+ * How a resource answer is converted and encoded (`transformResponseObject`): the negotiated clause of the Accept
+ * header, and for a Table its `TableOptions` (`includeObject`, validated: 400 `Unable to convert to Table as
+ * requested: …`).
+ */
 export function outputMode(req: IncomingMessage, query: QueryParams): OutputMode {
+  const negotiated = negotiatedOutput(req.headers.accept);
+  const convert = negotiated?.convert;
+  const table = convert?.kind === "Table";
   const inc = query.get("includeObject");
+  if (table && inc !== null && inc !== "" && inc !== "Metadata" && inc !== "None" && inc !== "Object") {
+    throw apiErrors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${goQuote(inc)}: must be 'Metadata', 'Object', 'None', or empty`);
+  }
   const include: IncludeObject = inc === "None" || inc === "Object" ? inc : "Metadata";
-  return { table: wantsTable(req.headers.accept), include };
+  return { table, include, ...(convert ? { convert } : {}), yaml: negotiated?.subType === "yaml" };
+}
+
+/** Whether the Accept header asks for a conversion of the answer (no `as=`: none, without parsing it). */
+export function wantsConversion(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes("as=") && negotiatedOutput(accept)?.convert !== undefined;
 }
 
 /** The `fieldValidation` query parameter (default Warn, as the API server). */

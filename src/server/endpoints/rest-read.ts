@@ -1,6 +1,6 @@
 /** GET of one object and of collections (JSON or Table). */
 import type { JsonObject } from "../../value/json-value.js";
-import { apiErrors } from "./errors.js";
+import { ApiError, apiErrors } from "./errors.js";
 import { metaString } from "../registry/object-meta.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
@@ -16,6 +16,9 @@ import {
 } from "./rest-common.js";
 import { listPage, listParams } from "./list-paging.js";
 import { toScale } from "../registry/scale.js";
+import { partialObjectMetadata } from "../tableconvertor/table.js";
+import { failureStatus } from "../../errors/index.js";
+import type { ResourceType } from "../registry/resource-type.js";
 
 /** Reads the current object or throws 404. */
 export async function loadObject(r: RestRequest, forWrite = false): Promise<{ obj: JsonObject; revision: number }> {
@@ -38,10 +41,28 @@ export async function getObject(r: RestRequest): Promise<RestResponse> {
   const { obj } = await loadObject(r);
   if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
   const mode = outputMode(r.req, r.query);
-  if (mode.table && r.subresource === "") {
-    return { code: 200, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include), contentType: TABLE_CONTENT_TYPE };
+  const c = r.subresource === "" ? mode.convert : undefined;
+  const contentType = mode.yaml ? "application/yaml" : TABLE_CONTENT_TYPE;
+  if (c?.kind === "Table") {
+    return { code: 200, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType };
   }
+  if (c?.kind === "PartialObjectMetadata") return { code: 200, body: partialObjectMetadata(obj, c.apiVersion), contentType };
+  if (c?.kind === "PartialObjectMetadataList") throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r.rt, false)})`);
   return { code: 200, body: obj };
+}
+
+/** A conversion the answer cannot take: 406 (`newNotAcceptableError`). */
+function notAcceptable(message: string): ApiError {
+  return new ApiError(failureStatus(406, "NotAcceptable", message));
+}
+
+/** Go's `%T` of the object a resource's handler holds (converted answers' errors name it). */
+function goTypeName(rt: ResourceType, list: boolean): string {
+  const suffix = list ? "List" : "";
+  if (rt.group === "apiextensions.k8s.io") return `*apiextensions.${rt.kind}${suffix}`;
+  if (rt.group === "") return `*core.${rt.kind}${suffix}`;
+  if (rt.group === "rbac.authorization.k8s.io") return `*rbac.${rt.kind}${suffix}`;
+  return list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured";
 }
 
 /** The media type the API server answers Table requests with: plain JSON (kubectl decodes by `kind`). */
@@ -70,12 +91,20 @@ export async function listCollection(r: RestRequest): Promise<RestResponse> {
   meta["continue"] = page.continueToken;
   if (page.remainingItemCount !== undefined) meta["remainingItemCount"] = page.remainingItemCount;
   const mode = outputMode(r.req, r.query);
-  if (mode.table) {
-    const table = r.rt.table.table(page.items, undefined, mode.include);
+  const c = mode.convert;
+  const contentType = mode.yaml ? "application/yaml" : TABLE_CONTENT_TYPE;
+  if (c?.kind === "Table") {
+    const table = r.rt.table.table(page.items, undefined, mode.include, false, c.apiVersion);
     // The Table's ListMeta omits an empty continue.
     if (meta["continue"] === "") delete meta["continue"];
     table["metadata"] = meta;
-    return { code: 200, body: table, contentType: TABLE_CONTENT_TYPE };
+    return { code: 200, body: table, contentType };
+  }
+  if (c?.kind === "PartialObjectMetadata") throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(r.rt, true)})`);
+  if (c?.kind === "PartialObjectMetadataList") {
+    if (meta["continue"] === "") delete meta["continue"];
+    const items = page.items.map((o) => partialObjectMetadata(o, c.apiVersion));
+    return { code: 200, body: { kind: "PartialObjectMetadataList", apiVersion: c.apiVersion, metadata: meta, items }, contentType };
   }
   // Typed lists (CRDs) encode ListMeta with omitempty and their items without TypeMeta.
   if (r.rt.typedList && meta["continue"] === "") delete meta["continue"];

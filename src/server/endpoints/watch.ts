@@ -20,6 +20,7 @@ const FRESH_WAIT_MS = 3000;
 export const MAX_UNREAD_WATCH_BYTES = 16 * 1024 * 1024;
 import { collectionPrefix, decodeObject, outputMode, parseFilters, type RestRequest } from "./rest-common.js";
 import { listObjects } from "./rest-read.js";
+import { partialObjectMetadata } from "../tableconvertor/table.js";
 
 /** Starts a watch; resolves when the stream ends. */
 export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => void): Promise<void> {
@@ -39,10 +40,11 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   const res = r.res;
   let first = true;
   const render = (obj: JsonObject): JsonValue => {
+    if (mode.convert?.kind === "PartialObjectMetadata") return partialObjectMetadata(obj, mode.convert.apiVersion);
     if (!mode.table) return obj;
     const meta = obj["metadata"] as JsonObject | undefined;
     const rv = typeof meta?.["resourceVersion"] === "string" ? (meta["resourceVersion"] as string) : undefined;
-    const t = r.rt.table.table([obj], rv, mode.include, !first);
+    const t = r.rt.table.table([obj], rv, mode.include, !first, mode.convert?.apiVersion);
     first = false;
     return t;
   };

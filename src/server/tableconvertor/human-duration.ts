@@ -1,4 +1,5 @@
 /** apimachinery `util/duration.HumanDuration`: the AGE text kubectl shows. */
+import { parseRFC3339 } from "../../go/time.js";
 
 /** Formats a duration in milliseconds as Kubernetes does (`5s`, `3m20s`, `5h`, `2d3h`, `1y`). */
 export function humanDuration(ms: number): string {
@@ -34,7 +35,8 @@ export function humanDuration(ms: number): string {
 /** `metatable.ConvertToHumanReadableDateType`: RFC 3339 timestamp → age, `<unknown>` / `<invalid>`. */
 export function humanAge(timestamp: string, now: number = Date.now()): string {
   if (timestamp === "") return "<unknown>";
-  const t = Date.parse(timestamp);
-  if (Number.isNaN(t)) return "<invalid>";
-  return humanDuration(now - t);
+  // metav1.Time's UnmarshalQueryParameter: RFC 3339 as Go's time.Parse reads it (a date alone is invalid).
+  const p = parseRFC3339(timestamp);
+  if (!p.ok) return "<invalid>";
+  return humanDuration(now - (Number(p.time.sec) * 1000 + Math.floor(Number(p.time.nsec) / 1e6)));
 }

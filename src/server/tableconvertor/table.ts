@@ -57,7 +57,7 @@ export class TableConvertor {
   }
 
   /** One row for `obj`. */
-  row(obj: JsonObject, include: IncludeObject, now: number): JsonObject {
+  row(obj: JsonObject, include: IncludeObject, now: number, apiVersion = "meta.k8s.io/v1"): JsonObject {
     const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
     const cells: JsonValue[] = [typeof meta["name"] === "string" ? meta["name"] : ""];
     this.columns.forEach((c, i) => {
@@ -72,31 +72,31 @@ export class TableConvertor {
     });
     const row: JsonObject = { cells };
     if (include === "Object") row["object"] = obj;
-    else if (include === "Metadata") row["object"] = partialObjectMetadata(obj);
+    else if (include === "Metadata") row["object"] = partialObjectMetadata(obj, apiVersion);
     // TableRow.Object is a RawExtension: with includeObject=None it is encoded as null.
     else row["object"] = null;
     return row;
   }
 
   /** A Table of `objects` (a list, a single get or one watch event). */
-  table(objects: readonly JsonObject[], resourceVersion: string | undefined, include: IncludeObject, noHeaders = false): JsonObject {
+  table(objects: readonly JsonObject[], resourceVersion: string | undefined, include: IncludeObject, noHeaders = false, apiVersion = "meta.k8s.io/v1"): JsonObject {
     const now = Date.now();
     const meta: JsonObject = {};
     if (resourceVersion !== undefined) meta["resourceVersion"] = resourceVersion;
     return {
       kind: "Table",
-      apiVersion: "meta.k8s.io/v1",
+      apiVersion,
       metadata: meta,
       columnDefinitions: noHeaders ? null : this.columnDefinitions(),
-      rows: objects.map((o) => this.row(o, include, now)),
+      rows: objects.map((o) => this.row(o, include, now, apiVersion)),
     };
   }
 }
 
-/** The metadata-only view of an object kubectl uses for NAMESPACE and labels. */
-export function partialObjectMetadata(obj: JsonObject): JsonObject {
+/** The metadata-only view of an object (`meta.AsPartialObjectMetadata`): kubectl's NAMESPACE and labels, metadata informers. */
+export function partialObjectMetadata(obj: JsonObject, apiVersion = "meta.k8s.io/v1"): JsonObject {
   const meta = isObject(obj["metadata"]) ? { ...obj["metadata"] } : {};
-  return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: meta };
+  return { kind: "PartialObjectMetadata", apiVersion, metadata: meta };
 }
 
 /** `time.Time{}` in RFC 3339. */
@@ -105,6 +105,8 @@ const ZERO_TIME = "0001-01-01T00:00:00Z";
 /** client-go jsonpath text printing of a value (strings raw, others as JSON / Go %v). */
 function printText(v: JsonValue): string {
   if (typeof v === "string") return v;
+  // text/template's printableValue of a nil value.
+  if (v === null) return "<no value>";
   return goJsonMarshal(v);
 }
 
@@ -133,15 +135,4 @@ function cell(c: PrinterColumn, v: JsonValue, now: number): JsonValue {
     default:
       return printText(v);
   }
-}
-
-/** Parses the Accept header: which Table version (if any) the client wants. */
-export function wantsTable(accept: string | undefined): boolean {
-  if (!accept) return false;
-  for (const part of accept.split(",")) {
-    const params = part.split(";").map((p) => p.trim());
-    if (params.includes("as=Table") && params.includes("g=meta.k8s.io")) return true;
-    if (params[0] === "application/json" && params.length === 1) return false;
-  }
-  return false;
 }
