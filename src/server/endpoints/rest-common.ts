@@ -228,7 +228,7 @@ export function outputMode(req: IncomingMessage, query: QueryParams): OutputMode
 
 /** Whether the Accept header asks for a conversion of the answer (no `as=`: none, without parsing it). */
 export function wantsConversion(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes("as=") && negotiatedOutput(accept)?.convert !== undefined;
+  return accept?.includes("as=") === true && negotiatedOutput(accept)?.convert !== undefined;
 }
 
 /** The `fieldValidation` query parameter (default Warn, as the API server). */
