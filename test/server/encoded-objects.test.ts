@@ -86,8 +86,8 @@ describe("EncodedObjects", () => {
   it("matches on resource type, revision and stored text", () => {
     const c = new EncodedObjects();
     const json = c.put(rt, sv("/k", '{"a":1}', 5), { a: 1 });
-    assert.equal(json, '{"a":1}');
-    assert.equal(c.get(rt, sv("/k", '{"a":1}', 5)), '{"a":1}');
+    assert.equal(json, '{"a":1}\n');
+    assert.equal(c.get(rt, sv("/k", '{"a":1}', 5)), '{"a":1}\n');
     assert.equal(c.get(rt, sv("/k", '{"a":1}', 6)), undefined);
     assert.equal(c.get(rt, sv("/k", '{"a":2}', 5)), undefined);
     assert.equal(c.get({ version: "v1" } as ResourceType, sv("/k", '{"a":1}', 5)), undefined);

@@ -49,9 +49,13 @@ export class EncodedObjects {
     return e.json;
   }
 
-  /** Encodes `obj` (`sv` as decoded through `rt`), remembers the text when `rt` is cacheable, and returns it. */
+  /**
+   * Encodes `obj` (`sv` as decoded through `rt`) as Go's json.Encoder writes it (with its newline), remembers
+   * the text when `rt` is cacheable, and returns it. The newline is part of the kept string: appending it per
+   * answer made a new cons string of the (unflattened) encoding on every GET, flattened again by every write.
+   */
   put(rt: ResourceType, sv: StoredValue, obj: JsonObject): string {
-    const json = toJson(obj);
+    const json = `${toJson(obj)}\n`;
     if (!EncodedObjects.cacheable(rt)) return json;
     const id = `${rt.version}\u0000${sv.key}`;
     const size = json.length + sv.value.length;

@@ -113,7 +113,8 @@ export function toJson(v: JsonValue): string {
 }
 
 /**
- * Sends `body` as JSON (`json`: its text, already encoded; as YAML when `contentType` is `application/yaml`)
+ * Sends `body` as JSON (`json`: its text, already encoded, with json.Encoder's newline; as YAML when
+ * `contentType` is `application/yaml`)
  * with `code`, plus `Warning` headers.
  */
 export function sendJson(
@@ -122,9 +123,14 @@ export function sendJson(
   body: JsonValue,
   opts: { contentType?: string; warnings?: readonly string[]; cacheControl?: string; json?: string; pretty?: boolean } = {},
 ): void {
-  // Go's json.Encoder ends the text with a newline; the pretty serializer (json.MarshalIndent) does not.
-  const json = (t: string) => (opts.pretty ? goJsonIndent(t) : t + "\n");
-  const text = opts.contentType === "application/yaml" ? goYamlMarshal(body) : json(opts.json ?? toJson(body));
+  // Go's json.Encoder ends the text with a newline (`opts.json` has it already); the pretty serializer
+  // (json.MarshalIndent) does not (goJsonIndent skips the newline as any space between tokens).
+  const text =
+    opts.contentType === "application/yaml"
+      ? goYamlMarshal(body)
+      : opts.pretty
+        ? goJsonIndent(opts.json ?? toJson(body))
+        : (opts.json ?? `${toJson(body)}\n`);
   const headers: Record<string, string | string[]> = {
     "Content-Type": opts.contentType ?? "application/json",
     "Content-Length": String(Buffer.byteLength(text)),

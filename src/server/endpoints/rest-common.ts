@@ -49,8 +49,9 @@ export interface RestResponse {
   /** `Cache-Control` (default `no-cache, private`). */
   cacheControl?: string;
   /**
-   * The answer's JSON text, already encoded: sent instead of encoding `body` (which is then null when the
-   * text came from the cache). Set only when the client asked for JSON.
+   * The answer's JSON text, already encoded as Go's json.Encoder writes it (ending with its newline): sent
+   * instead of encoding `body` (which is then null when the text came from the cache). Set only when the
+   * client asked for JSON.
    */
   json?: string;
 }
