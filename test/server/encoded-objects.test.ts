@@ -29,6 +29,10 @@ describe("encoded answers of GET", () => {
     assert.equal(first.status, 200);
     assert.equal(first.text, created.text);
     assert.equal(first.headers.get("content-type"), "application/json");
+    // json.Encoder's newline ends a cached answer once; ?pretty indents it without one (json.MarshalIndent)
+    assert.ok(first.text.endsWith("}\n") && !first.text.endsWith("\n\n"), JSON.stringify(first.text.slice(-5)));
+    const pretty = await api(s.url, "GET", `${WIDGETS}/cached?pretty=true`);
+    assert.equal(pretty.text, JSON.stringify(JSON.parse(first.text), null, 2));
     // A default added to the schema applies when the stored object is read (same stored text and revision).
     const crd = (await api(s.url, "GET", `${CRDS}/widgets.test.example.com`)).json;
     crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size = { type: "string", default: "medium" };

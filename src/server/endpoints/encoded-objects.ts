@@ -51,11 +51,13 @@ export class EncodedObjects {
 
   /**
    * Encodes `obj` (`sv` as decoded through `rt`) as Go's json.Encoder writes it (with its newline), remembers
-   * the text when `rt` is cacheable, and returns it. The newline is part of the kept string: appending it per
-   * answer made a new cons string of the (unflattened) encoding on every GET, flattened again by every write.
+   * the text when `rt` is cacheable, and returns it. The kept text is one flat string: the encoder's result is
+   * a rope of V8 cons strings (one heap object per piece), and `join` copies it into one string. Appending the
+   * newline per answer instead (session 29) kept every rope alive in this cache (20,000 small CronTabs: server
+   * RSS 312 MB instead of 180 MB, all of it for the GC to mark) and flattened a new copy on every GET.
    */
   put(rt: ResourceType, sv: StoredValue, obj: JsonObject): string {
-    const json = `${toJson(obj)}\n`;
+    const json = [toJson(obj), "\n"].join("");
     if (!EncodedObjects.cacheable(rt)) return json;
     const id = `${rt.version}\u0000${sv.key}`;
     const size = json.length + sv.value.length;
