@@ -89,7 +89,7 @@ function dumped(dir: string, pid: number, before: Set<string>): Split {
   let listing = false;
   for (const line of annotated.split("\n")) {
     if (line.includes("file:function")) listing = true;
-    const f = listing ? /^ *([\d,]+) \([ \d.]+%\)  (.*)$/.exec(line) : null;
+    const f = listing ? /^ *([\d,]+) \([ \d.]+%\) {2}(.*)$/.exec(line) : null;
     if (!f || f[2]!.includes("PROGRAM TOTALS")) continue;
     const ir = Number(f[1]!.replaceAll(",", ""));
     if (GC.test(f[2]!)) split.gc += ir;
