@@ -115,7 +115,7 @@ try {
       stdio: ["ignore", "ignore", "ignore"],
     });
     for (let i = 0; ; i++) {
-      if (i > 1200) throw new Error(`${root} did not start`);
+      if (i > 6000) throw new Error(`${root} did not start`);
       if (child.exitCode !== null) throw new Error(`${root} exited`);
       if ((await call(`${url}/readyz`, "GET").catch(() => 0)) === 200) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -124,7 +124,7 @@ try {
     if ((await call(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, "POST", CRONTAB_CRD)) !== 201) throw new Error("CRD create failed");
     const coll = `${url}/apis/stable.example.com/v1/namespaces/default/crontabs`;
     for (let i = 0; (await call(coll, "GET")) !== 200; i++) {
-      if (i > 600) throw new Error("the CRD is not served");
+      if (i > 3000) throw new Error("the CRD is not served");
       await new Promise((r) => setTimeout(r, 100));
     }
     await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
