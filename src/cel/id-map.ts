@@ -45,6 +45,15 @@ export class IdMap<V> extends Map<number, V> {
     return m;
   }
 
+  /**
+   * One more than the largest id this map's array may hold (0 when its entries live in the `Map`
+   * storage): every node id of a parsed AST is below its positions map's bound, so a consumer can size
+   * arrays indexed by node id once.
+   */
+  idBound(): number {
+    return this.fallback ? 0 : this.vals.length;
+  }
+
   override get size(): number {
     return this.fallback ? super.size : this.count;
   }

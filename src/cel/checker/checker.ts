@@ -36,6 +36,7 @@ import { IssueCollector } from "./issues.js";
 import { hasTypeParam, type ResolutionCache, resolutionCacheFor } from "./resolution-cache.js";
 import { listOf } from "./list-of.js";
 import { Mapping } from "./mapping.js";
+import { IdMap } from "../id-map.js";
 import {
   isAssignable,
   isAssignableList,
@@ -206,11 +207,11 @@ function singleId(id: string): readonly string[] {
 
 class Checker {
   /** Types and references by node id, and the ids in the order they were first set. */
-  readonly typeArr: (CelType | undefined)[] = [];
+  readonly typeArr: (CelType | undefined)[];
   readonly typedIds: number[] = [];
   /** The typed ids whose type has parameters or is a type parameter (the final substitution's). */
   readonly paramIds: number[] = [];
-  readonly refArr: (Reference | undefined)[] = [];
+  readonly refArr: (Reference | undefined)[];
   readonly refIds: number[] = [];
   /** The function names of the call references set (with repeats), for {@link CheckResult.mayHaveCallNamed}. */
   readonly callNames: string[] = [];
@@ -230,6 +231,11 @@ class Checker {
     decls: CheckerDecls,
     options: CheckOptions,
   ) {
+    // sized for the parser's node ids up front: no growth steps (each a copy through a builtin) as ids rise
+    const positions = ast.sourceInfo.positions;
+    const bound = positions instanceof IdMap ? positions.idBound() : 0;
+    this.typeArr = bound > 0 ? new Array<CelType | undefined>(bound) : [];
+    this.refArr = bound > 0 ? new Array<Reference | undefined>(bound) : [];
     this.env = new CheckerEnv(decls);
     this.cache = resolutionCacheFor(decls.functions, decls.disabledOverloads);
     this.errors = new IssueCollector(options.maxErrors);

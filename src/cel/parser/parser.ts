@@ -507,8 +507,10 @@ class Parser {
     const tokens = this.tokens;
     if ((tokens[this.pos] as Token).kind === "&&") first = this.parseAndRest(first);
     if ((tokens[this.pos] as Token).kind !== "||") return first;
-    const terms: Expr[] = [first];
-    const ops: number[] = [];
+    // the first operator and term in array literals (no growth through a builtin on a first push)
+    const op0 = this.id(this.next().start);
+    const terms: Expr[] = [first, this.parseAnd()];
+    const ops: number[] = [op0];
     while ((this.tokens[this.pos] as Token).kind === "||") {
       const t = this.next();
       ops.push(this.id(t.start));
@@ -525,8 +527,10 @@ class Parser {
   /** The `&&` chain whose first term `first` is parsed. */
   private parseAndRest(first: Expr): Expr {
     if ((this.tokens[this.pos] as Token).kind !== "&&") return first;
-    const terms: Expr[] = [first];
-    const ops: number[] = [];
+    // the first operator and term in array literals (no growth through a builtin on a first push)
+    const op0 = this.id(this.next().start);
+    const terms: Expr[] = [first, this.parseBinary(1)];
+    const ops: number[] = [op0];
     while ((this.tokens[this.pos] as Token).kind === "&&") {
       const t = this.next();
       ops.push(this.id(t.start));
@@ -670,24 +674,33 @@ class Parser {
   }
 
   private parseArgs(): Expr[] {
-    const args: Expr[] = [];
     if ((this.tokens[this.pos] as Token).kind === ")") {
       this.next();
-      return args;
+      return [];
     }
+    // the first argument apart, so that the commonest lists (one or two arguments) are array literals
+    // of their size: an array pushed to from empty grows through a builtin on its first push
+    if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
+    const first = this.parseExpr();
+    let t = this.tokens[this.pos] as Token;
+    if (t.kind === ")") {
+      this.next();
+      return [first];
+    }
+    if (t.kind !== ",") this.mismatch("{')', ','}");
+    this.next();
+    if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
+    const args: Expr[] = [first, this.parseExpr()];
     for (;;) {
-      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
-      args.push(this.parseExpr());
-      const t = (this.tokens[this.pos] as Token);
-      if (t.kind === ",") {
-        this.next();
-        continue;
-      }
+      t = this.tokens[this.pos] as Token;
       if (t.kind === ")") {
         this.next();
         return args;
       }
-      this.mismatch("{')', ','}");
+      if (t.kind !== ",") this.mismatch("{')', ','}");
+      this.next();
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
+      args.push(this.parseExpr());
     }
   }
 
