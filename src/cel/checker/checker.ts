@@ -121,8 +121,10 @@ function substituteFinal(typeArr: (CelType | undefined)[], ids: readonly number[
 class CheckedResult implements CheckResult {
   private readonly typeArr: (CelType | undefined)[];
   private readonly typedIds: readonly number[];
+  private readonly typedCount: number;
   private readonly refArr: (Reference | undefined)[];
   private readonly refIds: readonly number[];
+  private readonly refCount: number;
   private readonly callNames: readonly string[];
   private typeMap: Map<number, CelType> | undefined;
   private refMap: Map<number, Reference> | undefined;
@@ -136,8 +138,10 @@ class CheckedResult implements CheckResult {
   ) {
     this.typeArr = c.typeArr;
     this.typedIds = c.typedIds;
+    this.typedCount = c.typedCount;
     this.refArr = c.refArr;
     this.refIds = c.refIds;
+    this.refCount = c.refCount;
     this.callNames = c.callNames;
   }
 
@@ -149,7 +153,10 @@ class CheckedResult implements CheckResult {
     let m = this.typeMap;
     if (m === undefined) {
       m = new Map();
-      for (const id of this.typedIds) m.set(id, this.typeArr[id] as CelType);
+      for (let i = 0; i < this.typedCount; i++) {
+        const id = this.typedIds[i] as number;
+        m.set(id, this.typeArr[id] as CelType);
+      }
       this.typeMap = m;
     }
     return m;
@@ -159,7 +166,10 @@ class CheckedResult implements CheckResult {
     let m = this.refMap;
     if (m === undefined) {
       m = new Map();
-      for (const id of this.refIds) m.set(id, this.refArr[id] as Reference);
+      for (let i = 0; i < this.refCount; i++) {
+        const id = this.refIds[i] as number;
+        m.set(id, this.refArr[id] as Reference);
+      }
       this.refMap = m;
     }
     return m;
@@ -181,7 +191,7 @@ class CheckedResult implements CheckResult {
   referenceList(): readonly Reference[] {
     let out = this.refList;
     if (out === undefined) {
-      out = new Array<Reference>(this.refIds.length);
+      out = new Array<Reference>(this.refCount);
       for (let i = 0; i < out.length; i++) out[i] = this.refArr[this.refIds[i] as number] as Reference;
       this.refList = out;
     }
@@ -208,11 +218,15 @@ function singleId(id: string): readonly string[] {
 class Checker {
   /** Types and references by node id, and the ids in the order they were first set. */
   readonly typeArr: (CelType | undefined)[];
-  readonly typedIds: number[] = [];
+  readonly typedIds: number[];
+  /** How many entries of {@link typedIds} are set (it is sized for the node ids up front). */
+  typedCount = 0;
   /** The typed ids whose type has parameters or is a type parameter (the final substitution's). */
   readonly paramIds: number[] = [];
   readonly refArr: (Reference | undefined)[];
-  readonly refIds: number[] = [];
+  readonly refIds: number[];
+  /** How many entries of {@link refIds} are set (it is sized for the node ids up front). */
+  refCount = 0;
   /** The function names of the call references set (with repeats), for {@link CheckResult.mayHaveCallNamed}. */
   readonly callNames: string[] = [];
   readonly errors: IssueCollector;
@@ -236,6 +250,9 @@ class Checker {
     const bound = positions instanceof IdMap ? positions.idBound() : 0;
     this.typeArr = bound > 0 ? new Array<CelType | undefined>(bound) : [];
     this.refArr = bound > 0 ? new Array<Reference | undefined>(bound) : [];
+    // written by index and counted (an id is listed once): a store past the end still grows them
+    this.typedIds = bound > 0 ? new Array<number>(bound) : [];
+    this.refIds = bound > 0 ? new Array<number>(bound) : [];
     this.env = new CheckerEnv(decls);
     this.cache = resolutionCacheFor(decls.functions, decls.disabledOverloads);
     this.errors = new IssueCollector(options.maxErrors);
@@ -279,7 +296,7 @@ class Checker {
       this.setTypeId(id, v.type);
       // setReference in place (a variable's reference lists no overloads): the hot paths call no
       // small helpers, which V8 would otherwise optimize one by one in a short run
-      if (this.refArr[id] === undefined) this.refIds.push(id);
+      if (this.refArr[id] === undefined) this.refIds[this.refCount++] = id;
       this.refArr[id] = v.reference;
       return;
     }
@@ -432,7 +449,7 @@ class Checker {
         this.freeTypeVarCounter += hit.typeVarsConsumed;
         this.setType(e, hit.result);
         const ref = hit.reference;
-        if (this.refArr[e.id] === undefined) this.refIds.push(e.id);
+        if (this.refArr[e.id] === undefined) this.refIds[this.refCount++] = e.id;
         this.refArr[e.id] = ref;
         this.callNames.push(ref.name);
         return;
@@ -709,7 +726,7 @@ class Checker {
     const id = e.id;
     const old = this.typeArr[id];
     if (old === undefined) {
-      this.typedIds.push(id);
+      this.typedIds[this.typedCount++] = id;
       if (t.params.length > 0 || t.kind === "type_param") this.paramIds.push(id);
       this.typeArr[id] = t;
       return;
@@ -724,14 +741,14 @@ class Checker {
       return;
     }
     if (old === undefined) {
-      this.typedIds.push(id);
+      this.typedIds[this.typedCount++] = id;
       if (t.params.length > 0 || t.kind === "type_param") this.paramIds.push(id);
     }
     this.typeArr[id] = t;
   }
 
   private setReference(id: number, r: Reference): void {
-    if (this.refArr[id] === undefined) this.refIds.push(id);
+    if (this.refArr[id] === undefined) this.refIds[this.refCount++] = id;
     this.refArr[id] = r;
     // a call's reference lists its overloads (identifiers and type names have none)
     if (r.overloadIds !== undefined) this.callNames.push(r.name as string);
