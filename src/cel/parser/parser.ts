@@ -138,11 +138,6 @@ interface MacroTable {
   readonly byName: ReadonlyMap<string, readonly Macro[]>;
   /** Whether a macro is named like a binary operator's function (else those calls skip the lookup). */
   readonly binaryOperatorMacros: boolean;
-  /**
-   * By a name's first UTF-16 unit (ASCII): bit `n` set when a macro name of `n` units starts with it.
-   * A call whose name is not there skips the `byName` lookup (a string hash-table probe per call).
-   */
-  readonly firstAndLength: Uint32Array;
 }
 
 const macroTables = new WeakMap<readonly Macro[], MacroTable>();
@@ -158,12 +153,7 @@ function macroTable(macros: readonly Macro[]): MacroTable {
       else list.push(m);
     }
     const binaryOperatorMacros = BINARY_OPS.some((op) => op !== undefined && byName.has(op.fn));
-    const firstAndLength = new Uint32Array(128);
-    for (const name of byName.keys()) {
-      const c = name.charCodeAt(0);
-      if (c < 128 && name.length < 32) firstAndLength[c] = (firstAndLength[c] as number) | (1 << name.length);
-    }
-    t = { byName, binaryOperatorMacros, firstAndLength };
+    t = { byName, binaryOperatorMacros };
     macroTables.set(macros, t);
   }
   return t;
@@ -426,11 +416,7 @@ class Parser {
   }
 
   private callOrMacro(id: number, fn: string, args: Expr[], target?: Expr): Expr {
-    // the name filter in place (no small helper call on this hot path); NaN (an empty name) is not < 128
-    const macros = this.macros;
-    const c = fn.charCodeAt(0);
-    const candidates =
-      !(c < 128) || fn.length >= 32 || ((macros.firstAndLength[c] as number) & (1 << fn.length)) !== 0 ? macros.byName.get(fn) : undefined;
+    const candidates = this.macros.byName.get(fn);
     const m = candidates === undefined ? undefined : findMacro(candidates, args.length, target !== undefined);
     if (m) {
       const offset = this.offsets[id] ?? -1;
