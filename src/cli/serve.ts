@@ -13,6 +13,8 @@ import { isServeWorker, reportListening, runServeWorkers, workersFlagError } fro
 import { isWebhookFlag, type ServiceEndpoint, serviceResolverOf, setWebhookFlag, WEBHOOK_USAGE } from "./webhook-flags.js";
 import { untilStopped } from "./until-stopped.js";
 import { tierServerSooner } from "./serve-tiering.js";
+import { HTTP2_USAGE, isHttp2Flag, setHttp2Flag } from "./http2-flags.js";
+import type { Http2ServingOptions } from "../server/http2-serving.js";
 
 /** Where `runServe` writes. */
 export interface ServeIo {
@@ -33,7 +35,7 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
                        NamespaceLifecycle admission, as kube-apiserver; create namespaces first)
   --workers N          run N server processes on the port, replicas on one etcd (needs --etcd-servers)
 ${ETCD_USAGE}${WEBHOOK_USAGE}
-${SECURITY_USAGE}`;
+${SECURITY_USAGE}${HTTP2_USAGE}`;
 
 interface ServeArgs {
   data?: string;
@@ -48,10 +50,11 @@ interface ServeArgs {
   namespaceLifecycle?: boolean;
   workers: number;
   serviceEndpoints: ServiceEndpoint[];
+  http2: Http2ServingOptions;
 }
 
 function parseServeArgs(argv: readonly string[]): ServeArgs | string {
-  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {}, workers: 1, serviceEndpoints: [] };
+  const a: ServeArgs = { host: "127.0.0.1", port: 8080, quiet: false, help: false, etcd: {}, security: {}, workers: 1, serviceEndpoints: [], http2: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -84,6 +87,9 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
       a.workers = Number(v);
     } else if (isWebhookFlag(flag)) {
       const err = setWebhookFlag(a.serviceEndpoints, value());
+      if (err) return err;
+    } else if (isHttp2Flag(flag)) {
+      const err = setHttp2Flag(a.http2, flag, eq > 0 ? arg.slice(eq + 1) : undefined, () => argv[++i]);
       if (err) return err;
     } else if (flag === "--write-kubeconfig") {
       const v = value();
@@ -141,6 +147,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       log,
       logRequests: !parsed.quiet,
       security: parsed.security,
+      http2: parsed.http2,
       ...(parsed.noUi ? { ui: false as const } : {}),
       ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),
       ...(parsed.serviceEndpoints.length > 0 ? { conversionWebhooks: { serviceResolver: serviceResolverOf(parsed.serviceEndpoints)! } } : {}),

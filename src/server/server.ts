@@ -3,6 +3,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Http2SecureServer } from "node:http2";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -60,6 +61,7 @@ import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.j
 import { storageVersionOf } from "./registry/registry.js";
 import type { WebhookSettings } from "./conversion/conversion.js";
 import type { QueryParams } from "./endpoints/request-url.js";
+import { createDualServer, type Http2ServingOptions } from "./http2-serving.js";
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -70,6 +72,9 @@ const SHUTDOWN_GRACE_MS = 5000;
  * request targets — such as long label selectors — that Kubernetes serves).
  */
 const MAX_REQUEST_HEAD_BYTES = (1 << 20) + 4096;
+
+/** How long an idle HTTP/1.1 keep-alive connection stays open. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** A structured log record. */
 export type LogRecord = Record<string, string | number | boolean>;
@@ -104,6 +109,8 @@ export interface ServerOptions {
   namespaceDeletionDelayMs?: number;
   /** How CRD conversion webhooks are reached (service endpoints, call deadline). */
   conversionWebhooks?: WebhookSettings;
+  /** HTTP/2 on the TLS port (`--disable-http2-serving`, `--http2-max-streams-per-connection`); default on. */
+  http2?: Http2ServingOptions;
 }
 
 /** A running server. */
@@ -319,6 +326,8 @@ export class ApiHandler {
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       userAgent: req.headers["user-agent"] ?? "",
       user,
+      // Go's Request.Proto, as the API server's httplog records it.
+      protocol: `HTTP/${req.httpVersion}`,
     });
   }
 
@@ -625,15 +634,35 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     throw e;
   }
   const limits = new InFlightLimits();
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (!refuseMissingHost(req, res) && limits.admit(req, res)) void handler.handle(req, res);
+  const onRequest = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
+    if (!refuseMissingHost(req, res) && limits.admit(req, res)) return handler.handle(req, res);
+    return undefined;
   };
-  const server: Server = security.tls
-    ? createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest)
-    : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest);
-  server.keepAliveTimeout = 65_000;
+  let server: Server | Http2SecureServer;
+  let closeIdle: () => void;
+  let closeAll: () => void;
+  if (security.tls && !opts.http2?.disabled) {
+    // h2 and http/1.1 by ALPN, as kube-apiserver (http2-serving.ts).
+    const dual = createDualServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false }, opts.http2 ?? {}, onRequest, {
+      maxHeaderSize: MAX_REQUEST_HEAD_BYTES,
+      keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+      refuseExpectation,
+    });
+    server = dual.server;
+    closeIdle = dual.closeIdle;
+    closeAll = dual.closeAll;
+  } else {
+    const h1: Server = security.tls
+      ? // --disable-http2-serving: ALPN offers http/1.1 only (Go's NextProtos ["http/1.1"]).
+        createHttpsServer({ ...goCipherOrder(), ...security.tls, rejectUnauthorized: false, maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false, ALPNProtocols: ["http/1.1"] }, onRequest)
+      : createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requireHostHeader: false }, onRequest);
+    h1.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    h1.on("checkExpectation", refuseExpectation);
+    server = h1;
+    closeIdle = () => h1.closeIdleConnections();
+    closeAll = () => h1.closeAllConnections();
+  }
   server.on("clientError", answerClientError);
-  server.on("checkExpectation", refuseExpectation);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -661,9 +690,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           });
         });
         handler.stopWatches();
-        server.closeIdleConnections();
+        // HTTP/2 connections get GOAWAY (their in-flight streams finish), idle HTTP/1.1 ones are closed.
+        closeIdle();
         // In-flight requests get a grace period; keep-alive connections that go idle later are cut then.
-        setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+        setTimeout(closeAll, SHUTDOWN_GRACE_MS).unref();
       });
       return closing;
     },

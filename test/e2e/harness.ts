@@ -8,11 +8,36 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../src/server/server.js";
+import type { SecurityOptions } from "../../src/server/auth/security.js";
+import { generateCa, generateServingCert } from "../../src/server/auth/pki.js";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
 import { EtcdProcess } from "../storage/etcd-process.js";
 
 /** The store backends the e2e suites run against. */
 export type Backend = "sqlite" | "etcd";
+
+/**
+ * How kubectl reaches the server: `h2` (default; TLS, HTTP/2 negotiated by ALPN as with a cluster),
+ * `http/1.1` (TLS with `--disable-http2-serving`), `http` (plain HTTP/1.1). `CRDKIT_E2E_PROTOCOL` sets the
+ * default for every suite.
+ */
+export type Protocol = "h2" | "http/1.1" | "http";
+
+function defaultProtocol(): Protocol {
+  const p = process.env["CRDKIT_E2E_PROTOCOL"];
+  return p === "http/1.1" || p === "http" ? p : "h2";
+}
+
+/** A serving certificate for 127.0.0.1, made once per test file. */
+let servingCert: Promise<{ ca: string; cert: string; key: string }> | undefined;
+function loopbackServingCert(): Promise<{ ca: string; cert: string; key: string }> {
+  servingCert ??= (async () => {
+    const ca = await generateCa("crdkit-e2e-ca");
+    const kp = await generateServingCert(ca, ["127.0.0.1", "localhost"]);
+    return { ca: ca.cert, cert: kp.cert, key: kp.key };
+  })();
+  return servingCert;
+}
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -61,15 +86,38 @@ export interface Cluster {
 
 /** Starts a server and writes a kubeconfig for it. */
 export async function startCluster(
-  opts: { log?: (r: Record<string, string | number | boolean>) => void; backend?: Backend } = {},
+  opts: { log?: (r: Record<string, string | number | boolean>) => void; backend?: Backend; protocol?: Protocol } = {},
 ): Promise<Cluster> {
   // The etcd backend: a fresh etcd process per cluster, removed on close.
   // Default backend: CRDKIT_E2E_BACKEND=etcd runs any e2e suite on etcd.
   const backend = opts.backend ?? (process.env["CRDKIT_E2E_BACKEND"] === "etcd" ? "etcd" : "sqlite");
   const etcd = backend === "etcd" ? await EtcdProcess.start() : undefined;
   const store = etcd ? new EtcdStore({ servers: [etcd.url] }) : undefined;
-  const server = await startServer({ ...(opts.log ? { log: opts.log } : {}), ...(store ? { store } : {}) });
+  const protocol = opts.protocol ?? defaultProtocol();
   const dir = mkdtempSync(join(tmpdir(), "crdkit-e2e-"));
+  let ca: string | undefined;
+  let security: SecurityOptions = {};
+  if (protocol !== "http") {
+    // TLS without authentication (loopback): every request is allowed, as over plain HTTP.
+    const tls = await loopbackServingCert();
+    writeFileSync(join(dir, "serving.crt"), tls.cert);
+    writeFileSync(join(dir, "serving.key"), tls.key);
+    security = { tlsCertFile: join(dir, "serving.crt"), tlsPrivateKeyFile: join(dir, "serving.key") };
+    ca = tls.ca;
+  }
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      ...(opts.log ? { log: opts.log } : {}),
+      ...(store ? { store } : {}),
+      security,
+      ...(protocol === "http/1.1" ? { http2: { disabled: true } } : {}),
+    });
+  } catch (e) {
+    await etcd?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const kubeconfig = join(dir, "kubeconfig");
   writeFileSync(
     kubeconfig,
@@ -77,7 +125,9 @@ export async function startCluster(
       "apiVersion: v1",
       "kind: Config",
       "clusters:",
-      `- cluster: {server: "${server.url}"}`,
+      ca === undefined
+        ? `- cluster: {server: "${server.url}"}`
+        : `- cluster: {server: "${server.url}", certificate-authority-data: "${Buffer.from(ca).toString("base64")}"}`,
       "  name: crdkit",
       "contexts:",
       "- context: {cluster: crdkit, user: crdkit, namespace: default}",
@@ -85,7 +135,8 @@ export async function startCluster(
       "current-context: crdkit",
       "users:",
       "- name: crdkit",
-      "  user: {}",
+      // Over TLS without credentials kubectl would prompt for a user name: a token the open server ignores.
+      ca === undefined ? "  user: {}" : "  user: {token: crdkit-e2e}",
       "",
     ].join("\n"),
   );

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { api } from "../server/client.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Cluster, findKubectl, startCluster } from "./harness.js";
 
 const kubectl = findKubectl();
 const COUNT = 620;
-const CRONTABS = "/apis/stable.example.com/v1/namespaces/default/crontabs";
 
 describe("kubectl chunked lists", { skip: kubectl ? false : "kubectl not on PATH", timeout: 180_000 }, () => {
   let c: Cluster;
@@ -22,16 +22,18 @@ describe("kubectl chunked lists", { skip: kubectl ? false : "kubectl not on PATH
     });
     const r = await c.kubectl(["apply", "-f", "crd.yaml"]);
     assert.equal(r.code, 0, r.stderr);
-    for (let i = 0; i < COUNT; i++) {
-      const name = `cron-${String(i).padStart(4, "0")}`;
-      const res = await api(c.server.url, "POST", CRONTABS, {
-        apiVersion: "stable.example.com/v1",
-        kind: "CronTab",
-        metadata: { name },
-        spec: { cronSpec: "* * * * */5", image: `img-${i}`, replicas: 1 },
-      });
-      assert.equal(res.status, 201, res.text);
-    }
+    // One `kubectl create` of a List (over HTTP/2 with the default protocol: one connection, many streams).
+    const items = Array.from({ length: COUNT }, (_, i) => ({
+      apiVersion: "stable.example.com/v1",
+      kind: "CronTab",
+      metadata: { name: `cron-${String(i).padStart(4, "0")}` },
+      spec: { cronSpec: "* * * * */5", image: `img-${i}`, replicas: 1 },
+    }));
+    const file = join(c.dir, "crontabs.json");
+    writeFileSync(file, JSON.stringify({ apiVersion: "v1", kind: "List", items }));
+    const created = await c.kubectl(["create", "-f", file, "-o", "name"]);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout.split("\n").filter((l) => l !== "").length, COUNT);
   });
   after(async () => {
     await c?.close();

@@ -38,7 +38,7 @@ describe("request log", () => {
       assert.equal(requests.length, 1);
       const { durationMs, ...rest } = requests[0]!;
       assert.equal(typeof durationMs, "number");
-      assert.deepEqual(rest, { level: "info", msg: "request", method: "GET", path: "/version", query: "?x=1", status: 200, userAgent: "log-test", user: "system:unsecured" });
+      assert.deepEqual(rest, { level: "info", msg: "request", method: "GET", path: "/version", query: "?x=1", status: 200, userAgent: "log-test", user: "system:unsecured", protocol: "HTTP/1.1" });
     });
   }
 });

@@ -5,6 +5,9 @@
  * has no body. A read that timed out or a connection the client reset is closed without an answer, as Go does.
  */
 import type { Duplex } from "node:stream";
+import { constants } from "node:http2";
+
+const { NGHTTP2_PROTOCOL_ERROR } = constants;
 
 /** Go's `errorHeaders` (net/http server.go). */
 const ERROR_HEADERS = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n";
@@ -58,6 +61,11 @@ export function refuseMissingHost(req: import("node:http").IncomingMessage, res:
  * chunking), `status` as the body, and the connection closed after it.
  */
 export function sendGoRefusal(res: import("node:http").ServerResponse, status: string): void {
+  if (res.req?.httpVersionMajor === 2) {
+    // x/net/http2 refuses a request it cannot read (a bad :path) with RST_STREAM PROTOCOL_ERROR.
+    (res as unknown as { stream: import("node:http2").Http2Stream }).stream.close(NGHTTP2_PROTOCOL_ERROR);
+    return;
+  }
   res.sendDate = false;
   res.shouldKeepAlive = false;
   // Node frames a body with Content-Length (or chunks) unless both are removed: then it writes the body as is

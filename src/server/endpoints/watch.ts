@@ -153,7 +153,8 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   res.writeHead(200, {
     "Content-Type": "application/json",
     "Cache-Control": "no-cache, private",
-    "Transfer-Encoding": "chunked",
+    // HTTP/2 frames the body itself (connection-specific headers are not allowed there).
+    ...(r.req.httpVersionMajor === 2 ? {} : { "Transfer-Encoding": "chunked" }),
     // A deprecated version warns on watches too (the custom resource handler warns on every verb).
     ...(r.rt.deprecationWarning ? { Warning: warningHeaders([r.rt.deprecationWarning]) } : {}),
   });

@@ -49,7 +49,8 @@ export function loopbackRequestGuard(listenHost: string): ((headers: IncomingHtt
   // The last Host value let through: a client sends the same one on every request of a connection.
   let lastHost: string | undefined;
   return (headers) => {
-    const host = headers.host;
+    // HTTP/2 names the host in `:authority` (Go's Request.Host), HTTP/1.1 in Host.
+    const host = headers.host ?? (headers[":authority"] as string | undefined);
     if (host !== undefined && host !== lastHost) {
       const name = hostName(host);
       if (name === undefined || !allowed(name)) {

@@ -50,8 +50,8 @@ export class InFlightLimits {
         "Content-Type": "text/plain; charset=utf-8",
         "X-Content-Type-Options": "nosniff",
         "Content-Length": String(Buffer.byteLength(text)),
-        // The body is not read: do not keep the connection for it.
-        Connection: "close",
+        // The body is not read: do not keep the connection for it (HTTP/2 resets the stream instead).
+        ...(req.httpVersionMajor === 2 ? {} : { Connection: "close" }),
       });
       res.end(text);
       return false;
