@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { connect as h2connect } from "node:http2";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +48,8 @@ export interface HttpStep {
    * whose key order — Go's struct order, crdkit's sorted keys — the text would show).
    */
   text?: boolean | "layout";
+  /** `h2`: send over HTTP/2 (ALPN; the sequence needs `tls: true`), as kubectl and client-go do. */
+  protocol?: "h2";
 }
 
 export interface KubectlStep {
@@ -89,6 +92,11 @@ export interface Sequence {
    * in steps; in the answers its addresses and CA bundles are masked.
    */
   webhook?: boolean;
+  /**
+   * Serve crdkit over TLS for this sequence (as the real server always is): its kubectl steps then speak
+   * HTTP/2, as they do with the real server, and steps may ask for `protocol: h2`.
+   */
+  tls?: boolean;
   steps: Step[];
 }
 
@@ -121,6 +129,48 @@ interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+}
+
+/** `send` over HTTP/2, on a session of its own (closed with the answer). */
+function sendH2(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
+  if (!target.url.startsWith("https:")) return Promise.reject(new Error("an h2 step needs a TLS target (sequence `tls: true`)"));
+  return new Promise((resolve, reject) => {
+    const session = h2connect(target.url, { rejectUnauthorized: false });
+    session.on("error", reject);
+    const h: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) h[k.toLowerCase()] = v;
+    if (body !== undefined) h["content-length"] = String(Buffer.byteLength(body));
+    const stream = session.request({ ":method": method, ":path": path, ...h });
+    let head: Record<string, string | string[] | undefined> | undefined;
+    let text = "";
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      session.destroy();
+      if (head) resolve({ status: Number(head[":status"]), headers: head, text });
+      else reject(new Error(`no answer (stream reset with code ${stream.rstCode})`));
+    };
+    const windowMs = watch ? (watch.timeoutMs ?? 1500) : 30_000;
+    let timer = setTimeout(finish, windowMs);
+    stream.on("response", (hs) => {
+      head = hs as Record<string, string | string[] | undefined>;
+    });
+    stream.setEncoding("utf8");
+    stream.on("data", (c: string) => {
+      text += c;
+      if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) return finish();
+      if (watch && !done) {
+        clearTimeout(timer);
+        timer = setTimeout(finish, windowMs);
+      }
+    });
+    stream.on("end", finish);
+    stream.on("close", finish);
+    stream.on("error", finish);
+    stream.end(body);
+  });
 }
 
 function send(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"], rawTarget = false): Promise<RawAnswer> {
@@ -363,7 +413,7 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       const headers: Record<string, string> = { ...(step.headers ?? {}) };
       if (body !== undefined && step.contentType !== "") headers["Content-Type"] = step.contentType ?? "application/json";
       const path = expand(step.path, saved);
-      const a = await send(target, step.method, path, body, headers, step.watch, step.rawTarget);
+      const a = step.protocol === "h2" ? await sendH2(target, step.method, path, body, headers, step.watch) : await send(target, step.method, path, body, headers, step.watch, step.rawTarget);
       const ct = String(a.headers["content-type"] ?? "");
       collectGenerated(a.text, generated);
       if (step.saveAs) {

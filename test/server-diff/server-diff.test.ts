@@ -12,21 +12,30 @@ import { after, before, describe, test } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { loadSequences, REPO_ROOT, runSequence, type StepResult } from "./runner.js";
 import { loadKnownDifferences } from "./known-differences.js";
+import { startTlsServer } from "../server/proto-client.js";
 
 const GOLDEN_DIR = join(REPO_ROOT, "test", "golden", "server");
 const known = loadKnownDifferences();
 
 for (const [name, seq] of loadSequences()) {
   describe(`server differential: ${name}`, () => {
-    let server: RunningServer;
+    let server: RunningServer | undefined;
+    let tls: Awaited<ReturnType<typeof startTlsServer>> | undefined;
     let actual: StepResult[] = [];
     const golden = JSON.parse(readFileSync(join(GOLDEN_DIR, `${name}.json`), "utf8")) as { results: StepResult[] };
     before(async () => {
-      server = await startServer({ port: 0 });
-      actual = await runSequence({ url: server.url, kubectlFlags: [] }, seq);
+      if (seq.tls) {
+        // Over TLS kubectl speaks HTTP/2, as it did with the real server; the open server ignores the token.
+        tls = await startTlsServer({ port: 0 });
+        actual = await runSequence({ url: tls.server.url, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "crdkit"] }, seq);
+      } else {
+        server = await startServer({ port: 0 });
+        actual = await runSequence({ url: server.url, kubectlFlags: [] }, seq);
+      }
     });
     after(async () => {
-      await server.close();
+      await server?.close();
+      await tls?.close();
     });
     golden.results.forEach((want, i) => {
       test(want.step, () => {

@@ -143,6 +143,19 @@ describe("HTTP/2 and HTTP/1.1 on the TLS port", () => {
     }
   });
 
+  it("declares the length of a JSON answer over 4 KiB on HTTP/1.1 only (x/net/http2 sends such a body without)", async () => {
+    const h1 = client("http/1.1");
+    const h2 = client("h2");
+    assert.equal((await h1.request(WIDGETS, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(widget("long", { color: "c".repeat(5000) })) })).status, 201);
+    const [a, b] = [await h2.request(`${WIDGETS}/long`), await h1.request(`${WIDGETS}/long`)];
+    assert.equal(a.text, b.text);
+    assert.ok(a.body.length > 4096);
+    assert.equal(a.headers["content-length"], undefined);
+    assert.equal(b.headers["content-length"], String(b.body.length));
+    const small = await h2.request(`${WIDGETS}/w1`);
+    assert.equal(small.headers["content-length"], String(small.body.length));
+  });
+
   it("answers Expect: 100-continue on HTTP/2 and serves other expectations (x/net/http2 ignores them)", async () => {
     const c = h2Client(t.server.url, t.ca);
     clients.push(c);

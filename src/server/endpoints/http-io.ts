@@ -112,6 +112,9 @@ export function toJson(v: JsonValue): string {
   return isStatus(v) ? statusJson(v) : goJsonMarshal(v);
 }
 
+/** x/net/http2's `handlerChunkWriteSize`: the response bytes buffered before the head is written. */
+const H2_BUFFERED_BODY = 4096;
+
 /**
  * Sends `body` as JSON (`json`: its text, already encoded, with json.Encoder's newline; as YAML when
  * `contentType` is `application/yaml`)
@@ -131,11 +134,12 @@ export function sendJson(
       : opts.pretty
         ? goJsonIndent(opts.json ?? toJson(body))
         : (opts.json ?? `${toJson(body)}\n`);
-  const headers: Record<string, string | string[]> = {
-    "Content-Type": opts.contentType ?? "application/json",
-    "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": opts.cacheControl ?? "no-cache, private",
-  };
+  const headers: Record<string, string | string[]> = { "Content-Type": opts.contentType ?? "application/json" };
+  const length = Buffer.byteLength(text);
+  // x/net/http2 declares the length only of a body its 4 KiB write buffer held when the handler returned;
+  // a larger one is sent without (HTTP/1.1 answers keep Content-Length).
+  if (length <= H2_BUFFERED_BODY || res.req?.httpVersionMajor !== 2) headers["Content-Length"] = String(length);
+  headers["Cache-Control"] = opts.cacheControl ?? "no-cache, private";
   const warnings = opts.warnings && opts.warnings.length > 0 ? warningHeaders(opts.warnings) : [];
   if (warnings.length > 0) headers["Warning"] = warnings;
   try {
