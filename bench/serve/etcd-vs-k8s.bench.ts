@@ -9,12 +9,13 @@
  * the CRD until it is Established, as `kubectl wait` would) and reports the seconds and server CPU it took; with
  * `--crds-only` the real server installs them too (its time beside crdkit's).
  * The load generator's client is undici (`--client=node`: node's https client, the bench's before), the same
- * for every server; each line gives the CPU per request of server, etcd and load generator apart.
+ * for every server; each line gives the CPU per request of server, etcd and load generator apart; `--client=h2`:
+ * node:http2, one connection per server with the 16 requests as streams on it (as kubectl and client-go).
  * `--baseline=DIR` runs crdkit a second time from another checkout (e.g. `git archive main` unpacked, with a
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite] [--client=node]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite] [--client=node|h2]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  * Each tree runs its built CLI when its dist/ is current (`npm run build`), else its sources through tsx,
  * which costs crdkit about twice the CPU in its own code (crdkit-command.ts); the output says which.
@@ -25,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { goTool } from "../../test/interop/go-tools.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
-import { nodeHttpsClient, undiciClient } from "./load-client.js";
+import { nodeH2Client, nodeHttpsClient, undiciClient } from "./load-client.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
 import { established, installCrd } from "./install-crd.js";
@@ -46,7 +47,7 @@ const variants = (arg("variants") ?? "etcd,workers,sqlite").split(",");
 const root = resolve(import.meta.dirname, "..", "..");
 
 /** The load generator's HTTPS client, the same for every server (load-client.ts; `--client=node`: node's https). */
-const client = arg("client") === "node" ? nodeHttpsClient(CONCURRENCY) : undiciClient(CONCURRENCY);
+const client = arg("client") === "node" ? nodeHttpsClient(CONCURRENCY) : arg("client") === "h2" ? nodeH2Client() : undiciClient(CONCURRENCY);
 const call = client.call;
 const getText = client.getText;
 

@@ -5,6 +5,7 @@
  * this machine, CPU that the servers measured share with it). Both count what was negotiated: HTTP versions
  * seen and TLS connections opened (`wire`).
  */
+import { type ClientHttp2Session, connect as h2connect } from "node:http2";
 import { Agent as HttpsAgent, request } from "node:https";
 import { Pool } from "undici";
 
@@ -93,5 +94,56 @@ export function nodeHttpsClient(connections: number): LoadClient {
     },
     wire: () => `${[...versions].join("+")} (node https), ${opened} connections opened while measured`,
     close: async () => agent.destroy(),
+  };
+}
+
+/**
+ * node:http2's client (`--client=h2`): one HTTP/2 connection per server with every request a stream on it,
+ * as kubectl and client-go talk to a cluster (ALPN h2; the wire line says what was negotiated).
+ */
+export function nodeH2Client(): LoadClient {
+  const sessions = new Map<string, ClientHttp2Session>();
+  let opened = 0;
+  let versions = new Set<string>();
+  const session = (origin: string) => {
+    let s = sessions.get(origin);
+    if (!s || s.closed || s.destroyed) {
+      s = h2connect(origin, { rejectUnauthorized: false });
+      s.on("error", () => {});
+      s.on("connect", (sess) => {
+        opened++;
+        versions.add((sess.socket as { alpnProtocol?: string | false }).alpnProtocol === "h2" ? "HTTP/2" : "not h2");
+      });
+      sessions.set(origin, s);
+    }
+    return s;
+  };
+  const send = (url: string, method: string, body: string | undefined, keep: boolean) =>
+    new Promise<{ status: number; text: string }>((done, fail) => {
+      const [origin, path] = split(url);
+      const st = session(origin).request({ ":method": method, ":path": path, ...(body ? JSON_HEADERS(body) : {}) });
+      let status = 0;
+      const chunks: Buffer[] = [];
+      st.on("response", (h) => {
+        status = Number(h[":status"]);
+      });
+      st.on("data", (c: Buffer) => {
+        if (keep) chunks.push(c);
+      });
+      st.on("end", () => done({ status, text: keep ? Buffer.concat(chunks).toString("utf8") : "" }));
+      st.on("error", fail);
+      st.end(body);
+    });
+  return {
+    call: async (url, method, body) => (await send(url, method, body, false)).status,
+    getText: (url) => send(url, "GET", undefined, true),
+    resetWire: () => {
+      versions = new Set();
+      opened = 0;
+    },
+    wire: () => `${[...versions].join("+")} (node http2, one connection, streams in flight), ${opened} connections opened while measured`,
+    close: async () => {
+      for (const s of sessions.values()) s.destroy();
+    },
   };
 }

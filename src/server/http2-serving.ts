@@ -92,6 +92,8 @@ export function createDualServer(
   const server = createSecureServer({
     ...tls,
     allowHTTP1: true,
+    // node:http's server default (net.Server's is false: Nagle's algorithm held small answers back).
+    noDelay: true,
     ALPNProtocols: ["h2", "http/1.1"],
     settings: {
       maxConcurrentStreams: streams,
