@@ -16,6 +16,9 @@ describe("runServe", () => {
     [["--listen", "8080"], 'crdkit serve: invalid --listen address "8080": want HOST:PORT'],
     [["--listen", "127.0.0.1:99999"], 'crdkit serve: invalid --listen address "127.0.0.1:99999": want HOST:PORT'],
     [["--data"], "crdkit serve: flag --data needs a directory"],
+    [["--disable-http2-serving=yes"], 'crdkit serve: invalid argument "yes" for "--disable-http2-serving" flag: want true or false'],
+    [["--http2-max-streams-per-connection", "many"], 'crdkit serve: invalid argument "many" for "--http2-max-streams-per-connection" flag: want an integer'],
+    [["--http2-max-streams-per-connection"], 'crdkit serve: invalid argument "" for "--http2-max-streams-per-connection" flag: want an integer'],
   ];
   for (const [args, msg] of usage) {
     it(`rejects ${args.join(" ")}`, async () => {
