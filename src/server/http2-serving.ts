@@ -30,6 +30,8 @@ export interface Http2ServingOptions {
   disabled?: boolean;
   /** Streams a client may open at once on one connection; 0 or absent: 100 (the generic API server's). */
   maxStreamsPerConnection?: number;
+  /** How long a connection without streams stays open (default 90 s, `IdleTimeout`; shorter in tests). */
+  idleTimeoutMs?: number;
 }
 
 /** The generic API server's `MaxConcurrentStreams` when the flag is 0 (what clients assume before SETTINGS). */
@@ -89,6 +91,7 @@ export function createDualServer(
   },
 ): DualServer {
   const streams = maxStreams(opts);
+  const idleMs = opts.idleTimeoutMs ?? HTTP2_IDLE_TIMEOUT_MS;
   const server = createSecureServer({
     ...tls,
     allowHTTP1: true,
@@ -120,7 +123,7 @@ export function createDualServer(
     clearTimeout(s.idleTimer);
     s.idleTimer = setTimeout(() => {
       if (!session.closed && !session.destroyed) session.close();
-    }, HTTP2_IDLE_TIMEOUT_MS);
+    }, idleMs);
     s.idleTimer.unref();
   };
   server.on("session", (session: ServerHttp2Session) => {

@@ -301,6 +301,39 @@ describe("HTTP/2 serving options", () => {
     }
   });
 
+  it("closes a connection idle for IdleTimeout with GOAWAY, not one with a stream open", async () => {
+    const t = await startTlsServer({ http2: { idleTimeoutMs: 300 } });
+    // The watching connection is opened first: were its timer left running, it would fire first.
+    const watching = h2Client(t.server.url, t.ca);
+    let idle: ReturnType<typeof h2Client> | undefined;
+    try {
+      let watchGoaway = false;
+      watching.session.on("goaway", () => {
+        watchGoaway = true;
+      });
+      const stream = watching.session.request({ ":path": "/api/v1/namespaces?watch=1" });
+      let text = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (d: string) => {
+        text += d;
+      });
+      stream.on("error", () => {});
+      await until(() => text.includes('"name":"default"'), "the watch's first events");
+      idle = h2Client(t.server.url, t.ca);
+      const goaway = new Promise<number>((resolve) => idle!.session.on("goaway", (code) => resolve(code)));
+      assert.equal((await idle.request("/version")).status, 200);
+      assert.equal(await goaway, constants.NGHTTP2_NO_ERROR);
+      await until(() => idle!.session.closed || idle!.session.destroyed, "the idle connection to close");
+      assert.equal(watchGoaway, false);
+      assert.equal(watching.session.closed, false);
+      stream.close(constants.NGHTTP2_CANCEL);
+    } finally {
+      idle?.close();
+      watching.close();
+      await t.close();
+    }
+  });
+
   it("shutdown sends GOAWAY and lets an in-flight watch end its stream cleanly", async () => {
     const t = await startTlsServer();
     const c = h2Client(t.server.url, t.ca);
