@@ -104,12 +104,20 @@ export function nodeHttpsClient(connections: number): LoadClient {
 export function nodeH2Client(): LoadClient {
   const sessions = new Map<string, ClientHttp2Session>();
   let opened = 0;
+  let refused = 0;
   let versions = new Set<string>();
   const session = (origin: string) => {
     let s = sessions.get(origin);
     if (!s || s.closed || s.destroyed) {
-      s = h2connect(origin, { rejectUnauthorized: false });
-      s.on("error", () => {});
+      const fresh = h2connect(origin, { rejectUnauthorized: false });
+      s = fresh;
+      fresh.on("error", () => {});
+      // A server that stopped (or says GOAWAY) takes no more streams: the next request connects anew.
+      const forget = () => {
+        if (sessions.get(origin) === fresh) sessions.delete(origin);
+      };
+      fresh.on("goaway", forget);
+      fresh.on("close", forget);
       s.on("connect", (sess) => {
         opened++;
         versions.add((sess.socket as { alpnProtocol?: string | false }).alpnProtocol === "h2" ? "HTTP/2" : "not h2");
@@ -118,7 +126,19 @@ export function nodeH2Client(): LoadClient {
     }
     return s;
   };
-  const send = (url: string, method: string, body: string | undefined, keep: boolean) =>
+  // A stream refused (REFUSED_STREAM: past a GOAWAY's last stream, never processed) is sent again on a new
+  // connection, as client-go's transport does; the real server ends connections with GOAWAY now and then.
+  const send = async (url: string, method: string, body: string | undefined, keep: boolean): Promise<{ status: number; text: string }> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send1(url, method, body, keep);
+      } catch (e) {
+        if (attempt >= 5 || !/REFUSED_STREAM|GOAWAY/.test(String((e as Error).message))) throw e;
+        refused++;
+      }
+    }
+  };
+  const send1 = (url: string, method: string, body: string | undefined, keep: boolean) =>
     new Promise<{ status: number; text: string }>((done, fail) => {
       const [origin, path] = split(url);
       const st = session(origin).request({ ":method": method, ":path": path, ...(body ? JSON_HEADERS(body) : {}) });
@@ -140,8 +160,9 @@ export function nodeH2Client(): LoadClient {
     resetWire: () => {
       versions = new Set();
       opened = 0;
+      refused = 0;
     },
-    wire: () => `${[...versions].join("+")} (node http2, one connection, streams in flight), ${opened} connections opened while measured`,
+    wire: () => `${[...versions].join("+")} (node http2, one connection, streams in flight), ${opened} connections opened, ${refused} refused streams sent again while measured`,
     close: async () => {
       for (const s of sessions.values()) s.destroy();
     },
