@@ -33,6 +33,10 @@ Runs a kubectl-compatible API server for CRDs and custom resources.
   --namespace-lifecycle=false
                        accept namespaced objects in namespaces that do not exist (default true:
                        NamespaceLifecycle admission, as kube-apiserver; create namespaces first)
+  --enable-garbage-collector=false
+                       no garbage collector, as envtest (default true, as kube-controller-manager:
+                       objects owned through metadata.ownerReferences are deleted with their owners,
+                       and DELETE's propagationPolicy Foreground/Orphan is honoured)
   --workers N          run N server processes on the port, replicas on one etcd (needs --etcd-servers)
 ${ETCD_USAGE}${WEBHOOK_USAGE}
 ${SECURITY_USAGE}${HTTP2_USAGE}`;
@@ -48,6 +52,7 @@ interface ServeArgs {
   writeKubeconfig?: string;
   noUi?: boolean;
   namespaceLifecycle?: boolean;
+  garbageCollector?: boolean;
   workers: number;
   serviceEndpoints: ServiceEndpoint[];
   http2: Http2ServingOptions;
@@ -67,6 +72,10 @@ function parseServeArgs(argv: readonly string[]): ServeArgs | string {
       const v = eq > 0 ? arg.slice(eq + 1) : "true";
       if (v !== "true" && v !== "false") return `invalid --namespace-lifecycle value ${JSON.stringify(v)}: want true or false`;
       a.namespaceLifecycle = v === "true";
+    } else if (flag === "--enable-garbage-collector") {
+      const v = eq > 0 ? arg.slice(eq + 1) : "true";
+      if (v !== "true" && v !== "false") return `invalid --enable-garbage-collector value ${JSON.stringify(v)}: want true or false`;
+      a.garbageCollector = v === "true";
     }
     else if (flag === "--data") {
       const v = value();
@@ -150,6 +159,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       http2: parsed.http2,
       ...(parsed.noUi ? { ui: false as const } : {}),
       ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),
+      ...(parsed.garbageCollector === false ? { garbageCollector: false } : {}),
       ...(parsed.serviceEndpoints.length > 0 ? { conversionWebhooks: { serviceResolver: serviceResolverOf(parsed.serviceEndpoints)! } } : {}),
     });
   } catch (e) {

@@ -55,6 +55,8 @@ import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
 import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
 import { NamespaceDeleter } from "./controllers/namespace-deleter.js";
+import { GarbageCollector, type GcClient } from "./garbagecollector/garbage-collector.js";
+import { internalRequest, NO_RESPONSE } from "./endpoints/internal-request.js";
 import { admitNamespaceDelete, admitNamespaced } from "./registry/namespace/namespace-lifecycle.js";
 import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
 import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
@@ -62,6 +64,9 @@ import { storageVersionOf } from "./registry/registry.js";
 import type { WebhookSettings } from "./conversion/conversion.js";
 import type { QueryParams } from "./endpoints/request-url.js";
 import { createDualServer, type Http2ServingOptions } from "./http2-serving.js";
+
+/** The garbage collector's User-Agent (kube-controller-manager's client for it; the field manager is its first part). */
+const GC_USER_AGENT = `kube-controller-manager/v${SERVED_VERSION.major}.${SERVED_VERSION.minor}.0 (linux/amd64) kubernetes/crdkit/generic-garbage-collector`;
 
 /** How long a graceful shutdown waits for in-flight requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -111,6 +116,18 @@ export interface ServerOptions {
   conversionWebhooks?: WebhookSettings;
   /** HTTP/2 on the TLS port (`--disable-http2-serving`, `--http2-max-streams-per-connection`); default on. */
   http2?: Http2ServingOptions;
+  /**
+   * The garbage collector (default true, as kube-controller-manager's `--enable-garbage-collector`): DELETEs
+   * with `propagationPolicy` Orphan/Foreground set the `orphan`/`foregroundDeletion` finalizers and the
+   * collector deletes or orphans dependents (metadata.ownerReferences); false: neither, as envtest.
+   */
+  garbageCollector?: boolean;
+  /**
+   * Whether the collector itself runs (default: as `garbageCollector`). False with `garbageCollector` on is a
+   * cluster whose kube-controller-manager is down: DELETEs set the GC finalizers and nothing removes them, as on
+   * the standalone apiextensions-apiserver the server goldens were recorded on.
+   */
+  garbageCollectorController?: boolean;
 }
 
 /** A running server. */
@@ -159,6 +176,9 @@ export class ApiHandler {
   readonly namespaceType: ResourceType;
   private readonly namespaceDeleter: NamespaceDeleter;
   private readonly namespaceLifecycle: boolean;
+  /** `--enable-garbage-collector`: DELETEs set the GC finalizers and the collector runs. */
+  private readonly garbageCollection: boolean;
+  private readonly garbageCollector: GarbageCollector | undefined;
   /** Whether a record of each request goes to the log (false: none is built). */
   logRequests = true;
 
@@ -174,8 +194,11 @@ export class ApiHandler {
     private readonly uiDir: string | false = false,
     namespaces: { lifecycle?: boolean; deletionDelayMs?: number } = {},
     webhooks: WebhookSettings = {},
+    garbageCollection = true,
+    collector = garbageCollection,
   ) {
     this.namespaceLifecycle = namespaces.lifecycle ?? true;
+    this.garbageCollection = garbageCollection;
     // Every store call of this server goes through the tracker (see revision-tracker.ts).
     this.store = trackRevisions(backend);
     this.registry = new Registry(this.store, () => this.store.knownRevision, webhooks);
@@ -203,6 +226,9 @@ export class ApiHandler {
       (e) => log({ level: "warn", msg: "namespace deletion failed", error: e instanceof Error ? e.message : String(e) }),
       namespaces.deletionDelayMs,
     );
+    this.garbageCollector = garbageCollection && collector
+      ? new GarbageCollector(this.store, this.gcClient(), (msg, fields) => log({ level: "warn", msg, ...fields }))
+      : undefined;
     this.discovery = new Discovery(this.registry, this.crdType, builtinDiscovery(this.builtins));
     this.openapi = new OpenApi(this.registry, this.crdType);
   }
@@ -239,12 +265,14 @@ export class ApiHandler {
     await this.gate.start();
     await ensureSystemNamespaces(this.store, this.namespaceType);
     await this.namespaceDeleter.start();
+    await this.garbageCollector?.start();
   }
 
   /** Ends every open watch and the controllers (shutdown). */
   stopWatches(): void {
     this.finalizer.stop();
     this.namespaceDeleter.stop();
+    this.garbageCollector?.stop();
     this.registry.stop();
     this.gate.stop();
     for (const s of [...this.watchStops]) s();
@@ -461,13 +489,8 @@ export class ApiHandler {
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise
     // wait for this replica's RBAC policy.
-    const store =
-      rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
-    const rr: RestRequest = { store, rt, namespace: r.namespace, name: r.name, subresource: r.subresource, query, req, res, context, encoded: this.encoded };
-    if (this.namespaceLifecycle) {
-      if (rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, r.namespace, op, obj);
-      if (rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
-    }
+    const rr = this.restRequest(rt, r.namespace, r.name, r.subresource, query, req, res, context);
+    if (this.namespaceLifecycle && rt === this.namespaceType && method === "DELETE" && r.name !== "") admitNamespaceDelete(r.name);
     let out: RestResponse | undefined;
     try {
       out = await this.serveResource(rr, r, method);
@@ -481,6 +504,64 @@ export class ApiHandler {
       out.warnings = [rt.deprecationWarning, ...(out.warnings ?? [])];
     }
     return out;
+  }
+
+  /** The REST handlers' view of a request of `rt` (its store, admission plugins, the GC setting). */
+  private restRequest(
+    rt: ResourceType,
+    namespace: string,
+    name: string,
+    subresource: string,
+    query: URLSearchParams,
+    req: IncomingMessage,
+    res: ServerResponse,
+    context?: RequestContext,
+  ): RestRequest {
+    const store =
+      rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
+    const rr: RestRequest = { store, rt, namespace, name, subresource, query, req, res, encoded: this.encoded, garbageCollection: this.garbageCollection };
+    if (context) rr.context = context;
+    if (this.namespaceLifecycle && rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, namespace, op, obj);
+    return rr;
+  }
+
+  /**
+   * The garbage collector's client: the RESTMapper over the served resources, and patches and deletes through
+   * the REST handlers with kube-controller-manager's User-Agent (its field manager), past authentication.
+   */
+  private gcClient(): GcClient {
+    const call = async (method: "PATCH" | "DELETE", rt: ResourceType, namespace: string, name: string, body: JsonObject) => {
+      const req = internalRequest(method, GC_USER_AGENT, { contentType: method === "PATCH" ? "application/merge-patch+json" : "application/json", text: JSON.stringify(body) });
+      const rr = this.restRequest(rt, rt.namespaced ? namespace : "", name, "", new URLSearchParams(), req, NO_RESPONSE);
+      await (method === "PATCH" ? patchObject(rr) : deleteObject(rr));
+    };
+    return {
+      resolve: (apiVersion, kind, anyVersion) => this.resolveKind(apiVersion, kind, anyVersion === true),
+      patch: (rt, namespace, name, patch) => call("PATCH", rt, namespace, name, patch),
+      delete: (rt, namespace, name, options) => call("DELETE", rt, namespace, name, options),
+    };
+  }
+
+  /** The served resource of a group/version and kind (`anyVersion`: another served version of the kind will do). */
+  private resolveKind(apiVersion: string, kind: string, anyVersion: boolean): ResourceType | undefined {
+    const slash = apiVersion.indexOf("/");
+    const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    if (slash >= 0 && apiVersion.indexOf("/", slash + 1) >= 0) return undefined;
+    const fixed = [this.crdType, ...this.builtins.values()].filter((rt) => rt.group === group && rt.kind === kind);
+    const exact = fixed.find((rt) => rt.version === version);
+    if (exact) return exact;
+    if (fixed.length > 0) return anyVersion ? fixed[0] : undefined;
+    for (const e of this.registry.entries()) {
+      if (e.group !== group || e.names.kind !== kind) continue;
+      const rt = this.registry.lookup(group, version, e.names.plural);
+      if (rt || !anyVersion) return rt;
+      for (const v of e.versions) {
+        const other = this.registry.lookup(group, v.name, e.names.plural);
+        if (other) return other;
+      }
+    }
+    return undefined;
   }
 
   private async serveResource(rr: RestRequest, r: Extract<Route, { kind: "resource" }>, method: string): Promise<RestResponse | undefined> {
@@ -624,6 +705,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       ...(opts.namespaceDeletionDelayMs !== undefined ? { deletionDelayMs: opts.namespaceDeletionDelayMs } : {}),
     },
     opts.conversionWebhooks,
+    opts.garbageCollector ?? true,
+    opts.garbageCollectorController ?? opts.garbageCollector ?? true,
   );
   handler.logRequests = opts.logRequests ?? true;
   try {

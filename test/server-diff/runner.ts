@@ -97,6 +97,11 @@ export interface Sequence {
    * HTTP/2, as they do with the real server, and steps may ask for `protocol: h2`.
    */
   tls?: boolean;
+  /**
+   * false: replay against crdkit without the collector (its DELETEs still set the GC finalizers): the recorded
+   * answers are the standalone API server's, which sets them but has no kube-controller-manager to remove them.
+   */
+  garbageCollectorController?: boolean;
   steps: Step[];
 }
 

@@ -26,10 +26,10 @@ for (const [name, seq] of loadSequences()) {
     before(async () => {
       if (seq.tls) {
         // Over TLS kubectl speaks HTTP/2, as it did with the real server; the open server ignores the token.
-        tls = await startTlsServer({ port: 0 });
+        tls = await startTlsServer({ port: 0, garbageCollectorController: seq.garbageCollectorController ?? true });
         actual = await runSequence({ url: tls.server.url, kubectlFlags: ["--insecure-skip-tls-verify", "--token", "crdkit"] }, seq);
       } else {
-        server = await startServer({ port: 0 });
+        server = await startServer({ port: 0, garbageCollectorController: seq.garbageCollectorController ?? true });
         actual = await runSequence({ url: server.url, kubectlFlags: [] }, seq);
       }
     });

@@ -38,6 +38,11 @@ export interface RestRequest {
   context?: RequestContext;
   /** The server's cache of encoded answers (see encoded-objects.ts). */
   encoded?: EncodedObjects;
+  /**
+   * The garbage collector runs (`--enable-garbage-collector`): DELETEs add the `orphan` / `foregroundDeletion`
+   * finalizers their propagation asks for, as a registry store with `EnableGarbageCollection`.
+   */
+  garbageCollection?: boolean;
 }
 
 /** A non-streaming result. */

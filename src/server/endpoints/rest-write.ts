@@ -44,6 +44,7 @@ import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
+import { deletionFinalizers, type PropagationOptions } from "../registry/deletion-finalizers.js";
 import { queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
 
@@ -558,16 +559,18 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
 }
 
 /**
- * Deletes one object: marks it (deletionTimestamp) when finalizers remain or the resource marks objects
- * first (CRDs), removes it otherwise. 200 with the object, or 202 when it stays and the client asked for
- * `orphanDependents: false` (the API server's rule).
+ * Deletes one object as the generic registry store does: marks it (deletionTimestamp) when finalizers remain
+ * or the resource marks objects first (CRDs), removes it otherwise. With the garbage collector on
+ * (`garbageCollection`), the propagation options first add or remove the `orphan` / `foregroundDeletion`
+ * finalizers (also on an object already marked: custom resources have no graceful deletion). 200 with the
+ * object, or 202 when it stays and the client asked for `orphanDependents: false` (the API server's rule).
  */
 export async function deleteOne(
-  r: Pick<RestRequest, "rt" | "namespace" | "store">,
+  r: Pick<RestRequest, "rt" | "namespace" | "store" | "garbageCollection">,
   old: JsonObject,
   revision: number,
   dry: boolean,
-  opts: { orphanDependents?: boolean } = {},
+  opts: PropagationOptions = {},
 ): Promise<RestResponse> {
   const key = objectKey(r.rt, r.namespace || metaString(old, "namespace"), metaString(old, "name"));
   const pending = opts.orphanDependents === false ? 202 : 200;
@@ -581,15 +584,27 @@ export async function deleteOne(
     }
     const held = typeof meta["deletionTimestamp"] === "string" ? r.rt.deletionHeld?.(old) : undefined;
     if (held !== undefined) throw apiErrors.conflict(r.rt.plural, r.rt.group, metaString(old, "name"), held);
-    if (finalizersOf(old).length > 0) {
-      if (typeof meta["deletionTimestamp"] === "string") return { code: pending, body: old };
-      meta["deletionTimestamp"] = nowTimestamp();
-      meta["deletionGracePeriodSeconds"] = 0;
-      // `rest.BeforeDelete`: setting the deletion timestamp bumps a set generation.
-      if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
-      if (dry) return { code: pending, body: old };
-      const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
-      return { code: pending, body: await decodeWritten(r.rt, sv) };
+    const before = finalizersOf(old);
+    // Namespaces (deletionHeld) have a REST delete of their own, which crdkit does not give the GC finalizers.
+    const gc = r.garbageCollection === true && r.rt.deletionHeld === undefined ? deletionFinalizers(before, opts) : undefined;
+    if (before.length > 0 || gc?.changed) {
+      // `updateForGracefulDeletionAndFinalizers`: set the finalizers, then mark the object while any remain.
+      const finalizers = gc?.changed ? gc.finalizers : before;
+      if (finalizers.length > 0) {
+        const unchanged = !gc?.changed && typeof meta["deletionTimestamp"] === "string" && meta["deletionGracePeriodSeconds"] === 0;
+        if (gc?.changed) meta["finalizers"] = finalizers;
+        if (unchanged) return { code: pending, body: old };
+        if (typeof meta["deletionTimestamp"] !== "string") {
+          // `markAsDeleting`: setting the deletion timestamp bumps a set generation.
+          if (typeof meta["generation"] === "number" && meta["generation"] > 0) meta["generation"] = meta["generation"] + 1;
+          meta["deletionTimestamp"] = nowTimestamp();
+        }
+        meta["deletionGracePeriodSeconds"] = 0;
+        if (dry) return { code: pending, body: old };
+        const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
+        return { code: pending, body: await decodeWritten(r.rt, sv) };
+      }
+      // The options removed the last (GC) finalizer: the object is deleted at once (`errDeleteNow`).
     }
     if (!dry) {
       await r.rt.beforeDelete?.(old);
