@@ -82,7 +82,9 @@ describe("storage faults", { timeout: 120_000 }, () => {
     const inner = new SqliteStore({ path, synchronous: "NORMAL" });
     const value = JSON.stringify({ pad: "v".repeat(4000) });
     await Promise.all(Array.from({ length: 3000 }, (_, i) => inner.create(`/registry/test.example.com/blobs/default/b${String(i).padStart(4, "0")}`, value)));
-    const srv = await startServer({ store: guardStore(inner, path) });
+    // Without the garbage collector: its start-up list of every key reads these pages before the damage is
+    // made, and the list below then does not reach the damaged ones (measured: it resolves).
+    const srv = await startServer({ store: guardStore(inner, path), garbageCollector: false });
     try {
       assert.equal((await api(srv.url, "GET", "/readyz")).text, "ok");
       assert.ok(statSync(path).size > 4 * 1024 * 1024);
