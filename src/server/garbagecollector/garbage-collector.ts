@@ -43,6 +43,9 @@ const CONFLICT_RETRY_MS = 50;
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 
+/** Keys per page of the list at start and after a broken watch (client-go's reflector pages by 500). */
+const LIST_PAGE = 500;
+
 class Retry extends Error {
   constructor(readonly conflict: boolean, message: string) {
     super(message);
@@ -65,10 +68,13 @@ export class GarbageCollector {
     private readonly client: GcClient,
     private readonly log: (msg: string, fields: Record<string, string>) => void = () => {},
   ) {
-    this.informer = new PrefixInformer(store, "/registry/", {
-      replace: (items) => this.replace(items),
-      event: (e) => this.event(e),
-    });
+    // The whole store, read in pages at one revision of which only the values that can matter are kept.
+    this.informer = new PrefixInformer(
+      store,
+      "/registry/",
+      { replace: (items) => this.replace(items), event: (e) => this.event(e) },
+      { pageSize: LIST_PAGE, keep: (it) => mayMatter(it.value) },
+    );
   }
 
   start(): Promise<void> {

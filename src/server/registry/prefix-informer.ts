@@ -14,6 +14,14 @@ export interface InformerHandlers {
   event(e: StoreEvent): void;
 }
 
+/** How the list is read (default: one `list` of the prefix). */
+export interface InformerListOptions {
+  /** Read the list in pages of this many keys, at one revision (as a reflector's paged list). */
+  pageSize: number;
+  /** Keeps only the items this accepts (the others are dropped page by page, so they are never all held). */
+  keep: (item: StoredValue) => boolean;
+}
+
 /** Delay before re-listing after a broken watch or a failed re-list. */
 const RELIST_DELAY_MS = 250;
 
@@ -28,6 +36,7 @@ export class PrefixInformer {
     private readonly store: Store,
     private readonly prefix: string,
     private readonly handlers: InformerHandlers,
+    private readonly listing?: InformerListOptions,
   ) {}
 
   /** Lists and starts watching; rejects when the store cannot be read. */
@@ -69,8 +78,24 @@ export class PrefixInformer {
     this.waiters = [];
   }
 
+  /** The state under the prefix (paged and filtered when `listing` says so). */
+  private async list(): Promise<{ items: StoredValue[]; revision: number }> {
+    if (!this.listing) return this.store.list(this.prefix);
+    const { pageSize, keep } = this.listing;
+    const items: StoredValue[] = [];
+    let revision: number | undefined;
+    let startKey: string | undefined;
+    for (;;) {
+      const page = await this.store.listRange(this.prefix, { limit: pageSize, ...(revision !== undefined ? { revision } : {}), ...(startKey !== undefined ? { startKey } : {}) });
+      revision = page.revision;
+      for (const it of page.items) if (keep(it)) items.push(it);
+      if (page.items.length < pageSize) return { items, revision };
+      startKey = `${page.items[page.items.length - 1]!.key}\u0000`;
+    }
+  }
+
   private async sync(): Promise<void> {
-    const { items, revision } = await this.store.list(this.prefix);
+    const { items, revision } = await this.list();
     if (this.stopped) return;
     this.handlers.replace(items, revision);
     this.advance(revision);
