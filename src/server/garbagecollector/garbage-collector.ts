@@ -46,11 +46,8 @@ const BACKOFF_MAX_MS = 30_000;
 /** Keys per page of the list at start and after a broken watch (client-go's reflector pages by 500). */
 const LIST_PAGE = 500;
 
-class Retry extends Error {
-  constructor(readonly conflict: boolean, message: string) {
-    super(message);
-  }
-}
+/** A write refused with 409 (changed meanwhile, or a uid precondition): the pass runs again soon. */
+class Conflict extends Error {}
 
 /** A cluster-scoped dependent names a namespaced owner: the reference is invalid, retrying cannot help. */
 class InvalidReference extends Error {}
@@ -170,7 +167,7 @@ export class GarbageCollector {
         this.log("garbage collector: invalid owner reference", { uid, error: e.message });
         return undefined;
       }
-      if (e instanceof Retry && e.conflict) return CONFLICT_RETRY_MS;
+      if (e instanceof Conflict) return CONFLICT_RETRY_MS;
       const delay = this.backoff.get(key) ?? BACKOFF_START_MS;
       this.backoff.set(key, Math.min(delay * 2, BACKOFF_MAX_MS));
       this.log("garbage collector: will retry", { uid, error: e instanceof Error ? e.message : String(e) });
@@ -209,7 +206,7 @@ export class GarbageCollector {
       // `processDeletingDependentsItem`.
       const blocking = n.blockingDependents();
       if (blocking.length === 0) {
-        await this.removeFinalizer(n, item, FINALIZER_FOREGROUND);
+        await this.removeFinalizer(item, FINALIZER_FOREGROUND);
         return;
       }
       for (const d of blocking) if (!(d.object && deletingDependents(d.object))) this.attemptToDelete(d);
@@ -275,15 +272,14 @@ export class GarbageCollector {
       const rt = this.resourceOf(dep);
       await this.write(() => this.client.patch(rt, dep.namespace, dep.name, ownerRefsPatch(dep, left)));
     }
-    await this.removeFinalizer(n, owner, FINALIZER_ORPHAN);
+    await this.removeFinalizer(owner, FINALIZER_ORPHAN);
   }
 
   /** `removeFinalizer`: a merge patch of the finalizers with the resourceVersion read (a conflict retries). */
-  private async removeFinalizer(n: GraphNode, obj: ObjectSummary, finalizer: string): Promise<void> {
+  private async removeFinalizer(obj: ObjectSummary, finalizer: string): Promise<void> {
     if (!obj.finalizers.includes(finalizer)) return;
     const rest = obj.finalizers.filter((f) => f !== finalizer);
     const rt = this.resourceOf(obj);
-    void n;
     await this.write(() =>
       this.client.patch(rt, obj.namespace, obj.name, { metadata: { resourceVersion: obj.resourceVersion, finalizers: rest.length > 0 ? rest : null } }),
     );
@@ -302,7 +298,7 @@ export class GarbageCollector {
       await f();
     } catch (e) {
       if (e instanceof ApiError && e.status.code === 404) return;
-      if (e instanceof ApiError && e.status.code === 409) throw new Retry(true, e.message);
+      if (e instanceof ApiError && e.status.code === 409) throw new Conflict(e.message);
       throw e;
     }
   }
