@@ -512,7 +512,7 @@ export class ApiHandler {
     namespace: string,
     name: string,
     subresource: string,
-    query: URLSearchParams,
+    query: QueryParams,
     req: IncomingMessage,
     res: ServerResponse,
     context?: RequestContext,
