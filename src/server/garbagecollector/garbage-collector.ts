@@ -168,10 +168,11 @@ export class GarbageCollector {
         return undefined;
       }
       if (e instanceof Conflict) return CONFLICT_RETRY_MS;
-      const delay = this.backoff.get(key) ?? BACKOFF_START_MS;
-      this.backoff.set(key, Math.min(delay * 2, BACKOFF_MAX_MS));
-      this.log("garbage collector: will retry", { uid, error: e instanceof Error ? e.message : String(e) });
-      return delay;
+      const delay = this.backoff.get(key);
+      this.backoff.set(key, Math.min((delay ?? BACKOFF_START_MS) * 2, BACKOFF_MAX_MS));
+      // Logged once per item until it succeeds (an owner of a kind never served would log every 30 s).
+      if (delay === undefined) this.log("garbage collector: will retry", { uid, error: e instanceof Error ? e.message : String(e) });
+      return delay ?? BACKOFF_START_MS;
     }
   }
 
