@@ -24,7 +24,8 @@ describe("kubectl delete --cascade on crdkit serve (garbage collector)", { skip:
   let c: Cluster;
   let url: string;
   before(async () => {
-    c = await startCluster();
+    // Plain HTTP: the setup requests below use fetch (the --cascade behaviour does not depend on the protocol).
+    c = await startCluster({ protocol: "http" });
     url = c.server.url;
     assert.equal((await api(url, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCrd())).status, 201);
     await until(() => api(url, "GET", WIDGETS), (r) => r.status === 200, "widgets served");
