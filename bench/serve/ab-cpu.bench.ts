@@ -15,12 +15,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
+import { freePort, load } from "./load-loop.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const baseline = arg("baseline", "");
@@ -49,30 +49,6 @@ function call(url: string, method: string, body?: string): Promise<number> {
 function cpuMs(pid: number, mainThread = false): number {
   const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((r) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => r(p));
-    });
-  });
-}
-
-
-/** `n` requests, 16 in flight; throws on an unexpected status. */
-async function load(n: number, one: (i: number) => Promise<number>, want: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) {
-        const i = next++;
-        const st = await one(i);
-        if (st !== want) throw new Error(`request ${i}: HTTP ${st}, want ${want}`);
-      }
-    }),
-  );
 }
 
 interface Server {
@@ -126,8 +102,8 @@ try {
       if (i > 300) throw new Error(`${label}: the CRD is not served`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
-    await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
+    await load(WARMUP, CONCURRENCY, (i) => call(coll, "POST", cronTab("warm", i)), 201);
+    await load(WARMUP * 4, CONCURRENCY, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
     servers.push({ label, child, coll, creates: [], gets: [], etcdCreates: [], etcdGets: [], mainCreates: [], mainGets: [], rateCreates: [], rateGets: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -139,7 +115,7 @@ try {
       let m0 = cpuMs(pid, true);
       let e0 = cpuMs(etcd.pid!);
       let t0 = performance.now();
-      await load(CREATES, (i) => call(s.coll, "POST", cronTab(`r${round}`, i)), 201);
+      await load(CREATES, CONCURRENCY, (i) => call(s.coll, "POST", cronTab(`r${round}`, i)), 201);
       s.rateCreates.push((CREATES * 1000) / (performance.now() - t0));
       s.creates.push((cpuMs(pid) - c0) / CREATES);
       s.mainCreates.push((cpuMs(pid, true) - m0) / CREATES);
@@ -148,7 +124,7 @@ try {
       m0 = cpuMs(pid, true);
       e0 = cpuMs(etcd.pid!);
       t0 = performance.now();
-      await load(GETS, (i) => call(`${s.coll}/r${round}-${i % CREATES}`, "GET"), 200);
+      await load(GETS, CONCURRENCY, (i) => call(`${s.coll}/r${round}-${i % CREATES}`, "GET"), 200);
       s.rateGets.push((GETS * 1000) / (performance.now() - t0));
       s.gets.push((cpuMs(pid) - c0) / GETS);
       s.mainGets.push((cpuMs(pid, true) - m0) / GETS);

@@ -14,11 +14,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
+import { freePort, load } from "./load-loop.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const roots = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -42,28 +42,6 @@ function call(url: string, method: string, body?: string): Promise<number> {
     req.on("error", fail);
     req.end(body);
   });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((r) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => r(p));
-    });
-  });
-}
-
-async function load(n: number, one: (i: number) => Promise<number>, want: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) {
-        const i = next++;
-        const st = await one(i);
-        if (st !== want) throw new Error(`request ${i}: HTTP ${st}, want ${want}`);
-      }
-    }),
-  );
 }
 
 interface Split {
@@ -127,18 +105,18 @@ try {
       if (i > 3000) throw new Error("the CRD is not served");
       await new Promise((r) => setTimeout(r, 100));
     }
-    await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
-    await load(WARMUP * 2, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
+    await load(WARMUP, CONCURRENCY, (i) => call(coll, "POST", cronTab("warm", i)), 201);
+    await load(WARMUP * 2, CONCURRENCY, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
     const seen = new Set<string>();
     const r = { root, create: [] as Split[], get: [] as Split[] };
     const control = (flag: string) => execFileSync("callgrind_control", [flag, String(pid)], { stdio: "pipe" });
     for (let rep = 0; rep < REPS; rep++) {
       control("-z");
-      await load(N, (i) => call(coll, "POST", cronTab(`r${rep}`, i)), 201);
+      await load(N, CONCURRENCY, (i) => call(coll, "POST", cronTab(`r${rep}`, i)), 201);
       control("-d");
       r.create.push(dumped(dir, pid, seen));
       control("-z");
-      await load(N, (i) => call(`${coll}/r${rep}-${i}`, "GET"), 200);
+      await load(N, CONCURRENCY, (i) => call(`${coll}/r${rep}-${i}`, "GET"), 200);
       control("-d");
       r.get.push(dumped(dir, pid, seen));
     }

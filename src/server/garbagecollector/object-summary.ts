@@ -3,17 +3,11 @@
  * metadata informers): identity, owner references, deletion state and the GC finalizers.
  */
 import { isObject, type JsonObject } from "../../value/json-value.js";
+import type { OwnerReference } from "../../objectmeta/types.js";
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from "../registry/deletion-finalizers.js";
 
-/** One `metadata.ownerReferences` item (the fields of Go's `metav1.OwnerReference`). */
-export interface OwnerRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+/** One `metadata.ownerReferences` item (Go's `metav1.OwnerReference`). */
+export type OwnerRef = OwnerReference;
 
 export interface ObjectSummary {
   uid: string;
