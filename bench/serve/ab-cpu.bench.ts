@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
-import { freePort, load } from "./load-loop.js";
+import { caller, freePort, load } from "./load-loop.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const baseline = arg("baseline", "");
@@ -33,17 +33,7 @@ const CONCURRENCY = 16;
 const root = resolve(import.meta.dirname, "..", "..");
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false });
 
-function call(url: string, method: string, body?: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
-    const req = request(url, { method, agent, headers }, (res) => {
-      res.resume();
-      res.on("end", () => done(res.statusCode ?? 0));
-    });
-    req.on("error", fail);
-    req.end(body);
-  });
-}
+const call = caller(request, agent);
 
 /** CPU ms (user + system) of one process so far (all its threads), or of its main thread only. */
 function cpuMs(pid: number, mainThread = false): number {

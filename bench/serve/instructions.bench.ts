@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
-import { freePort, load } from "./load-loop.js";
+import { caller, freePort, load } from "./load-loop.js";
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const roots = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -32,17 +32,7 @@ const CONCURRENCY = Number(arg("concurrency", "4"));
 const KEEP = process.argv.includes("--keep");
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function call(url: string, method: string, body?: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
-    const req = request(url, { method, agent, headers }, (res) => {
-      res.resume();
-      res.on("end", () => done(res.statusCode ?? 0));
-    });
-    req.on("error", fail);
-    req.end(body);
-  });
-}
+const call = caller(request, agent);
 
 interface Split {
   total: number;

@@ -1,4 +1,5 @@
 /** Small helpers the serve benches share: a free loopback port, and a closed loop of requests. */
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createServer } from "node:net";
 
 /** A loopback port nothing listens on now. */
@@ -23,4 +24,21 @@ export async function load(n: number, concurrency: number, one: (i: number) => P
       }
     }),
   );
+}
+
+/** One request through `send` (node:http's or node:https's `request`) on `agent`: resolves to the status, body dropped. */
+export function caller(
+  send: (url: string, opts: RequestOptions, cb: (res: IncomingMessage) => void) => ClientRequest,
+  agent: Agent,
+): (url: string, method: string, body?: string) => Promise<number> {
+  return (url, method, body) =>
+    new Promise((done, fail) => {
+      const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
+      const req = send(url, { method, agent, headers }, (res) => {
+        res.resume();
+        res.on("end", () => done(res.statusCode ?? 0));
+      });
+      req.on("error", fail);
+      req.end(body);
+    });
 }

@@ -5,20 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { api, type ApiResponse, widget, widgetCrd, WIDGETS } from "../server/client.js";
+import { api, type ApiResponse, widget, widgetCrd, until, WIDGETS } from "../server/client.js";
 import { type Cluster, findKubectl, startCluster } from "./harness.js";
 
 const kubectl = findKubectl();
-
-async function until(probe: () => Promise<ApiResponse>, ok: (r: ApiResponse) => boolean, what: string): Promise<ApiResponse> {
-  const t0 = Date.now();
-  for (;;) {
-    const r = await probe();
-    if (ok(r)) return r;
-    if (Date.now() - t0 > 30_000) throw new Error(`${what}: not reached in 30 s; last answer ${r.status} ${r.text}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
 
 describe("kubectl delete --cascade on crdkit serve (garbage collector)", { skip: kubectl ? false : "kubectl not on PATH", timeout: 180_000 }, () => {
   let c: Cluster;

@@ -82,6 +82,17 @@ export function widget(name: string, spec: Record<string, unknown> = {}, meta: R
 
 export const WIDGETS = "/apis/test.example.com/v1/namespaces/default/widgets";
 
+/** Polls `probe` until `ok` (at most 30 s; then fails with the last answer). */
+export async function until(probe: () => Promise<ApiResponse>, ok: (r: ApiResponse) => boolean, what: string): Promise<ApiResponse> {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await probe();
+    if (ok(r)) return r;
+    if (Date.now() - t0 > 30_000) throw new Error(`${what}: not reached in 30 s; last answer ${r.status} ${r.text}`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}
+
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "serve-child.ts");
 
 /** Starts `crdkit serve` in a child process; resolves with its URL once it listens. */

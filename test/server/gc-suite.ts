@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type LogRecord, type RunningServer, type ServerOptions, startServer } from "../../src/server/server.js";
 import type { Store } from "../../src/storage/types.js";
-import { api, type ApiResponse, widget, widgetCrd, WIDGETS } from "./client.js";
+import { api, type ApiResponse, widget, widgetCrd, until, WIDGETS } from "./client.js";
 
 /** How a suite gets its stores: `open()` a fresh store on the suite's backend (the same data each call). */
 export interface GcBackend {
@@ -20,17 +20,6 @@ export interface GcBackend {
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const PLANETS = "/apis/test.example.com/v1/planets";
-
-/** Polls `probe` until `ok` (at most 30 s; then fails with the last value). */
-async function until(probe: () => Promise<ApiResponse>, ok: (r: ApiResponse) => boolean, what: string): Promise<ApiResponse> {
-  const t0 = Date.now();
-  for (;;) {
-    const r = await probe();
-    if (ok(r)) return r;
-    if (Date.now() - t0 > 30_000) throw new Error(`${what}: not reached in 30 s; last answer ${r.status} ${r.text}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
 
 const gone = (base: string, path: string) => until(() => api(base, "GET", path), (r) => r.status === 404, `${path} deleted`);
 
