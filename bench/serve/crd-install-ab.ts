@@ -8,10 +8,14 @@
  *     [--store=etcd|sqlite] [--node-args="--trace-opt"]   (the server's stdout goes to a file named in the output)
  *     [--wrap="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p"]   (a command the server runs under; with
  *     valgrind add --node-args=--single-threaded: instructions are a count the machine's load does not move)
+ *     [--tls=CERT,KEY]   (HTTPS with that certificate and key, as etcd-vs-k8s.bench.ts measures; default plain HTTP)
+ *     [--this-args="--disable-http2-serving"] [--baseline-args=...]   (more `serve` arguments for one side; with
+ *     --baseline=. both sides are this tree, e.g. to measure a flag)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
@@ -24,6 +28,9 @@ const STORE = arg("store", "etcd");
 const nodeArgs = arg("node-args", "").split(" ").filter(Boolean);
 const wrap = arg("wrap", "").split(" ").filter(Boolean);
 const trees: [string, string][] = [["this", resolve(import.meta.dirname, "..", "..")], ["baseline", resolve(arg("baseline", "/work/base28"))]];
+const sideArgs = new Map([["this", arg("this-args", "").split(" ").filter(Boolean)], ["baseline", arg("baseline-args", "").split(" ").filter(Boolean)]]);
+const tls = arg("tls", "") ? arg("tls", "").split(",") : undefined;
+const tlsArgs = tls ? ["--tls-cert-file", tls[0]!, "--tls-private-key-file", tls[1]!] : [];
 
 /** CPU ms (user + system) of each thread of `pid`, by thread id. */
 function threadsCpu(pid: number): Map<number, { name: string; ms: number }> {
@@ -48,7 +55,7 @@ function processCpu(pid: number | undefined): number {
 
 function call(port: number, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((done, fail) => {
-    const req = request({ host: "127.0.0.1", port, method, path, agent, headers: body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {} }, (res) => {
+    const req = (tls ? httpsRequest : request)({ host: "127.0.0.1", port, method, path, agent, headers: body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {} }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
@@ -59,7 +66,9 @@ function call(port: number, method: string, path: string, body?: string): Promis
     req.end(body);
   });
 }
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const agent = tls ? new HttpsAgent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false }) : new Agent({ keepAlive: true, maxSockets: 1 });
+/** GET requests sent while waiting for Established, per side (one per install when the POST's answer came after it). */
+const gets = new Map<string, number>();
 
 async function startServer(root: string, args: string[], out: string): Promise<{ child: ChildProcess; port: number }> {
   const { createServer } = await import("node:net");
@@ -70,7 +79,7 @@ async function startServer(root: string, args: string[], out: string): Promise<{
     });
   });
   const fd = openSync(out, "w");
-  const command = [...wrap, process.execPath, ...nodeArgs, join(root, "bin", "crdkit.js"), "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...args];
+  const command = [...wrap, process.execPath, ...nodeArgs, join(root, "bin", "crdkit.js"), "serve", "--quiet", "--no-ui", "--listen", `127.0.0.1:${port}`, ...tlsArgs, ...args];
   const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", fd, fd] });
   for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${readFileSync(out, "utf8").slice(0, 2000)}`);
@@ -104,7 +113,7 @@ try {
     for (const [label, root] of order) {
       const out = join(dir, `server-${label}-${round}.out`);
       const storeArgs = etcd ? ["--etcd-servers", etcd.url, "--etcd-prefix", `/install-ab-${n++}`] : ["--data", join(dir, `data-${n++}`)];
-      const { child, port } = await startServer(root, storeArgs, out);
+      const { child, port } = await startServer(root, [...storeArgs, ...(sideArgs.get(label) ?? [])], out);
       children.add(child);
       try {
         const pid = child.pid!;
@@ -123,6 +132,7 @@ try {
           if (st.status !== 201) throw new Error(`CRD ${i}: HTTP ${st.status} ${st.text.slice(0, 300)}`);
           for (let tries = 0; ; tries++) {
             const r = await call(port, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things${i}.bench${i}.example.com`);
+            gets.set(label, (gets.get(label) ?? 0) + 1);
             if (r.status === 200 && established(r.text)) break;
             if (tries > 500) throw new Error(`CRD ${i} not Established`);
             await new Promise((r) => setTimeout(r, 5));
@@ -164,6 +174,6 @@ const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 console.log(`medians over ${ROUNDS} rounds, ${N} CRDs on ${STORE}:`);
 for (const [label, r] of rows) {
   console.log(
-    `  ${label.padEnd(8)} wall ${med(r.wall).toFixed(2)} s, server main ${med(r.main).toFixed(2)} s, helpers ${med(r.helpers).toFixed(2)} s, total ${med(r.main.map((m, i) => m + r.helpers[i]!)).toFixed(2)} s, etcd ${med(r.etcd).toFixed(2)} s, client ${med(r.client).toFixed(2)} s`,
+    `  ${label.padEnd(8)} wall ${med(r.wall).toFixed(2)} s, server main ${med(r.main).toFixed(2)} s, helpers ${med(r.helpers).toFixed(2)} s, total ${med(r.main.map((m, i) => m + r.helpers[i]!)).toFixed(2)} s, etcd ${med(r.etcd).toFixed(2)} s, client ${med(r.client).toFixed(2)} s, GETs per install ${((gets.get(label) ?? 0) / (N * ROUNDS)).toFixed(2)}`,
   );
 }

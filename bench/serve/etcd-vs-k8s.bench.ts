@@ -15,8 +15,10 @@
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite] [--client=node|h2]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite,floor] [--client=node|h2]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
+ * `--variants=floor` adds a bare node:https server answering a fixed object (https-floor-server.mjs): the most any
+ * single Node process speaking HTTPS reaches here, printed as a ratio to the real server beside crdkit's.
  * Each tree runs its built CLI when its dist/ is current (`npm run build`), else its sources through tsx,
  * which costs crdkit about twice the CPU in its own code (crdkit-command.ts); the output says which.
  */
@@ -223,7 +225,7 @@ async function measure(name: string, url: string): Promise<Result> {
   const creates = await load(CREATES, (i) => call(coll, "POST", cronTab("ct", i)), 201);
   const gets = await load(GETS, (i) => call(`${coll}/ct-${i % CREATES}`, "GET"), 200);
   const seen = client.wire();
-  return { name, wire: seen, creates, gets, ...(CRDS > 0 && !name.startsWith("real") ? { install: await install(url, CRDS) } : {}) };
+  return { name, wire: seen, creates, gets, ...(CRDS > 0 && !name.startsWith("real") && !name.includes("floor") ? { install: await install(url, CRDS) } : {}) };
 }
 
 const oracle = goTool("kube-apiserver", "K8S_SERVER_ORACLE");
@@ -267,6 +269,16 @@ try {
       if (!only) results.push(await measure("real apiextensions-apiserver, etcd", kUrl));
     } finally {
       await stopProcess(k8s);
+    }
+    if (variants.includes("floor") && !crdsOnly) {
+      const port = await freePort();
+      const url = `https://127.0.0.1:${port}`;
+      const child = await startProcess(process.execPath, [join(root, "bench", "serve", "https-floor-server.mjs"), String(port), tls[1]!, tls[3]!], url);
+      try {
+        results.push(await measure("bare Node HTTPS (floor)", url));
+      } finally {
+        await stopProcess(child);
+      }
     }
     const trees: [string, string][] = [["crdkit", root], ...(baseline ? ([["baseline", resolve(baseline)]] as [string, string][]) : [])];
     // Interleaved: in odd rounds this tree first, in even rounds the baseline first.
@@ -321,10 +333,10 @@ for (const r of results) {
   m.cpuC.push(r.creates.cpu[0]!);
   m.cpuG.push(r.gets.cpu[0]!);
   // With --crds-only there are no load phases (one create, one GET) to compare.
-  if (k && r.name.endsWith("etcd") && !crdsOnly) {
+  if (k && (r.name.endsWith("etcd") || r.name.includes("floor")) && !crdsOnly) {
     m.creates.push(r.creates.perSec / k.creates.perSec);
     m.gets.push(r.gets.perSec / k.gets.perSec);
-    lines.push(`${r.name} / real: creates ${(r.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(r.gets.perSec / k.gets.perSec).toFixed(2)}x (goals 1.5x, 4x)`);
+    lines.push(`${r.name} / real: creates ${(r.creates.perSec / k.creates.perSec).toFixed(2)}x, gets ${(r.gets.perSec / k.gets.perSec).toFixed(2)}x ${r.name.includes("floor") ? "(no server work: the ceiling of one Node process here)" : "(goals 1.5x, 4x)"}`);
   }
   if (k?.install && r.install) {
     lines.push(`${r.name}: ${CRDS} CRDs installed in ${r.install.secs.toFixed(2)} s, the real server in ${k.install.secs.toFixed(2)} s (real / crdkit ${(k.install.secs / r.install.secs).toFixed(1)}x)`);
