@@ -15,7 +15,7 @@
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite,floor] [--client=node|h2]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite,floor] [--client=node|h2|go-h2|go-h1]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  * `--variants=floor` adds a bare node:https server answering a fixed object (https-floor-server.mjs): the most any
  * single Node process speaking HTTPS reaches here, printed as a ratio to the real server beside crdkit's.
@@ -28,6 +28,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { goTool } from "../../test/interop/go-tools.js";
 import { crdkitCommand, describeRun } from "./crdkit-command.js";
+import { goLoad } from "./go-load.js";
 import { nodeH2Client, nodeHttpsClient, undiciClient } from "./load-client.js";
 import { EtcdProcess } from "../../test/storage/etcd-process.js";
 import { CRONTAB_CRD, cronTab } from "./crontab-fixture.js";
@@ -48,7 +49,12 @@ const crdsOnly = process.argv.includes("--crds-only");
 const variants = (arg("variants") ?? "etcd,workers,sqlite").split(",");
 const root = resolve(import.meta.dirname, "..", "..");
 
-/** The load generator's HTTPS client, the same for every server (load-client.ts; `--client=node`: node's https). */
+/**
+ * The load generator's HTTPS client, the same for every server (load-client.ts; `--client=node`: node's https).
+ * `--client=go-h2` / `go-h1`: the load phases (warm-up and measured) are sent by tools/go-load, Go's net/http
+ * transport as client-go uses it (HTTP/2 on one connection / HTTP/1.1 on 16), the rest by undici.
+ */
+const goClient = arg("client") === "go-h2" ? "h2" : arg("client") === "go-h1" ? "h1" : undefined;
 const client = arg("client") === "node" ? nodeHttpsClient(CONCURRENCY) : arg("client") === "h2" ? nodeH2Client() : undiciClient(CONCURRENCY);
 const call = client.call;
 const getText = client.getText;
@@ -207,6 +213,28 @@ async function install(
   return { secs, cpuSecs: (end - cpu0) / 1000, etcdSecs: (cpuMs(etcdPid) - etcd0) / 1000, clientSecs, firstMs, lastMs: (end - lastFrom) / tenth, tenthsMs };
 }
 
+/** One phase by tools/go-load, with the server's and etcd's CPU per request around it (go-load reports its own). */
+async function goPhase(opts: Parameters<typeof goLoad>[0]) {
+  const cpu0 = [cpuMs(serverPid), cpuMs(etcdPid)];
+  const r = await goLoad(opts);
+  const cpu = [cpuMs(serverPid), cpuMs(etcdPid)].map((c, i) => (c - cpu0[i]!) / opts.n);
+  return { perSec: r.perSec, p50: r.p50, p99: r.p99, cpu: [...cpu, r.cpuMs / opts.n], proto: r.proto, opened: r.opened };
+}
+
+/** The warm-up and measured load phases sent by tools/go-load (`--client=go-h2|go-h1`). */
+async function goPhases(coll: string) {
+  const http1 = goClient === "h1";
+  const body = cronTab("X", 0).replace('"X-0"', '"%NAME%"');
+  const phase = (method: string, prefix: string, n: number, mod?: number) =>
+    goPhase({ url: method === "POST" ? coll : `${coll}/%NAME%`, method, n, inFlight: CONCURRENCY, prefix, want: method === "POST" ? 201 : 200, http1, ...(method === "POST" ? { body } : {}), ...(mod !== undefined ? { mod } : {}) });
+  await phase("POST", "warm", WARMUP);
+  await phase("GET", "warm", WARMUP * 4, WARMUP);
+  const creates = await phase("POST", "ct", CREATES);
+  const gets = await phase("GET", "ct", GETS, CREATES);
+  const wire = `${creates.proto} (Go net/http${http1 ? `, ${CONCURRENCY} connections` : ", one connection"}), ${creates.opened + gets.opened} connections opened while measured`;
+  return { wire, creates, gets };
+}
+
 /** Installs the CRD, waits until it is served, warms up, then measures creates and gets. */
 async function measure(name: string, url: string): Promise<Result> {
   const crds = `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
@@ -218,6 +246,7 @@ async function measure(name: string, url: string): Promise<Result> {
     await new Promise((r) => setTimeout(r, 100));
   }
   if (crdsOnly) return { name, wire: "", creates: await load(1, (i) => call(coll, "POST", cronTab("one", i)), 201), gets: await load(1, () => call(`${coll}/one-0`, "GET"), 200), install: await install(url, CRDS) };
+  if (goClient) return { name, ...(await goPhases(coll)) };
   await load(WARMUP, (i) => call(coll, "POST", cronTab("warm", i)), 201);
   await load(WARMUP * 4, (i) => call(`${coll}/warm-${i % WARMUP}`, "GET"), 200);
   // The warm-up's connections are known: only connections opened during the measured phases count.
@@ -262,7 +291,10 @@ try {
     const kUrl = `https://127.0.0.1:${kPort}`;
     const k8s = await startProcess(
       oracle.path,
-      ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-k8s-${run}-${round}`, "--secure-port", String(kPort), "--cert-dir", join(dir, "certs")],
+      // The load generator stands for an authenticated client: without this gate the real server ends an
+      // anonymous client's HTTP/2 connection after each request (its CVE-2023-44487 mitigation), which the
+      // clients of a cluster, authenticated, do not meet. HTTP/1.1 is unaffected.
+      ["--etcd-servers", etcd.url, "--etcd-prefix", `/bench-k8s-${run}-${round}`, "--secure-port", String(kPort), "--cert-dir", join(dir, "certs"), "--feature-gates", "UnauthenticatedHTTP2DOSMitigation=false"],
       kUrl,
     );
     try {

@@ -8,7 +8,7 @@
  *   node bench/serve/https-floor-server.mjs PORT CERT KEY
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:https";
+import { createSecureServer } from "node:http2";
 
 const [port, cert, key] = process.argv.slice(2);
 /** About the size of crdkit's answer for the bench's CronTab (metadata with managedFields included). */
@@ -29,7 +29,8 @@ const object = {
   spec: { cronSpec: "* * * * */5", image: "my-awesome-cron-image", replicas: 1 },
 };
 const body = `${JSON.stringify(object)}\n`;
-const server = createServer({ cert: readFileSync(cert), key: readFileSync(key), ALPNProtocols: ["http/1.1"] }, (req, res) => {
+// HTTP/2 and HTTP/1.1 by ALPN on one TLS port, as crdkit serves them (its HTTP/1.1 answers take the same path).
+const server = createSecureServer({ cert: readFileSync(cert), key: readFileSync(key), allowHTTP1: true, ALPNProtocols: ["h2", "http/1.1"] }, (req, res) => {
   req.on("data", () => {});
   req.on("end", () => {
     if (req.url === "/readyz") return void res.end("ok");
@@ -37,6 +38,5 @@ const server = createServer({ cert: readFileSync(cert), key: readFileSync(key), 
     res.end(body);
   });
 });
-server.keepAliveTimeout = 90_000;
 server.listen(Number(port), "127.0.0.1");
 process.on("SIGTERM", () => process.exit(0));

@@ -30,6 +30,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/request/anonymous"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/apiserver/pkg/util/openapi"
 	"k8s.io/apiserver/pkg/util/webhook"
 	"k8s.io/client-go/informers"
@@ -43,7 +44,14 @@ func main() {
 	mediaType := flag.String("storage-media-type", "application/json", "storage media type of custom resources and CRDs")
 	port := flag.Int("secure-port", 0, "HTTPS port on 127.0.0.1 (0: a free one)")
 	certDir := flag.String("cert-dir", "", "directory for the self-signed serving certificate (default: a temp dir)")
+	gates := flag.String("feature-gates", "", "feature gates as kube-apiserver's --feature-gates (e.g. UnauthenticatedHTTP2DOSMitigation=false: the serve benches' HTTP/2 clients stand for authenticated ones)")
 	flag.Parse()
+	if *gates != "" {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(*gates); err != nil {
+			fmt.Fprintf(os.Stderr, "k8s-server-oracle: --feature-gates: %v\n", err)
+			os.Exit(2)
+		}
+	}
 
 	if err := run(*etcdServers, *etcdPrefix, *mediaType, *port, *certDir); err != nil {
 		fmt.Fprintf(os.Stderr, "k8s-server-oracle: %v\n", err)

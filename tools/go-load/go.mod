@@ -1,0 +1,3 @@
+module crdkit/tools/go-load
+
+go 1.26.0
