@@ -50,6 +50,18 @@ export function isHttp2(req: Pick<IncomingMessage, "httpVersionMajor">): boolean
   return req.httpVersionMajor === 2;
 }
 
+/**
+ * What Go's HTTP/2 server does when a handler sets `Connection: close`: GOAWAY (NO_ERROR, the last stream
+ * received) at once, streams in flight finish, the connection is closed after them. kube-apiserver does it to
+ * anonymous and unauthenticated requests (`UnauthenticatedHTTP2DOSMitigation`, on by default since 1.29:
+ * such clients get HTTP/1.1-without-keep-alive performance). Nothing on HTTP/1.1.
+ */
+export function closeHttp2Connection(req: Pick<IncomingMessage, "httpVersionMajor">): void {
+  if (!isHttp2(req)) return;
+  const session = (req as unknown as Http2ServerRequest).stream?.session;
+  if (session && !session.closed && !session.destroyed) session.close();
+}
+
 /** The streams limit in effect for the options. */
 export function maxStreams(opts: Http2ServingOptions): number {
   const n = opts.maxStreamsPerConnection ?? 0;

@@ -18,7 +18,8 @@ import { requestAttributes } from "./request-attributes.js";
 import type { RequestUrl } from "../endpoints/request-url.js";
 import type { Security } from "./security.js";
 import { AUTHENTICATION_GROUP, AUTHORIZATION_GROUP, serveSelfReview } from "./self-reviews.js";
-import { ALL_AUTHENTICATED, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
+import { closeHttp2Connection } from "../http2-serving.js";
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
 
 /** The user of an open server (the old insecure port's identity). */
 const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED] };
@@ -62,8 +63,14 @@ export class RequestGate {
     let user = UNSECURED;
     if (authn) {
       const r = authn.authenticate(req);
-      if ("error" in r) throw unauthorizedError();
+      // kube-apiserver's UnauthenticatedHTTP2DOSMitigation: an HTTP/2 connection of a client without
+      // credentials serves this one request (answered 401 or as the anonymous user), then GOAWAY.
+      if ("error" in r) {
+        closeHttp2Connection(req);
+        throw unauthorizedError();
+      }
       user = r.user;
+      if (user.name === ANONYMOUS_USER || user.groups.includes(ALL_UNAUTHENTICATED)) closeHttp2Connection(req);
     }
     user = impersonatedUser(req, user, this.authorizer);
     const attrs = requestAttributes(req.method ?? "GET", url, user);
