@@ -15,7 +15,7 @@
  * node_modules link) next to this one, in the same run; `--rounds=N` repeats everything N times, interleaved.
  *
  *   node --import tsx bench/serve/etcd-vs-k8s.bench.ts [--quick] [--only=crdkit] [--crds=1000]
- *     [--crds-only] [--baseline=DIR] [--rounds=N] [--variants=etcd,workers,sqlite,floor] [--client=node|h2|go-h2|go-h1]
+ *     [--crds-only] [--baseline=DIR] [--rounds=N] [--warmup=N] [--variants=etcd,workers,sqlite,floor] [--client=node|h2|go-h2|go-h1]
  *   (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the crdkit processes)
  * `--variants=floor` adds a bare node:https server answering a fixed object (https-floor-server.mjs): the most any
  * single Node process speaking HTTPS reaches here, printed as a ratio to the real server beside crdkit's.
@@ -37,7 +37,12 @@ import { established, installCrd } from "./install-crd.js";
 const quick = process.argv.includes("--quick");
 const CREATES = quick ? 500 : 2000;
 const GETS = quick ? 2000 : 10000;
-const WARMUP = quick ? 200 : 500;
+/**
+ * Creates before the measured ones (and 4× as many GETs before the measured GETs). `--warmup=N` sets it: V8 still
+ * compiles crdkit's hot code on helper threads after 500 creates, counted in the window's server CPU; a larger
+ * warm-up measures a long-running server's steady state (the Go server needs none, so its figures do not move).
+ */
+const WARMUP = Number(process.argv.find((a) => a.startsWith("--warmup="))?.slice(9) ?? (quick ? 200 : 500));
 const CONCURRENCY = 16;
 const only = process.argv.includes("--only=crdkit");
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
