@@ -34,15 +34,8 @@ export interface GoLoadResult {
   cpuMs: number;
 }
 
-/**
- * Runs one phase: `n` requests, `inFlight` at a time; `%NAME%` in `url` and `body` becomes `${prefix}-${i}`
- * (i modulo `mod` when given). Rejects with the tool's first error when any answer is not `want`.
- */
-export function goLoad(opts: { url: string; method: string; body?: string; n: number; inFlight: number; prefix: string; mod?: number; want: number; http1: boolean }): Promise<GoLoadResult> {
-  const args = ["-url", opts.url, "-method", opts.method, "-n", String(opts.n), "-c", String(opts.inFlight), "-prefix", opts.prefix, "-want", String(opts.want)];
-  if (opts.body !== undefined) args.push("-body", opts.body);
-  if (opts.mod !== undefined) args.push("-mod", String(opts.mod));
-  if (opts.http1) args.push("-h1");
+/** Runs the tool with `args`; resolves with its JSON line, rejects with its error. */
+function run<T>(args: string[]): Promise<T> {
   return new Promise((done, fail) => {
     const child = spawn(goLoadBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -53,9 +46,9 @@ export function goLoad(opts: { url: string; method: string; body?: string; n: nu
     });
     child.once("error", fail);
     child.once("exit", (code) => {
-      let r: (GoLoadResult & { error?: string; failures: number }) | undefined;
+      let r: (T & { error?: string }) | undefined;
       try {
-        r = JSON.parse(out.trim().split("\n").pop() ?? "") as GoLoadResult & { error?: string; failures: number };
+        r = JSON.parse(out.trim().split("\n").pop() ?? "") as T & { error?: string };
       } catch {
         r = undefined;
       }
@@ -63,4 +56,27 @@ export function goLoad(opts: { url: string; method: string; body?: string; n: nu
       else fail(new Error(`go-load exited ${code}: ${r?.error ?? (err.trim() || out.trim())}`));
     });
   });
+}
+
+/**
+ * Installs `n` CRDs one by one, each waited for until Established: `body` and `getUrl` with `%N%` for the CRD's
+ * number; the seconds, the tool's CPU ms, and with `serverPid` the server's CPU ms per CRD of each tenth.
+ */
+export function goInstall(opts: { url: string; getUrl: string; body: string; n: number; serverPid?: number; http1: boolean }): Promise<{ secs: number; cpuMs: number; tenthsMs: number[] | null }> {
+  const args = ["-install", String(opts.n), "-url", opts.url, "-get-url", opts.getUrl, "-body", opts.body];
+  if (opts.serverPid !== undefined) args.push("-server-pid", String(opts.serverPid));
+  if (opts.http1) args.push("-h1");
+  return run(args);
+}
+
+/**
+ * Runs one phase: `n` requests, `inFlight` at a time; `%NAME%` in `url` and `body` becomes `${prefix}-${i}`
+ * (i modulo `mod` when given). Rejects with the tool's first error when any answer is not `want`.
+ */
+export function goLoad(opts: { url: string; method: string; body?: string; n: number; inFlight: number; prefix: string; mod?: number; want: number; http1: boolean }): Promise<GoLoadResult> {
+  const args = ["-url", opts.url, "-method", opts.method, "-n", String(opts.n), "-c", String(opts.inFlight), "-prefix", opts.prefix, "-want", String(opts.want)];
+  if (opts.body !== undefined) args.push("-body", opts.body);
+  if (opts.mod !== undefined) args.push("-mod", String(opts.mod));
+  if (opts.http1) args.push("-h1");
+  return run<GoLoadResult>(args);
 }
