@@ -2,7 +2,7 @@
 import { type Dirent, closeSync, fstatSync, openSync, readSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { stdinFile } from "./stdin-spool.js";
+import { spooledInput } from "./input-spool.js";
 
 export interface InputFile {
   /** The path as shown in messages (`-` → `<stdin>`). */
@@ -62,18 +62,41 @@ export function expandPaths(paths: readonly string[], exclude?: (path: string) =
       throw new InputError(`cannot read ${p}: no such file or directory`);
     }
     if (st.isDirectory()) walk(p, out, exclude);
-    else out.push(p);
+    else {
+      if (!st.isFile()) streams.add(p);
+      out.push(p);
+    }
   }
   return out;
 }
 
-/** The file to read for an input path: standard input (`-`) is read once into a temporary file. */
-function inputFile(path: string): string {
-  if (path !== "-") return path;
+/**
+ * Paths named on the command line that are neither a regular file nor a directory: a pipe, FIFO or device
+ * (`/dev/stdin`, a shell's `<(…)`), which can be read only once, so they are read through a spool as `-` is.
+ */
+const streams = new Set<string>();
+
+/** Whether an input can be read only once (`-`, or a path that is a pipe, FIFO or device). */
+export function isStreamInput(p: string): boolean {
+  if (p === "-" || streams.has(p)) return true;
   try {
-    return stdinFile();
+    const st = statSync(p);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file to read for an input path: standard input (`-`) and the pipes and devices named on the command line
+ * are read once into a temporary file.
+ */
+function inputFile(path: string): string {
+  if (path !== "-" && !streams.has(path)) return path;
+  try {
+    return spooledInput(path);
   } catch (e) {
-    throw new InputError(`cannot read standard input: ${(e as Error).message}`);
+    throw new InputError(`cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
   }
 }
 

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { InputError, expandPaths, readInput } from "./files.js";
+import { InputError, expandPaths, isStreamInput, readInput } from "./files.js";
 import { globMatcher } from "./glob.js";
 import { inputMayHoldCrds } from "./lazy-registry.js";
 import type { Result } from "./results.js";
@@ -29,12 +29,14 @@ export interface WorkerTask {
 
 /**
  * The number of threads for a run: `jobs` when given (default: the number of cores), but one thread for
- * standard input, `--show-object` (stored objects keep int64/float64 boxes that threads cannot pass), a
+ * standard input or a pipe, `--show-object` (stored objects keep int64/float64 boxes that threads cannot pass), a
  * single file, or (without an explicit `-j`) inputs under {@link PARALLEL_MIN_BYTES}.
  */
 export function threadsFor(jobs: number | undefined, opts: RunOptions, files: readonly string[]): number {
   const n = Math.min(jobs ?? availableParallelism(), files.length);
-  if (n <= 1 || opts.showObject || files.includes("-")) return 1;
+  // (inputs read only once — stdin, pipes — are read by this thread)
+  // (the paths as given: a directory's files are regular files)
+  if (n <= 1 || opts.showObject || opts.inputs.some(isStreamInput) || opts.crds.some(isStreamInput)) return 1;
   if (jobs === undefined) {
     // (stats stop once the inputs are known to be large enough)
     let bytes = 0;
