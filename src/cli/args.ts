@@ -139,7 +139,8 @@ labels, Pod template labels are well-formed, or that enum-like strings (imagePul
 have a known value: the published schemas carry no enums.
 
   PATH                     files (multi-document YAML, JSON, kind: List) or directories (recursive,
-                           *.yaml, *.yml, *.json); "-" reads standard input
+                           *.yaml, *.yml, *.json); "-" reads standard input, and a pipe
+                           works as a path too (--crds <(kustomize build) <(helm template .))
   --crds PATH              CRD files or directories (repeatable); CRDs among the inputs are used too.
                            Two CRDs with the same name: a warning, and the later one wins
   --old PATH               previous versions of the objects (matched by apiVersion, kind, namespace
