@@ -27,10 +27,11 @@ function walk(dir, out = []) {
 }
 
 if (!args.has("--only-corpus")) {
-  // drop goldens whose case file is gone (the corpus goldens have no case files)
+  // drop goldens whose case file is gone (the corpus goldens have no case files, nor the server's, which
+  // `npm run golden:server` records from test/server-diff/sequences)
   for (const g of walk(goldenDir)) {
     const rel = relative(goldenDir, g);
-    if (!rel.endsWith(".json") || rel.startsWith("corpus/")) continue;
+    if (!rel.endsWith(".json") || rel.startsWith("corpus/") || rel.startsWith("server/")) continue;
     const base = rel.slice(0, -".json".length);
     if (!existsSync(join(casesDir, `${base}.yaml`)) && !existsSync(join(casesDir, `${base}.yml`))) rmSync(g);
   }

@@ -4,7 +4,7 @@
  * duration, default 5m, 0 disables) and `--request-timeout` (Go duration, default 1m0s: the deadline of
  * each etcd call, after which the request answers 504).
  */
-import { parseGoDuration } from "../rules/values.js";
+import { parseGoDuration } from "../go/time.js";
 import type { EtcdStoreOptions } from "../storage/etcd/etcd-store.js";
 
 export const ETCD_USAGE = `  --etcd-servers URLS           store in etcd v3 at these comma-separated http(s)://host:port URLs

@@ -239,16 +239,17 @@ export function formatRFC3339(t: GoTime): string {
   return `${year}-${pad(m, 2)}-${pad(d, 2)}T${pad(hh, 2)}:${pad(mi, 2)}:${pad(ss, 2)}Z`;
 }
 
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  "\u00b5s": 1000n,
-  "\u03bcs": 1000n,
-  ms: 1000000n,
-  s: 1000000000n,
-  m: 60000000000n,
-  h: 3600000000000n,
-};
+/** Go's `unitMap` (a Map: a unit such as `constructor` must not find Object.prototype's members). */
+const UNIT_NS = new Map<string, bigint>([
+  ["ns", 1n],
+  ["us", 1000n],
+  ["\u00b5s", 1000n],
+  ["\u03bcs", 1000n],
+  ["ms", 1000000n],
+  ["s", 1000000000n],
+  ["m", 60000000000n],
+  ["h", 3600000000000n],
+]);
 const TWO63 = 1n << 63n;
 
 function isDigitChar(c: string | undefined): boolean {
@@ -260,6 +261,18 @@ function isDigitChar(c: string | undefined): boolean {
  * returns an error (`time: invalid duration`, `time: unknown unit`, overflow).
  */
 export function parseGoDuration(orig: string): bigint | undefined {
+  const d = goParseDuration(orig);
+  return typeof d === "bigint" ? d : undefined;
+}
+
+/**
+ * Go `time.ParseDuration(s)`: the duration in nanoseconds (int64 range), or Go's error text:
+ * `time: invalid duration "…"`, `time: missing unit in duration "…"`, `time: unknown unit "…" in duration "…"`
+ * (quoted as the time package quotes: bytes ≥ 0x80 and control bytes as `\xNN`).
+ */
+export function goParseDuration(orig: string): bigint | string {
+  const quote = (t: string) => timeQuote(enc.encode(t));
+  const invalid = () => `time: invalid duration ${quote(orig)}`;
   let s = orig;
   let neg = false;
   if (s !== "" && (s[0] === "-" || s[0] === "+")) {
@@ -267,15 +280,15 @@ export function parseGoDuration(orig: string): bigint | undefined {
     s = s.slice(1);
   }
   if (s === "0") return 0n;
-  if (s === "") return undefined;
+  if (s === "") return invalid();
   let d = 0n;
   while (s !== "") {
-    if (!(s[0] === "." || isDigitChar(s[0]))) return undefined;
+    if (!(s[0] === "." || isDigitChar(s[0]))) return invalid();
     let i = 0;
     let v = 0n;
     while (isDigitChar(s[i])) {
       v = v * 10n + BigInt(s.charCodeAt(i) - 48);
-      if (v > TWO63) return undefined;
+      if (v > TWO63) return invalid();
       i++;
     }
     const pre = i > 0;
@@ -301,22 +314,23 @@ export function parseGoDuration(orig: string): bigint | undefined {
       post = j > 0;
       s = s.slice(j);
     }
-    if (!pre && !post) return undefined;
+    if (!pre && !post) return invalid();
     let k = 0;
     while (k < s.length && !(s[k] === "." || isDigitChar(s[k]))) k++;
-    if (k === 0) return undefined;
-    const unit = UNIT_NS[s.slice(0, k)];
+    if (k === 0) return `time: missing unit in duration ${quote(orig)}`;
+    const u = s.slice(0, k);
+    const unit = UNIT_NS.get(u);
     s = s.slice(k);
-    if (unit === undefined) return undefined;
-    if (v > TWO63 / unit) return undefined;
+    if (unit === undefined) return `time: unknown unit ${quote(u)} in duration ${quote(orig)}`;
+    if (v > TWO63 / unit) return invalid();
     v *= unit;
     if (f > 0n) {
       v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
-      if (v > TWO63) return undefined;
+      if (v > TWO63) return invalid();
     }
     d += v;
-    if (d > TWO63) return undefined;
+    if (d > TWO63) return invalid();
   }
   if (neg) return -d;
-  return d <= TWO63 - 1n ? d : undefined;
+  return d <= TWO63 - 1n ? d : invalid();
 }

@@ -10,6 +10,7 @@ import type { Structural } from "../structural/structural.js";
 import { deepEqual, Float64, isObject, type JsonObject, type JsonValue, kindOf } from "../value/json-value.js";
 import { withTypeAndObjectMeta } from "./decl-type.js";
 import { escapeProperty, unescapeProperty } from "./escaping.js";
+import { parseGoDuration } from "../go/time.js";
 
 /** List semantics of a converted list (x-kubernetes-list-type set / map). */
 interface ListInfo {
@@ -188,41 +189,6 @@ function goTypeName(v: JsonValue): string {
     default:
       return "<nil>";
   }
-}
-
-const DUR_UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  "µs": 1000n,
-  "μs": 1000n,
-  ms: 1000000n,
-  s: 1000000000n,
-  m: 60000000000n,
-  h: 3600000000000n,
-};
-
-/** Go `time.ParseDuration` in nanoseconds (undefined when invalid). */
-export function parseGoDuration(s: string): bigint | undefined {
-  let str = s;
-  let neg = false;
-  if (str.startsWith("-") || str.startsWith("+")) {
-    neg = str[0] === "-";
-    str = str.slice(1);
-  }
-  if (str === "0") return 0n;
-  if (str === "") return undefined;
-  let total = 0;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (str.length > 0) {
-    const m = re.exec(str);
-    if (!m || (m[1] === "" && (m[2] ?? "") === "")) return undefined;
-    const unit = Number(DUR_UNITS[m[3]!]!);
-    total += Number(`${m[1] || "0"}.${m[2] || "0"}`) * unit;
-    str = str.slice(m[0].length);
-  }
-  if (total >= 2 ** 63) return undefined;
-  const n = BigInt(Math.round(total));
-  return neg ? -n : n;
 }
 
 const STRFMT_UNITS: [string[], bigint][] = [
