@@ -2,7 +2,8 @@
  * kube-apiserver's etcd flags for `crdkit serve`: `--etcd-servers` selects the etcd store (else SQLite),
  * `--etcd-prefix`, `--etcd-cafile/--etcd-certfile/--etcd-keyfile`, `--etcd-compaction-interval` (Go
  * duration, default 5m, 0 disables) and `--request-timeout` (Go duration, default 1m0s: the deadline of
- * each etcd call, after which the request answers 504).
+ * each etcd call, after which the request answers 504, and of every request that is not long-running, on
+ * any store: filters/request-deadline.ts).
  */
 import { parseGoDuration } from "../go/time.js";
 import type { EtcdStoreOptions } from "../storage/etcd/etcd-store.js";
@@ -11,7 +12,7 @@ export const ETCD_USAGE = `  --etcd-servers URLS           store in etcd v3 at t
   --etcd-prefix PREFIX          key prefix in etcd (default /registry)
   --etcd-cafile/--etcd-certfile/--etcd-keyfile FILE   TLS to etcd
   --etcd-compaction-interval D  compact etcd history every D (default 5m; 0 disables)
-  --request-timeout D           deadline of each etcd call (default 1m0s)
+  --request-timeout D           deadline of a request (not watches) and of each etcd call (default 1m0s)
 `;
 
 export interface EtcdFlags {

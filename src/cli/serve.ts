@@ -160,6 +160,7 @@ export async function runServe(args: readonly string[], io: ServeIo, signal?: Ab
       ...(parsed.noUi ? { ui: false as const } : {}),
       ...(parsed.namespaceLifecycle === false ? { namespaceLifecycle: false } : {}),
       ...(parsed.garbageCollector === false ? { garbageCollector: false } : {}),
+      ...(parsed.etcd.requestTimeoutMs !== undefined ? { requestTimeoutMs: parsed.etcd.requestTimeoutMs } : {}),
       ...(parsed.serviceEndpoints.length > 0 ? { conversionWebhooks: { serviceResolver: serviceResolverOf(parsed.serviceEndpoints)! } } : {}),
     });
   } catch (e) {

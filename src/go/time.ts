@@ -4,6 +4,7 @@
  * seconds (what `Time.ToUnstructured` / `MarshalJSON` produce); `time.ParseDuration`.
  */
 import { civilFromDays, daysFromCivil, daysInMonth } from "../value/civil-date.js";
+import { goStringBytes } from "./utf8.js";
 
 /** An instant: Unix seconds plus nanoseconds in [0, 1e9). */
 export interface GoTime {
@@ -271,7 +272,7 @@ export function parseGoDuration(orig: string): bigint | undefined {
  * (quoted as the time package quotes: bytes ≥ 0x80 and control bytes as `\xNN`).
  */
 export function goParseDuration(orig: string): bigint | string {
-  const quote = (t: string) => timeQuote(enc.encode(t));
+  const quote = (t: string) => timeQuote(goStringBytes(t));
   const invalid = () => `time: invalid duration ${quote(orig)}`;
   let s = orig;
   let neg = false;

@@ -73,3 +73,16 @@ export function goByteLength(s: string): number {
   }
   return n;
 }
+
+/** The bytes of the Go string `s` holds: UTF-8, and each escaped byte as itself (see {@link goStringFromBytes}). */
+export function goStringBytes(s: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    const b = escapedByte(cp);
+    if (b >= 0) out.push(b);
+    else if (cp < 0x80) out.push(cp);
+    else for (const x of new TextEncoder().encode(ch)) out.push(x);
+  }
+  return Uint8Array.from(out);
+}

@@ -18,7 +18,9 @@ import { acceptable, errorsIndented, notAcceptableError } from "./endpoints/acce
 import { statusIndentedJson } from "./endpoints/status-encodings.js";
 import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
-import { RequestGate } from "./auth/request-gate.js";
+import { NO_USER, RequestGate } from "./auth/request-gate.js";
+import { requestAttributes } from "./auth/request-attributes.js";
+import { answerDeadlineExceeded, DEFAULT_REQUEST_TIMEOUT_MS, isLongRunning, requestDeadlineMs } from "./filters/request-deadline.js";
 import type { RequestContext } from "./auth/request-context.js";
 import { type Security, type SecurityOptions, setupSecurity } from "./auth/security.js";
 import { goCipherOrder } from "./auth/tls-cipher-order.js";
@@ -62,7 +64,7 @@ import { namespaceResourceType } from "./registry/namespace/namespace-type.js";
 import { ensureSystemNamespaces } from "./registry/namespace/system-namespaces.js";
 import { storageVersionOf } from "./registry/registry.js";
 import type { WebhookSettings } from "./conversion/conversion.js";
-import type { QueryParams } from "./endpoints/request-url.js";
+import type { QueryParams, RequestUrl } from "./endpoints/request-url.js";
 import { createDualServer, type Http2ServingOptions } from "./http2-serving.js";
 
 /** The garbage collector's User-Agent (kube-controller-manager's client for it; the field manager is its first part). */
@@ -128,6 +130,11 @@ export interface ServerOptions {
    * the standalone apiextensions-apiserver the server goldens were recorded on.
    */
   garbageCollectorController?: boolean;
+  /**
+   * The deadline of a request that is not long-running (`--request-timeout`, default 1m0s): later its answer
+   * is the timeout filter's 504 (filters/request-deadline.ts).
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -181,6 +188,8 @@ export class ApiHandler {
   private readonly garbageCollector: GarbageCollector | undefined;
   /** Whether a record of each request goes to the log (false: none is built). */
   logRequests = true;
+  /** `--request-timeout`: the deadline of requests that are not long-running. */
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
 
   readonly store: TrackedStore;
 
@@ -289,15 +298,25 @@ export class ApiHandler {
     let warnings: string[] | undefined;
     let user = "";
     let routed: Route | undefined;
+    let deadline: NodeJS.Timeout | undefined;
+    let timedOut = false;
     try {
       const denied = this.guard?.(req.headers);
       if (denied) throw denied;
+      // The request's kind (as RequestInfo) before authentication: the deadline filters come first.
+      const attrs = requestAttributes(req.method ?? "GET", url, NO_USER);
+      if (!isLongRunning(attrs)) {
+        deadline = setTimeout(() => {
+          timedOut = true;
+          answerDeadlineExceeded(req, res);
+        }, requestDeadlineMs(url.searchParams, this.requestTimeoutMs));
+      }
       // The playground's static files are public (its API calls are authenticated like any other request).
       const ui = this.uiDir !== false && isUiPath(url.pathname);
       let out: RestResponse | undefined;
       if (ui) serveUi(req, res, url.pathname, this.uiDir as string);
       else {
-        const ctx = this.gate.admit(req, url);
+        const ctx = this.gate.admit(req, url, attrs);
         user = ctx.attrs.user.name;
         routed = route(url.pathname);
         const r = routed;
@@ -327,22 +346,10 @@ export class ApiHandler {
         }
       }
     } catch (e) {
-      const stored = storeFailure(e);
-      const limit = storageApiError(e);
-      const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
-      if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
-      else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      if (!res.headersSent) {
-        const resource = (routed ?? route(url.pathname)).kind === "resource";
-        const yaml = resource && wantsYaml(req.headers.accept);
-        // No clause of the Accept header can carry a Status without a conversion: `WriteRawJSON` (indented).
-        if (resource && err.encoded === undefined && err.plainText === undefined && errorsIndented(req.headers.accept)) {
-          err.encoded = { contentType: "application/json", body: statusIndentedJson(err.status) };
-        }
-        sendError(res, err, err.warnings, yaml, isPrettyPrint(url.search.slice(1), req.headers["user-agent"]));
-      }
-      else if (!res.writableEnded) res.end();
+      // The deadline's 504 was the answer: what the handler did since is dropped, as Go's timeout writer does.
+      if (!timedOut) this.answerFailure(e, req, res, url, routed);
     }
+    clearTimeout(deadline);
     if (!this.logRequests) return;
     this.log({
       level: "info",
@@ -357,6 +364,25 @@ export class ApiHandler {
       // Go's Request.Proto, as the API server's httplog records it.
       protocol: `HTTP/${req.httpVersion}`,
     });
+  }
+
+  /** Answers a request whose handling failed with `e` (its Status, or a 500), unless an answer was started. */
+  private answerFailure(e: unknown, req: IncomingMessage, res: ServerResponse, url: RequestUrl, routed: Route | undefined): void {
+    const stored = storeFailure(e);
+      const limit = storageApiError(e);
+      const err = e instanceof ApiError ? e : (stored ?? limit ?? apiErrors.internal(internalMessage(e)));
+      if (stored) this.log({ level: "warn", msg: "store unavailable", error: String((e as Error).message) });
+      else if (!(e instanceof ApiError) && !(e instanceof RequestTooLargeError)) this.log({ level: "error", msg: "handler failed", error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      if (!res.headersSent) {
+        const resource = (routed ?? route(url.pathname)).kind === "resource";
+        const yaml = resource && wantsYaml(req.headers.accept);
+        // No clause of the Accept header can carry a Status without a conversion: `WriteRawJSON` (indented).
+        if (resource && err.encoded === undefined && err.plainText === undefined && errorsIndented(req.headers.accept)) {
+          err.encoded = { contentType: "application/json", body: statusIndentedJson(err.status) };
+        }
+        sendError(res, err, err.warnings, yaml, isPrettyPrint(url.search.slice(1), req.headers["user-agent"]));
+      }
+      else if (!res.writableEnded) res.end();
   }
 
   private async dispatch(r: Route, req: IncomingMessage, res: ServerResponse, query: QueryParams, ctx: RequestContext): Promise<RestResponse | undefined> {
@@ -709,6 +735,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     opts.garbageCollectorController ?? opts.garbageCollector ?? true,
   );
   handler.logRequests = opts.logRequests ?? true;
+  if (opts.requestTimeoutMs !== undefined) handler.requestTimeoutMs = opts.requestTimeoutMs;
   try {
     await handler.start();
   } catch (e) {

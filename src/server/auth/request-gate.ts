@@ -14,12 +14,15 @@ import { ClusterRoleAggregator } from "./rbac-aggregation.js";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.js";
 import type { RequestContext } from "./request-context.js";
 import { RbacPolicy } from "./rbac-policy.js";
-import { requestAttributes } from "./request-attributes.js";
+import { type RequestAttributes, requestAttributes } from "./request-attributes.js";
 import type { RequestUrl } from "../endpoints/request-url.js";
 import type { Security } from "./security.js";
 import { AUTHENTICATION_GROUP, AUTHORIZATION_GROUP, serveSelfReview } from "./self-reviews.js";
 import { closeHttp2Connection } from "../http2-serving.js";
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, SYSTEM_MASTERS, type UserInfo } from "./user-info.js";
+
+/** The user of request attributes computed before authentication (the kind of request only). */
+export const NO_USER: UserInfo = { name: "", uid: "", groups: [] };
 
 /** The user of an open server (the old insecure port's identity). */
 const UNSECURED: UserInfo = { name: "system:unsecured", uid: "", groups: [SYSTEM_MASTERS, ALL_AUTHENTICATED] };
@@ -57,8 +60,11 @@ export class RequestGate {
     return this.policy ? this.policy.caughtUp(revision, timeoutMs, key) : Promise.resolve(true);
   }
 
-  /** The request's context (user, attributes); throws the 401 or 403 ApiError. */
-  admit(req: IncomingMessage, url: RequestUrl): RequestContext {
+  /**
+   * The request's context (user, attributes); throws the 401 or 403 ApiError. `pre`: the request's attributes
+   * computed before authentication (with {@link NO_USER}), completed here with the user.
+   */
+  admit(req: IncomingMessage, url: RequestUrl, pre?: RequestAttributes): RequestContext {
     const authn = this.security?.authenticator;
     let user = UNSECURED;
     if (authn) {
@@ -73,7 +79,7 @@ export class RequestGate {
       if (user.name === ANONYMOUS_USER || user.groups.includes(ALL_UNAUTHENTICATED)) closeHttp2Connection(req);
     }
     user = impersonatedUser(req, user, this.authorizer);
-    const attrs = requestAttributes(req.method ?? "GET", url, user);
+    const attrs = pre ? { ...pre, user } : requestAttributes(req.method ?? "GET", url, user);
     const d = this.authorizer.authorize(attrs);
     if (!d.allowed) throw forbiddenError(attrs, d.reason);
     return { attrs, authorizer: this.authorizer, policy: this.policy };
