@@ -54,14 +54,16 @@ export function normalizeJson(v: unknown, key = ""): unknown {
     // Keys are compared sorted: Go encodes typed objects (CRDs, discovery, Table, Scale) in struct field order,
     // crdkit sorts every object's keys (Status excepted); JSON clients do not depend on the order.
     const out: Record<string, unknown> = {};
+    // A key such as `__proto__` is the answer's own property, as JSON.parse made it (an assignment would set the prototype).
+    const put = (k: string, x: unknown) => Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
     for (const [k, x] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const mask = MASKED_KEYS[k];
+      const mask = Object.hasOwn(MASKED_KEYS, k) ? MASKED_KEYS[k] : undefined;
       if (k === "cells" && Array.isArray(x)) {
         // Table cells of date columns are ages computed at answer time.
-        out[k] = x.map((c) => (typeof c === "string" && AGE.test(c) ? "<age>" : normalizeJson(c)));
+        put(k, x.map((c) => (typeof c === "string" && AGE.test(c) ? "<age>" : normalizeJson(c))));
         continue;
       }
-      out[k] = mask !== undefined && (typeof x === "string" || typeof x === "number") && x !== "" ? mask : normalizeJson(x, k);
+      put(k, mask !== undefined && (typeof x === "string" || typeof x === "number") && x !== "" ? mask : normalizeJson(x, k));
     }
     return out;
   }

@@ -8,7 +8,7 @@ import { fieldError, FieldPath, RawJson, type FieldError } from "../../errors/in
 import { objectMetaOf, validateObjectMeta, validateObjectMetaUpdate, validatePathSegment } from "../../objectmeta/index.js";
 import { goJsonMarshal } from "../../go/json.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
-import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import type { Admission } from "../registry/resource-type.js";
 
 export const RBAC_GROUP = "rbac.authorization.k8s.io";
@@ -52,7 +52,8 @@ function goType(v: JsonValue): string {
 /** Drops unknown fields (collecting their paths) and reports values of the wrong JSON type. */
 export function decodeFields(obj: JsonObject, fields: Record<string, Shape>, path: string, unknown: string[]): string | undefined {
   for (const k of Object.keys(obj)) {
-    const shape = fields[k];
+    // own keys only: a field named `constructor` is unknown, not Object's
+    const shape = Object.hasOwn(fields, k) ? fields[k] : undefined;
     const p = path === "" ? k : `${path}.${k}`;
     if (!shape) {
       unknown.push(p);
@@ -197,7 +198,8 @@ export function rbacAdmission(kind: RbacKind): Admission {
     const obj = deepClone(input);
     const unknown: string[] = [];
     const body: JsonObject = {};
-    for (const k of Object.keys(obj)) if (k !== "apiVersion" && k !== "kind" && k !== "metadata") body[k] = obj[k]!;
+    // setKey: a field named `__proto__` stays a field (then an unknown one)
+    for (const k of Object.keys(obj)) if (k !== "apiVersion" && k !== "kind" && k !== "metadata") setKey(body, k, obj[k]!);
     const bad = decodeFields(body, SHAPES[kind], "", unknown);
     if (bad) return { object: null, decodeError: bad, errors: [], warnings: [], unknownFields: [] };
     const strict = [...(opts.strictDecodingErrors ?? []), ...unknown.map((f) => `unknown field "${f}"`)];

@@ -6,7 +6,7 @@
  * (merged by `uid`). Directives: `$patch: replace|delete` on maps and list items; `$setElementOrder/…`
  * is accepted (order hints only); other directives are refused with 400.
  */
-import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { apiErrors } from "../endpoints/errors.js";
 
 export const STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
@@ -31,9 +31,9 @@ function mergeMap(target: JsonObject | undefined, patch: JsonObject, path: strin
     if (k.startsWith("$deleteFromPrimitiveList/")) {
       const field = k.slice("$deleteFromPrimitiveList/".length);
       const p = path === "" ? field : `${path}.${field}`;
-      if (!("set" in (LIST_STRATEGY[p] ?? {})) || !Array.isArray(v)) throw apiErrors.badRequest(`unable to find api field in struct for the directive ${k}`);
+      if (!("set" in (listStrategy(p) ?? {})) || !Array.isArray(v)) throw apiErrors.badRequest(`unable to find api field in struct for the directive ${k}`);
       const cur = Array.isArray(out[field]) ? (out[field] as JsonValue[]) : [];
-      out[field] = cur.filter((x) => !v.some((d) => deepEqual(d, x)));
+      setKey(out, field, cur.filter((x) => !v.some((d) => deepEqual(d, x))));
       continue;
     }
     if (k.startsWith("$")) throw apiErrors.badRequest(`unsupported strategic merge patch directive ${JSON.stringify(k)}`);
@@ -45,13 +45,18 @@ function mergeMap(target: JsonObject | undefined, patch: JsonObject, path: strin
     const cur = Object.hasOwn(out, k) ? out[k] : undefined;
     const merged = isObject(v) ? mergeMap(isObject(cur) ? cur : undefined, v, p) : Array.isArray(v) ? mergeList(cur, v, p) : deepClone(v);
     if (merged === undefined) delete out[k];
-    else out[k] = merged;
+    else setKey(out, k, merged);
   }
   return out;
 }
 
+/** The list strategy of the field at `path` (own keys only: a field named `constructor` has none). */
+function listStrategy(path: string): { set: true } | { key: string } | undefined {
+  return Object.hasOwn(LIST_STRATEGY, path) ? LIST_STRATEGY[path] : undefined;
+}
+
 function mergeList(target: JsonValue | undefined, patch: JsonValue[], path: string): JsonValue {
-  const strategy = LIST_STRATEGY[path];
+  const strategy = listStrategy(path);
   const cur = Array.isArray(target) ? target : [];
   if (!strategy) return deepClone(patch);
   if ("set" in strategy) {

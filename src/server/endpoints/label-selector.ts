@@ -18,6 +18,10 @@ export interface LabelRequirement {
 
 type Tok = "error" | "end" | ")" | "," | "!" | "==" | "=" | ">" | "id" | "in" | "<" | "!=" | "notin" | "(";
 
+/** The keyword token `s` is, if any (own keys only: a label key such as `constructor` is an identifier). */
+function keyword(s: string): Tok | undefined {
+  return Object.hasOwn(KEYWORDS, s) ? KEYWORDS[s] : undefined;
+}
 const KEYWORDS: Record<string, Tok> = { ")": ")", ",": ",", "!": "!", "==": "==", "=": "=", ">": ">", in: "in", "<": "<", "!=": "!=", notin: "notin", "(": "(" };
 const SPECIAL = new Set(["=", "!", "(", ")", ",", ">", "<"]);
 const WHITESPACE = new Set([" ", "\t", "\r", "\n"]);
@@ -37,7 +41,7 @@ function lex(s: string): { tok: Tok; lit: string }[] {
       let last: { tok: Tok; lit: string } | undefined;
       while (pos < s.length && SPECIAL.has(s[pos]!)) {
         buf += s[pos];
-        const t = KEYWORDS[buf];
+        const t = keyword(buf);
         if (t !== undefined) last = { tok: t, lit: buf };
         else if (last) break;
         pos++;
@@ -48,7 +52,7 @@ function lex(s: string): { tok: Tok; lit: string }[] {
     }
     let buf = "";
     while (pos < s.length && !SPECIAL.has(s[pos]!) && !WHITESPACE.has(s[pos]!)) buf += s[pos++];
-    out.push({ tok: KEYWORDS[buf] ?? "id", lit: buf });
+    out.push({ tok: keyword(buf) ?? "id", lit: buf });
   }
 }
 

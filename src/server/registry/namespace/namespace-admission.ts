@@ -14,7 +14,7 @@ import {
   validateObjectMetaUpdate,
 } from "../../../objectmeta/index.js";
 import type { PipelineResult, RequestOptions } from "../../../pipeline/types.js";
-import { deepClone, isObject, type JsonObject, type JsonValue } from "../../../value/json-value.js";
+import { deepClone, isObject, type JsonObject, type JsonValue, setKey } from "../../../value/json-value.js";
 import { decodeFields, type Shape } from "../../auth/rbac-admission.js";
 import type { Admission } from "../resource-type.js";
 
@@ -110,7 +110,8 @@ function decode(input: JsonObject, opts: RequestOptions): Decoded {
   const copy = deepClone(input);
   const unknown: string[] = [];
   const body: JsonObject = {};
-  for (const k of Object.keys(copy)) if (k !== "apiVersion" && k !== "kind" && k !== "metadata") body[k] = copy[k]!;
+  // setKey: a field named `__proto__` stays a field (then an unknown one)
+    for (const k of Object.keys(copy)) if (k !== "apiVersion" && k !== "kind" && k !== "metadata") setKey(body, k, copy[k]!);
   const bad = decodeFields(body, SHAPE, "", unknown);
   if (bad) return { error: { object: null, decodeError: bad, errors: [], warnings: [], unknownFields: [] } };
   const strict = [...(opts.strictDecodingErrors ?? []), ...unknown.map((f) => `unknown field "${f}"`)];
