@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { hasSurrogates, lex, lexSource, toCodePoints } from "./lexer.js";
+import { hasSurrogates, lex, lexPooled, lexSource, releaseTokens, toCodePoints } from "./lexer.js";
 
 // lexSource (string input) must tokenize exactly like lex over code points.
 const INPUTS = [
@@ -52,4 +52,23 @@ test("punctuation tokens carry their text", () => {
       ["EOF", "<EOF>", 4, 4],
     ],
   );
+});
+
+test("pooled lexing answers lex's tokens, also after a longer source and while the pool is taken", () => {
+  // longest first: later, shorter sources leave stale pooled tokens past their count
+  const sources = [...INPUTS].sort((a, b) => b.length - a.length);
+  for (const src of [...sources, "😀 + a", ...sources]) {
+    const want = lex(toCodePoints(src), src);
+    const got = lexPooled(hasSurrogates(src) ? toCodePoints(src) : undefined, src);
+    assert.deepEqual(got.tokens.slice(0, got.count), want.tokens, src);
+    assert.deepEqual(got.errors, want.errors, src);
+    // a nested lexing while the pool is taken gets its own tokens and leaves the outer ones intact
+    const outer = got.tokens.slice(0, got.count).map((t) => ({ ...t }));
+    const nested = lexPooled(undefined, "x.y");
+    assert.notEqual(nested.tokens, got.tokens);
+    assert.deepEqual(nested.tokens.map((t) => t.text), ["x", ".", "y", "<EOF>"]);
+    releaseTokens(nested.tokens);
+    assert.deepEqual(got.tokens.slice(0, got.count), outer, src);
+    releaseTokens(got.tokens);
+  }
 });

@@ -194,9 +194,28 @@ function keywordKind(src: string, s: number, len: number): TokenKind {
   }
 }
 
+/** A token as the lexer writes it (a pooled token is rewritten by the next {@link lexPooled}). */
+interface MutableToken {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  text: string;
+  op: number;
+}
+
+/**
+ * The token objects {@link lexPooled} writes, reused by every pooled lexing: a warm compile pass
+ * otherwise allocates one object per token (~1 MB per pass over the corpus rules, the largest single
+ * source of garbage in a compile). Kept at most {@link POOL_KEEP} long between parses.
+ */
+const POOL: MutableToken[] = [];
+const POOL_KEEP = 4096;
+let poolInUse = false;
+
 /** Lexer state (a class, so no closures are created per call). */
 class Lexer {
-  readonly tokens: Token[] = [];
+  /** How many tokens of {@link tokens} this lexing wrote (entries past it are stale pooled tokens). */
+  count = 0;
   readonly errors: LexError[] = [];
   i = 0;
   readonly n: number;
@@ -206,6 +225,7 @@ class Lexer {
   constructor(
     private readonly cps: readonly number[] | undefined,
     private readonly source: string | undefined,
+    readonly tokens: MutableToken[],
   ) {
     this.direct = cps === undefined;
     this.n = cps === undefined ? (source as string).length : cps.length;
@@ -220,7 +240,20 @@ class Lexer {
     return this.direct ? (this.source as string).charCodeAt(k) : ((this.cps as readonly number[])[k] as number);
   }
   private push(kind: TokenKind, s: number, e: number): void {
-    this.tokens.push({ kind, start: s, end: e, text: this.text(s, e), op: 0 });
+    this.emit(kind, s, e, this.text(s, e), 0);
+  }
+  /** Writes the next token: into the pooled object at {@link count} when there is one, else a new one. */
+  private emit(kind: TokenKind, start: number, end: number, text: string, op: number): void {
+    const t = this.tokens[this.count];
+    if (t === undefined) this.tokens[this.count] = { kind, start, end, text, op };
+    else {
+      t.kind = kind;
+      t.start = start;
+      t.end = end;
+      t.text = text;
+      t.op = op;
+    }
+    this.count++;
   }
   private fail(s: number, p: number): void {
     const e = Math.min(p + 1, this.n);
@@ -356,7 +389,7 @@ class Lexer {
       text = this.text(s, k);
       kind = text === "true" || text === "false" || text === "null" || text === "in" ? text : "IDENTIFIER";
     }
-    this.tokens.push({ kind, start: s, end: k, text, op: kind === "in" ? OP_IN : 0 });
+    this.emit(kind, s, k, text, kind === "in" ? OP_IN : 0);
     this.i = k;
   }
 
@@ -366,7 +399,7 @@ class Lexer {
     if (p === undefined) return false;
     const kind = p.kind;
     // punctuation text is its kind
-    this.tokens.push({ kind, start: s, end: s + kind.length, text: kind, op: p.op });
+    this.emit(kind, s, s + kind.length, kind, p.op);
     this.i = s + kind.length;
     return true;
   }
@@ -392,7 +425,7 @@ class Lexer {
       }
       this.step(c);
     }
-    this.tokens.push({ kind: "EOF", start: this.n, end: this.n, text: "<EOF>", op: 0 });
+    this.emit("EOF", this.n, this.n, "<EOF>", 0);
   }
 
   /**
@@ -406,6 +439,7 @@ class Lexer {
     const src = this.source as string;
     const n = this.n;
     const tokens = this.tokens;
+    let count = this.count;
     let i = this.i;
     while (i < n) {
       const c = src.charCodeAt(i);
@@ -420,7 +454,18 @@ class Lexer {
           IDENT_TAIL.test(src);
           const k = IDENT_TAIL.lastIndex;
           const kind = keywordKind(src, i, k - i);
-          tokens.push({ kind, start: i, end: k, text: kind === "IDENTIFIER" ? src.slice(i, k) : kind, op: kind === "in" ? OP_IN : 0 });
+          const text = kind === "IDENTIFIER" ? src.slice(i, k) : kind;
+          const op = kind === "in" ? OP_IN : 0;
+          const t = tokens[count];
+          if (t === undefined) tokens[count] = { kind, start: i, end: k, text, op };
+          else {
+            t.kind = kind;
+            t.start = i;
+            t.end = k;
+            t.text = text;
+            t.op = op;
+          }
+          count++;
           i = k;
           continue;
         }
@@ -428,7 +473,16 @@ class Lexer {
           const p = PUNCT_SINGLE[c] ?? (i + 1 < n && src.charCodeAt(i + 1) === PUNCT_PAIR_SECOND[c] ? PUNCT_PAIR[c] : PUNCT_ALONE[c]);
           if (p !== undefined) {
             const kind = p.kind;
-            tokens.push({ kind, start: i, end: i + kind.length, text: kind, op: p.op });
+            const t = tokens[count];
+            if (t === undefined) tokens[count] = { kind, start: i, end: i + kind.length, text: kind, op: p.op };
+            else {
+              t.kind = kind;
+              t.start = i;
+              t.end = i + kind.length;
+              t.text = kind;
+              t.op = p.op;
+            }
+            count++;
             i += kind.length;
             continue;
           }
@@ -437,17 +491,29 @@ class Lexer {
           // `.` not followed by a digit (else a number like `.5`)
           const d = i + 1 < n ? src.charCodeAt(i + 1) : -1;
           if (!(d >= 48 && d <= 57)) {
-            tokens.push({ kind: ".", start: i, end: i + 1, text: ".", op: 0 });
+            const t = tokens[count];
+            if (t === undefined) tokens[count] = { kind: ".", start: i, end: i + 1, text: ".", op: 0 };
+            else {
+              t.kind = ".";
+              t.start = i;
+              t.end = i + 1;
+              t.text = ".";
+              t.op = 0;
+            }
+            count++;
             i++;
             continue;
           }
         }
       }
       this.i = i;
+      this.count = count;
       this.step(c);
       i = this.i;
+      count = this.count;
     }
     this.i = i;
+    this.count = count;
   }
 
   /** Scans the token (or skips the comment, or reports the error) at `i`, whose first code point is `c`. */
@@ -567,7 +633,7 @@ class Lexer {
  * (ending with EOF) and lexical errors in order. Never throws; linear in the input size.
  */
 export function lex(cps: readonly number[], source?: string): { tokens: Token[]; errors: LexError[] } {
-  const l = new Lexer(cps, source);
+  const l = new Lexer(cps, source, []);
   l.run();
   return { tokens: l.tokens, errors: l.errors };
 }
@@ -587,7 +653,34 @@ export function hasSurrogates(s: string): boolean {
  * `lex(toCodePoints(source), source)`.
  */
 export function lexSource(source: string): { tokens: Token[]; errors: LexError[] } {
-  const l = new Lexer(undefined, source);
+  const l = new Lexer(undefined, source, []);
   l.run();
   return { tokens: l.tokens, errors: l.errors };
+}
+
+/** What {@link lexPooled} wrote: `tokens[0..count)` (ending with EOF); entries past `count` are stale. */
+export interface PooledTokens {
+  readonly tokens: readonly Token[];
+  readonly count: number;
+  readonly errors: LexError[];
+}
+
+/**
+ * Tokenizes like {@link lex} (`cps` undefined: like {@link lexSource}) into the shared token pool: the
+ * tokens are valid until {@link releaseTokens}, and the next pooled lexing rewrites them, so a caller
+ * must not keep a token. While the pool is taken (a nested lexing), the tokens are new objects.
+ */
+export function lexPooled(cps: readonly number[] | undefined, source: string): PooledTokens {
+  const pooled = !poolInUse;
+  poolInUse = true;
+  const l = new Lexer(cps, source, pooled ? POOL : []);
+  l.run();
+  return { tokens: l.tokens, count: l.count, errors: l.errors };
+}
+
+/** Returns the pool {@link lexPooled} took (`tokens` is what it answered); trims it after a very long source. */
+export function releaseTokens(tokens: readonly Token[]): void {
+  if (tokens !== POOL) return;
+  if (POOL.length > POOL_KEEP) POOL.length = POOL_KEEP;
+  poolInUse = false;
 }

@@ -13,7 +13,7 @@ import { ACCUMULATOR_NAME, computeLineOffsets } from "../ast.js";
 import type { CelIssue } from "./issues.js";
 import { formatIssues } from "./issues.js";
 import type { Token, TokenKind } from "./lexer.js";
-import { BINARY_OPERATORS, lex, lexSource, toCodePoints } from "./lexer.js";
+import { BINARY_OPERATORS, lexPooled, releaseTokens, toCodePoints } from "./lexer.js";
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { IdMap } from "../id-map.js";
@@ -309,9 +309,10 @@ class Parser {
 
   constructor(
     private readonly tokens: readonly Token[],
+    count: number,
     opts: ParseOptions,
   ) {
-    this.last = tokens.length - 1;
+    this.last = count - 1;
     this.macros = macroTable(opts.macros ?? DEFAULT_MACROS);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
     this.optional = opts.enableOptionalSyntax ?? true;
@@ -1031,14 +1032,16 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     ];
     return { issues, sourceInfo: sourceInfo0, errorText: formatIssues(sourceInfo0, issues) };
   }
-  const { tokens, errors } = cps === undefined ? lexSource(source) : lex(cps, source);
-  const p = new Parser(tokens, opts);
+  const { tokens, count, errors } = lexPooled(cps, source);
+  const p = new Parser(tokens, count, opts);
   let expr: Expr | undefined;
   try {
     expr = p.parseStart();
   } catch (e) {
     if (!(e instanceof SyntaxStop) && !(e instanceof RangeError)) throw e;
     if (e instanceof RangeError) p.issues.push({ message: "max recursion depth exceeded", offset: -1, exprId: 0 });
+  } finally {
+    releaseTokens(tokens);
   }
   const issues: CelIssue[] =
     errors.length === 0
