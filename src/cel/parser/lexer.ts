@@ -229,6 +229,9 @@ class Lexer {
   ) {
     this.direct = cps === undefined;
     this.n = cps === undefined ? (source as string).length : cps.length;
+    // every token but EOF takes at least one code point: n + 1 objects hold any lexing of the source, so
+    // the writes need no test for a missing one
+    while (tokens.length <= this.n) tokens.push({ kind: "EOF", start: 0, end: 0, text: "", op: 0 });
     // when every code point is one UTF-16 unit, token text is a plain slice of the source
     this.sliceable = source !== undefined && source.length === this.n;
   }
@@ -243,17 +246,14 @@ class Lexer {
     this.emit(kind, s, e, this.text(s, e), 0);
   }
   /** Writes the next token: into the pooled object at {@link count} when there is one, else a new one. */
+  /** Writes the next token into the object at {@link count} (the constructor provided one per possible token). */
   private emit(kind: TokenKind, start: number, end: number, text: string, op: number): void {
-    const t = this.tokens[this.count];
-    if (t === undefined) this.tokens[this.count] = { kind, start, end, text, op };
-    else {
-      t.kind = kind;
-      t.start = start;
-      t.end = end;
-      t.text = text;
-      t.op = op;
-    }
-    this.count++;
+    const t = this.tokens[this.count++] as MutableToken;
+    t.kind = kind;
+    t.start = start;
+    t.end = end;
+    t.text = text;
+    t.op = op;
   }
   private fail(s: number, p: number): void {
     const e = Math.min(p + 1, this.n);
@@ -456,16 +456,12 @@ class Lexer {
           const kind = keywordKind(src, i, k - i);
           const text = kind === "IDENTIFIER" ? src.slice(i, k) : kind;
           const op = kind === "in" ? OP_IN : 0;
-          const t = tokens[count];
-          if (t === undefined) tokens[count] = { kind, start: i, end: k, text, op };
-          else {
-            t.kind = kind;
-            t.start = i;
-            t.end = k;
-            t.text = text;
-            t.op = op;
-          }
-          count++;
+          const t = tokens[count++] as MutableToken;
+          t.kind = kind;
+          t.start = i;
+          t.end = k;
+          t.text = text;
+          t.op = op;
           i = k;
           continue;
         }
@@ -473,16 +469,12 @@ class Lexer {
           const p = PUNCT_SINGLE[c] ?? (i + 1 < n && src.charCodeAt(i + 1) === PUNCT_PAIR_SECOND[c] ? PUNCT_PAIR[c] : PUNCT_ALONE[c]);
           if (p !== undefined) {
             const kind = p.kind;
-            const t = tokens[count];
-            if (t === undefined) tokens[count] = { kind, start: i, end: i + kind.length, text: kind, op: p.op };
-            else {
-              t.kind = kind;
-              t.start = i;
-              t.end = i + kind.length;
-              t.text = kind;
-              t.op = p.op;
-            }
-            count++;
+            const t = tokens[count++] as MutableToken;
+            t.kind = kind;
+            t.start = i;
+            t.end = i + kind.length;
+            t.text = kind;
+            t.op = p.op;
             i += kind.length;
             continue;
           }
@@ -491,16 +483,12 @@ class Lexer {
           // `.` not followed by a digit (else a number like `.5`)
           const d = i + 1 < n ? src.charCodeAt(i + 1) : -1;
           if (!(d >= 48 && d <= 57)) {
-            const t = tokens[count];
-            if (t === undefined) tokens[count] = { kind: ".", start: i, end: i + 1, text: ".", op: 0 };
-            else {
-              t.kind = ".";
-              t.start = i;
-              t.end = i + 1;
-              t.text = ".";
-              t.op = 0;
-            }
-            count++;
+            const t = tokens[count++] as MutableToken;
+            t.kind = ".";
+            t.start = i;
+            t.end = i + 1;
+            t.text = ".";
+            t.op = 0;
             i++;
             continue;
           }
@@ -635,6 +623,7 @@ class Lexer {
 export function lex(cps: readonly number[], source?: string): { tokens: Token[]; errors: LexError[] } {
   const l = new Lexer(cps, source, []);
   l.run();
+  l.tokens.length = l.count;
   return { tokens: l.tokens, errors: l.errors };
 }
 
@@ -655,6 +644,7 @@ export function hasSurrogates(s: string): boolean {
 export function lexSource(source: string): { tokens: Token[]; errors: LexError[] } {
   const l = new Lexer(undefined, source, []);
   l.run();
+  l.tokens.length = l.count;
   return { tokens: l.tokens, errors: l.errors };
 }
 
