@@ -206,7 +206,8 @@ interface MutableToken {
 /**
  * The token objects {@link lexPooled} writes, reused by every pooled lexing: a warm compile pass
  * otherwise allocates one object per token (~1 MB per pass over the corpus rules, the largest single
- * source of garbage in a compile). Kept at most {@link POOL_KEEP} long between parses.
+ * source of garbage in a compile). A lexing first grows it to one object per code point and one more
+ * (see {@link Lexer}'s constructor); it is kept at most {@link POOL_KEEP} long between parses.
  */
 const POOL: MutableToken[] = [];
 const POOL_KEEP = 4096;
@@ -245,7 +246,6 @@ class Lexer {
   private push(kind: TokenKind, s: number, e: number): void {
     this.emit(kind, s, e, this.text(s, e), 0);
   }
-  /** Writes the next token: into the pooled object at {@link count} when there is one, else a new one. */
   /** Writes the next token into the object at {@link count} (the constructor provided one per possible token). */
   private emit(kind: TokenKind, start: number, end: number, text: string, op: number): void {
     const t = this.tokens[this.count++] as MutableToken;
