@@ -86,7 +86,9 @@ export function normalizeText(s: string, _key = ""): string {
     .replace(/Too large resource version: (\d+), current: \d+/g, "Too large resource version: $1, current: <rv>")
     .replace(/Resource Version:(\s+)\d+/g, "Resource Version:$1<rv>")
     .replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"')
-    .replace(/"resourceVersion": ?"\d+"/g, (m) => m.replace(/\d+/, "<rv>"));
+    .replace(/"resourceVersion": ?"\d+"/g, (m) => m.replace(/\d+/, "<rv>"))
+    // A document quoted in a message (the 422 of a patch whose result does not decode).
+    .replace(/\\"resourceVersion\\":\\"\d+\\"/g, '\\"resourceVersion\\":\\"<rv>\\"');
 }
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */

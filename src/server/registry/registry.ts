@@ -402,7 +402,10 @@ export class Registry {
     /** One compilation per CRD revision (the entry is replaced when the CRD changes). */
     const compiled = (): CompileResult => (e.compiled ??= tryCompileCrd(e.obj));
     const scale = scaleOf(v.raw);
-    if (scale) rt.scale = scale;
+    if (scale) {
+      scale.replicasPaths = new Map(e.versions.map((x) => [`${e.group}/${x.name}`, scaleOf(x.raw)?.specReplicasPath ?? null]));
+      rt.scale = scale;
+    }
     if (v.deprecated) rt.deprecationWarning = v.deprecationWarning ?? this.defaultDeprecation(e, v);
     let cached: ReturnType<typeof createCrAdmission> | undefined;
     const admission = {

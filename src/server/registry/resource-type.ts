@@ -22,6 +22,11 @@ export interface ScaleSpec {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /**
+   * Every version of the CRD (`group/version`) → its spec replicas path, null without the scale subresource
+   * (`ResourcePathMappings`: how managed fields map between the custom resource and its Scale).
+   */
+  replicasPaths?: ReadonlyMap<string, string | null>;
 }
 
 export interface ResourceType {

@@ -10,12 +10,15 @@ function first(path: string, obj: JsonObject): JsonValue | undefined {
   return evalJsonPath(p, obj)[0];
 }
 
-/** The Scale of `obj`; 500 when the spec replicas field is missing, as Kubernetes. */
-export function toScale(spec: ScaleSpec, obj: JsonObject): JsonObject {
+/**
+ * The Scale of `obj`; 500 when the spec replicas field is missing, as Kubernetes' GET — or, for a write
+ * (`missingReplicas`), that value (the scale handler's `invalidSpecReplicas`).
+ */
+export function toScale(spec: ScaleSpec, obj: JsonObject, missingReplicas?: number): JsonObject {
   const meta = isObject(obj["metadata"]) ? obj["metadata"] : {};
   const m: JsonObject = {};
   for (const k of ["name", "namespace", "uid", "resourceVersion", "creationTimestamp"]) if (meta[k] !== undefined) m[k] = meta[k];
-  const specReplicas = first(spec.specReplicasPath, obj);
+  const specReplicas = first(spec.specReplicasPath, obj) ?? missingReplicas;
   if (specReplicas === undefined) throw apiErrors.internal(`the spec replicas field "${spec.specReplicasPath}" does not exist`);
   if (kindOf(specReplicas) !== "integer") {
     throw apiErrors.internal(`${spec.specReplicasPath} accessor error: ${String(specReplicas)} is of the type ${kindOf(specReplicas)}, expected int64`);
@@ -28,24 +31,6 @@ export function toScale(spec: ScaleSpec, obj: JsonObject): JsonObject {
   }
   // ScaleSpec.replicas is omitempty in Go (0 is not written); ScaleStatus.replicas is not.
   return { kind: "Scale", apiVersion: "autoscaling/v1", metadata: m, spec: Number(specReplicas) === 0 ? {} : { replicas: specReplicas! }, status };
-}
-
-/**
- * The replicas and resourceVersion of a patched Scale document (a merge or JSON patch's result): 400 for another
- * kind, missing or non-integer replicas.
- */
-export function patchedScale(rt: ResourceType, scale: JsonValue): { replicas: number; resourceVersion: string } {
-  if (!isObject(scale) || (scale["kind"] !== undefined && scale["kind"] !== "Scale")) {
-    throw apiErrors.badRequest(`wrong object passed to Scale update: ${JSON.stringify(scale)}`);
-  }
-  const sspec = isObject(scale["spec"]) ? scale["spec"] : {};
-  const replicas = sspec["replicas"];
-  if (replicas === undefined || replicas === null) {
-    throw apiErrors.badRequest(`the spec replicas field "${rt.scale!.specReplicasPath}" cannot be empty`);
-  }
-  if (kindOf(replicas) !== "integer") throw apiErrors.badRequest(`Scale.spec.replicas must be an integer`);
-  const smeta = isObject(scale["metadata"]) ? scale["metadata"] : {};
-  return { replicas: Number(replicas), resourceVersion: typeof smeta["resourceVersion"] === "string" ? smeta["resourceVersion"] : "" };
 }
 
 /** Writes `replicas` into a copy of `obj` at `specReplicasPath` (and the Scale's resourceVersion, when it has one). */

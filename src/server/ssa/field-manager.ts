@@ -23,7 +23,7 @@ import { appliedTypeErrors } from "./typed-validate.js";
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 
 /** One manager's entry. */
-interface Managed {
+export interface Managed {
   manager: string;
   operation: "Apply" | "Update";
   apiVersion: string;
@@ -81,7 +81,7 @@ function printManager(m: Managed): string {
 }
 
 /** Decodes `metadata.managedFields`; undefined when an entry is invalid (the server then falls back). */
-function decode(entries: JsonValue | undefined): Map<string, Managed> | undefined {
+export function decodeManagedFields(entries: JsonValue | undefined): Map<string, Managed> | undefined {
   const out = new Map<string, Managed>();
   if (entries === undefined || entries === null) return out;
   if (!Array.isArray(entries)) return undefined;
@@ -121,12 +121,15 @@ export function takeRequestManagedFields(meta: JsonObject): boolean {
     delete meta["managedFields"];
     return true;
   }
-  if (decode(requested) === undefined) delete meta["managedFields"];
+  if (decodeManagedFields(requested) === undefined) delete meta["managedFields"];
   return false;
 }
 
-/** `encodeManagedFields`: sorted by operation, time, manager, apiVersion, subresource. */
-function encode(managers: Map<string, Managed>): JsonObject[] | undefined {
+/**
+ * `encodeManagedFields`: sorted by operation, time, manager, apiVersion, subresource. An entry's apiVersion is its
+ * own (which the scale handler may set apart from the key it is filed under, as Kubernetes does).
+ */
+export function encodeManagedFields(managers: Map<string, Managed>): JsonObject[] | undefined {
   const list = [...managers.values()].filter((m) => !m.set.empty());
   if (list.length === 0) return undefined;
   const secs = (m: Managed) => (m.time ? Date.parse(m.time) : 0);
@@ -168,7 +171,7 @@ function withoutFields(o: JsonObject, fields: readonly string[]): JsonObject {
 
 function setManaged(o: JsonObject, managers: Map<string, Managed>): JsonObject {
   const out = withoutManaged(o);
-  const enc = encode(managers);
+  const enc = encodeManagedFields(managers);
   const meta = isObject(out["metadata"]) ? { ...out["metadata"] } : {};
   if (enc) meta["managedFields"] = enc;
   return { ...out, metadata: meta };
@@ -260,11 +263,11 @@ export function trackUpdate(
   const requested = newMeta["managedFields"];
   // `[{}]` strips the managed fields; an empty list is no request (the live object's are kept).
   const reset = Array.isArray(requested) && requested.length === 1 && deepEqual(requested[0]!, {});
-  if (subresource !== "") managers = decode(liveMeta["managedFields"]) ?? new Map();
+  if (subresource !== "") managers = decodeManagedFields(liveMeta["managedFields"]) ?? new Map();
   else if (reset) managers = new Map();
   else {
-    managers = decode(requested);
-    if (!managers || managers.size === 0) managers = decode(liveMeta["managedFields"]) ?? new Map();
+    managers = decodeManagedFields(requested);
+    if (!managers || managers.size === 0) managers = decodeManagedFields(liveMeta["managedFields"]) ?? new Map();
   }
   // An existing object nobody tracks stays untracked until its first apply (`skipNonAppliedManager`).
   if (managers.size === 0 && live !== undefined && !reset) return withoutManaged(next);
@@ -363,12 +366,12 @@ export function trackApply(
   }
   const liveObj: JsonObject = live ?? {};
   const liveMeta = isObject(liveObj["metadata"]) ? liveObj["metadata"] : {};
-  let managers = decode(liveMeta["managedFields"]);
+  let managers = decodeManagedFields(liveMeta["managedFields"]);
   if (!managers) throw apiErrors.internal("failed to decode managed fields: invalid managedFields entry");
   if (managers.size === 0 && live !== undefined) {
     // The fields of an untracked object belong to "before-first-apply".
     const seeded = trackUpdate({}, { ...withoutManaged(liveObj), metadata: { ...liveMeta, managedFields: [{}] } }, type, "before-first-apply", apiVersion, "", ignored);
-    managers = decode(isObject(seeded["metadata"]) ? seeded["metadata"]["managedFields"] : undefined) ?? new Map();
+    managers = decodeManagedFields(isObject(seeded["metadata"]) ? seeded["metadata"]["managedFields"] : undefined) ?? new Map();
   }
   const self = identifier({ manager, operation: "Apply", apiVersion, subresource });
   const attempt = (mgrs: Map<string, Managed>, forced: boolean) => {

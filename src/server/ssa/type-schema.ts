@@ -14,7 +14,8 @@ export type ScalarKind = "numeric" | "string" | "boolean" | "untyped";
 export type TypeNode =
   | { kind: "scalar"; scalar?: ScalarKind }
   | { kind: "deduced" }
-  | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean }
+  /** `closed`: a Go struct, whose undeclared fields an applied configuration may not have (`field not declared in schema`). */
+  | { kind: "map"; fields: Map<string, TypeNode>; elem?: TypeNode; atomic: boolean; closed?: boolean }
   | { kind: "list"; rel: "atomic" | "set" | "map"; keys: string[]; elem: TypeNode; keyDefaults?: Record<string, JsonValue> };
 
 export const SCALAR: TypeNode = { kind: "scalar" };

@@ -84,7 +84,11 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
       out.push({ path: at(), message: `expected map, got &{${goValue(v)}}` });
       return;
     }
-    for (const k of Object.keys(v).sort()) walk(v[k]!, fieldType(rt, k), [...path, { kind: "f", name: k }], out);
+    for (const k of Object.keys(v).sort()) {
+      const at: PathElement[] = [...path, { kind: "f", name: k }];
+      if (rt.closed === true && !rt.fields.has(k)) out.push({ path: pathString(at), message: "field not declared in schema" });
+      else walk(v[k]!, fieldType(rt, k), at, out);
+    }
     return;
   }
   if (v === null) return;
