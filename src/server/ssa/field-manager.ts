@@ -282,8 +282,7 @@ export function trackUpdate(
       operation: "Update",
       apiVersion,
       subresource,
-      // Entries written through /scale come back from the Scale conversion without a time (Kubernetes' scale handler).
-      ...(subresource === "scale" ? {} : { time: nowTimestamp() }),
+      time: nowTimestamp(),
       set: prev ? prev.set.union(set) : set,
     });
   }
