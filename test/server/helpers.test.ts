@@ -123,7 +123,9 @@ describe("JSON patch (RFC 6902)", () => {
     [[{ op: "copy", from: "/spec/name", path: "/spec/other" }], { spec: { list: [1, 2], name: "a", other: "a" } }],
     [[{ op: "test", path: "/spec/name", value: "a" }], doc],
     [[{ op: "test", path: "/spec/name", value: "b" }], "testing value /spec/name failed: test failed"],
-    [[{ op: "replace", path: "/spec/missing", value: 1 }], "replace operation does not apply: doc is missing key: /spec/missing: missing value"],
+    // json-patch v4, which the API server uses, replaces a missing key of an object as if it were there.
+    [[{ op: "replace", path: "/spec/missing", value: 1 }], { spec: { list: [1, 2], name: "a", missing: 1 } }],
+    [[{ op: "replace", path: "/spec/list/2", value: 1 }], "index out of range: 2"],
     [[{ op: "remove", path: "/spec/list/5" }], "index out of range: 5"],
     [[{ op: "frobnicate", path: "/spec" }], "Unexpected kind: frobnicate"],
   ];

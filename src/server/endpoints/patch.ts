@@ -138,9 +138,7 @@ function addAt(doc: JsonValue, path: string, value: JsonValue, replace: boolean,
     if (replace) parent[arrayIndex(parent, last, false)] = value;
     else parent.splice(arrayIndex(parent, last, true), 0, value);
   } else if (isObject(parent)) {
-    if (replace && !Object.hasOwn(parent, last)) {
-      throw new JsonPatchError(`replace operation does not apply: doc is missing key: ${path}: missing value`);
-    }
+    // json-patch v4 (the API server's) reads a missing key of an object as null: `replace` adds it.
     setKey(parent, last, value);
   } else throw new JsonPatchError(`doc is missing path: "${path}": missing value`);
   return doc;
