@@ -533,8 +533,11 @@ async function applyToScale(r: RestRequest, config: JsonObject, old: JsonObject,
   return commitUpdate(r, next, old, revision, true);
 }
 
-/** A merge or JSON patch of /scale (apply: {@link applyToScale}), decoded into a Scale as the patch handler does. */
-async function patchScale(r: RestRequest, type: string, patch: JsonValue, old: JsonObject, revision: number): Promise<RestResponse> {
+/**
+ * A merge or JSON patch of /scale (apply: {@link applyToScale}), decoded into a Scale as the patch handler does;
+ * `patchStrictErrors`: the patch body's own duplicate fields.
+ */
+async function patchScale(r: RestRequest, type: string, patch: JsonValue, patchStrictErrors: string[], old: JsonObject, revision: number): Promise<RestResponse> {
   if (type === "application/apply-patch+yaml") return applyToScale(r, patch as JsonObject, old, revision);
   const current = currentScale(r, old);
   const base = goOrderedScale(current.scale, current.managed);
@@ -560,10 +563,10 @@ async function patchScale(r: RestRequest, type: string, patch: JsonValue, old: J
   const decoded = decodePatchedScale(patched, sorted);
   if ("error" in decoded) throw patchNotDecodable(marshalPatched(patched, sorted), decoded.error);
   const validation = fieldValidationOf(r.query);
-  if (validation === "Strict" && decoded.unknownFields.length > 0) {
-    throw patchNotDecodable(marshalPatched(patched, sorted), `strict decoding error: ${decoded.unknownFields.join(", ")}`);
-  }
-  if (validation === "Warn") r.strictErrors = decoded.unknownFields;
+  // The patch's own strict errors (a JSON patch's prefixed), then the patched document's.
+  const strict = validation === "Ignore" ? [] : [...patchStrictErrors.map((e) => (type === "application/json-patch+json" ? `json patch ${e}` : e)), ...decoded.unknownFields];
+  if (validation === "Strict" && strict.length > 0) throw patchNotDecodable(marshalPatched(patched, sorted), `strict decoding error: ${strict.join(", ")}`);
+  if (validation === "Warn") r.strictErrors = strict;
   if (decoded.replicas === INVALID_SPEC_REPLICAS) throw apiErrors.badRequest(`the spec replicas field "${r.rt.scale!.specReplicasPath}" cannot be empty`);
   return writeScale(r, old, revision, current, decoded.replicas, decoded.resourceVersion);
 }
@@ -650,7 +653,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
   }
-  if (r.subresource === "scale") return patchScale(r, type, patch, old, revision);
+  if (r.subresource === "scale") return patchScale(r, type, patch, decoded.strictErrors, old, revision);
   const base: JsonObject = old;
   let patched: JsonValue;
   try {
