@@ -1,5 +1,5 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
-import { failureStatus, type FieldError, fieldError, FieldPath } from "../../errors/index.js";
+import { type FieldError, fieldError, FieldPath } from "../../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
@@ -36,9 +36,8 @@ import {
   type RestResponse,
 } from "./rest-common.js";
 import { loadObject } from "./rest-read.js";
-import { applyScale, toScale } from "../registry/scale.js";
-import { SCALE_GROUP_VERSION, SCALE_TYPE, toParentManagedFields, toScaleManagedFields } from "../ssa/scale-managed-fields.js";
-import { decodePatchedScale, goOrderedScale, INVALID_SPEC_REPLICAS, markJsonPatchPaths, marshalPatched, mergePatchSorted, patchNotDecodable } from "./scale-patch.js";
+import { toScale } from "../registry/scale.js";
+import { scaleApplied, scalePatched, scaleUpdated } from "./scale-write.js";
 import { decodeScaleBody } from "./scale-body.js";
 import { takeRequestManagedFields, trackApply, trackUpdate } from "../ssa/field-manager.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
@@ -452,123 +451,19 @@ async function updateScale(r: RestRequest): Promise<RestResponse> {
     throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: invalid syntax`);
   }
   const { obj: old, revision } = await loadObject(r, true);
-  const current = currentScale(r, old);
-  if (scale.replicas === INVALID_SPEC_REPLICAS) throw apiErrors.badRequest(`the spec replicas field "${r.rt.scale!.specReplicasPath}" cannot be empty`);
-  return writeScale(r, old, revision, current, scale.replicas, scale.resourceVersion);
+  const next = scaleUpdated(r.rt, old, scale.replicas, scale.resourceVersion, managerOf(r));
+  return commitUpdate(r, next, old, basedOn(r, next, revision, false), true);
 }
 
-/** The Scale a /scale write starts from (replicas the object lacks are `invalidSpecReplicas`), and its managed fields. */
-function currentScale(r: RestRequest, old: JsonObject): { scale: JsonObject; managed: JsonObject[] | undefined } {
-  const scale = toScale(r.rt.scale!, old, INVALID_SPEC_REPLICAS);
-  return { scale, managed: toScaleManagedFields(metaOf(old)["managedFields"], r.rt.scale!.replicasPaths ?? new Map()) };
-}
-
-/** The Scale with managed fields `managed`. */
-function withManaged(scale: JsonObject, managed: JsonObject[] | undefined): JsonObject {
-  return managed ? { ...scale, metadata: { ...metaOf(scale), managedFields: managed } } : scale;
-}
-
-/** `old` with the managed fields that the Scale's `scaleManaged` give the custom resource (`ToParent`). */
-function withParentManaged(r: RestRequest, old: JsonObject, next: JsonObject, scaleManaged: JsonValue | undefined): JsonObject {
-  const gv = groupVersion(r.rt.group, r.rt.version);
-  const managed = toParentManagedFields(metaOf(old)["managedFields"], scaleManaged, gv, r.rt.scale!.replicasPaths ?? new Map());
-  if (managed === undefined) delete metaOf(next)["managedFields"];
-  else metaOf(next)["managedFields"] = managed;
-  return next;
-}
-
-/**
- * A PUT or a merge or JSON patch of /scale setting `replicas`: the field manager records the update on the Scale
- * (so replicas 0, which a Scale omits, is owned by nobody), then the owners of replicas map back to the object.
- */
-async function writeScale(
-  r: RestRequest,
-  old: JsonObject,
-  revision: number,
-  current: { scale: JsonObject; managed: JsonObject[] | undefined },
-  replicas: number,
-  resourceVersion: string,
-): Promise<RestResponse> {
-  const newScale: JsonObject = { ...current.scale, spec: replicas === 0 ? {} : { replicas } };
-  const tracked = trackUpdate(withManaged(current.scale, current.managed), newScale, SCALE_TYPE, managerOf(r), SCALE_GROUP_VERSION, "scale");
-  const next = withParentManaged(r, old, applyScale(r.rt, old, replicas, resourceVersion), metaOf(tracked)["managedFields"]);
-  const rev = basedOn(r, next, revision, false);
-  return commitUpdate(r, next, old, rev, true);
-}
-
-/** `GroupVersionKind.String()` of an applied object's apiVersion and kind. */
-function gvkString(apiVersion: string, kind: string): string {
-  const parts = apiVersion.split("/");
-  const [group, version] = apiVersion === "" || parts.length > 2 ? ["", ""] : parts.length === 1 ? ["", apiVersion] : [parts[0]!, parts[1]!];
-  return `${group}/${version}, Kind=${kind}`;
-}
-
-/** The CR converter's refusal of the unstructured Scale the field manager converts (a plain 500). */
-function scaleConversionError(what: string, nsName: string): ApiError {
-  return new ApiError(
-    failureStatus(500, "", `${what} (${nsName}; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1`),
-  );
-}
-
-/**
- * Server-side apply to /scale, as the field manager of the Scale runs it for a custom resource: another kind is
- * refused; with nobody owning replicas, or an apply that would change the Scale, the manager's conversion of an
- * unstructured Scale fails (500) — only conflicts (409) and applies that change no field but ownership succeed.
- */
-async function applyToScale(r: RestRequest, config: JsonObject, old: JsonObject, revision: number): Promise<RestResponse> {
-  const str = (v: JsonValue | undefined) => (typeof v === "string" ? v : "");
-  const apiVersion = str(config["apiVersion"]);
-  const kind = str(config["kind"]);
-  if (apiVersion !== SCALE_GROUP_VERSION || kind !== "Scale") throw apiErrors.badRequest(`invalid object type: ${gvkString(apiVersion, kind)}`);
-  const current = currentScale(r, old);
-  if (current.managed === undefined) throw scaleConversionError("failed to create manager for existing fields: failed to convert live object", "/");
-  const live = withManaged(current.scale, current.managed);
-  const out = trackApply(live, config, SCALE_TYPE, r.query.get("fieldManager")!, SCALE_GROUP_VERSION, forceOf(r), [], "scale");
-  const strip = (o: JsonObject) => ({ ...o, metadata: { ...metaOf(o), managedFields: null } });
-  if (!deepEqual(strip(out), strip(live))) {
-    const cm = isObject(config["metadata"]) ? config["metadata"] : {};
-    throw scaleConversionError("failed to convert new object", `${str(cm["namespace"])}/${str(cm["name"])}`);
-  }
-  const next = withParentManaged(r, old, deepClone(old), metaOf(out)["managedFields"]);
-  return commitUpdate(r, next, old, revision, true);
-}
-
-/**
- * A merge or JSON patch of /scale (apply: {@link applyToScale}), decoded into a Scale as the patch handler does;
- * `patchStrictErrors`: the patch body's own duplicate fields.
- */
+/** A merge, JSON or apply patch of /scale (`scale-write.ts`); `patchStrictErrors`: the body's duplicate fields. */
 async function patchScale(r: RestRequest, type: string, patch: JsonValue, patchStrictErrors: string[], old: JsonObject, revision: number): Promise<RestResponse> {
-  if (type === "application/apply-patch+yaml") return applyToScale(r, patch as JsonObject, old, revision);
-  const current = currentScale(r, old);
-  const base = goOrderedScale(current.scale, current.managed);
-  const sorted = new WeakSet<object>();
-  let patched: JsonValue;
-  try {
-    if (type === "application/merge-patch+json") patched = isObject(patch) ? mergePatchSorted(base, patch, sorted) : mergePatch(base, patch);
-    else {
-      patched = jsonPatch(base, patch);
-      markJsonPatchPaths(patched, patch, sorted);
-    }
-  } catch (e) {
-    if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
-    if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
-    if (e instanceof JsonPatchDepthError) throw patchTooDeep(e.document);
-    throw e;
+  if (type === "application/apply-patch+yaml") {
+    const next = scaleApplied(r.rt, patch as JsonObject, old, r.query.get("fieldManager")!, forceOf(r));
+    return commitUpdate(r, next, old, revision, true);
   }
-  if (depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
-  if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
-  if (patched["kind"] !== undefined && patched["kind"] !== "Scale") {
-    throw apiErrors.badRequest(`wrong object passed to Scale update: ${JSON.stringify(patched)}`);
-  }
-  const decoded = decodePatchedScale(patched, sorted);
-  if ("error" in decoded) throw patchNotDecodable(marshalPatched(patched, sorted), decoded.error);
-  const validation = fieldValidationOf(r.query);
-  // The patch's own strict errors (a JSON patch's prefixed), then the patched document's.
-  const strict = validation === "Ignore" ? [] : [...patchStrictErrors.map((e) => (type === "application/json-patch+json" ? `json patch ${e}` : e)), ...decoded.unknownFields];
-  if (validation === "Strict" && strict.length > 0) throw patchNotDecodable(marshalPatched(patched, sorted), `strict decoding error: ${strict.join(", ")}`);
-  if (validation === "Warn") r.strictErrors = strict;
-  if (decoded.replicas === INVALID_SPEC_REPLICAS) throw apiErrors.badRequest(`the spec replicas field "${r.rt.scale!.specReplicasPath}" cannot be empty`);
-  return writeScale(r, old, revision, current, decoded.replicas, decoded.resourceVersion);
+  const { next, warnings } = scalePatched(r.rt, type, patch, patchStrictErrors, fieldValidationOf(r.query), old, managerOf(r));
+  r.strictErrors = warnings;
+  return commitUpdate(r, next, old, basedOn(r, next, revision, false), true);
 }
 
 /** `PUT …/NAME[/status|/scale]`. */
