@@ -60,6 +60,11 @@ test("decoding a patched Scale: the first type error in document order, unknown 
     resourceVersion: "9",
     unknownFields: ['unknown field "spec.extra"', 'unknown field "more"'],
   });
+  assert.deepEqual(decode({ ...base, metadata: { labels: 5 }, spec: { replicas: "x" } }), {
+    error: "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type map[string]string",
+  });
+  assert.deepEqual(decode({ ...base, metadata: "m" }), { error: "json: cannot unmarshal string into Go struct field Scale.metadata of type v1.ObjectMeta" });
+  assert.deepEqual(decode({ ...base, metadata: { foo: 1, resourceVersion: "3" } }), { replicas: 7, resourceVersion: "3", unknownFields: ['unknown field "metadata.foo"'] });
   assert.deepEqual(decode({ ...base, spec: { replicas: null } }), { replicas: 0, resourceVersion: "9", unknownFields: [] });
   assert.deepEqual(decode({ ...base, spec: {} }), { replicas: 0, resourceVersion: "9", unknownFields: [] });
 });

@@ -9,6 +9,7 @@
 import { goJsonFloat, goJsonString } from "../../go/json.js";
 import { FieldPath, fieldError } from "../../errors/index.js";
 import { Float64, isObject, kindOf, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 import { apiErrors, type ApiError } from "./errors.js";
 
 /** The replicas the scale handler writes for a custom resource without them (`invalidSpecReplicas`). */
@@ -165,7 +166,18 @@ export function decodePatchedScale(doc: JsonObject, sorted: SortedObjects): { er
     const v = doc[k]!;
     if (k === "apiVersion" || k === "kind") continue;
     if (k === "metadata") {
-      if (isObject(v) && typeof v["resourceVersion"] === "string") resourceVersion = v["resourceVersion"];
+      if (v === null) continue;
+      if (!isObject(v)) {
+        fail(typeError(v, false, "Scale.metadata", "v1.ObjectMeta"));
+        continue;
+      }
+      // ObjectMeta decoded alone names its fields from ObjectMeta; inside a Scale their paths start at metadata.
+      const m = unmarshalObjectMeta(v, true);
+      if (m.error !== undefined) fail(m.error.replace(/Go struct field (\w+)\./, "Go struct field $1.metadata."));
+      else {
+        unknown.push(...m.unknown.map((u) => `unknown field "metadata.${u}"`));
+        resourceVersion = m.meta.resourceVersion ?? "";
+      }
       continue;
     }
     if (k === "spec") {
