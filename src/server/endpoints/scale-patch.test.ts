@@ -63,6 +63,12 @@ test("decoding a patched Scale: the first type error in document order, unknown 
   assert.deepEqual(decode({ ...base, metadata: { labels: 5 }, spec: { replicas: "x" } }), {
     error: "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type map[string]string",
   });
+  const noKind = (k: string, v: string) => ({ error: `no kind "${k}" is registered for version "${v}" in scheme "pkg/runtime/scheme.go:111"` });
+  assert.deepEqual(decode({ ...base, kind: "Widget", spec: "x" }), noKind("Widget", "autoscaling/v1"));
+  assert.deepEqual(decode({ ...base, apiVersion: "autoscaling/v2" }), noKind("Scale", "autoscaling/v2"));
+  assert.deepEqual(decode({ ...base, apiVersion: "v1", kind: "" }), noKind("Scale", "v1"));
+  assert.deepEqual(decode({ ...base, apiVersion: "a/b/c" }), { error: "unexpected GroupVersion string: a/b/c" });
+  assert.deepEqual(decode({ metadata: {}, spec: { replicas: 2 } }), { replicas: 2, resourceVersion: "", unknownFields: [] });
   assert.deepEqual(decode({ ...base, metadata: "m" }), { error: "json: cannot unmarshal string into Go struct field Scale.metadata of type v1.ObjectMeta" });
   assert.deepEqual(decode({ ...base, metadata: { foo: 1, resourceVersion: "3" } }), { replicas: 7, resourceVersion: "3", unknownFields: ['unknown field "metadata.foo"'] });
   assert.deepEqual(decode({ ...base, spec: { replicas: null } }), { replicas: 0, resourceVersion: "9", unknownFields: [] });

@@ -6,6 +6,7 @@
  * not decode (replicas that are no int32, a spec that is no object, …) is the handler's 422 on field `patch` with
  * the patched document's text; unknown fields are strict-decoding errors (warnings, or that 422 under Strict).
  */
+import { goQuote } from "../../go/fmt.js";
 import { goJsonFloat, goJsonString } from "../../go/json.js";
 import { FieldPath, fieldError } from "../../errors/index.js";
 import { Float64, isObject, kindOf, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
@@ -151,10 +152,29 @@ function orderedKeys(o: JsonObject, sorted: SortedObjects): string[] {
 }
 
 /**
+ * The serializer's refusal of the document's apiVersion and kind (a missing group/version or kind is the Scale's):
+ * the scale handler's scheme has no other kind.
+ */
+function scaleKindError(doc: JsonObject): string | undefined {
+  const apiVersion = typeof doc["apiVersion"] === "string" ? doc["apiVersion"] : "";
+  let kind = typeof doc["kind"] === "string" ? doc["kind"] : "";
+  const parts = apiVersion === "" ? [] : apiVersion.split("/");
+  if (parts.length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
+  let [group, version] = parts.length === 2 ? [parts[0]!, parts[1]!] : ["", parts[0] ?? ""];
+  if (kind === "") kind = "Scale";
+  if (group === "" && version === "") [group, version] = ["autoscaling", "v1"];
+  if (group === "autoscaling" && version === "") version = "v1";
+  if (group === "autoscaling" && version === "v1" && kind === "Scale") return undefined;
+  return `no kind ${goQuote(kind)} is registered for version ${goQuote(group === "" ? version : `${group}/${version}`)} in scheme "pkg/runtime/scheme.go:111"`;
+}
+
+/**
  * Decodes the patched document into a Scale as the JSON serializer does (Go `encoding/json` into
  * `autoscalingv1.Scale`, in document order; the first type error wins): the decoding error's text, or the Scale.
  */
 export function decodePatchedScale(doc: JsonObject, sorted: SortedObjects): { error: string } | PatchedScale {
+  const kindError = scaleKindError(doc);
+  if (kindError !== undefined) return { error: kindError };
   let error: string | undefined;
   const unknown: string[] = [];
   let replicas = 0;

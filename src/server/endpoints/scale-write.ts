@@ -126,9 +126,6 @@ export function scalePatched(
   }
   if (depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
-  if (patched["kind"] !== undefined && patched["kind"] !== "Scale") {
-    throw apiErrors.badRequest(`wrong object passed to Scale update: ${JSON.stringify(patched)}`);
-  }
   const decoded = decodePatchedScale(patched, sorted);
   if ("error" in decoded) throw patchNotDecodable(marshalPatched(patched, sorted), decoded.error);
   // The patch's own strict errors (a JSON patch's prefixed), then the patched document's.
