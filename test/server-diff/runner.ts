@@ -418,7 +418,13 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       const headers: Record<string, string> = { ...(step.headers ?? {}) };
       if (body !== undefined && step.contentType !== "") headers["Content-Type"] = step.contentType ?? "application/json";
       const path = expand(step.path, saved);
-      const a = step.protocol === "h2" ? await sendH2(target, step.method, path, body, headers, step.watch) : await send(target, step.method, path, body, headers, step.watch, step.rawTarget);
+      let a: RawAnswer;
+      try {
+        a = step.protocol === "h2" ? await sendH2(target, step.method, path, body, headers, step.watch) : await send(target, step.method, path, body, headers, step.watch, step.rawTarget);
+      } catch (e) {
+        // A server that drops the connection answers nothing: recorded as status 0 with the client's error code.
+        a = { status: 0, headers: {}, text: `connection error: ${(e as { code?: string }).code ?? (e as Error).message}` };
+      }
       const ct = String(a.headers["content-type"] ?? "");
       collectGenerated(a.text, generated);
       if (step.saveAs) {
