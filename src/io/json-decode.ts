@@ -24,6 +24,11 @@ export interface JsonDocument {
 
 export interface JsonStreamResult {
   documents: JsonDocument[];
+  /**
+   * With `recordRangeErrors`: the first number literal beyond float64 (`1e400`), decoded as ±Infinity instead of
+   * failing the parse (Go's scanner accepts it; only decoding it into a float64 fails).
+   */
+  outOfRange?: string;
   /** A syntax error (Go wording) and its offset; documents before it are kept. */
   problem?: { message: string; offset: number };
 }
@@ -47,13 +52,20 @@ function quoteChar(c: string): string {
   return `'${c}'`;
 }
 
+/** Where the current `recordRangeErrors` decode records its first out-of-range literal (decoding is synchronous). */
+let rangeRecord: { first?: string } | undefined;
+
 function numberValue(lit: string, isFloat: boolean, offset: number): JsonValue {
   if (!isFloat) {
     const b = BigInt(lit);
     if (b >= INT64_MIN && b <= INT64_MAX) return int64(b);
   }
   const f = Number(lit);
-  if (!Number.isFinite(f)) throw new JsonFail(`strconv.ParseFloat: parsing ${JSON.stringify(lit)}: value out of range`, offset);
+  if (!Number.isFinite(f)) {
+    if (!rangeRecord) throw new JsonFail(`strconv.ParseFloat: parsing ${JSON.stringify(lit)}: value out of range`, offset);
+    rangeRecord.first ??= lit;
+    return new Float64(f);
+  }
   return Number.isInteger(f) ? new Float64(f) : f;
 }
 
@@ -66,7 +78,19 @@ interface Ctx {
 }
 
 /** Parses one or more concatenated JSON values. */
-export function decodeJsonStream(text: string): JsonStreamResult {
+export function decodeJsonStream(text: string, opts: { recordRangeErrors?: boolean } = {}): JsonStreamResult {
+  if (!opts.recordRangeErrors) return decodeStream(text);
+  const record: { first?: string } = {};
+  rangeRecord = record;
+  try {
+    const r = decodeStream(text);
+    return record.first === undefined ? r : { ...r, outOfRange: record.first };
+  } finally {
+    rangeRecord = undefined;
+  }
+}
+
+function decodeStream(text: string): JsonStreamResult {
   const documents: JsonDocument[] = [];
   let pos = 0;
   const n = text.length;

@@ -42,7 +42,7 @@ import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.j
 import { groupVersion, type ResourceType } from "./registry/resource-type.js";
 import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, type ListPage, type ListParams } from "./endpoints/list-paging.js";
-import { getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
+import { converted, getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
@@ -620,7 +620,7 @@ export class ApiHandler {
         if (query.has("watch") && queryBool(query.get("watch"))) return watch();
         return listCollection(rr);
       }
-      if (method === "POST") return createObject(rr);
+      if (method === "POST") return converted(rr, await createObject(rr));
       if (method === "DELETE") {
         if (rr.rt.verbs && !rr.rt.verbs.includes("deletecollection")) throw apiErrors.methodNotAllowed();
         return this.deleteCollection(rr);
@@ -632,9 +632,9 @@ export class ApiHandler {
       case "GET":
         return getObject(rr);
       case "PUT":
-        return updateObject(rr);
+        return converted(rr, await updateObject(rr));
       case "PATCH":
-        return patchObject(rr);
+        return converted(rr, await patchObject(rr));
       case "DELETE":
         // The custom resource handler's subresources (status, scale) serve no delete.
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");
@@ -644,7 +644,7 @@ export class ApiHandler {
         // is not used (its subresources serve no create). go-restful routes no POST to a built-in item.
         if (!rr.rt.decodesBodyVersion) throw this.unservedMethod(rr, method);
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "create");
-        return createObject({ ...rr, name: "" });
+        return converted(rr, await createObject({ ...rr, name: "" }));
       default:
         throw this.unservedMethod(rr, method);
     }

@@ -28,6 +28,9 @@ describe("DeleteOptions (as recorded from kube-apiserver 1.37 in test/golden/ser
       f: () => deleteOptionsFromJson("[]"),
       want: [400, 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
     },
+    // (test/golden/server/29-fuzz-findings.json)
+    { name: "number apiVersion", f: () => deleteOptionsFromJson('{"kind":"DeleteOptions","apiVersion":1,"gracePeriodSeconds":"x"}'), want: [400, "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string"] },
+    { name: "list kind after a number apiVersion", f: () => deleteOptionsFromJson('{"kind":[],"apiVersion":1}'), want: [400, "couldn't get version/kind; json parse error: json: cannot unmarshal array into Go struct field .kind of type string"] },
     { name: "number uid", f: () => deleteOptionsFromJson('{"preconditions":{"uid":5}}'), want: [400, "json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID"] },
     { name: "malformed query grace period", f: () => deleteOptionsFromQuery(new URLSearchParams("gracePeriodSeconds=soon")), want: [400, 'strconv.ParseInt: parsing "soon": invalid syntax'] },
     {

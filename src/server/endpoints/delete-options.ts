@@ -44,6 +44,13 @@ export function deleteOptionsFromValue(v: JsonValue): DeleteOptions {
     );
   }
   const o = isObject(v) ? v : {};
+  // … whose string fields take no other type (the first in the text is reported).
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if ((k === "apiVersion" || k === "kind") && x !== null && typeof x !== "string") {
+      throw apiErrors.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${JSON_KIND[kindOf(x!)] ?? "value"} into Go struct field .${k} of type string`);
+    }
+  }
   const kind = typeof o["kind"] === "string" && o["kind"] !== "" ? o["kind"] : "DeleteOptions";
   const apiVersion = typeof o["apiVersion"] === "string" && o["apiVersion"] !== "" ? o["apiVersion"] : "meta.k8s.io/v1";
   // DeleteOptions is an unversioned kind of the meta scheme: any apiVersion decodes it, no other kind does.

@@ -59,13 +59,15 @@ export function mediaType(header: string | undefined): string {
 export interface DecodedBody {
   value: JsonValue;
   strictErrors: string[];
+  /** With `allowOutOfRange`: the first number literal beyond float64 (decoded as ±Infinity). */
+  outOfRange?: string;
 }
 
 /**
  * Decodes a body as the API server does (int64 vs float64, duplicate fields reported), as JSON or, for
  * YAML media types, YAML. Throws {@link ApiError} 400 naming `describe` (the expected kind) on bad input.
  */
-export function decodeBody(body: Buffer, contentType: string, describe: string): DecodedBody {
+export function decodeBody(body: Buffer, contentType: string, describe: string, allowOutOfRange = false): DecodedBody {
   if (contentType === PROTOBUF_MEDIA_TYPE) return { value: protobufRequestBody(body, describe), strictErrors: [] };
   const text = body.toString("utf8");
   const yamlish = contentType === "application/yaml" || contentType === "application/apply-patch+yaml";
@@ -75,11 +77,15 @@ export function decodeBody(body: Buffer, contentType: string, describe: string):
     const simple = parseSimpleJsonBody(text);
     if (simple !== undefined && !depthExceeds(simple, MAX_DEPTH)) return { value: simple, strictErrors: [] };
     const jsonBad = (msg: string) => unrecognizedBody(describe, `couldn't get version/kind; json parse error: ${msg}`, body);
-    const r = decodeJsonStream(text);
+    const r = decodeJsonStream(text, { recordRangeErrors: true });
     const doc = r.documents[0];
     if (!doc) throw jsonBad(r.problem?.message ?? "unexpected end of JSON input");
     // json.Unmarshal checks the whole body first: anything after the first value is its error
     if (r.problem || r.documents.length > 1) throw jsonBad(trailingDataError(text, doc.offset));
+    if (r.outOfRange !== undefined) {
+      if (!allowOutOfRange) throw jsonBad(`strconv.ParseFloat: parsing ${JSON.stringify(r.outOfRange)}: value out of range`);
+      return { value: doc.value, strictErrors: doc.duplicateFields, outOfRange: r.outOfRange };
+    }
     // The server keeps its request objects within crdkit's 1,000-level limit (the JSON reader itself goes to
     // Kubernetes' 10,000): answered as the JSON scanner answers its own limit.
     if (depthExceeds(doc.value, MAX_DEPTH)) throw jsonBad("invalid character '{' exceeded max depth");

@@ -1,6 +1,7 @@
 /** RFC 7386 JSON merge patch and RFC 6902 JSON patch over the value model. */
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
+import { goJsonTypeWord } from "../../go/fmt.js";
 import { deepClone, deepEqual, isObject, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** RFC 7386: objects merge recursively, `null` deletes, everything else replaces. */
@@ -153,15 +154,36 @@ export interface JsonPatchLimits {
 }
 
 /**
+ * The first `*json.UnmarshalTypeError` of decoding the operations into `[]jsonPatchOp` (op, path and from are
+ * strings, value anything): an operation that is no object, or a string field of another type.
+ */
+function jsonPatchOpsTypeError(ops: JsonValue[]): string | undefined {
+  for (const op of ops) {
+    if (op === null) continue;
+    if (!isObject(op)) return `json: cannot unmarshal ${goJsonTypeWord(op)} into Go value of type handlers.jsonPatchOp`;
+    // (in the order of the text, as Go decodes it)
+    for (const k of Object.keys(op)) {
+      const v = op[k];
+      if ((k === "op" || k === "path" || k === "from") && v !== null && typeof v !== "string") return `json: cannot unmarshal ${goJsonTypeWord(v!)} into Go struct field jsonPatchOp.${k} of type string`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Applies an RFC 6902 patch (a JSON array of operations) to a copy of `doc`. `copy` operations may add
  * at most `maxCopyBytes` in total (sizes as json-patch measures them: the value's JSON); an operation
  * that nests the document deeper than `maxDepth` throws {@link JsonPatchDepthError}, so the document
  * never gets deeper than `maxDepth` plus one decoded value while the patch runs.
  */
 export function jsonPatch(doc: JsonValue, ops: JsonValue, limits: JsonPatchLimits = {}): JsonValue {
+  // `null` decodes as no operations.
+  if (ops === null) return deepClone(doc);
   if (!Array.isArray(ops)) {
     throw new JsonPatchDecodeError(`error decoding patch: json: cannot unmarshal ${isObject(ops) ? "object" : typeof ops === "boolean" ? "bool" : typeof ops} into Go value of type []handlers.jsonPatchOp`);
   }
+  const typeError = jsonPatchOpsTypeError(ops);
+  if (typeError !== undefined) throw new JsonPatchDecodeError(`error decoding patch: ${typeError}`);
   const maxCopy = limits.maxCopyBytes ?? JSON_PATCH_MAX_COPY_BYTES;
   const maxDepth = limits.maxDepth ?? MAX_DEPTH;
   const cache: DepthCache = new WeakMap();

@@ -1,5 +1,5 @@
 /** GET of one object and of collections (JSON or Table). */
-import type { JsonObject } from "../../value/json-value.js";
+import { isObject, type JsonObject } from "../../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { metaString } from "../registry/object-meta.js";
 import { groupVersion } from "../registry/resource-type.js";
@@ -11,10 +11,13 @@ import {
   objectKey,
   outputMode,
   parseFilters,
+  wantsConversion,
   type RestRequest,
   type RestResponse,
 } from "./rest-common.js";
 import { listPage, listParams } from "./list-paging.js";
+import { goUintProblem } from "./query-params.js";
+import { goQuote } from "../../go/fmt.js";
 import { toScale } from "../registry/scale.js";
 import { partialObjectMetadata } from "../tableconvertor/table.js";
 import { failureStatus } from "../../errors/index.js";
@@ -29,6 +32,12 @@ export async function loadObject(r: RestRequest, forWrite = false): Promise<{ ob
 
 /** `GET …/NAME[/status|/scale]`. */
 export async function getObject(r: RestRequest): Promise<RestResponse> {
+  // The watch cache parses a GET's resourceVersion before it looks the object up: a malformed one is a plain 500.
+  const rv = r.query.get("resourceVersion") ?? "";
+  const rvProblem = rv === "" ? undefined : goUintProblem(rv);
+  if (rvProblem !== undefined) {
+    throw apiErrors.internalPlain(`resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${rvProblem}`);
+  }
   const enc = encodedAnswers(r);
   if (enc) {
     const sv = await r.store.get(objectKey(r.rt, r.namespace, r.name));
@@ -40,15 +49,37 @@ export async function getObject(r: RestRequest): Promise<RestResponse> {
   }
   const { obj } = await loadObject(r);
   if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
+  return convertedAnswer(r, obj, 200) ?? { code: 200, body: obj };
+}
+
+/**
+ * The answer of a GET, create, update or patch of one object in the form the Accept header asks for (Table,
+ * PartialObjectMetadata; a list form is refused), or undefined for the object itself. The status subresource's
+ * answers convert to PartialObjectMetadata only; the scale subresource's not at all.
+ */
+export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, warnings?: string[], write = false): RestResponse | undefined {
+  if (r.subresource === "scale" || !wantsConversion(r.req.headers.accept)) return undefined;
   const mode = outputMode(r.req, r.query);
-  const c = r.subresource === "" ? mode.convert : undefined;
+  const c = mode.convert;
+  if (c === undefined || (r.subresource === "status" && c.kind !== "PartialObjectMetadata")) return undefined;
   const contentType = mode.yaml ? "application/yaml" : TABLE_CONTENT_TYPE;
-  if (c?.kind === "Table") {
-    return { code: 200, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType };
+  const w = warnings ? { warnings } : {};
+  if (c.kind === "Table") {
+    return { code, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType, ...w };
   }
-  if (c?.kind === "PartialObjectMetadata") return { code: 200, body: partialObjectMetadata(obj, c.apiVersion), contentType };
-  if (c?.kind === "PartialObjectMetadataList") throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r.rt, false)})`);
-  return { code: 200, body: obj };
+  if (c.kind === "PartialObjectMetadata") return { code, body: partialObjectMetadata(obj, c.apiVersion), contentType, ...w };
+  // A GET refuses a list form (406); a write, already done, fails to transform its object (500).
+  const e = write
+    ? apiErrors.internalPlain("content is not a list")
+    : notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r.rt, false)})`);
+  if (warnings) e.warnings = warnings;
+  throw e;
+}
+
+/** A write's answer (create, update, patch) converted as {@link convertedAnswer} converts a GET's. */
+export function converted(r: RestRequest, res: RestResponse): RestResponse {
+  if (res.code >= 300 || !isObject(res.body)) return res;
+  return convertedAnswer(r, res.body, res.code, res.warnings, true) ?? res;
 }
 
 /** A conversion the answer cannot take: 406 (`newNotAcceptableError`). */
@@ -103,7 +134,8 @@ export async function listCollection(r: RestRequest): Promise<RestResponse> {
   if (c?.kind === "PartialObjectMetadata") throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(r.rt, true)})`);
   if (c?.kind === "PartialObjectMetadataList") {
     if (meta["continue"] === "") delete meta["continue"];
-    const items = page.items.map((o) => partialObjectMetadata(o, c.apiVersion));
+    // Items are appended to a nil slice: an empty list's are `null`.
+    const items = page.items.length === 0 ? null : page.items.map((o) => partialObjectMetadata(o, c.apiVersion));
     return { code: 200, body: { kind: "PartialObjectMetadataList", apiVersion: c.apiVersion, metadata: meta, items }, contentType };
   }
   // Typed lists (CRDs) encode ListMeta with omitempty and their items without TypeMeta.

@@ -1,5 +1,5 @@
 /** Create, update (PUT), patch, apply and delete of objects, with optimistic concurrency. */
-import { type FieldError, fieldError, FieldPath } from "../../errors/index.js";
+import { type FieldError, failureStatus, fieldError, FieldPath } from "../../errors/index.js";
 import type { PipelineResult, RequestOptions } from "../../pipeline/types.js";
 import { KeyExistsError, KeyNotFoundError, RevisionConflictError } from "../../storage/types.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
@@ -8,7 +8,7 @@ import { goJsonTypeWord, goQuote } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
-import { ApiError, apiErrors } from "./errors.js";
+import { ApiError, apiErrors, groupResource } from "./errors.js";
 import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
   finalizersOf,
@@ -26,6 +26,7 @@ import { protobufBodyError } from "./protobuf-body.js";
 import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
+  decodeStored,
   decodeWritten,
   encodeForStorage,
   writtenAnswer,
@@ -46,8 +47,9 @@ import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
 import { deletionFinalizers, type PropagationOptions } from "../registry/deletion-finalizers.js";
-import { queryBool } from "./query-params.js";
+import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
+import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -69,12 +71,21 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
     if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
     throw protobufBodyError(body, r.rt.kind, r.rt.version);
   }
-  const { value, strictErrors } = decodeBody(body, type, r.rt.kind);
-  if (r.rt.decodesBodyVersion && type !== "application/vnd.kubernetes.protobuf") {
+  const unstructured = r.rt.decodesBodyVersion === true && type !== "application/vnd.kubernetes.protobuf";
+  const { value, strictErrors, outOfRange } = decodeBody(body, type, r.rt.kind, unstructured);
+  if (unstructured) {
     // the unstructured decoder's type-meta errors name the body as sent (the pipeline sees it changed)
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
     if (kindMissing(value)) throw missingKindError(r, body, type === "application/json" ? undefined : value);
+  }
+  if (outOfRange !== undefined) {
+    // The kind was read (a number elsewhere is only scanned); decoding the object into Go values fails on it.
+    const o = isObject(value) ? value : {};
+    const kind = typeof o["kind"] === "string" ? o["kind"] : "";
+    const version = (typeof o["apiVersion"] === "string" ? o["apiVersion"] : "").split("/").pop() ?? "";
+    if (!isObject(value) || kind === "") throw unrecognizedBody(r.rt.kind, `couldn't get version/kind; json parse error: strconv.ParseFloat: parsing ${JSON.stringify(outOfRange)}: value out of range`, body);
+    throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: json: cannot unmarshal number ${outOfRange} into Go value of type float64`);
   }
   if (r.rt.typedScheme && (value === null || isObject(value))) {
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
@@ -174,10 +185,12 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
     if (r.rt.decodesBodyVersion) admitted(r, r.rt.admission().create(obj, requestOptions(r)), "");
     throw apiErrors.badRequest(`the API version in the data (${av}) does not match the expected API version (${gv})`);
   }
-  if (obj["metadata"] !== undefined && !isObject(obj["metadata"])) {
-    throw apiErrors.badRequest(
-      `${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: metadata must be an object`,
-    );
+  const m = obj["metadata"];
+  if (m !== undefined && !isObject(m)) {
+    // json.Unmarshal into ObjectMeta: a field of a Go struct (CRDs), or the unstructured object's metadata.
+    const into = r.rt.typedScheme ? `Go struct field ${r.rt.kind}.metadata` : "Go value";
+    const why = m === null ? "metadata must be an object" : `json: cannot unmarshal ${goJsonTypeWord(m)} into ${into} of type v1.ObjectMeta`;
+    throw apiErrors.badRequest(`${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: ${why}`);
   }
   const meta = metaOf(obj);
   const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
@@ -215,6 +228,15 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
   return res.object;
 }
 
+const RESET_ON_CREATE = ["resourceVersion", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "uid", "creationTimestamp"];
+
+/** Whether a field a create resets (uid, creationTimestamp, …) holds a value that ObjectMeta cannot decode. */
+function resetFieldsUndecodable(meta: JsonObject): boolean {
+  const part: JsonObject = {};
+  for (const k of RESET_ON_CREATE) if (Object.hasOwn(meta, k)) part[k] = meta[k]!;
+  return Object.keys(part).length > 0 && unmarshalObjectMeta(part, false).error !== undefined;
+}
+
 /** `POST` to a collection. */
 export async function createObject(r: RestRequest, body?: JsonObject, applied = false): Promise<RestResponse> {
   const obj = body ?? (await readObject(r, () => checkFieldManager(r.query, "CreateOptions")));
@@ -225,6 +247,12 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   const meta = metaOf(obj);
   if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
     meta["name"] = generateName(meta["generateName"]);
+  }
+  // Kubernetes decodes the body (its ObjectMeta) before the strategy resets the fields dropped below: a value of
+  // the wrong Go type there is its decode error, as the whole body's decoding orders it.
+  if (resetFieldsUndecodable(meta)) {
+    const res = withRequestContext(r.context, () => r.rt.admission().create(deepClone(obj), requestOptions(r)));
+    if (res.decodeError !== undefined) admitted(r, res, "");
   }
   // etcd3's Create refuses an object with a resourceVersion (one that parses as a number other than 0), after validation.
   const givenVersion = meta["resourceVersion"];
@@ -250,18 +278,47 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   r.rt.prepareCreate?.(toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
-    if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw await createConflict(r, toStore, name, warnings);
     return { code: 201, body: toStore, warnings };
   }
-  if (versionSet) throw apiErrors.internalPlain("resourceVersion should not be set on objects to be created");
+  if (versionSet) {
+    const e = apiErrors.internalPlain("resourceVersion should not be set on objects to be created");
+    if (warnings.length > 0) e.warnings = warnings;
+    throw e;
+  }
   try {
     const key = objectKey(r.rt, r.namespace, name);
     const sv = await writeDroppingManagedFieldsIfTooLarge(!applied, toStore, async () => r.store.create(key, await encodeForStorage(r.rt, toStore)));
     return await writtenAnswer(r, sv, 201, warnings);
   } catch (e) {
-    if (e instanceof KeyExistsError) throw apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+    if (e instanceof KeyExistsError) throw await createConflict(r, toStore, name, warnings);
     throw e;
   }
+}
+
+/**
+ * The registry store's answer to a create of a name that exists: `CheckGeneratedNameError` (an object with a
+ * generateName: the server could not generate a unique name), and `object is being deleted: ` before the message
+ * when the existing object has a deletionTimestamp.
+ */
+async function createConflict(r: RestRequest, obj: JsonObject, name: string, warnings: string[]): Promise<ApiError> {
+  const gen = metaOf(obj)["generateName"];
+  const e =
+    typeof gen === "string" && gen !== ""
+      ? new ApiError(
+          failureStatus(409, "AlreadyExists", `${groupResource(r.rt.plural, r.rt.group)} ${goQuote(name)} already exists, the server was not able to generate a unique name for the object`, {
+            name,
+            group: r.rt.group,
+            kind: r.rt.plural,
+            retryAfterSeconds: 1,
+          }),
+        )
+      : apiErrors.alreadyExists(r.rt.plural, r.rt.group, name);
+  const sv = await r.store.get(objectKey(r.rt, r.namespace, name));
+  if (sv && typeof metaOf(await decodeStored(r.rt, sv))["deletionTimestamp"] === "string") e.status.message = `object is being deleted: ${e.status.message}`;
+  // The decoding's warnings were recorded before the write.
+  if (warnings.length > 0) e.warnings = warnings;
+  return e;
 }
 
 /**
@@ -385,7 +442,11 @@ function checkUidPrecondition(r: RestRequest, body: JsonObject, old: JsonObject)
 /** The revision a request is based on: the object's resourceVersion, checked against the store's. */
 function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boolean): number {
   const rv = metaOf(obj)["resourceVersion"];
-  if (rv === undefined || rv === "" || rv === null) {
+  // The registry store parses it (`ObjectResourceVersion`) and returns the error as it is: a plain 500.
+  const problem = typeof rv === "string" && rv !== "" ? goUintProblem(rv) : undefined;
+  if (problem !== undefined) throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(rv as string)}: ${problem}`);
+  // Version 0 ("0", "00") is no version.
+  if (rv === undefined || rv === "" || rv === null || (typeof rv === "string" && BigInt(rv) === 0n)) {
     if (required) {
       // The registry store reports it for the resource (`crontabs.stable.example.com "a" is invalid`), value 0.
       throw apiErrors.invalid(r.rt.plural, r.rt.group, r.name, [
@@ -394,9 +455,7 @@ function basedOn(r: RestRequest, obj: JsonObject, current: number, required: boo
     }
     return current;
   }
-  if (typeof rv !== "string" || !/^\d+$/.test(rv)) {
-    throw apiErrors.badRequest(`invalid resource version: ${String(rv)}`);
-  }
+  if (typeof rv !== "string") throw apiErrors.badRequest(`invalid resource version: ${String(rv)}`);
   if (Number(rv) !== current) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
   return current;
 }
@@ -446,11 +505,11 @@ async function updateScale(r: RestRequest): Promise<RestResponse> {
     throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   r.strictErrors = scale.strictErrors;
-  // The scale handler parses the Scale's resourceVersion itself: a malformed one is its plain 500.
-  if (scale.resourceVersion !== "" && !/^[0-9]+$/.test(scale.resourceVersion)) {
-    throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: invalid syntax`);
-  }
+  // The store reads the object first (a missing one is 404), then parses the resourceVersion the Scale set on
+  // it: a malformed one is its plain 500.
   const { obj: old, revision } = await loadObject(r, true);
+  const scaleRvProblem = scale.resourceVersion === "" ? undefined : goUintProblem(scale.resourceVersion);
+  if (scaleRvProblem !== undefined) throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: ${scaleRvProblem}`);
   const next = scaleUpdated(r.rt, old, scale.replicas, scale.resourceVersion, managerOf(r));
   return commitUpdate(r, next, old, basedOn(r, next, revision, false), true);
 }
@@ -499,11 +558,14 @@ function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: J
 /** Server-side apply of `config` over `live` (undefined: create) with field ownership and conflicts. */
 function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonObject): JsonObject {
   const gv = groupVersion(r.rt.group, r.rt.version);
-  const av = config["apiVersion"];
-  const kind = config["kind"];
-  if (typeof av === "string" && (av !== gv || (typeof kind === "string" && kind !== r.rt.kind))) {
-    // The field manager's version check (`schema.GroupVersionKind.String()`).
-    throw apiErrors.badRequest(`invalid object type: ${av}, Kind=${typeof kind === "string" ? kind : ""}`);
+  const av = typeof config["apiVersion"] === "string" ? config["apiVersion"] : "";
+  const kind = typeof config["kind"] === "string" ? config["kind"] : "";
+  if (av !== gv || kind !== r.rt.kind) {
+    // The field manager's version check (`schema.GroupVersionKind.String()` of the unstructured object's kind:
+    // empty when its apiVersion does not parse).
+    const parts = av.split("/");
+    const gvk = parts.length > 2 ? "/, Kind=" : `${parts.length === 2 ? av : `/${av}`}, Kind=${kind}`;
+    throw apiErrors.badRequest(`invalid object type: ${gvk}`);
   }
   return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
 }
@@ -530,17 +592,25 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   }
   optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
   if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
-  const decoded = decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
-  const patch = decoded.value;
-  if (isApply) r.strictErrors = decoded.strictErrors;
-  if (isApply && !isObject(patch)) throw apiErrors.badRequest("error decoding YAML: apply patch must be an object");
+  // An apply patch is unmarshaled into a map: an empty body or null is an empty configuration.
+  const decoded = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
+  const patch = isApply && decoded.value === null ? {} : decoded.value;
+  // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
+  if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
+  if (isApply && !isObject(patch)) {
+    throw apiErrors.badRequest(`error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonTypeWord(patch)} into Go value of type map[string]interface {}`);
+  }
   const key = objectKey(r.rt, r.namespace, r.name);
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     const obj = deepClone(patch);
-    const bodyName = metaString(obj, "name");
-    if (bodyName === "") metaOf(obj)["name"] = r.name;
-    else if (bodyName !== r.name) {
-      throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+    // Metadata that is no map is the field manager's typed-patch error (applyConfig).
+    const m = obj["metadata"];
+    if (m === undefined || m === null || isObject(m)) {
+      const bodyName = metaString(obj, "name");
+      if (bodyName === "") metaOf(obj)["name"] = r.name;
+      else if (bodyName !== r.name) {
+        throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+      }
     }
     return createObject(r, applyConfig(r, undefined, obj), true);
   }

@@ -87,7 +87,9 @@ export function typeOfSchema(s: JsonValue | undefined): TypeNode {
   if (type === undefined && s["x-kubernetes-preserve-unknown-fields"] === true) return DEDUCED;
   if (type === undefined) return DEDUCED;
   if (type === "integer" || type === "number") return { kind: "scalar", scalar: "numeric" };
-  if (type === "string" || type === "boolean") return { kind: "scalar", scalar: type };
+  // kube-openapi's schemaconv: a string of a format other than "" and "byte" (date-time, ipv4, …) is untyped.
+  if (type === "string") return s["format"] === undefined || s["format"] === "" || s["format"] === "byte" ? { kind: "scalar", scalar: "string" } : { kind: "scalar", scalar: "untyped" };
+  if (type === "boolean") return { kind: "scalar", scalar: type };
   return SCALAR;
 }
 

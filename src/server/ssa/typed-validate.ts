@@ -3,7 +3,7 @@
  * `ObjectToTyped(patchObj)`, duplicates not allowed): scalars of the wrong kind, a map or list where
  * the type wants the other, duplicate keys of associative lists and sets. The messages are smd's
  * (`.spec.replicas: expected numeric (int or float), got string`, `.spec.ports: duplicate entries for key
- * [port=1]`); several are listed under `errors:` as ValidationErrors.Error does.
+ * [port=1]`, `.spec.x: field not declared in schema`); several are listed under `errors:` as ValidationErrors.Error does.
  */
 import { Float64, isObject, type JsonValue } from "../../value/json-value.js";
 import { pathString, serializePE, type PathElement } from "./fieldset.js";
@@ -85,9 +85,13 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
       return;
     }
     for (const k of Object.keys(v).sort()) {
-      const at: PathElement[] = [...path, { kind: "f", name: k }];
-      if (rt.closed === true && !rt.fields.has(k)) out.push({ path: pathString(at), message: "field not declared in schema" });
-      else walk(v[k]!, fieldType(rt, k), at, out);
+      const pe: PathElement = { kind: "f", name: k };
+      if ((rt.closed === true || rt.elem === undefined) && !rt.fields.has(k)) {
+        // smd stops walking a map at its first field the type has not.
+        out.push({ path: pathString([...path, pe]), message: "field not declared in schema" });
+        return;
+      }
+      walk(v[k]!, fieldType(rt, k), [...path, pe], out);
     }
     return;
   }
