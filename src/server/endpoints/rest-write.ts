@@ -9,7 +9,7 @@ import { depthExceeds } from "../../value/json-depth.js";
 import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
 import { ApiError, apiErrors, groupResource } from "./errors.js";
-import { decodeBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
+import { decodeBody, type DecodedBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
 import {
   finalizersOf,
   generateName,
@@ -245,6 +245,12 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   checkEnvelope(r, obj);
   const meta = metaOf(obj);
+  if (applied) {
+    // An apply that creates goes through the store's update: it parses the applied resourceVersion first.
+    const rv = meta["resourceVersion"];
+    const problem = typeof rv === "string" && rv !== "" ? goUintProblem(rv) : undefined;
+    if (problem !== undefined) throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(rv as string)}: ${problem}`);
+  }
   if (metaString(obj, "name") === "" && typeof meta["generateName"] === "string" && meta["generateName"] !== "") {
     meta["name"] = generateName(meta["generateName"]);
   }
@@ -576,6 +582,19 @@ function forceOf(r: RestRequest): boolean {
   return r.query.has("force") && queryBool(r.query.get("force"));
 }
 
+/** The patch body decoded; an apply patch's YAML that does not parse is sigs.k8s.io/yaml's error. */
+function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody {
+  try {
+    return decodeBody(raw, type, r.rt.kind);
+  } catch (e) {
+    const head = `the object provided is unrecognized (must be of type ${r.rt.kind}): couldn't get version/kind; json parse error: yaml: `;
+    if (type === "application/apply-patch+yaml" && e instanceof ApiError && e.status.message?.startsWith(head)) {
+      throw apiErrors.badRequest(`error decoding patch: error converting YAML to JSON: yaml: ${e.status.message.slice(head.length)}`);
+    }
+    throw e;
+  }
+}
+
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // Built-in kinds with a strategic-merge strategy (RBAC) accept it between merge and apply patches.
@@ -593,7 +612,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
   if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   // An apply patch is unmarshaled into a map: an empty body or null is an empty configuration.
-  const decoded = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodeBody(raw, isApply ? type : "application/json", r.rt.kind);
+  const decoded = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
   const patch = isApply && decoded.value === null ? {} : decoded.value;
   // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
   if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
