@@ -29,7 +29,8 @@ let same = 0;
 for (const [name, seq] of loadSequences()) {
   if (only.size > 0 && !only.has(name)) continue;
   const golden = JSON.parse(readFileSync(join(REPO_ROOT, "test", "golden", "server", `${name}.json`), "utf8")) as { results: StepResult[] };
-  const server = await startServer({ port: 0 });
+  // As the suite replays it (server-diff.test.ts): without the collector where the sequence asks.
+  const server = await startServer({ port: 0, garbageCollectorController: seq.garbageCollectorController ?? true });
   const got = await runSequence({ url: server.url, kubectlFlags: [] }, seq);
   await server.close();
   let s = 0;

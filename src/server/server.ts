@@ -41,7 +41,7 @@ import { registrySynced } from "./registry/registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.js";
 import { groupVersion, type ResourceType } from "./registry/resource-type.js";
 import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
-import { listPage, listParams, type ListPage, type ListParams } from "./endpoints/list-paging.js";
+import { listPage, listParams, parseListNumbers, type ListPage, type ListParams } from "./endpoints/list-paging.js";
 import { converted, getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
@@ -663,8 +663,10 @@ export class ApiHandler {
    */
   private async deleteCollection(r: RestRequest): Promise<RestResponse> {
     // The list options are read first (their 400/422), then the DeleteOptions.
-    const params = listParams(r.query);
+    // The options are decoded (numbers, then selectors) before they are validated.
+    parseListNumbers(r.query);
     const filters = parseFilters(r.rt, r.query);
+    const params = listParams(r.query);
     const opts = await readDeleteOptions(r);
     const dry = isDryRunDelete(opts);
     const hasLimit = params.limit > 0;

@@ -88,7 +88,11 @@ function invalidListOptions(errs: FieldError[]): ApiError {
 }
 
 /** Reads and validates `limit`, `continue`, `resourceVersion`, `resourceVersionMatch` of a list. */
-export function listParams(query: QueryParams): ListParams {
+/**
+ * The list options' numbers as the parameter codec decodes them (before the selectors: their parse errors come
+ * first): `limit` (negative is 0) and `timeoutSeconds` (decoded even though a list does not use it).
+ */
+export function parseListNumbers(query: QueryParams): number {
   const rawLimit = query.get("limit") ?? "";
   let limit = 0;
   if (rawLimit !== "") {
@@ -97,9 +101,13 @@ export function listParams(query: QueryParams): ListParams {
     }
     limit = Math.max(0, Number(rawLimit));
   }
-  // Decoded with the other list options even though a list does not use it.
   const timeout = query.get("timeoutSeconds");
   if (timeout !== null) parseGoInt64(timeout);
+  return limit;
+}
+
+export function listParams(query: QueryParams): ListParams {
+  const limit = parseListNumbers(query);
   const p: ListParams = {
     limit,
     continueToken: query.get("continue") ?? "",

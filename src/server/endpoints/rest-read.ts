@@ -15,7 +15,7 @@ import {
   type RestRequest,
   type RestResponse,
 } from "./rest-common.js";
-import { listPage, listParams } from "./list-paging.js";
+import { listPage, listParams, parseListNumbers } from "./list-paging.js";
 import { goUintProblem } from "./query-params.js";
 import { goQuote } from "../../go/fmt.js";
 import { toScale } from "../registry/scale.js";
@@ -114,8 +114,10 @@ export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]
 
 /** `GET` of a collection: one page (`limit`/`continue`) at the requested resourceVersion. */
 export async function listCollection(r: RestRequest): Promise<RestResponse> {
-  const params = listParams(r.query);
+  // The options are decoded (numbers, then selectors) before they are validated.
+  parseListNumbers(r.query);
   const filters = parseFilters(r.rt, r.query);
+  const params = listParams(r.query);
   const page = await listPage(r, filters, params);
   const meta: JsonObject = { resourceVersion: String(page.revision) };
   // ListMeta.Continue has no omitempty in the unstructured list the custom resource store answers.

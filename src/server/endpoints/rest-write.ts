@@ -621,17 +621,12 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   }
   const key = objectKey(r.rt, r.namespace, r.name);
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
-    const obj = deepClone(patch);
-    // Metadata that is no map is the field manager's typed-patch error (applyConfig).
-    const m = obj["metadata"];
-    if (m === undefined || m === null || isObject(m)) {
-      const bodyName = metaString(obj, "name");
-      if (bodyName === "") metaOf(obj)["name"] = r.name;
-      else if (bodyName !== r.name) {
-        throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
-      }
-    }
-    return createObject(r, applyConfig(r, undefined, obj), true);
+    // The field manager applies first (its typed-patch errors), then the patcher checks the name (`checkName`).
+    const applied = applyConfig(r, undefined, deepClone(patch));
+    const bodyName = metaString(applied, "name");
+    if (bodyName === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+    if (bodyName !== r.name) throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
+    return createObject(r, applied, true);
   }
   const { obj: old, revision } = await loadObject(r, true);
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
