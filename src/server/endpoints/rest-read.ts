@@ -57,7 +57,7 @@ export async function getObject(r: RestRequest): Promise<RestResponse> {
  * PartialObjectMetadata; a list form is refused), or undefined for the object itself. The status subresource's
  * answers convert to PartialObjectMetadata only; the scale subresource's not at all.
  */
-export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, warnings?: string[], write = false): RestResponse | undefined {
+export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, warnings?: string[]): RestResponse | undefined {
   if (r.subresource === "scale" || !wantsConversion(r.req.headers.accept)) return undefined;
   const mode = outputMode(r.req, r.query);
   const c = mode.convert;
@@ -68,10 +68,11 @@ export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, w
     return { code, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType, ...w };
   }
   if (c.kind === "PartialObjectMetadata") return { code, body: partialObjectMetadata(obj, c.apiVersion), contentType, ...w };
-  // A GET refuses a list form (406); a write, already done, fails to transform its object (500).
-  const e = write
+  // A list form of one object: a typed object is refused (406); an unstructured one fails to convert (500).
+  const type = goTypeName(r.rt, false);
+  const e = type.startsWith("*unstructured.")
     ? apiErrors.internalPlain("content is not a list")
-    : notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r.rt, false)})`);
+    : notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${type})`);
   if (warnings) e.warnings = warnings;
   throw e;
 }
@@ -79,7 +80,7 @@ export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, w
 /** A write's answer (create, update, patch) converted as {@link convertedAnswer} converts a GET's. */
 export function converted(r: RestRequest, res: RestResponse): RestResponse {
   if (res.code >= 300 || !isObject(res.body)) return res;
-  return convertedAnswer(r, res.body, res.code, res.warnings, true) ?? res;
+  return convertedAnswer(r, res.body, res.code, res.warnings) ?? res;
 }
 
 /** A conversion the answer cannot take: 406 (`newNotAcceptableError`). */
