@@ -21,19 +21,26 @@ export type TypeNode =
 export const SCALAR: TypeNode = { kind: "scalar" };
 export const DEDUCED: TypeNode = { kind: "deduced" };
 
-const STRING_MAP: TypeNode = { kind: "map", fields: new Map(), elem: SCALAR, atomic: false };
+const STRING: TypeNode = { kind: "scalar", scalar: "string" };
+const NUMERIC: TypeNode = { kind: "scalar", scalar: "numeric" };
+const BOOLEAN: TypeNode = { kind: "scalar", scalar: "boolean" };
+/** metav1.Time: a string of format date-time, which the type converter makes untyped. */
+const TIME: TypeNode = { kind: "scalar", scalar: "untyped" };
+const STRING_MAP: TypeNode = { kind: "map", fields: new Map(), elem: STRING, atomic: false };
 
 /** ObjectMeta as the API server's schema types it. */
 export const OBJECT_META: TypeNode = {
   kind: "map",
   atomic: false,
   fields: new Map<string, TypeNode>([
-    ...["name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"].map(
-      (n): [string, TypeNode] => [n, SCALAR],
-    ),
+    ...["name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"].map((n): [string, TypeNode] => [n, STRING]),
+    ["generation", NUMERIC],
+    ["deletionGracePeriodSeconds", NUMERIC],
+    ["creationTimestamp", TIME],
+    ["deletionTimestamp", TIME],
     ["labels", STRING_MAP],
     ["annotations", STRING_MAP],
-    ["finalizers", { kind: "list", rel: "set", keys: [], elem: SCALAR }],
+    ["finalizers", { kind: "list", rel: "set", keys: [], elem: STRING }],
     // OwnerReference is `+structType=atomic`: an owner reference is owned whole (`k:{"uid":…}: {}`).
     [
       "ownerReferences",
@@ -41,7 +48,15 @@ export const OBJECT_META: TypeNode = {
         kind: "list",
         rel: "map",
         keys: ["uid"],
-        elem: { kind: "map", atomic: true, fields: new Map(["apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"].map((n): [string, TypeNode] => [n, SCALAR])) },
+        elem: {
+          kind: "map",
+          atomic: true,
+          fields: new Map<string, TypeNode>([
+            ...["apiVersion", "kind", "name", "uid"].map((n): [string, TypeNode] => [n, STRING]),
+            ["controller", BOOLEAN],
+            ["blockOwnerDeletion", BOOLEAN],
+          ]),
+        },
       },
     ],
     ["managedFields", { kind: "list", rel: "atomic", keys: [], elem: DEDUCED }],
