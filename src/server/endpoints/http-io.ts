@@ -180,11 +180,21 @@ export function isPrettyPrint(rawQuery: string, userAgent: string | undefined): 
 export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[], yaml = false, pretty = false): void {
   if (err.encoded !== undefined) {
     const body = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
-    res.writeHead(err.status.code, {
+    const headers: Record<string, string | string[]> = {
       "Cache-Control": "no-cache, private",
       "Content-Type": err.encoded.contentType,
       "Content-Length": String(body.length),
-    });
+    };
+    // The request's warnings (decoding's unknown fields) go with the error in any encoding.
+    const w = warnings && warnings.length > 0 ? warningHeaders(warnings) : [];
+    if (w.length > 0) headers["Warning"] = w;
+    try {
+      res.writeHead(err.status.code, headers);
+    } catch {
+      delete headers["Warning"];
+      for (const name of res.getHeaderNames()) if (name === "warning") res.removeHeader(name);
+      res.writeHead(err.status.code, headers);
+    }
     res.end(body);
     return;
   }
