@@ -5,7 +5,7 @@
  * "spec.a"`), then the object goes through the ordinary {@link CompiledCrd} pipeline.
  */
 import { decodeJsonStream } from "../io/json-decode.js";
-import { goJsonTypeWord } from "../go/fmt.js";
+import { goJsonTypeWord, goQuote } from "../go/fmt.js";
 import type { JsonObject } from "../value/json-value.js";
 import { isObject } from "../value/json-value.js";
 import type { CompiledCrd, PipelineResult, RequestOptions } from "./types.js";
@@ -34,6 +34,15 @@ function unrecognized(kind: string, body: string, err: string): PipelineResult {
 
 /** Offset just after the JSON value starting at `from` (the value is known to be well-formed). */
 function valueEnd(body: string, from: number): number {
+  // A top-level literal is its word; a number ends at its first character that cannot continue it.
+  const first = body[from] ?? "";
+  if (first === "t" || first === "n") return from + 4;
+  if (first === "f") return from + 5;
+  if (/[-0-9]/.test(first)) {
+    let j = from + 1;
+    while (j < body.length && /[-+.0-9eE]/.test(body[j]!)) j++;
+    return j;
+  }
   let depth = 0;
   let i = from;
   for (; i < body.length; i++) {
@@ -53,7 +62,8 @@ function valueEnd(body: string, from: number): number {
 
 /** encoding/json's quoting of the offending character. */
 function quoteChar(c: string): string {
-  return c === "'" ? "'\\''" : c === '"' ? "'\"'" : `'${c}'`;
+  // strconv.Quote of the character (a control character is escaped: '\x01', '\u0084')
+  return c === "'" ? "'\\''" : c === '"' ? "'\"'" : `'${goQuote(c).slice(1, -1)}'`;
 }
 
 /**

@@ -6,6 +6,7 @@
  * `resourceVersion` / `resourceVersionMatch` rules (Exact, NotOlderThan, legacy).
  */
 import { decodeJsonStream } from "../../io/json-decode.js";
+import { trailingDataError } from "../../pipeline/request-body.js";
 import { fieldError, FieldPath, type FieldError } from "../../errors/index.js";
 import { FutureRevisionError, RevisionCompactedError, type StoredValue } from "../../storage/types.js";
 import { goQuote } from "../../go/fmt.js";
@@ -51,7 +52,14 @@ function decodeRawUrlBase64(s: string): Buffer {
 export function decodeContinue(token: string, prefix: string): { key: string; revision: number } {
   const data = decodeRawUrlBase64(token);
   const parsed = decodeJsonStream(data.toString("utf8"));
-  if (parsed.problem) throw new ContinueTokenError(`continue key is not valid: ${parsed.problem.message}`);
+  if (parsed.problem || parsed.documents.length > 1) {
+    // json.Unmarshal checks the bytes first: anything after the first value is named byte by byte.
+    const bytes = data.toString("latin1");
+    const p = decodeJsonStream(bytes);
+    const doc = p.documents[0];
+    const msg = doc && (p.problem || p.documents.length > 1) ? trailingDataError(bytes, doc.offset) : (p.problem?.message ?? parsed.problem?.message);
+    throw new ContinueTokenError(`continue key is not valid: ${msg}`);
+  }
   const c: unknown = parsed.documents[0]?.value;
   if (typeof c !== "object" || c === null || Array.isArray(c)) {
     throw new ContinueTokenError("continue key is not valid: json: cannot unmarshal the token into Go value of type storage.continueToken");
