@@ -39,10 +39,10 @@ import { storeFailure } from "./endpoints/store-errors.js";
 import { healthCheck } from "./health.js";
 import { registrySynced } from "./registry/registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.js";
-import { groupVersion, type ResourceType } from "./registry/resource-type.js";
+import type { ResourceType } from "./registry/resource-type.js";
 import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, parseListNumbers, type ListPage, type ListParams } from "./endpoints/list-paging.js";
-import { converted, getObject, listCollection, withoutTypeMeta } from "./endpoints/rest-read.js";
+import { converted, getObject, listAnswer, listCollection } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
@@ -694,13 +694,8 @@ export class ApiHandler {
     if (!first) throw apiErrors.internal("no list page");
     const meta: JsonObject = { resourceVersion: String(first.revision), continue: first.continueToken };
     if (first.remainingItemCount !== undefined) meta["remainingItemCount"] = first.remainingItemCount;
-    // A typed list (CRDs) encodes ListMeta with omitempty and its items without TypeMeta, as a list does.
-    if (r.rt.typedList && meta["continue"] === "") delete meta["continue"];
-    const items = r.rt.typedList ? listed.map((o) => withoutTypeMeta(o as JsonObject)) : listed;
-    return {
-      code: 200,
-      body: { apiVersion: groupVersion(r.rt.group, r.rt.version), items, kind: r.rt.listKind, metadata: meta },
-    };
+    // Answered as a list is (the same conversions; a typed list without TypeMeta on its items).
+    return listAnswer(r, listed as JsonObject[], meta);
   }
 }
 

@@ -124,6 +124,15 @@ export async function listCollection(r: RestRequest): Promise<RestResponse> {
   // ListMeta.Continue has no omitempty in the unstructured list the custom resource store answers.
   meta["continue"] = page.continueToken;
   if (page.remainingItemCount !== undefined) meta["remainingItemCount"] = page.remainingItemCount;
+  return listAnswer(r, page.items, meta);
+}
+
+/**
+ * A list answer (of a GET or a deletecollection) in the form the Accept header asks for: Table,
+ * PartialObjectMetadataList, the resource's list (PartialObjectMetadata is refused). `meta` has `continue`.
+ */
+export function listAnswer(r: RestRequest, listed: JsonObject[], meta: JsonObject): RestResponse {
+  const page = { items: listed };
   const mode = outputMode(r.req, r.query);
   const c = mode.convert;
   const contentType = mode.yaml ? "application/yaml" : TABLE_CONTENT_TYPE;
