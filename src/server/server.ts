@@ -43,7 +43,8 @@ import type { ResourceType } from "./registry/resource-type.js";
 import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, parseListNumbers, type ListPage, type ListParams } from "./endpoints/list-paging.js";
 import { converted, getObject, listAnswer, listCollection } from "./endpoints/rest-read.js";
-import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
+import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, patchTypesOf, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
+import { negotiatePatchType } from "./endpoints/content-type.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
 import { InFlightLimits } from "./filters/inflight.js";
@@ -511,6 +512,8 @@ export class ApiHandler {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
+    // The patch handler checks the patch's Content-Type before it negotiates the answer's media type.
+    if (method === "PATCH" && !isCollection) negotiatePatchType(req.headers["content-type"], patchTypesOf(rt));
     if (!acceptable(req.headers.accept)) throw notAcceptableError(req.headers.accept);
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise

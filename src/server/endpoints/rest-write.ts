@@ -193,6 +193,8 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
     throw apiErrors.badRequest(`${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: ${why}`);
   }
   const meta = metaOf(obj);
+  // A namespace of another type is the decoder's error (ObjectMeta.namespace of type string), not replaced here.
+  if (meta["namespace"] !== undefined && meta["namespace"] !== null && typeof meta["namespace"] !== "string") return;
   const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
   if (r.rt.namespaced) {
     if (ns === "") meta["namespace"] = r.namespace;
@@ -607,11 +609,14 @@ function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody
   }
 }
 
+/** The patch types a resource takes: built-in kinds with a strategic-merge strategy (RBAC) also that one. */
+export function patchTypesOf(rt: ResourceType): readonly string[] {
+  return rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
+}
+
 /** `PATCH …/NAME[/status|/scale]` with merge, JSON or apply patches. */
 export async function patchObject(r: RestRequest): Promise<RestResponse> {
-  // Built-in kinds with a strategic-merge strategy (RBAC) accept it between merge and apply patches.
-  const accepted = r.rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
-  const type = negotiatePatchType(r.req.headers["content-type"], accepted);
+  const type = negotiatePatchType(r.req.headers["content-type"], patchTypesOf(r.rt));
   const raw = await readBody(r.req);
   const isApply = type === "application/apply-patch+yaml";
   // `ValidatePatchOptions`, before the patch is decoded: one 422 with every problem.
