@@ -40,7 +40,7 @@ import { healthCheck } from "./health.js";
 import { registrySynced } from "./registry/registry-synced-store.js";
 import { type TrackedStore, trackRevisions } from "./registry/revision-tracker.js";
 import type { ResourceType } from "./registry/resource-type.js";
-import { decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
+import { checkSelectorSyntax, decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, parseListNumbers, type ListPage, type ListParams } from "./endpoints/list-paging.js";
 import { converted, getObject, listAnswer, listCollection } from "./endpoints/rest-read.js";
 import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, patchTypesOf, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
@@ -666,10 +666,11 @@ export class ApiHandler {
    */
   private async deleteCollection(r: RestRequest): Promise<RestResponse> {
     // The list options are read first (their 400/422), then the DeleteOptions.
-    // The options are decoded (numbers, then selectors) before they are validated.
+    // The options are decoded (numbers, then the selectors' syntax), validated, then the field labels checked.
     parseListNumbers(r.query);
-    const filters = parseFilters(r.rt, r.query);
+    checkSelectorSyntax(r.query);
     const params = listParams(r.query);
+    const filters = parseFilters(r.rt, r.query);
     const opts = await readDeleteOptions(r);
     const dry = isDryRunDelete(opts);
     const hasLimit = params.limit > 0;

@@ -189,6 +189,15 @@ export interface Filters {
   matches(obj: JsonObject): boolean;
 }
 
+/**
+ * The selectors' syntax, as the list options are decoded (before they are validated; the field labels are
+ * checked after: {@link parseFilters}).
+ */
+export function checkSelectorSyntax(query: QueryParams): void {
+  parseLabelSelector(query.get("labelSelector"));
+  parseFieldSelector(query.get("fieldSelector"));
+}
+
 /** Parses `labelSelector` / `fieldSelector`, rejecting unsupported field labels with 400. */
 export function parseFilters(rt: ResourceType, query: QueryParams): Filters {
   const labels = parseLabelSelector(query.get("labelSelector"));

@@ -11,6 +11,7 @@ import {
   objectKey,
   outputMode,
   parseFilters,
+  checkSelectorSyntax,
   wantsConversion,
   type RestRequest,
   type RestResponse,
@@ -115,10 +116,11 @@ export async function listObjects(r: RestRequest): Promise<{ items: JsonObject[]
 
 /** `GET` of a collection: one page (`limit`/`continue`) at the requested resourceVersion. */
 export async function listCollection(r: RestRequest): Promise<RestResponse> {
-  // The options are decoded (numbers, then selectors) before they are validated.
+  // The options are decoded (numbers, then the selectors' syntax), validated, then the field labels checked.
   parseListNumbers(r.query);
-  const filters = parseFilters(r.rt, r.query);
+  checkSelectorSyntax(r.query);
   const params = listParams(r.query);
+  const filters = parseFilters(r.rt, r.query);
   const page = await listPage(r, filters, params);
   const meta: JsonObject = { resourceVersion: String(page.revision) };
   // ListMeta.Continue has no omitempty in the unstructured list the custom resource store answers.
