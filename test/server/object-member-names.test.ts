@@ -41,7 +41,9 @@ describe("member-named fields are unknown fields like any other", () => {
       const pa = await api(server.url, "PATCH", `${ROLES}/m-${field.toLowerCase().replaceAll("_", "")}?fieldValidation=Strict`, `{"${field}":[1]}`, smp);
       const pb = await api(server.url, "PATCH", `${ROLES}/z-${field.toLowerCase().replaceAll("_", "")}?fieldValidation=Strict`, `{"zzz":[1]}`, smp);
       assert.equal(pa.status, pb.status, pa.text);
-      assert.equal(shape(pa, field, `m-${field.toLowerCase().replaceAll("_", "")}`), shape(pb, "zzz", `z-${field.toLowerCase().replaceAll("_", "")}`));
+      // (the patched object quoted in a 422 has its keys sorted, so the field sits elsewhere: compare the verdict)
+      const verdict = (r: typeof pa, f: string) => `${r.json?.reason} ${String(r.json?.message ?? "").split("strict decoding error: ")[1]?.replaceAll(f, "FIELD")}`;
+      assert.equal(verdict(pa, field), verdict(pb, "zzz"));
     });
   }
 });

@@ -82,8 +82,7 @@ test("an applied Scale is checked against the Scale's Go types", () => {
   assert.equal(appliedTypeErrors(scale({ replicas: 2 }, { status: { replicas: 3, selector: "a=b" } }), SCALE_TYPE), undefined);
   assert.equal(appliedTypeErrors(scale({ replicas: "8" }), SCALE_TYPE), ".spec.replicas: expected numeric (int or float), got string");
   assert.equal(appliedTypeErrors(scale({ replicas: 8, extra: 1 }), SCALE_TYPE), ".spec.extra: field not declared in schema");
-  assert.equal(
-    appliedTypeErrors(scale({ replicas: 8 }, { extra: 1, metadata: { name: "w1", foo: 1 } }), SCALE_TYPE),
-    "errors:\n  .extra: field not declared in schema\n  .metadata.foo: field not declared in schema",
-  );
+  // smd stops walking a map at its first undeclared field (Go iterates the map in random order: crdkit takes the
+  // keys in sorted order), so one of the two is named.
+  assert.equal(appliedTypeErrors(scale({ replicas: 8 }, { extra: 1, metadata: { name: "w1", foo: 1 } }), SCALE_TYPE), ".extra: field not declared in schema");
 });
