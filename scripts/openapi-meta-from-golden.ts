@@ -3,21 +3,26 @@
  * Regenerates src/server/openapi/published-meta-schemas.ts — the meta.k8s.io component schemas
  * (ObjectMeta, ListMeta, Status, DeleteOptions…) exactly as the real apiextensions-apiserver publishes them
  * in a custom resource's OpenAPI v3 document — from the answer `npm run golden:server` recorded
- * (test/golden/server/02-discovery.json, step `12: GET /openapi/v3/apis/disc.example.com/v1`).
+ * (test/golden/server/02-discovery.json, step `12: GET /openapi/v3/apis/disc.example.com/v1`), and the autoscaling/v1
+ * Scale ones from a document with a scale subresource (test/golden/server/31-openapi-crds.json).
  * Run: node --import tsx scripts/openapi-meta-from-golden.ts
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../test/server-diff/runner.js";
 
-const golden = JSON.parse(readFileSync(join(REPO_ROOT, "test/golden/server/02-discovery.json"), "utf8")) as {
-  recordedWith: string;
-  results: { step: string; body: unknown }[];
-};
-const step = golden.results.find((r) => r.step === "12: GET /openapi/v3/apis/disc.example.com/v1");
-if (!step) throw new Error("the OpenAPI v3 step is missing from the golden");
-const schemas = (step.body as { components: { schemas: Record<string, unknown> } }).components.schemas;
+type Golden = { recordedWith: string; results: { step: string; body: unknown }[] };
+function schemasOf(file: string, stepName: string): Record<string, unknown> {
+  const golden = JSON.parse(readFileSync(join(REPO_ROOT, "test/golden/server", file), "utf8")) as Golden;
+  const step = golden.results.find((r) => r.step === stepName);
+  if (!step) throw new Error(`the OpenAPI v3 step ${stepName} is missing from ${file}`);
+  return (step.body as { components: { schemas: Record<string, unknown> } }).components.schemas;
+}
+const golden = JSON.parse(readFileSync(join(REPO_ROOT, "test/golden/server/02-discovery.json"), "utf8")) as Golden;
+const schemas = schemasOf("02-discovery.json", "12: GET /openapi/v3/apis/disc.example.com/v1");
 const meta = Object.fromEntries(Object.entries(schemas).filter(([k]) => k.startsWith("io.k8s.apimachinery.pkg.apis.meta.v1.")));
+const withScale = schemasOf("31-openapi-crds.json", "8: GET /openapi/v3/apis/shop.example.com/v1");
+const scale = Object.fromEntries(Object.entries(withScale).filter(([k]) => k.startsWith("io.k8s.api.autoscaling.v1.")));
 const text = `/**
  * The meta.k8s.io component schemas as ${golden.recordedWith} publishes them in every custom resource
  * OpenAPI v3 document (texts included, so that \`kubectl explain <kind>.metadata…\` reads as against the real
@@ -26,6 +31,9 @@ const text = `/**
 import type { JsonObject } from "../../value/json-value.js";
 
 export const PUBLISHED_META_SCHEMAS: Record<string, JsonObject> = ${JSON.stringify(meta, null, 2)};
+
+/** The autoscaling/v1 Scale schemas, in the documents of group versions with a scale subresource. */
+export const PUBLISHED_SCALE_SCHEMAS: Record<string, JsonObject> = ${JSON.stringify(scale, null, 2)};
 `;
 writeFileSync(join(REPO_ROOT, "src/server/openapi/published-meta-schemas.ts"), text);
-process.stdout.write(`wrote ${Object.keys(meta).length} schemas\n`);
+process.stdout.write(`wrote ${Object.keys(meta).length} + ${Object.keys(scale).length} schemas\n`);

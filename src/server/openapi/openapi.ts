@@ -7,7 +7,11 @@ import { createHash } from "node:crypto";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import type { CrdEntry, Registry } from "../registry/registry.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
-import { LIST_META, META, OBJECT_META, SCALE, sharedSchemas } from "./openapi-meta.js";
+import { crdPaths } from "./crd-paths.js";
+import { LIST_META, OBJECT_META, sharedSchemaTexts } from "./openapi-meta.js";
+import { schemaJson } from "./schema-json.js";
+import { compareGoStrings } from "../../go/fmt.js";
+import { goJsonString } from "../../go/json.js";
 import { PUBLISHED_DISCOVERY_DOCS } from "./published-discovery-docs.js";
 import { openApiV2 } from "./openapi-v2.js";
 
@@ -22,132 +26,69 @@ const API_VERSION_DESCRIPTION = `APIVersion defines the versioned schema of this
 const KIND_DESCRIPTION = `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${CONVENTIONS}#types-kinds`;
 
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (name: string): JsonObject => ({ "application/json": { schema: ref(name) } });
+const METADATA_DESCRIPTION = `Standard object's metadata. More info: ${CONVENTIONS}#metadata`;
 
-function param(name: string, description: string, inWhere = "query", type = "string"): JsonObject {
-  const p: JsonObject = { name, in: inWhere, description, schema: { type, uniqueItems: true } };
-  if (inWhere === "path") p["required"] = true;
-  return p;
+/**
+ * The builder's `addEmbeddedProperties`: every `x-kubernetes-embedded-resource` schema (under properties, items and
+ * additionalProperties) gains apiVersion, kind and metadata properties, and requires kind and apiVersion.
+ */
+function addEmbeddedProperties(s: JsonValue | undefined): void {
+  if (!isObject(s)) return;
+  if (isObject(s["properties"])) for (const v of Object.values(s["properties"])) addEmbeddedProperties(v);
+  addEmbeddedProperties(s["items"]);
+  addEmbeddedProperties(s["additionalProperties"]);
+  if (s["x-kubernetes-embedded-resource"] !== true) return;
+  const props: JsonObject = isObject(s["properties"]) ? s["properties"] : {};
+  props["apiVersion"] = { description: `apiVersion defines the versioned schema of this representation of an object. More info: ${CONVENTIONS}#resources`, type: "string" };
+  props["kind"] = { description: `kind is a string value representing the type of this object. In CamelCase. More info: ${CONVENTIONS}#types-kinds`, type: "string" };
+  props["metadata"] = { description: METADATA_DESCRIPTION, allOf: [ref(OBJECT_META)] };
+  s["properties"] = props;
+  const required = Array.isArray(s["required"]) ? [...s["required"]] : [];
+  if (!required.includes("kind")) required.push("kind");
+  if (!required.includes("apiVersion")) required.push("apiVersion");
+  s["required"] = required;
 }
 
-const P = {
-  dryRun: param("dryRun", "When present, modifications are not persisted (All)."),
-  fieldManager: param("fieldManager", "The name of the actor making the change."),
-  fieldValidation: param("fieldValidation", "How to handle unknown or duplicate fields: Ignore, Warn or Strict."),
-  force: param("force", "Force apply requests (re-acquire conflicting fields).", "query", "boolean"),
-  pretty: param("pretty", "If 'true', the output is pretty printed."),
-  labelSelector: param("labelSelector", "Selects objects by label."),
-  fieldSelector: param("fieldSelector", "Selects objects by field."),
-  resourceVersion: param("resourceVersion", "Resource version constraint of a list or watch."),
-  watch: param("watch", "Watch for changes.", "query", "boolean"),
-  limit: param("limit", "Maximum number of items to return.", "query", "integer"),
-  name: param("name", "name of the object", "path"),
-  namespace: param("namespace", "object name and auth scope, such as for teams and projects", "path"),
-};
-
-const PATCH_BODY: JsonObject = {
-  content: {
-    "application/json-patch+json": { schema: ref(`${META}.Patch`) },
-    "application/merge-patch+json": { schema: ref(`${META}.Patch`) },
-    "application/apply-patch+yaml": { schema: ref(`${META}.Patch`) },
-  },
-  required: true,
-};
-
-function op(
-  rt: ResourceType,
-  verb: string,
-  action: string,
-  params: JsonObject[],
-  responseModel: string,
-  gvk: JsonObject,
-  extra: JsonObject = {},
-): JsonObject {
-  const tag = `${rt.group.split(".").map((s, i) => (i === 0 ? s : s[0]!.toUpperCase() + s.slice(1))).join("")}_${rt.version}`;
-  return {
-    tags: [tag],
-    operationId: `${verb}${rt.kind}`,
-    parameters: params,
-    responses: { "200": { description: "OK", content: jsonContent(responseModel) }, "401": { description: "Unauthorized" } },
-    "x-kubernetes-action": action,
-    "x-kubernetes-group-version-kind": gvk,
-    ...extra,
-  };
-}
-
-/** Paths and schemas one CRD version contributes to its group-version document. */
-export function buildVersionSpec(rt: ResourceType, schema: JsonValue | undefined): { paths: JsonObject; schemas: JsonObject } {
+/**
+ * Paths and schemas one CRD version contributes to its group-version document, as JSON texts (path → path item,
+ * model name → schema) written as the real server writes them.
+ */
+export function buildVersionSpec(rt: ResourceType, schema: JsonValue | undefined): { paths: Map<string, string>; schemas: Map<string, string> } {
   const model = modelName(rt.group, rt.version, rt.kind);
   const listModel = modelName(rt.group, rt.version, rt.listKind);
-  const gvk: JsonObject = { group: rt.group, version: rt.version, kind: rt.kind };
-  const scaleGvk: JsonObject = { group: "autoscaling", version: "v1", kind: "Scale" };
-  const base = `/apis/${rt.group}/${rt.version}/${rt.namespaced ? "namespaces/{namespace}/" : ""}${rt.plural}`;
-  const scope = rt.namespaced ? [P.namespace] : [];
-  const writeParams = [P.dryRun, P.fieldManager, P.fieldValidation];
-  const paths: JsonObject = {
-    [base]: {
-      get: op(rt, "list", "list", [P.labelSelector, P.fieldSelector, P.limit, P.resourceVersion, P.watch], listModel, gvk),
-      post: op(rt, "create", "post", writeParams, model, gvk, { requestBody: { content: jsonContent(model), required: true } }),
-      delete: op(rt, "deletecollection", "deletecollection", [P.labelSelector, P.fieldSelector, P.dryRun], `${META}.Status`, gvk),
-      parameters: [...scope, P.pretty],
-    },
-    [`${base}/{name}`]: {
-      get: op(rt, "read", "get", [], model, gvk),
-      put: op(rt, "replace", "put", writeParams, model, gvk, { requestBody: { content: jsonContent(model), required: true } }),
-      patch: op(rt, "patch", "patch", [...writeParams, P.force], model, gvk, { requestBody: PATCH_BODY }),
-      delete: op(rt, "delete", "delete", [P.dryRun], `${META}.Status`, gvk),
-      parameters: [P.name, ...scope, P.pretty],
-    },
-  };
-  if (rt.namespaced) {
-    paths[`/apis/${rt.group}/${rt.version}/${rt.plural}`] = {
-      get: op(rt, "list", "list", [P.labelSelector, P.fieldSelector, P.limit, P.resourceVersion, P.watch], listModel, gvk),
-      parameters: [P.pretty],
-    };
-  }
-  if (rt.status) {
-    paths[`${base}/{name}/status`] = {
-      get: op(rt, "read", "get", [], model, gvk),
-      put: op(rt, "replace", "put", writeParams, model, gvk, { requestBody: { content: jsonContent(model), required: true } }),
-      patch: op(rt, "patch", "patch", [...writeParams, P.force], model, gvk, { requestBody: PATCH_BODY }),
-      parameters: [P.name, ...scope, P.pretty],
-    };
-  }
-  if (rt.scale) {
-    paths[`${base}/{name}/scale`] = {
-      get: op(rt, "read", "get", [], SCALE, scaleGvk),
-      put: op(rt, "replace", "put", writeParams, SCALE, scaleGvk, { requestBody: { content: jsonContent(SCALE), required: true } }),
-      patch: op(rt, "patch", "patch", [...writeParams, P.force], SCALE, scaleGvk, { requestBody: PATCH_BODY }),
-      parameters: [P.name, ...scope, P.pretty],
-    };
-  }
   const root: JsonObject = isObject(schema) ? (unfoldIntOrString(deepClone(schema)) as JsonObject) : { type: "object" };
+  if (isObject(schema)) addEmbeddedProperties(root);
   const props: JsonObject = isObject(root["properties"]) ? root["properties"] : {};
   root["properties"] = {
     ...props,
-    apiVersion: { type: "string", description: API_VERSION_DESCRIPTION },
-    kind: { type: "string", description: KIND_DESCRIPTION },
-    metadata: { allOf: [ref(OBJECT_META)], description: `Standard object's metadata. More info: ${CONVENTIONS}#metadata` },
+    apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+    kind: { description: KIND_DESCRIPTION, type: "string" },
+    metadata: { description: METADATA_DESCRIPTION, allOf: [ref(OBJECT_META)] },
   };
   if (root["type"] === undefined) root["type"] = "object";
   root["x-kubernetes-group-version-kind"] = [{ group: rt.group, kind: rt.kind, version: rt.version }];
-  if (rt.selectableFields.size > 0) root["x-kubernetes-selectable-fields"] = [...rt.selectableFields.keys()].map((f) => ({ fieldPath: f }));
-  const schemas: JsonObject = {
-    [model]: root,
-    [listModel]: {
-      description: `${rt.listKind} is a list of ${rt.kind}`,
-      type: "object",
-      required: ["items"],
-      properties: {
-        apiVersion: { type: "string", description: API_VERSION_DESCRIPTION },
-        items: { type: "array", description: `List of ${rt.plural}. More info: ${CONVENTIONS}`, items: ref(model) },
-        kind: { type: "string", description: KIND_DESCRIPTION },
-        metadata: { allOf: [ref(LIST_META)], description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds` },
-      },
-      "x-kubernetes-group-version-kind": [{ group: rt.group, kind: rt.listKind, version: rt.version }],
+  const list: JsonObject = {
+    description: `${rt.listKind} is a list of ${rt.kind}`,
+    type: "object",
+    required: ["items"],
+    properties: {
+      apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+      items: { description: `List of ${rt.plural}. More info: ${CONVENTIONS}`, type: "array", items: ref(model) },
+      kind: { description: KIND_DESCRIPTION, type: "string" },
+      metadata: { description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds`, allOf: [ref(LIST_META)] },
     },
+    "x-kubernetes-group-version-kind": [{ group: rt.group, kind: rt.listKind, version: rt.version }],
   };
-  return { paths, schemas };
+  if (rt.selectableFields.size > 0) {
+    const fields = [...rt.selectableFields.keys()].map((f) => ({ fieldPath: f }));
+    root["x-kubernetes-selectable-fields"] = fields;
+    list["x-kubernetes-selectable-fields"] = fields;
+  }
+  const schemas = new Map([
+    [model, schemaJson(root)],
+    [listModel, schemaJson(list)],
+  ]);
+  return { paths: crdPaths(rt, model, listModel), schemas };
 }
 
 /**
@@ -180,10 +121,22 @@ function crdVersionSchema(e: CrdEntry, version: string): JsonValue | undefined {
   return s;
 }
 
+/** The resource types of one group version and a key that changes with any of their CRDs. */
+interface Contributors {
+  rts: { rt: ResourceType; entry?: CrdEntry }[];
+  key: string;
+}
+
+/** A Go map of JSON texts: keys in sorted order. */
+function sortedJson(m: Map<string, string>): string {
+  const keys = [...m.keys()].sort(compareGoStrings);
+  return `{${keys.map((k) => `${goJsonString(k)}:${m.get(k)!}`).join(",")}}`;
+}
+
 /** The OpenAPI v3 endpoints. */
 export class OpenApi {
-  private readonly perCrd = new Map<string, { revision: number; paths: JsonObject; schemas: JsonObject }>();
-  private readonly docs = new Map<string, { hash: string; text: string }>();
+  private readonly perCrd = new Map<string, { revision: number; paths: Map<string, string>; schemas: Map<string, string> }>();
+  private readonly docs = new Map<string, { hash: string; text: string; key?: string }>();
 
   constructor(
     private readonly registry: Registry,
@@ -191,8 +144,8 @@ export class OpenApi {
   ) {}
 
   /** Contributors of each group version: `group/version` → resource types and a cache key. */
-  private contributors(): Map<string, { rts: { rt: ResourceType; entry?: CrdEntry }[]; key: string }> {
-    const out = new Map<string, { rts: { rt: ResourceType; entry?: CrdEntry }[]; key: string }>();
+  private contributors(): Map<string, Contributors> {
+    const out = new Map<string, Contributors>();
     out.set(`${this.crdType.group}/${this.crdType.version}`, { rts: [{ rt: this.crdType }], key: "builtin" });
     for (const [group, versions] of this.registry.groupVersions()) {
       for (const v of versions) {
@@ -209,14 +162,6 @@ export class OpenApi {
     return out;
   }
 
-  /**
-   * A group version document's hash: SHA-512 in upper-case hex, as kube-openapi's, of a key that changes with
-   * the document (its CRDs' revisions), so that the index is answered without building every document.
-   */
-  private hashOf(key: string): string {
-    return createHash("sha512").update(key).digest("hex").toUpperCase();
-  }
-
   /** `GET /openapi/v3`: the discovery web services' documents and every served group version's. */
   index(): JsonObject {
     const paths: JsonObject = {};
@@ -224,7 +169,7 @@ export class OpenApi {
       paths[name] = { serverRelativeURL: `/openapi/v3/${name}?hash=${this.discoveryDocument(name)!.hash}` };
     }
     for (const [gv, c] of this.contributors()) {
-      paths[`apis/${gv}`] = { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=${this.hashOf(c.key)}` };
+      paths[`apis/${gv}`] = { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=${this.groupVersionDocument(gv, c).hash}` };
     }
     return { paths };
   }
@@ -248,26 +193,28 @@ export class OpenApi {
   document(group: string, version: string): { text: string; hash: string } | undefined {
     const gv = groupVersion(group, version);
     const c = this.contributors().get(gv);
-    if (!c) return undefined;
-    const hash = this.hashOf(c.key);
+    return c ? this.groupVersionDocument(gv, c) : undefined;
+  }
+
+  /**
+   * A group version's document, built on first need and kept until one of its CRDs changes; its hash is
+   * kube-openapi's: SHA-512 of the JSON bytes, in upper-case hex.
+   */
+  private groupVersionDocument(gv: string, c: Contributors): { text: string; hash: string } {
     const cached = this.docs.get(gv);
-    if (cached && cached.hash === hash) return cached;
-    const paths: JsonObject = {};
-    let schemas: JsonObject = {};
+    if (cached && cached.key === c.key) return cached;
+    const paths = new Map<string, string>();
+    const schemas = new Map<string, string>();
     let scale = false;
     for (const { rt, entry } of c.rts) {
       const part = entry ? this.crdPart(entry, rt) : buildVersionSpec(rt, undefined);
-      Object.assign(paths, part.paths);
-      schemas = { ...schemas, ...part.schemas };
+      for (const [k, v] of part.paths) paths.set(k, v);
+      for (const [k, v] of part.schemas) schemas.set(k, v);
       if (rt.scale) scale = true;
     }
-    const doc: JsonObject = {
-      openapi: "3.0.0",
-      info: { title: "Kubernetes CRD Swagger", version: "v0.1.0" },
-      paths,
-      components: { schemas: { ...schemas, ...sharedSchemas(scale) } },
-    };
-    const out = { text: JSON.stringify(doc), hash };
+    for (const [k, v] of sharedSchemaTexts(scale)) schemas.set(k, v);
+    const text = `{"openapi":"3.0.0","info":{"title":"Kubernetes CRD Swagger","version":"v0.1.0"},"paths":${sortedJson(paths)},"components":{"schemas":${sortedJson(schemas)}}}`;
+    const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase(), key: c.key };
     this.docs.set(gv, out);
     return out;
   }
@@ -275,15 +222,11 @@ export class OpenApi {
   /** `GET /openapi/v2`: every served group version in one Swagger 2.0 document (lossy v3→v2). */
   v2(serverVersion: string): JsonObject {
     const docs: JsonObject[] = [];
-    for (const gv of this.contributors().keys()) {
-      const [group, version] = gv.split("/");
-      const d = this.document(group!, version!);
-      if (d) docs.push(JSON.parse(d.text) as JsonObject);
-    }
+    for (const [gv, c] of this.contributors()) docs.push(JSON.parse(this.groupVersionDocument(gv, c).text) as JsonObject);
     return openApiV2(docs, serverVersion);
   }
 
-  private crdPart(entry: CrdEntry, rt: ResourceType): { paths: JsonObject; schemas: JsonObject } {
+  private crdPart(entry: CrdEntry, rt: ResourceType): { paths: Map<string, string>; schemas: Map<string, string> } {
     const key = `${entry.name}/${rt.version}`;
     const hit = this.perCrd.get(key);
     if (hit && hit.revision === entry.revision) return hit;

@@ -694,3 +694,86 @@ export const PUBLISHED_META_SCHEMAS: Record<string, JsonObject> = {
     "type": "string"
   }
 };
+
+/** The autoscaling/v1 Scale schemas, in the documents of group versions with a scale subresource. */
+export const PUBLISHED_SCALE_SCHEMAS: Record<string, JsonObject> = {
+  "io.k8s.api.autoscaling.v1.Scale": {
+    "description": "Scale represents a scaling request for a resource.",
+    "properties": {
+      "apiVersion": {
+        "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+        "type": "string"
+      },
+      "kind": {
+        "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+        "type": "string"
+      },
+      "metadata": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+          }
+        ],
+        "default": {},
+        "description": "metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata."
+      },
+      "spec": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.ScaleSpec"
+          }
+        ],
+        "default": {},
+        "description": "spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status."
+      },
+      "status": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.ScaleStatus"
+          }
+        ],
+        "default": {},
+        "description": "status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only."
+      }
+    },
+    "type": "object",
+    "x-kubernetes-group-version-kind": [
+      {
+        "group": "autoscaling",
+        "kind": "Scale",
+        "version": "v1"
+      }
+    ]
+  },
+  "io.k8s.api.autoscaling.v1.ScaleSpec": {
+    "description": "ScaleSpec describes the attributes of a scale subresource.",
+    "properties": {
+      "replicas": {
+        "default": 0,
+        "description": "replicas is the desired number of instances for the scaled object.",
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "io.k8s.api.autoscaling.v1.ScaleStatus": {
+    "description": "ScaleStatus represents the current status of a scale subresource.",
+    "properties": {
+      "replicas": {
+        "default": 0,
+        "description": "replicas is the actual number of observed instances of the scaled object.",
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "description": "selector is the label query over pods that should match the replicas count. This is same as the label selector but in the string format to avoid introspection by clients. The string will be in the same format as the query-param syntax. More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/",
+        "type": "string"
+      }
+    },
+    "required": [
+      "replicas"
+    ],
+    "type": "object"
+  }
+};
