@@ -4,6 +4,7 @@
  * derived from them (`openapi-v2.ts`; served with its protobuf form by `openapi-v2-handler.ts`).
  */
 import { createHash } from "node:crypto";
+import { brotliDecompressSync } from "node:zlib";
 import { deepClone, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import type { CrdEntry, Registry } from "../registry/registry.js";
 import { groupVersion, type ResourceType } from "../registry/resource-type.js";
@@ -12,6 +13,7 @@ import { LIST_META, OBJECT_META, sharedSchemaTexts } from "./openapi-meta.js";
 import { schemaJson } from "./schema-json.js";
 import { compareGoStrings } from "../../go/fmt.js";
 import { goJsonString } from "../../go/json.js";
+import { PUBLISHED_CRD_OPENAPI_BROTLI } from "./published-crd-openapi.js";
 import { PUBLISHED_DISCOVERY_DOCS } from "./published-discovery-docs.js";
 import { openApiV2 } from "./openapi-v2.js";
 
@@ -121,6 +123,9 @@ function crdVersionSchema(e: CrdEntry, version: string): JsonValue | undefined {
   return s;
 }
 
+/** The contributors key of the CRD kind's group version (apiextensions.k8s.io/v1). */
+const BUILTIN = "builtin";
+
 /** The resource types of one group version and a key that changes with any of their CRDs. */
 interface Contributors {
   rts: { rt: ResourceType; entry?: CrdEntry }[];
@@ -146,7 +151,7 @@ export class OpenApi {
   /** Contributors of each group version: `group/version` → resource types and a cache key. */
   private contributors(): Map<string, Contributors> {
     const out = new Map<string, Contributors>();
-    out.set(`${this.crdType.group}/${this.crdType.version}`, { rts: [{ rt: this.crdType }], key: "builtin" });
+    out.set(`${this.crdType.group}/${this.crdType.version}`, { rts: [{ rt: this.crdType }], key: BUILTIN });
     for (const [group, versions] of this.registry.groupVersions()) {
       for (const v of versions) {
         const rts: { rt: ResourceType; entry?: CrdEntry }[] = [];
@@ -203,11 +208,19 @@ export class OpenApi {
   private groupVersionDocument(gv: string, c: Contributors): { text: string; hash: string } {
     const cached = this.docs.get(gv);
     if (cached && cached.key === c.key) return cached;
+    if (c.key === BUILTIN) {
+      // The CRD kind's own group version: Kubernetes' document, as published.
+      const text = brotliDecompressSync(Buffer.from(PUBLISHED_CRD_OPENAPI_BROTLI.join(""), "base64")).toString("utf8");
+      const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase(), key: c.key };
+      this.docs.set(gv, out);
+      return out;
+    }
     const paths = new Map<string, string>();
     const schemas = new Map<string, string>();
     let scale = false;
     for (const { rt, entry } of c.rts) {
-      const part = entry ? this.crdPart(entry, rt) : buildVersionSpec(rt, undefined);
+      if (!entry) continue;
+      const part = this.crdPart(entry, rt);
       for (const [k, v] of part.paths) paths.set(k, v);
       for (const [k, v] of part.schemas) schemas.set(k, v);
       if (rt.scale) scale = true;

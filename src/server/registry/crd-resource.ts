@@ -4,6 +4,7 @@
  * registry strategy (status reset, generation, storedVersions). The naming/establishing status is written
  * afterwards by controllers/crd-naming-controller.ts, as Kubernetes' controllers do.
  */
+import { strategicMergePatch } from "../auth/strategic-merge.js";
 import { CRD_COLUMNS } from "../tableconvertor/crd-table.js";
 import { strictDecodingMessage } from "../../crd/decode-crd.js";
 import { validateCrdCreate, validateCrdUpdate, type CrdValidationResult } from "../../crdvalidation/index.js";
@@ -153,6 +154,10 @@ export function crdResourceType(): ResourceType {
     terminating: false,
     admission: () => admission,
     smdType: () => CRD_TYPE,
+    // A built-in kind: strategic merge patches are accepted (what kubectl apply, edit, label and annotate send once
+    // the published OpenAPI names the kind). Only ObjectMeta's lists carry a strategy: a v1 CRD's schemas (with
+    // x-kubernetes-validations merged by rule in Go's types) sit in the versions list, which is replaced whole.
+    strategicMergePatch,
     createBase: zeroCrd,
     // The CRD REST storage checks a delete's preconditions itself, with its own text.
     preconditionFailed: (name, field, wanted, actual) =>
