@@ -86,7 +86,19 @@ function description(kind: string, sub: string, verb: string): string {
   }
 }
 
+/** The texts of the shared query parameters, written once (their descriptions are long and escaped). */
+const paramTexts = new WeakMap<Param, string>();
+
 function paramJson(p: Param): string {
+  let text = paramTexts.get(p);
+  if (text === undefined) {
+    text = writeParam(p);
+    if (p.in === "query") paramTexts.set(p, text);
+  }
+  return text;
+}
+
+function writeParam(p: Param): string {
   return `{"name":${goJsonString(p.name)},"in":"${p.in}","description":${goJsonString(p.description)}${p.in === "path" ? ',"required":true' : ""},"schema":{"type":"${p.type}","uniqueItems":true}}`;
 }
 

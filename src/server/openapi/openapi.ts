@@ -132,16 +132,42 @@ interface Contributors {
   key: string;
 }
 
-/** A Go map of JSON texts: keys in sorted order. */
-function sortedJson(m: Map<string, string>): string {
+/** A Go map of JSON texts (keys in sorted order), as parts of a document's text. */
+function pushSortedJson(out: string[], m: Map<string, string>): void {
   const keys = [...m.keys()].sort(compareGoStrings);
-  return `{${keys.map((k) => `${goJsonString(k)}:${m.get(k)!}`).join(",")}}`;
+  out.push("{");
+  keys.forEach((k, i) => {
+    out.push(`${i === 0 ? "" : ","}${goJsonString(k)}:`, m.get(k)!);
+  });
+  out.push("}");
+}
+
+/**
+ * A document: its text as parts (the large ones, such as the shared meta.k8s.io schemas and each CRD's paths and
+ * schemas, are the cached strings, shared between documents rather than copied), and its hash.
+ */
+class Doc {
+  constructor(
+    readonly parts: readonly string[],
+    readonly hash: string,
+    readonly key?: string,
+  ) {}
+
+  get text(): string {
+    return this.parts.join("");
+  }
+}
+
+function docOf(parts: string[], key?: string): Doc {
+  const h = createHash("sha512");
+  for (const p of parts) h.update(p);
+  return new Doc(parts, h.digest("hex").toUpperCase(), key);
 }
 
 /** The OpenAPI v3 endpoints. */
 export class OpenApi {
   private readonly perCrd = new Map<string, { revision: number; paths: Map<string, string>; schemas: Map<string, string> }>();
-  private readonly docs = new Map<string, { hash: string; text: string; key?: string }>();
+  private readonly docs = new Map<string, Doc>();
 
   constructor(
     private readonly registry: Registry,
@@ -189,7 +215,7 @@ export class OpenApi {
     if (cached) return cached;
     if (!Object.hasOwn(PUBLISHED_DISCOVERY_DOCS, name)) return undefined;
     const text = PUBLISHED_DISCOVERY_DOCS[name]!;
-    const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase() };
+    const out = docOf([text]);
     this.docs.set(name, out);
     return out;
   }
@@ -211,7 +237,7 @@ export class OpenApi {
     if (c.key === BUILTIN) {
       // The CRD kind's own group version: Kubernetes' document, as published.
       const text = brotliDecompressSync(Buffer.from(PUBLISHED_CRD_OPENAPI_BROTLI.join(""), "base64")).toString("utf8");
-      const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase(), key: c.key };
+      const out = docOf([text], c.key);
       this.docs.set(gv, out);
       return out;
     }
@@ -226,8 +252,12 @@ export class OpenApi {
       if (rt.scale) scale = true;
     }
     for (const [k, v] of sharedSchemaTexts(scale)) schemas.set(k, v);
-    const text = `{"openapi":"3.0.0","info":{"title":"Kubernetes CRD Swagger","version":"v0.1.0"},"paths":${sortedJson(paths)},"components":{"schemas":${sortedJson(schemas)}}}`;
-    const out = { text, hash: createHash("sha512").update(text).digest("hex").toUpperCase(), key: c.key };
+    const parts = ['{"openapi":"3.0.0","info":{"title":"Kubernetes CRD Swagger","version":"v0.1.0"},"paths":'];
+    pushSortedJson(parts, paths);
+    parts.push(',"components":{"schemas":');
+    pushSortedJson(parts, schemas);
+    parts.push("}}");
+    const out = docOf(parts, c.key);
     this.docs.set(gv, out);
     return out;
   }
