@@ -21,7 +21,7 @@ function schemasOf(file: string, stepName: string): Record<string, unknown> {
 const golden = JSON.parse(readFileSync(join(REPO_ROOT, "test/golden/server/02-discovery.json"), "utf8")) as Golden;
 const schemas = schemasOf("02-discovery.json", "12: GET /openapi/v3/apis/disc.example.com/v1");
 const meta = Object.fromEntries(Object.entries(schemas).filter(([k]) => k.startsWith("io.k8s.apimachinery.pkg.apis.meta.v1.")));
-const withScale = schemasOf("31-openapi-crds.json", "8: GET /openapi/v3/apis/shop.example.com/v1");
+const withScale = schemasOf("31-openapi-crds.json", "12: GET /openapi/v3/apis/shop.example.com/v1");
 const scale = Object.fromEntries(Object.entries(withScale).filter(([k]) => k.startsWith("io.k8s.api.autoscaling.v1.")));
 const text = `/**
  * The meta.k8s.io component schemas as ${golden.recordedWith} publishes them in every custom resource

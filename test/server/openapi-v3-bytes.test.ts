@@ -47,7 +47,7 @@ describe("OpenAPI v3 documents of custom resources", () => {
     assert.equal(index.status, 200);
     const paths = (index.json as { paths: Record<string, { serverRelativeURL: string }> }).paths;
     const want = new Map([...recordedUrls("02-discovery"), ...recordedUrls("31-openapi-crds")]);
-    assert.deepEqual([...want.keys()].sort(), ["apis/apiextensions.k8s.io/v1", "apis/disc.example.com/v1", "apis/disc.example.com/v1beta1", "apis/shop.example.com/v1", "apis/shop.example.com/v2", "apis/zz.example.com/v1alpha1"]);
+    assert.deepEqual([...want.keys()].sort(), ["apis/apiextensions.k8s.io/v1", "apis/disc.example.com/v1", "apis/disc.example.com/v1beta1", "apis/edge.example.com/v1", "apis/shop.example.com/v1", "apis/shop.example.com/v2", "apis/zz.example.com/v1alpha1"]);
     for (const [gv, url] of want) {
       assert.equal(paths[gv]?.serverRelativeURL, url, gv);
       const doc = await api(s.url, "GET", `/openapi/v3/${gv}`);
