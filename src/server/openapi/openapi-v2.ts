@@ -1,10 +1,13 @@
 /**
- * `/openapi/v2`: one Swagger 2.0 document for every served group version, derived from the v3 documents
- * with Kubernetes' lossy v3→v2 schema conversion (apiextensions `controller/openapi/v2.ToStructuralOpenAPIV2`):
- * allOf/anyOf/oneOf/not dropped, a nullable schema loses its type, items and properties, a schema that
- * preserves unknown fields loses items and properties (and `type: object`), an array without items loses its
- * type, and nullable properties leave `required`.
+ * `/openapi/v2`: one Swagger 2.0 document, the real server's built-in part (published) plus every custom resource
+ * group version's v3 document converted as kube-openapi's v2 builder and the aggregator would have it: Kubernetes'
+ * lossy v3→v2 schema conversion (apiextensions `controller/openapi/v2.ToStructuralOpenAPIV2`: allOf/anyOf/oneOf/not
+ * dropped, a nullable schema loses its type, items and properties, a schema that preserves unknown fields loses
+ * items and properties, an array without items loses its type, nullable properties leave `required`), no defaults,
+ * body parameters, and shared parameters (`deduplicateParameters`).
  */
+import { compareGoStrings } from "../../go/fmt.js";
+import { goJsonMarshal, goJsonString } from "../../go/json.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** `ToStructuralOpenAPIV2` on a JSON schema (a copy). */
@@ -56,6 +59,7 @@ function rewriteRefs(v: JsonValue): JsonValue {
 }
 
 const PRODUCES = ["application/json", "application/yaml"];
+const PATCH_ORDER = ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"];
 
 /** A v3 operation as a v2 operation: parameters flattened, requestBody as the `body` parameter. */
 function operationV2(op: JsonObject): JsonObject {
@@ -69,10 +73,11 @@ function operationV2(op: JsonObject): JsonObject {
   if (body && isObject(body["content"])) {
     const types = Object.keys(body["content"]);
     const first = body["content"][types[0]!];
-    params.unshift({ in: "body", name: "body", required: true, schema: isObject(first) ? (first["schema"] ?? {}) : {} });
-    out["consumes"] = types;
+    params.unshift({ in: "body", name: "body", ...(body["required"] === true ? { required: true } : {}), schema: isObject(first) ? (first["schema"] ?? {}) : {} });
+    // v2 keeps the route's order of media types (v3's content map is sorted): the patch types as apiserver lists them.
+    out["consumes"] = types.every((t) => PATCH_ORDER.includes(t)) ? [...types].sort((a, b) => PATCH_ORDER.indexOf(a) - PATCH_ORDER.indexOf(b)) : types;
   } else out["consumes"] = PRODUCES;
-  out["parameters"] = params;
+  if (params.length > 0) out["parameters"] = params;
   out["produces"] = PRODUCES;
   const responses: JsonObject = {};
   for (const [code, r] of Object.entries(isObject(op["responses"]) ? op["responses"] : {})) {
@@ -92,10 +97,62 @@ function parameterV2(p: JsonValue): JsonValue {
   return { ...rest, ...(isObject(schema) ? schema : {}) };
 }
 
-/** The Swagger 2.0 document of the given v3 documents. */
-export function openApiV2(docs: readonly JsonObject[], serverVersion: string): JsonObject {
-  const paths: JsonObject = {};
-  const definitions: JsonObject = {};
+/** Go's FNV-1 64-bit hash of the UTF-8 bytes of `s`. */
+function fnv1Hash64(s: string): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(s, "utf8")) h = ((h * 0x100000001b3n) & 0xffffffffffffffffn) ^ BigInt(b);
+  return h;
+}
+
+/** `json.Marshal` of a kube-openapi `spec.Parameter` (CommonValidations, SimpleSchema, Refable, then ParamProps). */
+function parameterJson(p: JsonObject): string {
+  const parts: string[] = [];
+  const add = (k: string, v: JsonValue | undefined, omit: (v: JsonValue) => boolean = (x) => x === false || x === "") => {
+    if (v !== undefined && v !== null && !omit(v)) parts.push(`${goJsonString(k)}:${goJsonMarshal(v)}`);
+  };
+  for (const k of ["maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "multipleOf", "enum"]) add(k, p[k]);
+  for (const k of ["type", "format", "items", "collectionFormat", "default", "example"]) add(k, p[k]);
+  if (typeof p["$ref"] === "string") add("$ref", p["$ref"]);
+  for (const k of ["description", "name", "in", "required"]) add(k, p[k]);
+  if (p["schema"] !== undefined) parts.push(`"schema":${orderedJson(p["schema"])}`);
+  add("allowEmptyValue", p["allowEmptyValue"]);
+  return `{${parts.join(",")}}`;
+}
+
+/** A body schema here is a single reference: `{"$ref":…}`. */
+function orderedJson(v: JsonValue): string {
+  return isObject(v) && typeof v["$ref"] === "string" && Object.keys(v).length === 1 ? `{"$ref":${goJsonString(v["$ref"])}}` : goJsonMarshal(v);
+}
+
+/**
+ * kube-openapi's `deduplicateParameters`: every parameter but `name`, `dryRun`, `fieldValidation` and a body
+ * of the kind's own schema moves into the shared `parameters` section, named `<name>-<8 characters of base64url of
+ * the FNV-1 hash of its JSON>`, and is referred to from the operations and paths.
+ */
+function shareParameter(p: JsonValue, shared: JsonObject): JsonValue {
+  if (!isObject(p) || p["$ref"] !== undefined) return p;
+  const name = typeof p["name"] === "string" ? p["name"] : "param";
+  if ((p["in"] === "query" || p["in"] === "path") && name === "name") return p;
+  if (p["in"] === "query" && (name === "fieldValidation" || name === "dryRun")) return p;
+  const schema = p["schema"];
+  if (p["in"] === "body" && name === "body" && isObject(schema) && !String(schema["$ref"] ?? "").startsWith("#/definitions/io.k8s.apimachinery")) return p;
+  const hash = Buffer.alloc(8);
+  hash.writeBigUInt64BE(fnv1Hash64(parameterJson(p)));
+  const key = `${name}-${hash.subarray(0, 6).toString("base64url")}`;
+  shared[key] = p;
+  return { $ref: `#/parameters/${key}` };
+}
+
+/**
+ * The Swagger 2.0 document: `builtin` (the real server's v2 document without CRDs: discovery and
+ * apiextensions.k8s.io paths, shared parameters, built-in definitions) plus the custom resources' v3 documents
+ * converted; `kinds` are the CRD kinds' own v2 definitions (built by the builder's v2 rules from their schemas),
+ * used in place of a conversion of their v3 schemas. A definition the built-in part has stays as published.
+ */
+export function openApiV2(builtin: JsonObject, docs: readonly JsonObject[], serverVersion: string, kinds: ReadonlyMap<string, JsonObject> = new Map()): JsonObject {
+  const paths: JsonObject = { ...(isObject(builtin["paths"]) ? builtin["paths"] : {}) };
+  const definitions: JsonObject = { ...(isObject(builtin["definitions"]) ? builtin["definitions"] : {}) };
+  const parameters: JsonObject = { ...(isObject(builtin["parameters"]) ? builtin["parameters"] : {}) };
   for (const doc of docs) {
     for (const [p, item] of Object.entries(isObject(doc["paths"]) ? doc["paths"] : {})) {
       if (!isObject(item)) continue;
@@ -104,12 +161,58 @@ export function openApiV2(docs: readonly JsonObject[], serverVersion: string): J
         if (verb === "parameters" && Array.isArray(op)) out[verb] = op.map(parameterV2);
         else if (isObject(op)) out[verb] = operationV2(op);
       }
-      paths[p] = rewriteRefs(out);
+      const rewritten = rewriteRefs(out) as JsonObject;
+      for (const [verb, op] of Object.entries(rewritten)) {
+        if (verb === "parameters" && Array.isArray(op)) rewritten[verb] = op.map((x) => shareParameter(x, parameters));
+        else if (isObject(op) && Array.isArray(op["parameters"])) op["parameters"] = op["parameters"].map((x) => shareParameter(x, parameters));
+      }
+      paths[p] = rewritten;
     }
     const components = isObject(doc["components"]) ? doc["components"] : {};
     for (const [name, s] of Object.entries(isObject(components["schemas"]) ? components["schemas"] : {})) {
-      definitions[name] = rewriteRefs(toOpenApiV2Schema(s));
+      const def = (kinds.get(name) ?? rewriteRefs(stripDefaults(toOpenApiV2Schema(s)))) as JsonObject;
+      const seen = definitions[name];
+      definitions[name] = isObject(seen) ? mergeGvks(seen, def) : def;
     }
   }
-  return { swagger: "2.0", info: { title: "Generic API Server", version: serverVersion }, paths, definitions };
+  const out: JsonObject = { swagger: "2.0", info: { title: "Generic API Server", version: serverVersion }, paths, definitions };
+  if (Object.keys(parameters).length > 0) out["parameters"] = parameters;
+  return out;
+}
+
+const GVK = "x-kubernetes-group-version-kind";
+
+/**
+ * A definition two documents share (meta.k8s.io's, in every one): the aggregated v2 document keeps one, with the
+ * union of their group-version-kinds, sorted by group, version and kind.
+ */
+function mergeGvks(a: JsonObject, b: JsonObject): JsonObject {
+  const x = a[GVK];
+  const y = b[GVK];
+  if (!Array.isArray(x) || !Array.isArray(y)) return a;
+  const key = (g: JsonValue): string[] => (isObject(g) ? [String(g["group"] ?? ""), String(g["version"] ?? ""), String(g["kind"] ?? "")] : ["", "", ""]);
+  const all = new Map<string, JsonValue>();
+  for (const g of [...x, ...y]) all.set(key(g).join("\u0000"), g);
+  const sorted = [...all.values()].sort((p, q) => {
+    const [m, n] = [key(p), key(q)];
+    for (let i = 0; i < 3; i++) if (m[i] !== n[i]) return compareGoStrings(m[i]!, n[i]!);
+    return 0;
+  });
+  return { ...a, [GVK]: sorted };
+}
+
+/** The v2 documents leave out defaults (a converted schema, in place; property names are not keywords). */
+export function stripDefaults(v: JsonValue): JsonValue {
+  if (!isObject(v)) return v;
+  delete v["default"];
+  for (const k of ["properties", "patternProperties", "definitions"]) {
+    const m = v[k];
+    if (isObject(m)) for (const x of Object.values(m)) stripDefaults(x);
+  }
+  for (const k of ["items", "additionalProperties", "not", "additionalItems"]) stripDefaults(v[k] ?? null);
+  for (const k of ["allOf", "anyOf", "oneOf"]) {
+    const a = v[k];
+    if (Array.isArray(a)) for (const x of a) stripDefaults(x);
+  }
+  return v;
 }

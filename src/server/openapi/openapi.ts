@@ -15,7 +15,8 @@ import { compareGoStrings } from "../../go/fmt.js";
 import { goJsonString } from "../../go/json.js";
 import { PUBLISHED_CRD_OPENAPI_BROTLI } from "./published-crd-openapi.js";
 import { PUBLISHED_DISCOVERY_DOCS } from "./published-discovery-docs.js";
-import { openApiV2 } from "./openapi-v2.js";
+import { PUBLISHED_V2_BUILTIN_BROTLI } from "./published-v2-builtin.js";
+import { openApiV2, stripDefaults, toOpenApiV2Schema } from "./openapi-v2.js";
 
 /** `gvkToModelName`: reversed group, version, kind (`com.example.stable.v1.CronTab`). */
 export function modelName(group: string, version: string, kind: string): string {
@@ -34,16 +35,18 @@ const METADATA_DESCRIPTION = `Standard object's metadata. More info: ${CONVENTIO
  * The builder's `addEmbeddedProperties`: every `x-kubernetes-embedded-resource` schema (under properties, items and
  * additionalProperties) gains apiVersion, kind and metadata properties, and requires kind and apiVersion.
  */
-function addEmbeddedProperties(s: JsonValue | undefined): void {
+function addEmbeddedProperties(s: JsonValue | undefined, v2 = false): void {
   if (!isObject(s)) return;
-  if (isObject(s["properties"])) for (const v of Object.values(s["properties"])) addEmbeddedProperties(v);
-  addEmbeddedProperties(s["items"]);
-  addEmbeddedProperties(s["additionalProperties"]);
+  if (isObject(s["properties"])) for (const v of Object.values(s["properties"])) addEmbeddedProperties(v, v2);
+  addEmbeddedProperties(s["items"], v2);
+  addEmbeddedProperties(s["additionalProperties"], v2);
+  // In v2, where unknown fields are preserved, kubectl would refuse the other fields.
+  if (v2 && s["x-kubernetes-preserve-unknown-fields"] === true) return;
   if (s["x-kubernetes-embedded-resource"] !== true) return;
   const props: JsonObject = isObject(s["properties"]) ? s["properties"] : {};
   props["apiVersion"] = { description: `apiVersion defines the versioned schema of this representation of an object. More info: ${CONVENTIONS}#resources`, type: "string" };
   props["kind"] = { description: `kind is a string value representing the type of this object. In CamelCase. More info: ${CONVENTIONS}#types-kinds`, type: "string" };
-  props["metadata"] = { description: METADATA_DESCRIPTION, allOf: [ref(OBJECT_META)] };
+  props["metadata"] = v2 ? { description: METADATA_DESCRIPTION, $ref: `#/definitions/${OBJECT_META}` } : { description: METADATA_DESCRIPTION, allOf: [ref(OBJECT_META)] };
   s["properties"] = props;
   const required = Array.isArray(s["required"]) ? [...s["required"]] : [];
   if (!required.includes("kind")) required.push("kind");
@@ -91,6 +94,31 @@ export function buildVersionSpec(rt: ResourceType, schema: JsonValue | undefined
     [listModel, schemaJson(list)],
   ]);
   return { paths: crdPaths(rt, model, listModel), schemas };
+}
+
+/**
+ * A CRD kind's definition in the v2 document, as the builder makes it with its v2 options: a root that preserves
+ * unknown fields is only `type: object` (kubectl would otherwise refuse unknown fields); otherwise the unfolded
+ * schema through `ToStructuralOpenAPIV2`, without defaults, with embedded resources' properties (not where
+ * unknown fields are preserved) and the TypeMeta and ObjectMeta properties.
+ */
+export function buildV2KindSchema(rt: ResourceType, schema: JsonValue | undefined): JsonObject {
+  let root: JsonObject;
+  if (!isObject(schema) || schema["x-kubernetes-preserve-unknown-fields"] === true) root = { type: "object" };
+  else {
+    root = stripDefaults(toOpenApiV2Schema(unfoldIntOrString(deepClone(schema)))) as JsonObject;
+    addEmbeddedProperties(root, true);
+    const props: JsonObject = isObject(root["properties"]) ? root["properties"] : {};
+    root["properties"] = {
+      ...props,
+      apiVersion: { description: API_VERSION_DESCRIPTION, type: "string" },
+      kind: { description: KIND_DESCRIPTION, type: "string" },
+      metadata: { description: METADATA_DESCRIPTION, $ref: `#/definitions/${OBJECT_META}` },
+    };
+  }
+  root["x-kubernetes-group-version-kind"] = [{ group: rt.group, kind: rt.kind, version: rt.version }];
+  if (rt.selectableFields.size > 0) root["x-kubernetes-selectable-fields"] = [...rt.selectableFields.keys()].map((f) => ({ fieldPath: f }));
+  return root;
 }
 
 /**
@@ -168,6 +196,8 @@ function docOf(parts: string[], key?: string): Doc {
 export class OpenApi {
   private readonly perCrd = new Map<string, { revision: number; paths: Map<string, string>; schemas: Map<string, string> }>();
   private readonly docs = new Map<string, Doc>();
+  /** The published v2 document without CRDs (JSON text), decompressed on first need. */
+  private v2Builtin: string | undefined;
 
   constructor(
     private readonly registry: Registry,
@@ -265,8 +295,16 @@ export class OpenApi {
   /** `GET /openapi/v2`: every served group version in one Swagger 2.0 document (lossy v3→v2). */
   v2(serverVersion: string): JsonObject {
     const docs: JsonObject[] = [];
-    for (const [gv, c] of this.contributors()) docs.push(JSON.parse(this.groupVersionDocument(gv, c).text) as JsonObject);
-    return openApiV2(docs, serverVersion);
+    const kinds = new Map<string, JsonObject>();
+    for (const [gv, c] of this.contributors()) {
+      if (c.key === BUILTIN) continue; // in the published built-in part
+      docs.push(JSON.parse(this.groupVersionDocument(gv, c).text) as JsonObject);
+      for (const { rt, entry } of c.rts) {
+        if (entry) kinds.set(modelName(rt.group, rt.version, rt.kind), buildV2KindSchema(rt, crdVersionSchema(entry, rt.version)));
+      }
+    }
+    this.v2Builtin ??= brotliDecompressSync(Buffer.from(PUBLISHED_V2_BUILTIN_BROTLI.join(""), "base64")).toString("utf8");
+    return openApiV2(JSON.parse(this.v2Builtin) as JsonObject, docs, serverVersion, kinds);
   }
 
   private crdPart(entry: CrdEntry, rt: ResourceType): { paths: Map<string, string>; schemas: Map<string, string> } {
