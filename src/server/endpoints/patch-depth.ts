@@ -1,9 +1,9 @@
 /** The API server's answer to a patch whose result nests deeper than the decoder allows. */
-import { fieldError, FieldPath } from "../../errors/index.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
 import type { JsonValue } from "../../value/json-value.js";
-import { type ApiError, apiErrors } from "./errors.js";
+import type { ApiError } from "./errors.js";
+import { patchNotDecodable } from "./patch-not-decodable.js";
 
 /**
  * The patched document fails to decode: `NewInvalid(GroupKind{}, "", [Invalid(patch, <patched JSON>,
@@ -12,17 +12,7 @@ import { type ApiError, apiErrors } from "./errors.js";
  */
 export function patchTooDeep(doc: JsonValue): ApiError {
   const text = goJsonMarshal(doc);
-  const err = apiErrors.invalid("", "", "", [
-    fieldError.invalid(FieldPath.of("patch"), text, `invalid character '${tooDeepBracket(text)}' exceeded max depth`),
-  ]);
-  const d = err.status.details;
-  if (d) {
-    // StatusDetails' name, group and kind are omitempty.
-    delete d.name;
-    delete d.group;
-    delete d.kind;
-  }
-  return err;
+  return patchNotDecodable(text, `invalid character '${tooDeepBracket(text)}' exceeded max depth`);
 }
 
 /** The first `{` or `[` (outside strings) that opens level MAX_DEPTH + 1 of `text`. */

@@ -47,6 +47,7 @@ import { withRequestContext } from "../auth/request-context.js";
 import { type DeleteOptions, deleteOptionsFromJson, deleteOptionsFromQuery, deleteOptionsFromValue, isDryRunDelete, validateDeleteOptions } from "./delete-options.js";
 import type { ResourceType } from "../registry/resource-type.js";
 import { deletionFinalizers, type PropagationOptions } from "../registry/deletion-finalizers.js";
+import { patchNotDecodable } from "./patch-not-decodable.js";
 import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
@@ -592,8 +593,7 @@ function patchedDecodeError(e: unknown, patched: JsonValue): ApiError | undefine
   if (!(e instanceof ApiError) || e.status.code !== 400) return undefined;
   const m = /^\S* in version "[^"]*" cannot be handled as a [^:]*: ([\s\S]*)$/.exec(e.status.message ?? "");
   if (!m) return undefined;
-  const cause = fieldError.invalid(FieldPath.of("patch"), goJsonMarshal(patched), m[1]!);
-  return apiErrors.invalid("", "", "", [cause]);
+  return patchNotDecodable(goJsonMarshal(patched), m[1]!);
 }
 
 /** The patch body decoded; an apply patch's YAML that does not parse is sigs.k8s.io/yaml's error. */

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { jsonPatch } from "./patch.js";
 import type { JsonObject } from "../../value/json-value.js";
-import { decodePatchedScale, goOrderedScale, markJsonPatchPaths, marshalPatched, mergePatchSorted, patchNotDecodable } from "./scale-patch.js";
+import { patchNotDecodable } from "./patch-not-decodable.js";
+import { decodePatchedScale, goOrderedScale, markJsonPatchPaths, marshalPatched, mergePatchSorted } from "./scale-patch.js";
 
 const scale: JsonObject = {
   kind: "Scale",

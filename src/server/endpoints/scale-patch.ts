@@ -8,10 +8,8 @@
  */
 import { goQuote } from "../../go/fmt.js";
 import { goJsonFloat, goJsonString } from "../../go/json.js";
-import { FieldPath, fieldError } from "../../errors/index.js";
 import { Float64, isObject, kindOf, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
-import { apiErrors, type ApiError } from "./errors.js";
 
 /** The replicas the scale handler writes for a custom resource without them (`invalidSpecReplicas`). */
 export const INVALID_SPEC_REPLICAS = -2147483648;
@@ -236,17 +234,4 @@ export function decodePatchedScale(doc: JsonObject, sorted: SortedObjects): { er
   }
   if (error !== undefined) return { error };
   return { replicas, resourceVersion, unknownFields: unknown };
-}
-
-/** The handler's 422 for a patched document `text` that did not decode (`detail`: the decoding error). */
-export function patchNotDecodable(text: string, detail: string): ApiError {
-  const err = apiErrors.invalid("", "", "", [fieldError.invalid(FieldPath.of("patch"), text, detail)]);
-  const d = err.status.details;
-  if (d) {
-    // StatusDetails' name, group and kind are omitempty.
-    delete d.name;
-    delete d.group;
-    delete d.kind;
-  }
-  return err;
 }

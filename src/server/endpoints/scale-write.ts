@@ -17,7 +17,8 @@ import { SCALE_GROUP_VERSION, SCALE_TYPE, toParentManagedFields, toScaleManagedF
 import { ApiError, apiErrors } from "./errors.js";
 import { jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, mergePatch } from "./patch.js";
 import { patchTooDeep } from "./patch-depth.js";
-import { decodePatchedScale, goOrderedScale, INVALID_SPEC_REPLICAS, markJsonPatchPaths, marshalPatched, mergePatchSorted, patchNotDecodable } from "./scale-patch.js";
+import { patchNotDecodable } from "./patch-not-decodable.js";
+import { decodePatchedScale, goOrderedScale, INVALID_SPEC_REPLICAS, markJsonPatchPaths, marshalPatched, mergePatchSorted } from "./scale-patch.js";
 
 /** The Scale a /scale write starts from (replicas the object lacks are `invalidSpecReplicas`) and its managed fields. */
 interface CurrentScale {
