@@ -7,6 +7,7 @@
  */
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
+const utf8 = new TextEncoder();
 
 /** Go `unicode/utf8.DecodeRune`'s accepted range for the second byte of a sequence led by `b0`, or undefined (invalid lead). */
 function secondByteRange(b0: number): [number, number, number] | undefined {
@@ -82,7 +83,7 @@ export function goStringBytes(s: string): Uint8Array {
     const b = escapedByte(cp);
     if (b >= 0) out.push(b);
     else if (cp < 0x80) out.push(cp);
-    else for (const x of new TextEncoder().encode(ch)) out.push(x);
+    else for (const x of utf8.encode(ch)) out.push(x);
   }
   return Uint8Array.from(out);
 }

@@ -136,6 +136,35 @@ interface RawAnswer {
   text: string;
 }
 
+/**
+ * The reading window of one answer: `finish` runs once, after 30 s, or for a watch `timeoutMs` after the last chunk
+ * (or after the start, when nothing came) or once `events` lines arrived — on a loaded machine events that arrive
+ * slowly but steadily are all read, as a quick server sends them. `onData` adds a chunk to the text.
+ */
+function answerWindow(watch: HttpStep["watch"] | undefined, finish: (text: string) => void): { onData(c: string): void; finish(): void } {
+  let text = "";
+  let done = false;
+  const windowMs = watch ? (watch.timeoutMs ?? 1500) : 30_000;
+  const end = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    finish(text);
+  };
+  let timer = setTimeout(end, windowMs);
+  return {
+    onData(c: string) {
+      text += c;
+      if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) return end();
+      if (watch && !done) {
+        clearTimeout(timer);
+        timer = setTimeout(end, windowMs);
+      }
+    },
+    finish: end,
+  };
+}
+
 /** `send` over HTTP/2, on a session of its own (closed with the answer). */
 function sendH2(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
   if (!target.url.startsWith("https:")) return Promise.reject(new Error("an h2 step needs a TLS target (sequence `tls: true`)"));
@@ -147,30 +176,17 @@ function sendH2(target: Target, method: string, path: string, body: string | und
     if (body !== undefined) h["content-length"] = String(Buffer.byteLength(body));
     const stream = session.request({ ":method": method, ":path": path, ...h });
     let head: Record<string, string | string[] | undefined> | undefined;
-    let text = "";
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
+    const w = answerWindow(watch, (text) => {
       session.destroy();
       if (head) resolve({ status: Number(head[":status"]), headers: head, text });
       else reject(new Error(`no answer (stream reset with code ${stream.rstCode})`));
-    };
-    const windowMs = watch ? (watch.timeoutMs ?? 1500) : 30_000;
-    let timer = setTimeout(finish, windowMs);
+    });
+    const finish = w.finish;
     stream.on("response", (hs) => {
       head = hs as Record<string, string | string[] | undefined>;
     });
     stream.setEncoding("utf8");
-    stream.on("data", (c: string) => {
-      text += c;
-      if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) return finish();
-      if (watch && !done) {
-        clearTimeout(timer);
-        timer = setTimeout(finish, windowMs);
-      }
-    });
+    stream.on("data", w.onData);
     stream.on("end", finish);
     stream.on("close", finish);
     stream.on("error", finish);
@@ -186,28 +202,13 @@ function send(target: Target, method: string, path: string, body: string | undef
   return new Promise((resolve, reject) => {
     const opts = { method, hostname: u.hostname, port: u.port, path: rawTarget ? path : u.pathname + u.search, headers: h, rejectUnauthorized: false };
     const req = (tls ? httpsRequest : httpRequest)(opts, (res) => {
-      let text = "";
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
+      const w = answerWindow(watch, (text) => {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
         res.destroy();
-      };
-      // A watch window ends `timeoutMs` after the last chunk (or after the start, when nothing came): on a
-      // loaded machine, events that arrive slowly but steadily are all read, as a quick server sends them.
-      const windowMs = watch ? (watch.timeoutMs ?? 1500) : 30_000;
-      let timer = setTimeout(finish, windowMs);
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        text += c;
-        if (watch && text.split("\n").filter((l) => l.trim() !== "").length >= watch.events) return finish();
-        if (watch && !done) {
-          clearTimeout(timer);
-          timer = setTimeout(finish, windowMs);
-        }
       });
+      const finish = w.finish;
+      res.setEncoding("utf8");
+      res.on("data", w.onData);
       res.on("end", finish);
       res.on("error", finish);
     });
