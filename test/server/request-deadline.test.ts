@@ -13,18 +13,26 @@ import { startTlsServer } from "./proto-client.js";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
-/** Sends a request head and part of its body over `socket`, the rest after `restAfterMs`; resolves with all it reads until `endAfterMs`. */
-function slowBody(open: () => import("node:net").Socket, path: string, restAfterMs: number, endAfterMs: number): Promise<string> {
+/**
+ * Sends a request head and part of its body over `socket`, the rest after `restAfterMs`; resolves with all it
+ * reads until `endAfterMs` (`closedBy` gets the time in ms at which the server ended the connection, if it did).
+ */
+function slowBody(open: () => import("node:net").Socket, path: string, restAfterMs: number, endAfterMs: number, closedBy?: { ms?: number }): Promise<string> {
   return new Promise((resolve, reject) => {
+    const start = Date.now();
     const body = '{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"x"}}';
     const s = open();
     let got = "";
     s.on("data", (d: Buffer) => (got += d.toString()));
-    s.on("error", reject);
-    s.once("ready", () => {});
+    s.on("error", (e: NodeJS.ErrnoException) => (closedBy && e.code === "ECONNRESET" ? (closedBy.ms ??= Date.now() - start) : reject(e)));
+    s.once("end", () => {
+      if (closedBy) closedBy.ms ??= Date.now() - start;
+    });
     const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
     s.write(head + body.slice(0, 10));
-    setTimeout(() => s.write(body.slice(10)), restAfterMs);
+    setTimeout(() => {
+      if (!s.destroyed && s.writable) s.write(body.slice(10));
+    }, restAfterMs);
     setTimeout(() => {
       s.destroy();
       resolve(got);
@@ -53,6 +61,15 @@ describe("request deadline", () => {
       body,
       '{"metadata":{},"status":"Failure","message":"Timeout: request did not complete within the allotted timeout","reason":"Timeout","details":{},"code":504}\n',
     );
+  });
+
+  it("ends an HTTP/1.1 connection whose body is still arriving after its 504 (Connection: close)", async () => {
+    const closedBy: { ms?: number } = {};
+    const got = await slowBody(() => tlsConnect({ port: port(), host: "127.0.0.1", ca: t.ca, servername: "localhost" }), `${CRDS}?timeout=150ms`, 2000, 2500, closedBy);
+    const [head] = got.split("\r\n\r\n");
+    assert.match(head!, /^HTTP\/1\.1 504 Gateway Timeout\r\n/);
+    assert.match(head!, /\r\nConnection: close\r\n/);
+    assert.ok(closedBy.ms !== undefined && closedBy.ms < 2000, `the server ended the connection before the body's rest was sent (at ${closedBy.ms} ms)`);
   });
 
   it("applies --request-timeout without ?timeout= (and ?timeout= longer than it does not extend it)", async () => {

@@ -51,7 +51,11 @@ export const DEADLINE_EXCEEDED_BODY =
  * Answers a request whose deadline passed: the 504 when nothing was sent yet (only the headers the filters
  * set before the handler: the handler's own are dropped, as the timeout writer keeps its copy), else the
  * answer is cut. True when the 504 was sent. On HTTP/2 a request whose body is still arriving then gets
- * RST_STREAM `NO_ERROR`, as x/net/http2 ends a stream whose handler returned before the client finished.
+ * RST_STREAM `NO_ERROR`, as x/net/http2 ends a stream whose handler returned before the client finished; on
+ * HTTP/1.1 the 504 says `Connection: close` and the connection ends once it is sent, so that a body still
+ * trickling in holds neither the socket nor the handler reading it. (Go's server closes so when 256 KiB or
+ * more of the body are unread; for less it first reads and discards the rest, however slowly it comes: crdkit
+ * closes in both cases.)
  */
 export function answerDeadlineExceeded(req: IncomingMessage, res: ServerResponse): boolean {
   if (res.writableEnded) return false;
@@ -64,6 +68,8 @@ export function answerDeadlineExceeded(req: IncomingMessage, res: ServerResponse
     "Cache-Control": "no-cache, private",
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Length": String(DEADLINE_EXCEEDED_BODY.length),
+    // Node's server ends the connection after an answer that says so.
+    ...(!isHttp2(req) && !req.complete ? { Connection: "close" } : {}),
   });
   res.end(DEADLINE_EXCEEDED_BODY);
   if (isHttp2(req) && !req.complete) {
