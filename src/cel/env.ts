@@ -41,7 +41,8 @@ import {
 } from "./cost/estimator.js";
 import { listsExtEstimators } from "./cost/lists-ext.js";
 import type { CallCostFn, FunctionRegistry, OverloadImpl } from "./interpreter/functions.js";
-import { type Activation, type EvalResult, type Program, plan } from "./interpreter/planner.js";
+import { planOnFirstEval } from "./interpreter/lazy-program.js";
+import type { Activation, EvalResult, Program } from "./interpreter/planner.js";
 import { type CelIssue, formatIssues } from "./parser/issues.js";
 import { standardFunctions } from "./stdlib-impl/index.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./parser/macros.js";
@@ -451,9 +452,9 @@ export class Env {
     return stringsVersionOf(this.options.libraries ?? {});
   }
 
-  /** Plans a compiled expression for (repeated) evaluation. */
+  /** A compiled expression's program for (repeated) evaluation, planned on its first evaluation. */
   program(compiled: Compiled, options: ProgramOptions = {}): CelProgram {
-    const prog = plan(compiled.ast, {
+    const prog = planOnFirstEval(compiled.ast, {
       functions: this.functions(),
       checked: compiled.checked,
       ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
@@ -461,9 +462,9 @@ export class Env {
     return new PlannedProgram(prog, options.costLimit !== undefined ? { costLimit: options.costLimit } : undefined);
   }
 
-  /** Plans a parsed but unchecked expression (dynamic dispatch only). */
+  /** A parsed but unchecked expression's program (dynamic dispatch only), planned on its first evaluation. */
   programUnchecked(ast: ParsedAst, options: ProgramOptions = {}): CelProgram {
-    const prog = plan(ast, {
+    const prog = planOnFirstEval(ast, {
       functions: this.functions(),
       ...(options.callCost !== undefined ? { callCost: options.callCost } : {}),
     });

@@ -22,6 +22,7 @@ export type { CallCostFn, CallCostShape, OverloadImpl } from "./interpreter/func
 export { FunctionRegistry } from "./interpreter/functions.js";
 export type { Activation, CheckedInfo, EvalOptions, EvalResult, PlanOptions, Program } from "./interpreter/planner.js";
 export { COST_LIMIT_MESSAGE, ProgramInstantiationError, plan } from "./interpreter/planner.js";
+export { checkInstantiation, planOnFirstEval } from "./interpreter/lazy-program.js";
 export { actualSize, COST, defaultCallCost } from "./interpreter/runtime-cost.js";
 export type { StandardFunctionsOptions } from "./stdlib-impl/index.js";
 export { standardFunctions } from "./stdlib-impl/index.js";

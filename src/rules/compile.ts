@@ -3,7 +3,7 @@
  * rules and messageExpressions with Kubernetes' error details, `oldSelf` use, estimated costs, and the
  * normalized fieldPath; plus the {@link CelCompiler} adapter for CRD validation.
  */
-import { type Compiled, isCompileFailure, plan, ProgramInstantiationError, type Program } from "../cel/index.js";
+import { type Compiled, isCompileFailure, planOnFirstEval, ProgramInstantiationError, type Program } from "../cel/index.js";
 import type { ValidationRule } from "../crd/types.js";
 import type { CelCompiler, CelCompileRequest, CelRuleResult } from "../crdvalidation/cel-hook.js";
 import { validFieldPath } from "../crdvalidation/field-path.js";
@@ -93,10 +93,13 @@ export function normalizedFieldPathOf(rule: ValidationRule, s: Structural): stri
   return !("error" in fp) && fp.path ? fp.path.toString() : undefined;
 }
 
-/** `env.Program(ast, ...)` with Kubernetes' options (cel-go `OptOptimize`): the program, or cel-go's error text. */
+/**
+ * `env.Program(ast, ...)` with Kubernetes' options (cel-go `OptOptimize`): the program, or cel-go's error
+ * text. What cel-go rejects here is rejected now; the program itself is planned on its first evaluation.
+ */
 function planProgram(envs: RuleEnvs, c: Compiled): Program | { instantiationError: string } {
   try {
-    return plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
+    return planOnFirstEval(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
   } catch (e) {
     if (e instanceof ProgramInstantiationError) return { instantiationError: e.message };
     throw e;

@@ -144,7 +144,7 @@ const TYPE_CONVERSIONS = new Set(["bool", "bytes", "double", "duration", "dyn", 
  * Whether cel-go's optimizer (`decOptimize`) turns `e` into a constant: a literal, a list or map literal
  * of constants, or a one-argument type conversion of a constant.
  */
-function isFoldedConstant(e: Expr): boolean {
+export function isFoldedConstant(e: Expr): boolean {
   switch (e.kind) {
     case "const":
       return true;

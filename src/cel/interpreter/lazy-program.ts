@@ -1,0 +1,122 @@
+/**
+ * Programs planned on their first evaluation: the planner's closures are built when a program is first
+ * evaluated and kept for every later evaluation, so an expression that is compiled but never evaluated
+ * (`crdkit check`, a CRD whose resources are never written, rules of fields no document has, a
+ * messageExpression whose rule passes) costs no planning.
+ *
+ * What {@link plan} rejects is still rejected when the program is made: with `optimize` (cel-go
+ * `OptOptimize`), the type conversions of constants it evaluates while building the program
+ * (`int('x')`, `uint(-1)`, `duration('1x')`, also over list/map literals of constants).
+ * {@link checkInstantiation} plans and evaluates exactly those sub-expressions, in the order {@link plan}
+ * meets them, and throws the {@link ProgramInstantiationError} that {@link plan} would throw.
+ * @module
+ */
+import type { Expr, ParsedAst } from "../ast.js";
+import { CelError } from "../values/values.js";
+import {
+  type Activation,
+  type EvalOptions,
+  type EvalResult,
+  isFoldedConstant,
+  type PlanOptions,
+  type Program,
+  plan,
+} from "./planner.js";
+
+/**
+ * Throws the {@link ProgramInstantiationError} that `plan(ast, opts)` throws, if any, without planning
+ * the whole expression (only the constant type conversions `optimize` evaluates are planned).
+ */
+export function checkInstantiation(ast: ParsedAst | Expr, opts: PlanOptions): void {
+  if (opts.optimize !== true) return;
+  checkExpr("sourceInfo" in ast ? ast.expr : ast, opts);
+}
+
+/**
+ * The planner's walk, in its order (targets before arguments, map keys before values, a comprehension's
+ * range, init, condition, step, result): the outermost constant type conversions are planned alone (their
+ * nested conversions in the planner's order); the planner does not plan a struct's field values.
+ */
+function checkExpr(e: Expr, opts: PlanOptions): void {
+  switch (e.kind) {
+    case "call": {
+      if (e.target === undefined && e.args.length === 1 && isFoldedConstant(e)) {
+        plan(e, opts);
+        return;
+      }
+      if (e.target !== undefined) checkExpr(e.target, opts);
+      const args = e.args;
+      for (let i = 0; i < args.length; i++) checkExpr(args[i] as Expr, opts);
+      return;
+    }
+    case "select":
+      checkExpr(e.operand, opts);
+      return;
+    case "list": {
+      const elems = e.elements;
+      for (let i = 0; i < elems.length; i++) checkExpr(elems[i] as Expr, opts);
+      return;
+    }
+    case "map": {
+      const entries = e.entries;
+      for (let i = 0; i < entries.length; i++) {
+        const en = entries[i] as (typeof entries)[number];
+        checkExpr(en.key, opts);
+        checkExpr(en.value, opts);
+      }
+      return;
+    }
+    case "comprehension":
+      checkExpr(e.iterRange, opts);
+      checkExpr(e.accuInit, opts);
+      checkExpr(e.loopCondition, opts);
+      checkExpr(e.loopStep, opts);
+      checkExpr(e.result, opts);
+      return;
+    default:
+      // const, ident, struct
+      return;
+  }
+}
+
+/**
+ * `plan(ast, opts)`, the planning deferred to the first evaluation: throws here only what {@link plan}
+ * throws for the expression ({@link checkInstantiation}); evaluations give the same values and costs.
+ */
+export function planOnFirstEval(ast: ParsedAst | Expr, opts: PlanOptions): Program {
+  checkInstantiation(ast, opts);
+  return new LazyPlan(ast, opts);
+}
+
+/** A program planned when first evaluated (then the planned program answers every evaluation). */
+class LazyPlan implements Program {
+  private planned: Program | undefined;
+  private ast: ParsedAst | Expr | undefined;
+  private opts: PlanOptions | undefined;
+
+  constructor(ast: ParsedAst | Expr, opts: PlanOptions) {
+    this.ast = ast;
+    this.opts = opts;
+  }
+
+  eval(activation?: Activation, opts?: EvalOptions): EvalResult {
+    const p = this.planned ?? this.build();
+    return p.eval(activation, opts);
+  }
+
+  private build(): Program {
+    let p: Program;
+    try {
+      p = plan(this.ast as ParsedAst | Expr, this.opts as PlanOptions);
+    } catch (err) {
+      // never reached for a checked expression (what plan rejects was rejected when this was made); an
+      // evaluation reports it as an error value rather than throwing
+      const value = new CelError(err instanceof Error ? err.message : String(err));
+      p = { eval: () => ({ value, cost: 0 }) };
+    }
+    this.planned = p;
+    this.ast = undefined;
+    this.opts = undefined;
+    return p;
+  }
+}
