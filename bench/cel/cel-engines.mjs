@@ -25,7 +25,10 @@ export async function loadCelEngines(root) {
 /**
  * One pass over `list` per mode, each answering how many expressions it compiled: `none` (nothing),
  * `parse` (parser alone), `check` (parse + type-check, no AST validators), `compile` (with the validators),
- * `program` (compile + plan, what bench:cel-corpus times), `cel-js` (cel-js parse + check).
+ * `program` (compile + program: the plan since b32e414's successor is built on the first evaluation, so this is
+ * compile + the instantiation check), `first-eval` (compile + program + one evaluation without variables:
+ * includes the plan in every build; `self` is absent, so the evaluation itself stops at its first read),
+ * `cel-js` (cel-js parse + check), `cel-js-eval` (cel-js parse + check + one evaluation without variables).
  */
 export function celPasses({ isCompileFailure, parse, full, bare, marc }, list) {
   const parseOptions = full.parseOptions;
@@ -41,6 +44,24 @@ export function celPasses({ isCompileFailure, parse, full, bare, marc }, list) {
         full.program(c);
         return true;
       }).length,
+    "first-eval": () =>
+      list.filter((r) => {
+        const c = full.compile(r);
+        if (isCompileFailure(c)) return false;
+        full.program(c).eval({});
+        return true;
+      }).length,
     "cel-js": () => list.filter((r) => marc.parse(r).check().valid === true).length,
+    "cel-js-eval": () =>
+      list.filter((r) => {
+        const e = marc.parse(r);
+        if (e.check().valid !== true) return false;
+        try {
+          e({});
+        } catch {
+          // an absent variable: cel-js throws
+        }
+        return true;
+      }).length,
   };
 }

@@ -5,7 +5,7 @@
  * concurrent TurboFan and parallel scavenges, included), and the collections per pass with their
  * main-thread pause (`performance` GC entries). Run it for crdkit and cel-js, interleaved, several times:
  *
- *   node bench/cel/warm-time.mjs ROOT MODE [WARM] [PASSES]     MODE: parse | check | compile | program | cel-js | cel-js-parse
+ *   node bench/cel/warm-time.mjs ROOT MODE [WARM] [PASSES]     MODE: parse | check | compile | program | first-eval | cel-js | cel-js-eval | cel-js-parse
  *
  * ROOT is a checkout with `dist/` built; the expressions are those both engines compile (as in
  * cold-instructions.mjs). `cel-js-parse` is cel-js's `parse()` alone (crdkit's counterpart: `parse`).

@@ -83,6 +83,8 @@ export interface CheckResult {
    * named it), without a walk over the references. Absent: scan {@link referenceList}.
    */
   mayHaveCallNamed?(name: string): boolean;
+  /** The resolved function names of the checked calls, one per call (complete when `issueCount` is 0); read only. */
+  callNameList?(): readonly string[];
 }
 
 /** Checker options. */
@@ -147,6 +149,10 @@ class CheckedResult implements CheckResult {
 
   mayHaveCallNamed(name: string): boolean {
     return this.callNames.includes(name);
+  }
+
+  callNameList(): readonly string[] {
+    return this.callNames;
   }
 
   get types(): Map<number, CelType> {

@@ -63,6 +63,9 @@ test("checkInstantiation throws what plan throws with optimize, without optimize
     assert.equal(instantiationError(() => plan(c.ast, o)), want, `plan: ${expr}`);
     assert.equal(instantiationError(() => checkInstantiation(c.ast, o)), want, `checkInstantiation: ${expr}`);
     assert.equal(instantiationError(() => planOnFirstEval(c.ast, o)), want, `planOnFirstEval: ${expr}`);
+    // checker results without the list of called functions: the whole tree is walked
+    const walked: PlanOptions = { ...o, checked: { referenceArray: () => c.checked.referenceArray(), referenceOf: (id) => c.checked.referenceOf(id) } };
+    assert.equal(instantiationError(() => checkInstantiation(c.ast, walked)), want, `walked: ${expr}`);
     const plain = options(expr, false);
     assert.equal(instantiationError(() => planOnFirstEval(plain.c.ast, plain.o)), undefined, `without optimize: ${expr}`);
   }

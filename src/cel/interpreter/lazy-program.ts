@@ -18,6 +18,7 @@ import {
   type EvalOptions,
   type EvalResult,
   isFoldedConstant,
+  mayBeTypeConversion,
   type PlanOptions,
   type Program,
   plan,
@@ -29,6 +30,9 @@ import {
  */
 export function checkInstantiation(ast: ParsedAst | Expr, opts: PlanOptions): void {
   if (opts.optimize !== true) return;
+  // the checker lists the functions called: no type conversion among them, nothing to walk
+  const names = opts.checked?.callNameList?.();
+  if (names !== undefined && !names.some(mayBeTypeConversion)) return;
   checkExpr("sourceInfo" in ast ? ast.expr : ast, opts);
 }
 

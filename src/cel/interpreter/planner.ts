@@ -50,6 +50,8 @@ export interface CheckedInfo {
   referenceOf?(id: number): PlannedReference | undefined;
   /** The references by node id as an array (`referenceOf(id)` is its entry; the checker's results have it). */
   referenceArray?(): readonly (PlannedReference | undefined)[];
+  /** The resolved function names of the calls (one per call), when every call resolved (the checker's results have it). */
+  callNameList?(): readonly string[];
 }
 
 /** What the planner reads of a checker reference. */
@@ -139,6 +141,11 @@ export class ProgramInstantiationError extends Error {}
 
 /** cel-go `overloads.IsTypeConversionFunction`. */
 const TYPE_CONVERSIONS = new Set(["bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"]);
+
+/** Whether a call resolved to function `name` (maybe qualified by a container) may be a type conversion. */
+export function mayBeTypeConversion(name: string): boolean {
+  return TYPE_CONVERSIONS.has(name) || TYPE_CONVERSIONS.has(name.slice(name.lastIndexOf(".") + 1));
+}
 
 /**
  * Whether cel-go's optimizer (`decOptimize`) turns `e` into a constant: a literal, a list or map literal
