@@ -25,10 +25,11 @@ export async function loadCelEngines(root) {
 /**
  * One pass over `list` per mode, each answering how many expressions it compiled: `none` (nothing),
  * `parse` (parser alone), `check` (parse + type-check, no AST validators), `compile` (with the validators),
- * `program` (compile + program: the plan since b32e414's successor is built on the first evaluation, so this is
- * compile + the instantiation check), `first-eval` (compile + program + one evaluation without variables:
+ * `program` (compile + program: since session 32 a program is planned on its first evaluation, so this is
+ * compile + the instantiation check; up to b32e414 it included the plan), `first-eval` (compile + program + one evaluation without variables:
  * includes the plan in every build; `self` is absent, so the evaluation itself stops at its first read),
- * `cel-js` (cel-js parse + check), `cel-js-eval` (cel-js parse + check + one evaluation without variables).
+ * `cel-js` (cel-js parse + check), `cel-js-eval` (cel-js parse + check + one evaluation without variables;
+ * cel-js throws an `Error` for the absent variable, which dominates: not a like-for-like row).
  */
 export function celPasses({ isCompileFailure, parse, full, bare, marc }, list) {
   const parseOptions = full.parseOptions;
