@@ -171,6 +171,8 @@ try {
       ["GET's Range sent", range?.start],
       ["GET's Range answered", range?.end],
       ["Established seen", r.t2],
+      ["1st watch response", seen[0]],
+      ["2nd watch response", seen[1]],
     ];
     const known = marks.filter((m): m is [string, number] => m[1] !== undefined).sort((a, b) => a[1] - b[1]);
     let prev: [string, number] = ["POST sent", r.t0];

@@ -185,6 +185,11 @@ export class CrdNamingController {
     }
   }
 
+  /** The registry's wait for the ADDED event of a create this server sent ({@link Registry.whenAdded}). */
+  whenCreated(key: string, value: string): { seen: Promise<number>; cancel: () => void } {
+    return this.registry.whenAdded(key, value);
+  }
+
   /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */
   followUpGuard(): FollowUpGuard {
     return { prefix: CRD_PREFIX, unchangedSince: this.registry.revision };
@@ -306,12 +311,22 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         const pending = store.unsynced.create(key, value);
         // Handled below; not an unhandled rejection while the status write is computed.
         pending.catch(() => {});
+        // The create's revision, from whichever comes first: the store's answer, or the registry's watch event of
+        // exactly this value (it proves the create committed; etcd often sends it before the Txn's answer).
+        const added = controller.whenCreated(key, value);
         // The status write is computed while the create is under way (it needs only the value and the
         // registry), and sent as soon as the create has its revision.
         await afterIo();
         const prepared = controller.prepareCreated(key, value);
+        let revision: number;
+        try {
+          revision = await Promise.race([pending.then((sv) => sv.modRevision), added.seen]);
+        } finally {
+          added.cancel();
+        }
+        await controller.afterCreate({ key, value, createRevision: revision, modRevision: revision }, prepared);
+        // The answer is still the store's (and its error, if it has one).
         const sv = await pending;
-        await controller.afterCreate(sv, prepared);
         await store.waitSeen(key, sv.modRevision);
         return sv;
       }

@@ -143,6 +143,8 @@ export class Registry {
    */
   private readonly primed = new Map<string, Map<string, JsonObject>>();
   private primedCount = 0;
+  /** Creates of this server under way, by key: the value written, and who waits for its ADDED event (see {@link whenAdded}). */
+  private readonly addedWaiters = new Map<string, AddedWaiter[]>();
 
   /**
    * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
@@ -201,7 +203,45 @@ export class Registry {
       const obj = this.takePrimed(e.key, e.value) ?? parseStored(e.value);
       this.put(name, obj, e.revision);
       for (const f of this.followers) f(name, obj);
+      if (e.type === "ADDED" && this.addedWaiters.size > 0) this.added(e.key, e.value, e.revision);
     }
+  }
+
+  /**
+   * Resolves `seen` with the revision of the ADDED event of `key` holding exactly `value` once the registry's watch
+   * delivers it: a create this server sent (its value holds the uid it generated, so no other write has that
+   * text). The event proves the create committed; on etcd it often arrives before the create's own answer.
+   * `cancel` forgets the wait (the create failed, or was answered first); `seen` then never resolves.
+   */
+  whenAdded(key: string, value: string): { seen: Promise<number>; cancel: () => void } {
+    let waiter: AddedWaiter | undefined;
+    const seen = new Promise<number>((resolve) => {
+      waiter = { value, resolve };
+    });
+    const w = waiter!;
+    const list = this.addedWaiters.get(key);
+    if (list) list.push(w);
+    else this.addedWaiters.set(key, [w]);
+    return { seen, cancel: () => this.dropAddedWaiter(key, w) };
+  }
+
+  private added(key: string, value: string, revision: number): void {
+    const list = this.addedWaiters.get(key);
+    if (!list) return;
+    for (const w of list) {
+      if (w.value !== value) continue;
+      this.dropAddedWaiter(key, w);
+      w.resolve(revision);
+      return;
+    }
+  }
+
+  private dropAddedWaiter(key: string, w: AddedWaiter): void {
+    const list = this.addedWaiters.get(key);
+    const i = list?.indexOf(w) ?? -1;
+    if (i < 0) return;
+    list!.splice(i, 1);
+    if (list!.length === 0) this.addedWaiters.delete(key);
   }
 
   /**
@@ -435,6 +475,12 @@ export class Registry {
     if (better) msg += `; use ${e.group}/${better} ${e.names.kind}`;
     return msg;
   }
+}
+
+/** A create waiting for its ADDED event ({@link Registry.whenAdded}). */
+interface AddedWaiter {
+  value: string;
+  resolve: (revision: number) => void;
 }
 
 /** The storage version of a CRD object (the version with `storage: true`). */
