@@ -168,6 +168,8 @@ export class CrdNamingController {
    */
   private async writePrepared(created: StoredValue, prepared: PreparedStatus): Promise<boolean> {
     if (this.registry.groupState(prepared.group, prepared.key.slice(CRD_PREFIX.length)) !== prepared.others) return false;
+    // The write's watch event (exactly this value) tells as much as its answer: committed, and held by the registry.
+    const seen = this.registry.whenStored(prepared.key, prepared.next);
     try {
       const written = this.store.update(prepared.key, prepared.next, created.modRevision);
       // Handled below; not an unhandled rejection while the value is parsed.
@@ -177,17 +179,19 @@ export class CrdNamingController {
       await afterIo();
       const held = this.registry.get(prepared.key.slice(CRD_PREFIX.length));
       if (held === undefined || held.revision <= created.modRevision) this.registry.prime(prepared.key, prepared.next, parseStored(prepared.next));
-      await written;
+      await Promise.race([written, seen.seen]);
       return true;
     } catch (e) {
       if (e instanceof KeyNotFoundError || e instanceof RevisionConflictError) return false;
       throw e;
+    } finally {
+      seen.cancel();
     }
   }
 
-  /** The registry's wait for the ADDED event of a create this server sent ({@link Registry.whenAdded}). */
+  /** The registry's wait for the event of a create this server sent ({@link Registry.whenStored}). */
   whenCreated(key: string, value: string): { seen: Promise<number>; cancel: () => void } {
-    return this.registry.whenAdded(key, value);
+    return this.registry.whenStored(key, value);
   }
 
   /** What a follow-up computed now depends on: the CRDs as of the registry's revision. */

@@ -143,8 +143,8 @@ export class Registry {
    */
   private readonly primed = new Map<string, Map<string, JsonObject>>();
   private primedCount = 0;
-  /** Creates of this server under way, by key: the value written, and who waits for its ADDED event (see {@link whenAdded}). */
-  private readonly addedWaiters = new Map<string, AddedWaiter[]>();
+  /** Writes of this server under way, by key: the value written, and who waits for its event (see {@link whenStored}). */
+  private readonly storedWaiters = new Map<string, StoredWaiter[]>();
 
   /**
    * The registry of the CRDs in `store`; {@link start} loads them and follows their changes.
@@ -203,45 +203,47 @@ export class Registry {
       const obj = this.takePrimed(e.key, e.value) ?? parseStored(e.value);
       this.put(name, obj, e.revision);
       for (const f of this.followers) f(name, obj);
-      if (e.type === "ADDED" && this.addedWaiters.size > 0) this.added(e.key, e.value, e.revision);
+      if (this.storedWaiters.size > 0) this.stored(e.key, e.value, e.revision);
     }
   }
 
   /**
-   * Resolves `seen` with the revision of the ADDED event of `key` holding exactly `value` once the registry's watch
-   * delivers it: a create this server sent (its value holds the uid it generated, so no other write has that
-   * text). The event proves the create committed; on etcd it often arrives before the create's own answer.
-   * `cancel` forgets the wait (the create failed, or was answered first); `seen` then never resolves.
+   * Resolves `seen` with the revision of the event (ADDED or MODIFIED) of `key` holding exactly `value` once the
+   * registry's watch delivers it: a write this server sent, whose text no other write has (a create's value holds
+   * the uid it generated; a status write's, the managed-fields entry and conditions of this pass). The event proves
+   * the write committed (etcd sends it after the write is applied) and the registry now holds it; on etcd it often
+   * arrives before the write's own answer. `cancel` forgets the wait (the write failed, or was answered first);
+   * `seen` then never resolves.
    */
-  whenAdded(key: string, value: string): { seen: Promise<number>; cancel: () => void } {
-    let waiter: AddedWaiter | undefined;
+  whenStored(key: string, value: string): { seen: Promise<number>; cancel: () => void } {
+    let waiter: StoredWaiter | undefined;
     const seen = new Promise<number>((resolve) => {
       waiter = { value, resolve };
     });
     const w = waiter!;
-    const list = this.addedWaiters.get(key);
+    const list = this.storedWaiters.get(key);
     if (list) list.push(w);
-    else this.addedWaiters.set(key, [w]);
-    return { seen, cancel: () => this.dropAddedWaiter(key, w) };
+    else this.storedWaiters.set(key, [w]);
+    return { seen, cancel: () => this.dropStoredWaiter(key, w) };
   }
 
-  private added(key: string, value: string, revision: number): void {
-    const list = this.addedWaiters.get(key);
+  private stored(key: string, value: string, revision: number): void {
+    const list = this.storedWaiters.get(key);
     if (!list) return;
     for (const w of list) {
       if (w.value !== value) continue;
-      this.dropAddedWaiter(key, w);
+      this.dropStoredWaiter(key, w);
       w.resolve(revision);
       return;
     }
   }
 
-  private dropAddedWaiter(key: string, w: AddedWaiter): void {
-    const list = this.addedWaiters.get(key);
+  private dropStoredWaiter(key: string, w: StoredWaiter): void {
+    const list = this.storedWaiters.get(key);
     const i = list?.indexOf(w) ?? -1;
     if (i < 0) return;
     list!.splice(i, 1);
-    if (list!.length === 0) this.addedWaiters.delete(key);
+    if (list!.length === 0) this.storedWaiters.delete(key);
   }
 
   /**
@@ -477,8 +479,8 @@ export class Registry {
   }
 }
 
-/** A create waiting for its ADDED event ({@link Registry.whenAdded}). */
-interface AddedWaiter {
+/** A write waiting for its event ({@link Registry.whenStored}). */
+interface StoredWaiter {
   value: string;
   resolve: (revision: number) => void;
 }
