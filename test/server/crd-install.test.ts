@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../src/server/server.js";
 import { EtcdStore } from "../../src/storage/etcd/etcd-store.js";
+import { MemoryStore } from "../../src/storage/memory-store.js";
 import { SqliteStore } from "../../src/storage/sqlite-store.js";
-import type { Store } from "../../src/storage/types.js";
+import type { Store, StoredValue } from "../../src/storage/types.js";
 import { CrdNamingController, crdNamingStore } from "../../src/server/controllers/crd-naming-controller.js";
 import { CRD_PREFIX, Registry } from "../../src/server/registry/registry.js";
 import { registrySynced } from "../../src/server/registry/registry-synced-store.js";
@@ -187,6 +188,80 @@ describe("CRD naming on a store that commits in groups", () => {
     ]);
     registry.stop();
     await store.close();
+  });
+});
+
+/** A gate opened by `open()`, or after 3 s (so that a wrong order fails the test instead of hanging it). */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 3000);
+    open = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { opened, open };
+}
+
+describe("CRD naming on a store whose watch events come before its answers (as etcd's often do)", () => {
+  it("the status write is sent on the create's event and is done on its own event; the install still answers the store's answer to the create", async () => {
+    const base = new MemoryStore();
+    const order: string[] = [];
+    const createAnswer = gate();
+    const statusAnswer = gate();
+    // The memory store delivers a write's event at once; its answers are held back here until the next step.
+    const store = new Proxy(base, {
+      get(target, prop, receiver) {
+        if (prop === "createThen") return undefined;
+        if (prop === "create")
+          return async (key: string, value: string): Promise<StoredValue> => {
+            const sv = await target.create(key, value);
+            order.push("create written");
+            await createAnswer.opened;
+            order.push("create answered");
+            return sv;
+          };
+        if (prop === "update")
+          return async (key: string, value: string, expected?: number): Promise<StoredValue> => {
+            order.push("status sent");
+            const written = target.update(key, value, expected);
+            createAnswer.open();
+            const sv = await written;
+            await statusAnswer.opened;
+            order.push("status answered");
+            return sv;
+          };
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    }) as Store;
+    const registry = new Registry(store);
+    await registry.start();
+    try {
+      const synced = registrySynced(store, registry);
+      const crds = crdNamingStore(synced, new CrdNamingController(synced, registry));
+      const key = `${CRD_PREFIX}things1.g1.example.com`;
+      const value = JSON.stringify({ ...thingCrd(1), status: { acceptedNames: { plural: "", kind: "" }, conditions: null, storedVersions: ["v1"] } });
+      const sv = await crds.create(key, value);
+      order.push("install answered");
+      statusAnswer.open();
+      // The status write is sent before the create is answered, and the install is answered before the status write.
+      assert.deepEqual(order, ["create written", "status sent", "create answered", "install answered"]);
+      assert.deepEqual(sv, { key, value, createRevision: 1, modRevision: 1 });
+      const held = registry.get("things1.g1.example.com");
+      assert.equal(held?.revision, 2);
+      assert.equal(held?.established, true);
+      assert.deepEqual(conds(JSON.parse((await base.get(key))!.value)), [
+        ["NamesAccepted", "True", "NoConflicts"],
+        ["Established", "True", "InitialNamesAccepted"],
+      ]);
+    } finally {
+      statusAnswer.open();
+      createAnswer.open();
+      registry.stop();
+      await base.close();
+    }
   });
 });
 

@@ -12,7 +12,10 @@
  * one fsync for both); still two revisions (ADDED without conditions, then MODIFIED with them), both durable
  * before the answer, which is the CRD as created. Where the store has no such commit (etcd), the status write is
  * computed while the create is on its way to the store and sent as soon as it has its revision (a
- * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip.
+ * compare-and-swap on it, as any pass writes), so that work does not wait for the create's round trip. The revision
+ * comes from the store's answer or from the registry's watch event of exactly the value written, whichever is first
+ * (etcd often sends the event before the Txn's answer; the event proves the write committed), and the status write
+ * is done on its answer or its event likewise; the create's answer still waits for the store's answer to the create.
  * A group's passes run one at a time, each seeing the names the previous ones accepted.
  */
 import { type FollowUpGuard, KeyNotFoundError, RevisionConflictError, type Store, type StoredValue } from "../../storage/types.js";
@@ -312,12 +315,12 @@ export function crdNamingStore(store: Store, controller: CrdNamingController): S
         // The pass needs no wait for the create to reach the registry (its names are compared with the other
         // CRDs'); its status write waits for the registry, which then holds the create too. Either way the
         // answer waits until the registry holds the CRD.
-        const pending = store.unsynced.create(key, value);
-        // Handled below; not an unhandled rejection while the status write is computed.
-        pending.catch(() => {});
         // The create's revision, from whichever comes first: the store's answer, or the registry's watch event of
         // exactly this value (it proves the create committed; etcd often sends it before the Txn's answer).
         const added = controller.whenCreated(key, value);
+        const pending = store.unsynced.create(key, value);
+        // Handled below; not an unhandled rejection while the status write is computed.
+        pending.catch(() => {});
         // The status write is computed while the create is under way (it needs only the value and the
         // registry), and sent as soon as the create has its revision.
         await afterIo();
