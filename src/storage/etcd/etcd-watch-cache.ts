@@ -22,6 +22,7 @@
  */
 import { type CachedChange, CacheSubscribers } from "./etcd-cache-subscribers.js";
 import type { EtcdClient, EtcdKv, WatchResponse } from "./etcd-client.js";
+import { SortedKeys } from "./sorted-keys.js";
 
 /** How long a read waits for the cache to reach the revision it needs before reading etcd instead. */
 export const CATCH_UP_TIMEOUT_MS = 3000;
@@ -51,7 +52,7 @@ export class EtcdWatchCache {
   /** Keys (latin1 of the etcd key bytes) → their current value; only meaningful while `ready`. */
   private items = new Map<string, EtcdKv>();
   /** The keys of `items` in etcd's order (bytes, which latin1 strings compare as). */
-  private sorted: string[] = [];
+  private sorted = new SortedKeys();
   /** Every change through this revision has been applied. */
   private revision = 0;
   private ready = false;
@@ -162,12 +163,9 @@ export class EtcdWatchCache {
    */
   async range(start: Buffer, end: Buffer, limit: number, revision: number): Promise<{ kvs: EtcdKv[]; count: number; revision: number } | typeof NOT_CACHED> {
     if (!this.holdsRange(start, end) || !this.answers(await this.caughtUp(revision))) return NOT_CACHED;
-    const from = this.position(start.toString("latin1"));
-    const to = this.position(end.toString("latin1"));
-    const count = Math.max(0, to - from);
-    const stop = limit > 0 ? Math.min(to, from + limit) : to;
+    const { keys, count } = this.sorted.range(start.toString("latin1"), end.toString("latin1"), limit);
     const kvs: EtcdKv[] = [];
-    for (let i = from; i < stop; i++) kvs.push(this.items.get(this.sorted[i]!)!);
+    for (let i = 0; i < keys.length; i++) kvs.push(this.items.get(keys[i]!)!);
     return { kvs, count, revision: this.revision };
   }
 
@@ -207,27 +205,13 @@ export class EtcdWatchCache {
     return true;
   }
 
-  /** The index of the first sorted key ≥ `k`. */
-  private position(k: string): number {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid]! < k) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   private put(k: string, kv: EtcdKv): void {
-    if (!this.items.has(k)) this.sorted.splice(this.position(k), 0, k);
+    if (!this.items.has(k)) this.sorted.insert(k);
     this.items.set(k, kv);
   }
 
   private remove(k: string): void {
-    if (!this.items.delete(k)) return;
-    const i = this.position(k);
-    if (this.sorted[i] === k) this.sorted.splice(i, 1);
+    if (this.items.delete(k)) this.sorted.remove(k);
   }
 
   /** How many keys the cache keeps (tests, diagnostics). */
@@ -255,7 +239,7 @@ export class EtcdWatchCache {
     this.ready = false;
     this.generation++;
     this.items = new Map();
-    this.sorted = [];
+    this.sorted = new SortedKeys();
     if (this.retry) clearTimeout(this.retry);
     this.endWatch();
     this.releaseWaiters();
@@ -314,7 +298,7 @@ export class EtcdWatchCache {
     this.generation++;
     this.resets++;
     this.items = new Map();
-    this.sorted = [];
+    this.sorted = new SortedKeys();
     this.endWatch();
     this.releaseWaiters();
     this.subscribers.breakAll();
@@ -349,17 +333,17 @@ export class EtcdWatchCache {
       .then(async (r) => {
         if (this.stopped || this.generation !== gen) return;
         const items = new Map<string, EtcdKv>();
-        const sorted: string[] = [];
+        const keys: string[] = [];
         for (const kv of r.kvs) {
           const k = kv.key.toString("latin1");
           items.set(k, own(kv));
-          sorted.push(k);
+          keys.push(k);
         }
         await this.hooks.afterList?.(r.header.revision);
         if (this.stopped || this.generation !== gen) return;
         this.items = items;
         // etcd answers a range in key order.
-        this.sorted = sorted;
+        this.sorted = new SortedKeys(keys);
         this.revision = r.header.revision;
         this.watchFrom(r.header.revision, gen, fail);
       })
