@@ -98,11 +98,35 @@ export function goJsonFloat(n: number): string {
 const RECURSION_LIMIT = 200;
 const TOO_DEEP = Symbol("too deep");
 
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * The encoded `"key":` of object keys met so far that have no surrogate (short ones, a bounded number): the same
+ * keys come back in every object (apiVersion, metadata, name, fieldsV1's `f:` keys), and a cached key needs
+ * neither the surrogate check of its sort nor its escaping.
+ */
+const KEY_TEXTS = new Map<string, string>();
+const MAX_KEY_TEXTS = 4096;
+const MAX_CACHED_KEY = 64;
+
 /** Map keys in Go's order (UTF-8 bytes): without surrogates that is UTF-16 order, the default sort's. */
 function sortedKeys(o: Record<string, JsonValue>): string[] {
   const keys = Object.keys(o);
-  for (const k of keys) if (/[\ud800-\udfff]/.test(k)) return keys.sort(compareGoStrings);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!KEY_TEXTS.has(k) && SURROGATE.test(k)) return keys.sort(compareGoStrings);
+  }
   return keys.sort();
+}
+
+/** `"key":` as encoding/json writes a map key. */
+function keyText(k: string): string {
+  let t = KEY_TEXTS.get(k);
+  if (t === undefined) {
+    t = `${goJsonString(k)}:`;
+    if (k.length <= MAX_CACHED_KEY && KEY_TEXTS.size < MAX_KEY_TEXTS && !SURROGATE.test(k)) KEY_TEXTS.set(k, t);
+  }
+  return t;
 }
 
 /** The recursive encoder (the common case: fewer allocations than the work list); throws TOO_DEEP. */
@@ -130,7 +154,7 @@ function marshalRecursive(x: JsonValue | undefined, depth: number): string {
       let out = "{";
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
-        out += `${i > 0 ? "," : ""}${goJsonString(k)}:${marshalRecursive(o[k], depth + 1)}`;
+        out += `${i > 0 ? "," : ""}${keyText(k)}${marshalRecursive(o[k], depth + 1)}`;
       }
       return `${out}}`;
     }
