@@ -181,6 +181,10 @@ export class ApiHandler {
   private readonly rbacStore: Store;
   private readonly gate: RequestGate;
   private readonly builtins: Map<string, ResourceType>;
+  /** The groups of `builtins` (a custom resource's request skips the map's key). */
+  private readonly builtinGroups: Set<string>;
+  /** The built-in types served through the RBAC-synced store (all of `builtins` but namespaces). */
+  private readonly rbacTypes: Set<ResourceType>;
   readonly namespaceType: ResourceType;
   private readonly namespaceDeleter: NamespaceDeleter;
   private readonly namespaceLifecycle: boolean;
@@ -230,6 +234,8 @@ export class ApiHandler {
     this.builtins = builtinTypes();
     this.namespaceType = namespaceResourceType();
     this.builtins.set("/v1/namespaces", this.namespaceType);
+    this.builtinGroups = new Set([...this.builtins.values()].map((rt) => rt.group));
+    this.rbacTypes = new Set([...this.builtins].filter(([key, rt]) => rt !== this.namespaceType && key === `${rt.group}/${rt.version}/${rt.plural}`).map(([, rt]) => rt));
     this.namespaceDeleter = new NamespaceDeleter(
       this.store,
       () => this.namespacedTypes(),
@@ -337,13 +343,12 @@ export class ApiHandler {
           });
           res.end(out.body);
         } else {
-          sendJson(res, out.code, out.body, {
-            ...(out.json !== undefined && out.contentType === undefined ? { json: out.json } : {}),
-            ...(out.contentType ? { contentType: out.contentType } : {}),
-            ...(warnings ? { warnings } : {}),
-            ...(out.cacheControl ? { cacheControl: out.cacheControl } : {}),
-            pretty: isPrettyPrint(url.search.slice(1), req.headers["user-agent"]),
-          });
+          const opts: Parameters<typeof sendJson>[3] = { pretty: isPrettyPrint(url.search.slice(1), req.headers["user-agent"]) };
+          if (out.json !== undefined && out.contentType === undefined) opts.json = out.json;
+          if (out.contentType) opts.contentType = out.contentType;
+          if (warnings) opts.warnings = warnings;
+          if (out.cacheControl) opts.cacheControl = out.cacheControl;
+          sendJson(res, out.code, out.body, opts);
         }
       }
     } catch (e) {
@@ -481,8 +486,10 @@ export class ApiHandler {
 
   private lookup(group: string, version: string, plural: string): ResourceType | undefined {
     if (group === this.crdType.group && version === this.crdType.version && plural === this.crdType.plural) return this.crdType;
-    const b = this.builtins.get(`${group}/${version}/${plural}`);
-    if (b) return b;
+    if (this.builtinGroups.has(group)) {
+      const b = this.builtins.get(`${group}/${version}/${plural}`);
+      if (b) return b;
+    }
     return this.registry.lookup(group, version, plural);
   }
 
@@ -546,8 +553,7 @@ export class ApiHandler {
     res: ServerResponse,
     context?: RequestContext,
   ): RestRequest {
-    const store =
-      rt === this.crdType ? this.crdStore : rt !== this.namespaceType && this.builtins.get(`${rt.group}/${rt.version}/${rt.plural}`) === rt ? this.rbacStore : this.store;
+    const store = rt === this.crdType ? this.crdStore : this.rbacTypes.has(rt) ? this.rbacStore : this.store;
     const rr: RestRequest = { store, rt, namespace, name, subresource, query, req, res, encoded: this.encoded, garbageCollection: this.garbageCollection };
     if (context) rr.context = context;
     if (this.namespaceLifecycle && rt.namespaced) rr.admit = (op, obj) => admitNamespaced(this.store, rt, namespace, op, obj);

@@ -66,35 +66,33 @@ export function requestAttributes(method: string, url: RequestUrl, user: UserInf
     subresource: "",
     name: "",
   };
-  let parts = splitPath(path);
+  // An index into the path's segments instead of slicing them (RequestInfo's `currentParts = currentParts[1:]`).
+  const parts = splitPath(path);
   if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return base;
-  const prefix = parts[0]!;
-  parts = parts.slice(1);
+  let i = 1;
   const a: RequestAttributes = { ...base };
-  if (prefix === "apis") {
-    if (parts.length < 3) return base;
-    a.apiGroup = parts[0]!;
-    parts = parts.slice(1);
+  if (parts[0] === "apis") {
+    if (parts.length - i < 3) return base;
+    a.apiGroup = parts[i++]!;
   }
   a.resourceRequest = true;
-  a.apiVersion = parts[0]!;
-  parts = parts.slice(1);
-  if (SPECIAL_VERBS.has(parts[0]!)) {
-    if (parts.length < 2) return { ...base };
-    a.verb = parts[0]!;
-    parts = parts.slice(1);
+  a.apiVersion = parts[i++]!;
+  if (SPECIAL_VERBS.has(parts[i]!)) {
+    if (parts.length - i < 2) return { ...base };
+    a.verb = parts[i++]!;
   } else {
     a.verb = Object.hasOwn(METHOD_VERBS, method) ? METHOD_VERBS[method]! : "";
   }
-  if (parts[0] === "namespaces") {
-    if (parts.length > 1) {
-      a.namespace = parts[1]!;
-      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+  if (parts[i] === "namespaces") {
+    if (parts.length - i > 1) {
+      a.namespace = parts[i + 1]!;
+      if (parts.length - i > 2 && !NAMESPACE_SUBRESOURCES.has(parts[i + 2]!)) i += 2;
     }
   }
-  if (parts.length >= 3 && a.verb !== "proxy") a.subresource = parts[2]!;
-  if (parts.length >= 2) a.name = parts[1]!;
-  if (parts.length >= 1) a.resource = parts[0]!;
+  const left = parts.length - i;
+  if (left >= 3 && a.verb !== "proxy") a.subresource = parts[i + 2]!;
+  if (left >= 2) a.name = parts[i + 1]!;
+  if (left >= 1) a.resource = parts[i]!;
   if (a.name === "" && a.verb === "get") {
     const w = url.searchParams.getAll("watch");
     a.verb = w.length > 0 && w[0]!.toLowerCase() !== "false" && w[0] !== "0" ? "watch" : "list";
