@@ -58,3 +58,16 @@ test("every corpus document as the iterative encoder writes it", { skip: existsS
   }
   assert.ok(docs > 1000, `${docs} documents`);
 });
+
+test("map keys in Go's order (UTF-8 bytes), also when their encoded text is cached", () => {
+  const obj: JsonValue = { b: 1, "9": 2, "10": 3, a: { z: 1, y: 2 }, "\uffff": 4, "\ud83d\ude00": 5, "<": 6, "\ud800": 7 };
+  const want = '{"10":3,"9":2,"\\u003c":6,"a":{"y":2,"z":1},"b":1,"\\ufffd":7,"\uffff":4,"\ud83d\ude00":5}';
+  // The lone surrogate is written as \ufffd but sorts as its own bytes (ED A0 80, before U+FFFF's EF BF BF).
+  for (let i = 0; i < 3; i++) {
+    assert.equal(goJsonMarshal(obj), want);
+    assert.equal(goJsonMarshal(obj), goJsonMarshalIterative(obj));
+  }
+  // Keys already in order are written in that order; out of order, sorted.
+  assert.equal(goJsonMarshal({ a: 1, b: 2, c: 3 }), '{"a":1,"b":2,"c":3}');
+  assert.equal(goJsonMarshal({ c: 1, b: 2, a: 3 }), '{"a":3,"b":2,"c":1}');
+});

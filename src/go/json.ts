@@ -109,14 +109,19 @@ const KEY_TEXTS = new Map<string, string>();
 const MAX_KEY_TEXTS = 4096;
 const MAX_CACHED_KEY = 64;
 
-/** Map keys in Go's order (UTF-8 bytes): without surrogates that is UTF-16 order, the default sort's. */
+/**
+ * Map keys in Go's order (UTF-8 bytes): without surrogates that is UTF-16 order, the default sort's (not called
+ * for keys already in that order, as those of decoded stored objects are).
+ */
 function sortedKeys(o: Record<string, JsonValue>): string[] {
   const keys = Object.keys(o);
+  let ordered = true;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     if (!KEY_TEXTS.has(k) && SURROGATE.test(k)) return keys.sort(compareGoStrings);
+    if (i > 0 && keys[i - 1]! > k) ordered = false;
   }
-  return keys.sort();
+  return ordered ? keys : keys.sort();
 }
 
 /** `"key":` as encoding/json writes a map key. */
