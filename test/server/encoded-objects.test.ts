@@ -106,6 +106,21 @@ describe("EncodedObjects", () => {
     assert.equal(c.size, 2);
     assert.equal(c.get(rt, sv("/b", "{}", 1)), undefined);
     assert.ok(c.get(rt, sv("/a", "{}", 1)));
+    // The versions a key was read in are kept side by side and leave together.
+    const v2 = { version: "v2" } as ResourceType;
+    const both = new EncodedObjects(3, 1_000_000);
+    assert.equal(both.put(rt, sv("/k", '{"a":1}', 1), { a: 1 }), '{"a":1}\n');
+    assert.equal(both.put(v2, sv("/k", '{"a":1}', 1), { b: 2 }), '{"b":2}\n');
+    assert.equal(both.put(rt, sv("/k", '{"a":1}', 1), { a: 3 }), '{"a":3}\n');
+    assert.equal(both.size, 2);
+    assert.equal(both.get(rt, sv("/k", '{"a":1}', 1)), '{"a":3}\n');
+    assert.equal(both.get(v2, sv("/k", '{"a":1}', 1)), '{"b":2}\n');
+    both.put(rt, sv("/x", "{}", 1), {});
+    both.put(rt, sv("/y", "{}", 1), {});
+    assert.equal(both.size, 2);
+    assert.equal(both.get(rt, sv("/k", '{"a":1}', 1)), undefined);
+    assert.equal(both.get(v2, sv("/k", '{"a":1}', 1)), undefined);
+    assert.equal(both.get(rt, sv("/y", "{}", 1)), "{}\n");
     const small = new EncodedObjects(100, 160);
     small.put(rt, sv("/big", "x".repeat(20), 1), { x: "y" });
     assert.equal(small.size, 0);

@@ -25,7 +25,13 @@ const MAX_ENTRIES = 20_000;
 const MAX_CHARS = 16 * 1024 * 1024;
 
 export class EncodedObjects {
-  private readonly entries = new Map<string, Entry>();
+  /**
+   * By storage key (a string the store hands out again for the same state, whose hash V8 keeps: a key made
+   * per read, such as version + key, cost a copy and a hash of it on every GET), the entries of the versions
+   * it was read in; least recently used key first.
+   */
+  private readonly entries = new Map<string, Entry[]>();
+  private count = 0;
   private chars = 0;
 
   constructor(
@@ -40,12 +46,15 @@ export class EncodedObjects {
 
   /** The JSON answer of `sv` read through `rt`, when it was remembered for this exact stored state. */
   get(rt: ResourceType, sv: StoredValue): string | undefined {
-    const id = `${rt.version}\u0000${sv.key}`;
-    const e = this.entries.get(id);
+    const es = this.entries.get(sv.key);
+    if (es === undefined) return undefined;
+    const e = versionEntry(es, rt.version);
     if (!e || e.rt !== rt || e.revision !== sv.modRevision || e.stored !== sv.value) return undefined;
+    // The same text: keep the store's string, so that the next read's comparison is of one string with itself.
+    e.stored = sv.value;
     // Most recently used last.
-    this.entries.delete(id);
-    this.entries.set(id, e);
+    this.entries.delete(sv.key);
+    this.entries.set(sv.key, es);
     return e.json;
   }
 
@@ -59,29 +68,39 @@ export class EncodedObjects {
   put(rt: ResourceType, sv: StoredValue, obj: JsonObject): string {
     const json = [toJson(obj), "\n"].join("");
     if (!EncodedObjects.cacheable(rt)) return json;
-    const id = `${rt.version}\u0000${sv.key}`;
     const size = json.length + sv.value.length;
-    this.drop(id);
-    if (size > this.maxChars / 16) return json;
-    this.entries.set(id, { rt, revision: sv.modRevision, stored: sv.value, json });
-    this.chars += size;
-    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
-      const oldest = this.entries.keys().next().value;
+    const es = this.entries.get(sv.key) ?? [];
+    const old = es.findIndex((e) => e.rt.version === rt.version);
+    if (old >= 0) this.forget(es.splice(old, 1)[0]!);
+    this.entries.delete(sv.key);
+    if (size <= this.maxChars / 16) {
+      es.push({ rt, revision: sv.modRevision, stored: sv.value, json });
+      this.count++;
+      this.chars += size;
+    }
+    if (es.length > 0) this.entries.set(sv.key, es);
+    while (this.count > this.maxEntries || this.chars > this.maxChars) {
+      const oldest = this.entries.entries().next().value;
       if (oldest === undefined) break;
-      this.drop(oldest);
+      this.entries.delete(oldest[0]);
+      for (const e of oldest[1]) this.forget(e);
     }
     return json;
   }
 
   /** Number of entries (tests). */
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
-  private drop(id: string): void {
-    const e = this.entries.get(id);
-    if (!e) return;
-    this.entries.delete(id);
+  private forget(e: Entry): void {
+    this.count--;
     this.chars -= e.json.length + e.stored.length;
   }
+}
+
+/** The entry of `version` among a key's entries (one per version read; almost always one). */
+function versionEntry(es: Entry[], version: string): Entry | undefined {
+  for (let i = 0; i < es.length; i++) if (es[i]!.rt.version === version) return es[i];
+  return undefined;
 }
