@@ -325,7 +325,7 @@ export class ApiHandler {
       else {
         const ctx = this.gate.admit(req, url, attrs);
         user = ctx.attrs.user.name;
-        routed = route(url.pathname);
+        routed = route(url.pathname, url.segments);
         const r = routed;
         const review = r.kind === "resource" && r.name === "" ? await this.gate.serveReview(r.group, r.version, r.plural, req.method ?? "GET", req, ctx.attrs.user) : undefined;
         out = review ?? (await this.dispatch(r, req, res, url.searchParams, ctx));

@@ -5,7 +5,7 @@
  * non-resource requests (verb = lower-cased method, the path).
  */
 import type { UserInfo } from "./user-info.js";
-import type { RequestUrl } from "../endpoints/request-url.js";
+import { pathSegments, type RequestUrl } from "../endpoints/request-url.js";
 
 export interface RequestAttributes {
   user: UserInfo;
@@ -23,16 +23,6 @@ export interface RequestAttributes {
 
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 const SPECIAL_VERBS = new Set(["proxy", "watch"]);
-
-/** `strings.Split(strings.Trim(path, "/"), "/")` of the (decoded) path. */
-function splitPath(p: string): string[] {
-  let start = 0;
-  let end = p.length;
-  while (start < end && p.charCodeAt(start) === 47) start++;
-  while (end > start && p.charCodeAt(end - 1) === 47) end--;
-  if (start === end) return [];
-  return p.slice(start, end).split("/");
-}
 
 const METHOD_VERBS: Readonly<Record<string, string>> = { POST: "create", GET: "get", HEAD: "get", PUT: "update", PATCH: "patch", DELETE: "delete" };
 
@@ -67,7 +57,7 @@ export function requestAttributes(method: string, url: RequestUrl, user: UserInf
     name: "",
   };
   // An index into the path's segments instead of slicing them (RequestInfo's `currentParts = currentParts[1:]`).
-  const parts = splitPath(path);
+  const parts = url.segments ?? pathSegments(path);
   if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return base;
   let i = 1;
   const a: RequestAttributes = { ...base };

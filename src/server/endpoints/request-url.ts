@@ -48,18 +48,35 @@ export interface RequestUrl {
   readonly search: string;
   /** The query's parameters as Go's `URL.Query()` reads them (parsed on first use). */
   readonly searchParams: QueryParams;
+  /** {@link pathSegments} of the path, split once for the request's attributes and its route (not to be changed). */
+  readonly segments?: readonly string[];
+}
+
+/** RequestInfo's `splitPath`: `strings.Split(strings.Trim(path, "/"), "/")` (inner empty segments kept). */
+export function pathSegments(p: string): string[] {
+  let start = 0;
+  let end = p.length;
+  while (start < end && p.charCodeAt(start) === 47) start++;
+  while (end > start && p.charCodeAt(end - 1) === 47) end--;
+  if (start === end) return [];
+  return p.slice(start, end).split("/");
 }
 
 const PLAIN_PATH = /^\/[^%?\x00-\x1f\x7f]*$/;
 
 class ParsedUrl implements RequestUrl {
   private params: QueryParams | undefined;
+  private parts: readonly string[] | undefined;
   constructor(
     readonly pathname: string,
     private readonly rawQuery = "",
   ) {}
   get search(): string {
     return this.rawQuery === "" ? "" : `?${this.rawQuery}`;
+  }
+  get segments(): readonly string[] {
+    this.parts ??= pathSegments(this.pathname);
+    return this.parts;
   }
   get searchParams(): QueryParams {
     // Go's ParseQuery skips a pair with a `;` or a bad escape, which URLSearchParams keeps, and keeps bytes that are

@@ -1,4 +1,5 @@
 /** Parses request paths into the endpoint they address. */
+import { pathSegments } from "./request-url.js";
 
 export type Route =
   | { kind: "version" }
@@ -48,8 +49,9 @@ const UNLISTED: Route = { kind: "index", found: false };
  * the go-restful web services (`/apis` itself, `/apis/<group>…`, `/api…`, `/version…`) first, then the mux's
  * exact paths (`/`, `/index.html`, `/healthz`, `/livez`, `/readyz` and their `/ping`, `/openapi/v2`, `/openapi/v3`) and prefixes
  * (`/openapi/v3/`); any other path gets the index's 404 (so `//apis`, `/apis#x`, `/./version`, `*` and `` do).
+ * `segments`: {@link pathSegments} of `path`, when the caller has them.
  */
-export function route(path: string): Route {
+export function route(path: string, segments?: readonly string[]): Route {
   switch (path) {
     case "/apis":
     case "/apis/":
@@ -70,12 +72,12 @@ export function route(path: string): Route {
     case "/openapi/v3":
       return { kind: "openapiIndex" };
   }
-  if (path.startsWith("/apis/")) return apisRoute(splitPath(path));
+  if (path.startsWith("/apis/")) return apisRoute(segments ?? pathSegments(path));
   if (path === "/api" || path.startsWith("/api/")) {
-    const parts = splitPath(path);
+    const parts = segments ?? pathSegments(path);
     return parts.length === 1 ? { kind: "core" } : coreRoute(parts.slice(1));
   }
-  if (path === "/version" || path.startsWith("/version/")) return splitPath(path).length === 1 ? { kind: "version" } : { kind: "noRoute" };
+  if (path === "/version" || path.startsWith("/version/")) return (segments ?? pathSegments(path)).length === 1 ? { kind: "version" } : { kind: "noRoute" };
   if (path.startsWith("/openapi/v3/")) {
     const rest = path.slice("/openapi/v3/".length);
     const m = /^apis\/([^/]+)\/([^/]+)$/.exec(rest);
@@ -85,18 +87,8 @@ export function route(path: string): Route {
   return UNLISTED;
 }
 
-/** RequestInfo's `splitPath`: the path without its leading and trailing `/`s, split at `/` (inner empty segments kept). */
-function splitPath(path: string): string[] {
-  const parts = path.split("/");
-  let a = 0;
-  let b = parts.length;
-  while (a < b && parts[a] === "") a++;
-  while (b > a && parts[b - 1] === "") b--;
-  return parts.slice(a, b);
-}
-
 /** `/apis/<group>[/<version>[/…]]` (`parts` starts with `apis`; `/apis//` is not the group list). */
-function apisRoute(parts: string[]): Route {
+function apisRoute(parts: readonly string[]): Route {
   const [, b, c] = parts;
   // No group is named "" (`/apis//x`): the CRD handler's plain 404.
   if (parts.length === 1 || b === "") return { kind: "notFound" };
@@ -106,7 +98,7 @@ function apisRoute(parts: string[]): Route {
 }
 
 /** `/api/v1[/…]`: the legacy core group (served: `v1` only; other versions are unknown paths). */
-function coreRoute(parts: string[]): Route {
+function coreRoute(parts: readonly string[]): Route {
   const [version] = parts;
   if (version !== "v1") return { kind: "notFound", group: "" };
   if (parts.length === 1) return { kind: "groupVersion", group: "", version };
