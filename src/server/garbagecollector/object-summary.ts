@@ -80,7 +80,10 @@ export function orphaning(s: ObjectSummary): boolean {
   return s.beingDeleted && s.finalizers.includes(FINALIZER_ORPHAN);
 }
 
+/** The quoted words of a value worth decoding (one scan of the text: three `includes` took 3x as long). */
+const MAY_MATTER = new RegExp(`"(?:ownerReferences|${FINALIZER_FOREGROUND}|${FINALIZER_ORPHAN})"`);
+
 /** A value worth decoding for the graph: it has owner references or might carry a GC finalizer. */
 export function mayMatter(text: string): boolean {
-  return text.includes('"ownerReferences"') || text.includes(`"${FINALIZER_FOREGROUND}"`) || text.includes(`"${FINALIZER_ORPHAN}"`);
+  return MAY_MATTER.test(text);
 }
