@@ -73,6 +73,9 @@ function prefixEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
+/** Text whose UTF-8 bytes are its own characters. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** A {@link Store} on an etcd v3 cluster. */
 export class EtcdStore implements Store {
   readonly client: EtcdClient;
@@ -144,16 +147,22 @@ export class EtcdStore implements Store {
     return (await this.client.status()).version;
   }
 
+  /** The latin1 string of the etcd key's bytes (the watch cache's form of its keys): the key itself when ASCII. */
+  private etcdKeyText(key: string): string {
+    const text = this.prefix + (key.startsWith(ROOT) ? key.slice(ROOT.length) : key);
+    return ASCII.test(text) ? text : Buffer.from(text).toString("latin1");
+  }
+
   async get(key: string): Promise<StoredValue | undefined> {
-    const k = this.etcdKey(key);
     const cache = this.cache;
     if (cache?.isReady) {
       const revision = await this.reads.revision();
-      let kv = cache.lookupCurrent(k, revision);
-      if (kv === BEHIND) kv = await cache.lookup(k, revision);
+      const text = this.etcdKeyText(key);
+      let kv = cache.lookupCurrentText(text, revision);
+      if (kv === BEHIND) kv = await cache.lookup(Buffer.from(text, "latin1"), revision);
       if (kv !== NOT_CACHED) return kv ? this.cachedStored(kv) : undefined;
     } else cache?.start();
-    const { kv } = await this.reads.get(k);
+    const { kv } = await this.reads.get(this.etcdKey(key));
     return kv ? this.stored(kv) : undefined;
   }
 
@@ -166,7 +175,7 @@ export class EtcdStore implements Store {
     }
     const kv = cache.peek(this.etcdKey(key));
     if (kv === NOT_CACHED) return undefined;
-    return { value: kv ? this.stored(kv) : undefined };
+    return { value: kv ? this.cachedStored(kv) : undefined };
   }
 
   async list(prefix: string): Promise<{ items: StoredValue[]; revision: number }> {

@@ -67,6 +67,9 @@ export class EtcdWatchCache {
   /** Callers of {@link whenReady} waiting for the first build. */
   private readyWaiters: (() => void)[] = [];
   private readonly subscribers = new CacheSubscribers();
+  /** `prefix` and `prefixEnd` as latin1 strings (which compare as the bytes do). */
+  private readonly prefixText: string;
+  private readonly prefixEndText: string;
   /** Watch responses applied one after another (a test hook may hold them). */
   private applying: Promise<void> = Promise.resolve();
   /** Rebuilds so far (tests, diagnostics). */
@@ -81,7 +84,10 @@ export class EtcdWatchCache {
     /** The etcd range end of `prefix`. */
     private readonly prefixEnd: Buffer,
     private readonly hooks: WatchCacheHooks = {},
-  ) {}
+  ) {
+    this.prefixText = prefix.toString("latin1");
+    this.prefixEndText = prefixEnd.toString("latin1");
+  }
 
   /** True while reads can be answered from the cache. */
   get isReady(): boolean {
@@ -154,6 +160,17 @@ export class EtcdWatchCache {
     if (this.revision < revision) return BEHIND;
     this.served++;
     return this.items.get(key.toString("latin1"));
+  }
+
+  /**
+   * {@link lookupCurrent} of a key given as the latin1 string of its bytes (the form the cache keeps its keys in):
+   * a GET needs no Buffer of its key.
+   */
+  lookupCurrentText(key: string, revision: number): EtcdKv | undefined | typeof NOT_CACHED | typeof BEHIND {
+    if (!this.ready || !(key >= this.prefixText && key < this.prefixEndText)) return NOT_CACHED;
+    if (this.revision < revision) return BEHIND;
+    this.served++;
+    return this.items.get(key);
   }
 
   /**
