@@ -2,9 +2,10 @@
  * CPU of crdkit's own create path, without HTTP, TLS or etcd: `ApiHandler.handle` of a built tree (dist/) on a
  * MemoryStore, fed in-process requests (a POST of the benches' small CronTab, 16 in flight) and answered into
  * a response object that keeps what it is given. What the server spends around it (Node's HTTPS, grpc-js,
- * etcd's watch events) is left out, so this is the part of a create that crdkit's code decides. Each tree runs
- * in a child process of its own, `--rounds` times, the trees alternating (A/B/A/B); prints µs per create of
- * every round and the medians. Build first (`npm run build`).
+ * etcd's watch events) is left out, so this is the part of a create that crdkit's code decides; then GETs of the
+ * created objects (4 per object, after as many unmeasured), the same for a GET. Each tree runs in a child process
+ * of its own, `--rounds` times, the trees alternating (A/B/A/B); prints µs per create and per GET of every round
+ * and the medians. Build first (`npm run build`).
  *
  *   node --import tsx bench/serve/create-path.bench.ts [--baseline=DIR] [--rounds=6] [--creates=5000] [--warmup=5000]
  */
@@ -17,8 +18,8 @@ const CONCURRENCY = 16;
 
 /**
  * One measurement, run as plain JavaScript in a child process (no tsx: its loader would compile dist/ again,
- * with keepNames): `warmup` creates, then `creates` measured; prints µs per create. argv: root, warmup,
- * creates, the CRD's text, a CronTab's text with NAME where its name goes.
+ * with keepNames): `warmup` creates, then `creates` measured, then GETs of them; prints µs per create and per
+ * GET. argv: root, warmup, creates, the CRD's text, a CronTab's text with NAME where its name goes.
  */
 const CHILD = `
 const [root, warmup, creates, crdText, bodyText] = process.argv.slice(1);
@@ -80,7 +81,20 @@ await load("warm", Number(warmup));
 const c0 = process.cpuUsage();
 await load("ct", Number(creates));
 const c = process.cpuUsage(c0);
-process.stdout.write(((c.user + c.system) / Number(creates)).toFixed(1) + "\\n");
+async function gets(n) {
+  let next = 0;
+  await Promise.all(Array.from({ length: ${CONCURRENCY} }, async () => {
+    while (next < n) {
+      const r = await call("GET", coll + "/ct-" + (next++ % Number(creates)));
+      if (r.code !== 200) throw new Error("get: " + r.code + " " + r.body);
+    }
+  }));
+}
+await gets(Number(creates) * 4);
+const g0 = process.cpuUsage();
+await gets(Number(creates) * 4);
+const g = process.cpuUsage(g0);
+process.stdout.write(((c.user + c.system) / Number(creates)).toFixed(1) + " " + ((g.user + g.system) / Number(creates) / 4).toFixed(2) + "\\n");
 process.exit(0);
 `;
 
@@ -91,6 +105,7 @@ const baseline = arg("baseline", "");
 const rounds = Number(arg("rounds", "6"));
 const trees = [["crdkit", here], ...(baseline === "" ? [] : [["baseline", resolve(baseline)]])] as const;
 const results = new Map<string, number[]>(trees.map(([label]) => [label, []]));
+const getResults = new Map<string, number[]>(trees.map(([label]) => [label, []]));
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? trees : [...trees].reverse();
   for (const [label, root] of order) {
@@ -99,12 +114,19 @@ for (let round = 0; round < rounds; round++) {
       encoding: "utf8",
       timeout: 600_000,
     });
-    results.get(label)!.push(Number(out.trim()));
+    const [cr, gt] = out.trim().split(" ").map(Number);
+    results.get(label)!.push(cr!);
+    getResults.get(label)!.push(gt!);
   }
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`crdkit's create path in-process (no HTTP, no etcd), µs CPU per create, ${rounds} rounds of ${creates} after ${warmup}`);
+console.log(`crdkit's create and GET paths in-process (no HTTP, no etcd), µs CPU per request, ${rounds} rounds of ${creates} creates after ${warmup}, then ${Number(creates) * 4} GETs`);
 for (const [label, xs] of results) console.log(`${label.padEnd(9)} ${xs.map((x) => x.toFixed(1)).join(" ")} | median ${med(xs).toFixed(1)}`);
 const a = results.get("crdkit")!;
 const b = results.get("baseline");
 if (b) console.log(`crdkit / baseline, median of paired rounds: ${med(a.map((x, i) => x / b[i]!)).toFixed(3)}`);
+
+for (const [label, xs] of getResults) console.log(`GET ${label.padEnd(9)} ${xs.map((x) => x.toFixed(2)).join(" ")} | median ${med(xs).toFixed(2)}`);
+const ga = getResults.get("crdkit")!;
+const gb = getResults.get("baseline");
+if (gb) console.log(`GET crdkit / baseline, median of paired rounds: ${med(ga.map((x, i) => x / gb[i]!)).toFixed(3)}`);
