@@ -33,7 +33,7 @@ function numberLiteral(v: JsonValue): string {
 }
 
 /** A Go `*json.UnmarshalTypeError` (its Struct/Field may be replaced by an outer decoder) or another error. */
-type DecodeErr = { kind: "type"; what: string; goType: string; struct: string; field: string } | { kind: "plain"; msg: string };
+type DecodeErr = ({ kind: "type"; what: string; goType: string; struct: string; field: string } | { kind: "plain"; msg: string }) & { at?: Loc };
 
 function render(e: DecodeErr): string {
   if (e.kind === "plain") return e.msg;
@@ -48,6 +48,11 @@ function render(e: DecodeErr): string {
  */
 export class DecodeContext {
   private readonly saved: DecodeErr[] = [];
+  /**
+   * The decoded document, when known: encoding/json reports the first type error in document order, so with several
+   * errors the one whose position comes first in it wins (the struct readers visit fields in their own order).
+   */
+  root: JsonValue | undefined;
   private immediate: DecodeErr | undefined;
   /** Unknown-field paths (strict decoding), in document order. */
   readonly unknownFields: string[] = [];
@@ -56,20 +61,30 @@ export class DecodeContext {
 
   /** The error Kubernetes reports (immediate first, else the first saved one), rendered. */
   get errors(): string[] {
-    const e = this.immediate ?? this.saved[0];
+    const e = this.immediate ?? this.firstSaved();
     return e ? [render(e)] : [];
   }
 
-  typeError(struct: string, goField: string, v: JsonValue, goType: string): void {
+  /** The saved error that comes first in the document (the first recorded when positions are unknown). */
+  private firstSaved(): DecodeErr | undefined {
+    if (this.saved.length < 2 || this.root === undefined || this.saved.some((e) => e.at === undefined)) return this.saved[0];
+    const root = this.root;
+    const keyed = this.saved.map((e, i) => ({ e, i, pos: documentPosition(root, e.at!) }));
+    keyed.sort((a, b) => comparePositions(a.pos, b.pos) || a.i - b.i);
+    return keyed[0]!.e;
+  }
+
+  /** A type error of value `v` at `at` (its position in the document, when known). */
+  typeError(struct: string, goField: string, v: JsonValue, goType: string, at?: Loc): void {
     const kind = goJsonKind(v);
     // encoding/json prints the literal only when a number does not parse into the integer target.
     const what = kind === "number" && goType.startsWith("int") ? `number ${numberLiteral(v)}` : kind;
-    this.saved.push({ kind: "type", what, goType, struct, field: goField });
+    this.saved.push({ kind: "type", what, goType, struct, field: goField, ...(at ? { at } : {}) });
   }
 
-  /** A saved non-type error (e.g. base64 of a []byte field). */
-  plainError(msg: string): void {
-    this.saved.push({ kind: "plain", msg });
+  /** A saved non-type error (e.g. base64 of a []byte field) of the value at `at`. */
+  plainError(msg: string, at?: Loc): void {
+    this.saved.push({ kind: "plain", msg, ...(at ? { at } : {}) });
   }
 
   /** An error returned by a custom unmarshaler at this level (e.g. `boolean or JSON schema expected`). */
@@ -130,6 +145,13 @@ export class Loc {
     return this.goText;
   }
 
+  /** The keys and indices from the root to this position. */
+  segments(): string[] {
+    const out: string[] = [];
+    for (let l: Loc | null = this; l !== null && l.kind !== "root"; l = l.parent) if (l.kind !== "resetGo") out.push(l.segment);
+    return out.reverse();
+  }
+
   /** Strict path (`a.b[0].c.key`). */
   get strict(): string {
     if (this.strictText === undefined) {
@@ -140,6 +162,31 @@ export class Loc {
     }
     return this.strictText;
   }
+}
+
+/**
+ * Where the value at `at` is in `root`: per level, the index of its key among its object's keys (insertion order is
+ * document order) or its array index; as far as the document has the path.
+ */
+function documentPosition(root: JsonValue, at: Loc): number[] {
+  const out: number[] = [];
+  let cur: JsonValue | undefined = root;
+  for (const seg of at.segments()) {
+    if (Array.isArray(cur)) {
+      const i = Number(seg);
+      out.push(i);
+      cur = cur[i];
+    } else if (isObject(cur) && Object.hasOwn(cur, seg)) {
+      out.push(Object.keys(cur).indexOf(seg));
+      cur = cur[seg];
+    } else break;
+  }
+  return out;
+}
+
+function comparePositions(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /** `resetGo`: the same strict path, an empty Go field stack (inside a custom unmarshaler). */
@@ -192,14 +239,15 @@ export class StructReader {
 
   private err(key: string, v: JsonValue, goType: string): undefined {
     const at = fieldLoc(this.loc, key);
-    this.ctx.typeError(this.struct, at.go, v, goType);
+    this.ctx.typeError(this.struct, at.go, v, goType, at);
     return undefined;
   }
 
-  string(key: string): string | undefined {
+  /** A string field (`goType`: its named Go type, e.g. `v1.ResourceScope`). */
+  string(key: string, goType = "string"): string | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (typeof v !== "string") return this.err(key, v, "string");
+    if (typeof v !== "string") return this.err(key, v, goType);
     return v;
   }
 

@@ -132,7 +132,7 @@ function decodeColumns(ctx: DecodeContext, r: StructReader, jsonPathKey: string)
   const out: CustomResourceColumnDefinition[] = [];
   a.forEach((x, i) => {
     if (!isObject(x)) {
-      if (x !== null) ctx.typeError("CustomResourceDefinitionVersion", loc.go, x, "v1.CustomResourceColumnDefinition");
+      if (x !== null) ctx.typeError("CustomResourceDefinitionVersion", loc.go, x, "v1.CustomResourceColumnDefinition", indexLoc(loc, i));
       out.push({ name: "", type: "", jsonPath: "" });
       return;
     }
@@ -156,7 +156,7 @@ function decodeSelectable(ctx: DecodeContext, r: StructReader): SelectableField[
   const loc = fieldLoc(r.loc, "selectableFields");
   return a.map((x, i) => {
     if (!isObject(x)) {
-      if (x !== null) ctx.typeError("CustomResourceDefinitionVersion", loc.go, x, "v1.SelectableField");
+      if (x !== null) ctx.typeError("CustomResourceDefinitionVersion", loc.go, x, "v1.SelectableField", indexLoc(loc, i));
       return { jsonPath: "" };
     }
     const fr = new StructReader(ctx, x, "SelectableField", indexLoc(loc, i));
@@ -190,7 +190,7 @@ function decodeVersions(ctx: DecodeContext, r: StructReader, jsonPathKey: string
   const loc = fieldLoc(r.loc, "versions");
   return a.map((x, i) => {
     if (!isObject(x)) {
-      if (x !== null) ctx.typeError("CustomResourceDefinitionSpec", loc.go, x, "v1.CustomResourceDefinitionVersion");
+      if (x !== null) ctx.typeError("CustomResourceDefinitionSpec", loc.go, x, "v1.CustomResourceDefinitionVersion", indexLoc(loc, i));
       return { name: "", served: false, storage: false };
     }
     return decodeVersion(ctx, x, indexLoc(loc, i), jsonPathKey);
@@ -214,7 +214,7 @@ function decodeClientConfig(ctx: DecodeContext, o: JsonObject, loc: Loc): NonNul
   if (ca !== undefined) {
     // encoding/json decodes []byte with base64.StdEncoding
     const decoded = goBase64StdDecode(ca);
-    if (!decoded.ok) ctx.plainError(`illegal base64 data at input byte ${decoded.offset}`);
+    if (!decoded.ok) ctx.plainError(`illegal base64 data at input byte ${decoded.offset}`, fieldLoc(r.loc, "caBundle"));
     else if (ca !== "") cc.caBundle = ca;
   }
   r.finish();
@@ -286,6 +286,7 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   }
   const beta = apiVersion.endsWith("v1beta1");
   const ctx = new DecodeContext();
+  ctx.root = value;
   const top = new StructReader(ctx, value, "CustomResourceDefinition", ROOT);
   top.raw("apiVersion");
   top.raw("kind");
@@ -297,7 +298,7 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   const namesObj = sr.object("names", "v1.CustomResourceDefinitionNames");
   const names = namesObj ? decodeNames(ctx, namesObj, fieldLoc(sloc, "names")) : { plural: "", kind: "" };
   const group = sr.string("group") ?? "";
-  const scope = sr.string("scope") ?? "";
+  const scope = sr.string("scope", "v1.ResourceScope") ?? "";
   const jsonPathKey = beta ? "JSONPath" : "jsonPath";
   const versions = decodeVersions(ctx, sr, jsonPathKey);
   // Go's nil slice: no versions in the body (or null), which errors print as null rather than [].
@@ -308,7 +309,7 @@ function decodeCrdUnsafe(value: JsonValue): DecodedCrd | CrdDecodeFailure {
   if (convObj) {
     const cloc = fieldLoc(sloc, "conversion");
     const cr = new StructReader(ctx, convObj, "CustomResourceConversion", cloc);
-    conversion = { strategy: cr.string("strategy") ?? "" };
+    conversion = { strategy: cr.string("strategy", "v1.ConversionStrategyType") ?? "" };
     if (beta) {
       const cc = cr.object("webhookClientConfig", "v1beta1.WebhookClientConfig");
       if (cc) conversion.webhookClientConfig = decodeClientConfig(ctx, cc, fieldLoc(cloc, "webhookClientConfig"));

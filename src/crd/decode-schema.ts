@@ -36,7 +36,8 @@ function field(v: JsonObject, key: string): JsonValue | undefined {
 
 /** Records `cannot unmarshal … into Go struct field JSONSchemaProps.<field>` for `key` of the node at `loc`. */
 function typeError(ctx: DecodeContext, loc: Loc, key: string, x: JsonValue, goType: string): undefined {
-  ctx.typeError(S, fieldLoc(loc, key).go, x, goType);
+  const at = fieldLoc(loc, key);
+  ctx.typeError(S, at.go, x, goType, at);
   return undefined;
 }
 
@@ -245,7 +246,7 @@ function decodeSubSchemas(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: b
     const arr: JSONSchemaProps[] = [];
     a.forEach((x, i) => {
       if (x === null) arr.push({});
-      else if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps");
+      else if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps", indexLoc(kl, i));
       else arr.push(decodeSchema(ctx, x, indexLoc(kl, i), strict));
     });
     out[k] = arr;
@@ -261,7 +262,7 @@ function decodeSubSchemas(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: b
       const x = m[name]!;
       let val: JSONSchemaProps = {};
       if (x !== null) {
-        if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps");
+        if (!isObject(x)) ctx.typeError(S, kl.go, x, "v1.JSONSchemaProps", keyLoc(kl, name));
         else val = decodeSchema(ctx, x, keyLoc(kl, name), strict);
       }
       setKey(rec as unknown as JsonObject, name, val as unknown as JsonValue);
@@ -321,7 +322,7 @@ function decodeExtensions(ctx: DecodeContext, v: JsonObject, loc: Loc, strict: b
         return;
       }
       if (!isObject(x)) {
-        ctx.typeError(S, vl.go, x, "v1.ValidationRule");
+        ctx.typeError(S, vl.go, x, "v1.ValidationRule", indexLoc(vl, i));
         return;
       }
       const rr = new StructReader(ctx, x, "ValidationRule", indexLoc(vl, i));

@@ -256,7 +256,9 @@ const nestedErrors: [string, JsonObject, string][] = [
   ["a type error inside additionalProperties names it", { type: "object", properties: { m: { additionalProperties: { type: 1 } } } }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.additionalProperties of type string"],
   ["a type error in allOf keeps the Go field stack", { allOf: [{}, { nullable: "yes" }] }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.allOf.nullable of type bool"],
   ["a type error in a rule", { "x-kubernetes-validations": [{ rule: 1 }] }, "ValidationRule.spec.versions.schema.openAPIV3Schema.x-kubernetes-validations.rule of type string"],
-  ["the first type error wins", { properties: { a: { minimum: "x" } }, required: [1] }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.required of type string"],
+  // encoding/json keeps the first type error of the document (the real server answers so: sequence 34-fuzz-findings-2).
+  ["the first type error in the document wins", { properties: { a: { minimum: "x" } }, required: [1] }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.minimum of type float64"],
+  ["the first type error in the document wins (reversed)", { required: [1], properties: { a: { minimum: "x" } } }, "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.required of type string"],
 ];
 
 for (const [name, schema, field] of nestedErrors) {
@@ -266,3 +268,15 @@ for (const [name, schema, field] of nestedErrors) {
     if (!d.ok) assert.match(d.message, new RegExp(`Go struct field ${field.replace(/[.$]/g, "\\$&")}$`));
   });
 }
+
+test("Go decode errors: string fields of a named Go type name it", () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ scope: 5 }, "json: cannot unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.scope of type v1.ResourceScope"],
+    [{ scope: "Namespaced", conversion: { strategy: false } }, "json: cannot unmarshal bool into Go struct field CustomResourceConversion.spec.conversion.strategy of type v1.ConversionStrategyType"],
+  ];
+  for (const [spec, want] of cases) {
+    const d = decodeCrd(v1({ group: "example.com", names, versions: [], ...spec }));
+    assert.equal(d.ok, false);
+    if (!d.ok) assert.equal(d.message, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${want}`);
+  }
+});

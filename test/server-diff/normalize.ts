@@ -22,6 +22,85 @@ const MASKED_KEYS: Record<string, string> = {
   storageVersionHash: "<hash>",
 };
 
+/**
+ * Managed-fields entries are sorted by operation, then time (seconds), then manager…: with the times masked, two
+ * writes in different seconds must not decide the comparison, so sort as if all were in the same second.
+ */
+function compareEntries(a: unknown, b: unknown): number {
+  const id = (e: unknown) => {
+    const m = (e ?? {}) as Record<string, unknown>;
+    return [m["operation"], m["manager"], m["apiVersion"], m["subresource"] ?? ""].map(String);
+  };
+  const x = id(a);
+  const y = id(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return 0;
+}
+
+/** The end (index after) of the JSON array or object starting at `start` of JSON text `t`. */
+function containerEnd(t: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === '"') {
+      for (i++; i < t.length && t[i] !== '"'; i++) if (t[i] === "\\") i++;
+    } else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The elements' texts of the JSON array text `a` (`[x,y]`, compact). */
+function arrayElements(a: string): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < a.length - 1; ) {
+    const end = a[i] === "{" || a[i] === "[" ? containerEnd(a, i) : a.indexOf(",", i) < 0 ? a.length - 1 : a.indexOf(",", i);
+    if (end < 0) return [];
+    out.push(a.slice(i, end));
+    i = end + 1;
+  }
+  return out;
+}
+
+/**
+ * A patched document quoted in a 422 on field `patch` (`… Invalid value: "{…}": …`) with its managed-fields entries
+ * in the order {@link compareEntries} gives (see there); any other text as it is.
+ */
+function sortQuotedManagedFields(s: string): string {
+  const head = 'Invalid value: "';
+  const from = s.indexOf(head) + head.length - 1;
+  if (from < head.length - 1) return s;
+  let i = from + 1;
+  for (; i < s.length && s[i] !== '"'; i++) if (s[i] === "\\") i++;
+  const quoted = s.slice(from, i + 1);
+  let doc: string;
+  try {
+    doc = JSON.parse(quoted) as string;
+  } catch {
+    return s;
+  }
+  // Only a quoting JSON.stringify reproduces: the text is rewritten, never reinterpreted.
+  if (JSON.stringify(doc) !== quoted) return s;
+  const at = doc.indexOf('"managedFields":[');
+  if (at < 0) return s;
+  const start = at + '"managedFields":'.length;
+  const end = containerEnd(doc, start);
+  if (end < 0) return s;
+  const texts = arrayElements(doc.slice(start, end));
+  let entries: unknown[];
+  try {
+    entries = texts.map((t) => JSON.parse(t) as unknown);
+  } catch {
+    return s;
+  }
+  const order = texts.map((_, k) => k).sort((x, y) => compareEntries(entries[x], entries[y]));
+  const sorted = `${doc.slice(0, start)}[${order.map((k) => texts[k]).join(",")}]${doc.slice(end)}`;
+  return `${s.slice(0, from)}${JSON.stringify(sorted)}${s.slice(i + 1)}`;
+}
+
 /** Masks the server-specific values of a parsed JSON answer (a copy). */
 export function normalizeJson(v: unknown, key = ""): unknown {
   const o = v as Record<string, unknown> | null;
@@ -34,21 +113,7 @@ export function normalizeJson(v: unknown, key = ""): unknown {
       return normalizeJson({ ...o, message: "<aggregate of the causes>", details: { ...details, causes } }, key);
     }
   }
-  if (Array.isArray(v) && key === "managedFields") {
-    // Entries are sorted by operation, then time (seconds), then manager…: with the times masked, two
-    // writes in different seconds must not decide the comparison, so sort as if all were in the same second.
-    const id = (e: unknown) => {
-      const m = (e ?? {}) as Record<string, unknown>;
-      return [m["operation"], m["manager"], m["apiVersion"], m["subresource"] ?? ""].map(String);
-    };
-    const cmp = (a: unknown, b: unknown) => {
-      const x = id(a);
-      const y = id(b);
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-      return 0;
-    };
-    return [...v].sort(cmp).map((x) => normalizeJson(x));
-  }
+  if (Array.isArray(v) && key === "managedFields") return [...v].sort(compareEntries).map((x) => normalizeJson(x));
   if (Array.isArray(v)) return v.map((x) => normalizeJson(x));
   if (v !== null && typeof v === "object") {
     // Keys are compared sorted: Go encodes typed objects (CRDs, discovery, Table, Scale) in struct field order,
@@ -67,7 +132,7 @@ export function normalizeJson(v: unknown, key = ""): unknown {
     }
     return out;
   }
-  if (typeof v === "string") return normalizeText(v, key);
+  if (typeof v === "string") return normalizeText(key === "message" ? sortQuotedManagedFields(v) : v, key);
   return v;
 }
 

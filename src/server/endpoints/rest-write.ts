@@ -50,6 +50,7 @@ import { deletionFinalizers, type PropagationOptions } from "../registry/deletio
 import { patchNotDecodable } from "./patch-not-decodable.js";
 import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
+import { type TypedPatched, typedPatched } from "./typed-patch.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 
 
@@ -368,12 +369,16 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * deletion and the compare-and-swap write on the revision the request was based on. `applied`: `input` has its final
  * managedFields (an apply, or a /scale write whose field manager ran on the Scale).
  */
-async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
+async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false, patched = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
   const newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
+  if (patched && (meta["name"] === undefined || meta["name"] === null || meta["name"] === "")) {
+    // The patcher's `checkName`: a JSON or merge patch that removes the name.
+    throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+  }
   if (metaString(newObj, "name") === "") meta["name"] = r.name;
   if (meta["name"] !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
@@ -587,13 +592,18 @@ function forceOf(r: RestRequest): boolean {
 
 /**
  * A JSON or merge patch whose result does not decode (`runtime.DecodeInto` of the patched JSON): the patcher's
- * 422 on field `patch` with the patched document's JSON (json.Marshal of a map: sorted keys) as the value.
+ * 422 on field `patch` with the patched document's JSON `text` as the value.
  */
-function patchedDecodeError(e: unknown, patched: JsonValue): ApiError | undefined {
+function patchedDecodeError(e: unknown, text: () => string): ApiError | undefined {
   if (!(e instanceof ApiError) || e.status.code !== 400) return undefined;
-  const m = /^\S* in version "[^"]*" cannot be handled as a [^:]*: ([\s\S]*)$/.exec(e.status.message ?? "");
+  const msg = e.status.message ?? "";
+  // The decoder's error, without what the create and update handlers add around it (`… cannot be handled as …`,
+  // `the object provided is unrecognized …` with a summary of the body).
+  const m =
+    /^\S* in version "[^"]*" cannot be handled as a [^:]*: ([\s\S]*)$/.exec(msg) ??
+    /^the object provided is unrecognized \(must be of type [^)]*\): (couldn't get version\/kind; json parse error: [\s\S]*?) \(\{[\s\S]*\)$/.exec(msg);
   if (!m) return undefined;
-  return patchNotDecodable(goJsonMarshal(patched), m[1]!);
+  return patchNotDecodable(text(), m[1]!);
 }
 
 /** The patch body decoded; an apply patch's YAML that does not parse is sigs.k8s.io/yaml's error. */
@@ -652,8 +662,13 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (r.subresource === "scale") return patchScale(r, type, patch, decoded.strictErrors, old, revision);
   const base: JsonObject = old;
   let patched: JsonValue;
+  // A typed object (CRD) is patched in its Go encoding: the text a decoding error quotes.
+  let typed: TypedPatched | undefined;
   try {
-    patched = applyPatchBody(r, type, base, patch);
+    if (r.rt.goOrdered && (type === "application/merge-patch+json" || type === "application/json-patch+json")) {
+      typed = typedPatched(r.rt.goOrdered, type, base, patch);
+      patched = typed.value;
+    } else patched = applyPatchBody(r, type, base, patch);
   } catch (e) {
     if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);
     if (e instanceof JsonPatchDecodeError) throw apiErrors.badRequest(e.message);
@@ -664,13 +679,15 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next: JsonObject = patched;
-  const rev = basedOn(r, next, revision, false);
+  // A typed object's metadata that is no object does not decode (commitUpdate says so): not read here.
+  const undecodable = typed !== undefined && next["metadata"] !== undefined && !isObject(next["metadata"]);
+  const rev = undecodable ? revision : basedOn(r, next, revision, false);
   if (isApply || r.subresource === "scale") return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
   try {
-    return await commitUpdate(r, next, old, rev, false);
+    return await commitUpdate(r, next, old, rev, false, true);
   } catch (e) {
-    // (Typed objects — CRDs — quote the patched document in their Go struct's field order: not done.)
-    throw (r.rt.typedScheme ? undefined : patchedDecodeError(e, patched)) ?? e;
+    // Typed objects quote the patched document in their Go struct's field order, unstructured ones sorted.
+    throw (typed ? patchedDecodeError(e, () => typed.text) : r.rt.typedScheme ? undefined : patchedDecodeError(e, () => goJsonMarshal(patched))) ?? e;
   }
 }
 

@@ -20,6 +20,7 @@ import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
 import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 import { apiextensionsScheme } from "./typed-scheme.js";
+import { goOrderedCrd } from "./crd-go-order.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
@@ -147,6 +148,7 @@ export function crdResourceType(): ResourceType {
     status: true,
     typedList: true,
     typedScheme: apiextensionsScheme,
+    goOrdered: goOrderedCrd,
     returnDeletedObject: true,
     table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),

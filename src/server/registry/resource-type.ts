@@ -98,6 +98,11 @@ export interface ResourceType {
   preconditionFailed?: (name: string, field: "UID" | "ResourceVersion", wanted: string, actual: string) => ApiError;
   /** Deletes answer the deleted object (else a `Status` of `Success`, as the custom resource store). */
   returnDeletedObject?: boolean;
+  /**
+   * A typed kind's stored object with its keys in Go's encoding order (its Go maps added to `maps`): JSON and
+   * merge patches apply to that encoding (CRDs). Undefined: unstructured (custom resources).
+   */
+  goOrdered?: (obj: JsonObject, maps: WeakSet<object>) => JsonObject;
   /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */
   strategicMergePatch?: (base: JsonObject, patch: JsonValue) => JsonValue;
   /**
