@@ -41,18 +41,32 @@ function unescapeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+/**
+ * The tokens of a path as json-patch v4's `findObject` splits it: at every "/", the text before the first one
+ * ignored (`a/b` is `/b`); "" is the document itself (empty list), a path without "/" names nothing.
+ */
 function parsePointer(p: unknown): string[] {
   if (typeof p !== "string") throw new JsonPatchError("missing path");
   if (p === "") return [];
-  if (!p.startsWith("/")) throw new JsonPatchError(`invalid path: ${p}`);
-  return p.slice(1).split("/").map(unescapeToken);
+  const split = p.split("/");
+  if (split.length < 2) throw new JsonPatchError(`doc is missing path: "${p}"`);
+  return split.slice(1).map(unescapeToken);
 }
 
+/**
+ * An array index as json-patch v4 reads it: `strconv.Atoi` (a sign and leading zeros allowed), negative indices
+ * counted from the end (`SupportNegativeIndices`), "-" appends (add only).
+ */
 function arrayIndex(arr: JsonValue[], tok: string, forAdd: boolean): number {
   if (forAdd && tok === "-") return arr.length;
-  if (!/^(0|[1-9]\d*)$/.test(tok)) throw new JsonPatchError(`invalid array index: ${tok}`);
-  const i = Number(tok);
-  if (forAdd ? i > arr.length : i >= arr.length) throw new JsonPatchError(`index out of range: ${tok}`);
+  if (!/^[+-]?\d{1,18}$/.test(tok)) throw new JsonPatchError(`invalid array index: ${tok}`);
+  let i = Number(tok);
+  const size = forAdd ? arr.length + 1 : arr.length;
+  if (i >= size) throw new JsonPatchError(`index out of range: ${tok}`);
+  if (i < 0) {
+    if (i < -size) throw new JsonPatchError(`index out of range: ${tok}`);
+    i += size;
+  }
   return i;
 }
 
@@ -106,13 +120,17 @@ function parentOf(doc: JsonValue, tokens: string[], path: string, cache?: DepthC
   return cur;
 }
 
-function getAt(doc: JsonValue, path: string): JsonValue {
+/**
+ * The value at `path` (`copy`'s from, `test`'s path; not the document itself). json-patch v4 reads a missing key
+ * of an object as nothing, which `copy` adds as null and `test` finds equal to a missing or null value: undefined.
+ */
+function getAt(doc: JsonValue, path: string): JsonValue | undefined {
   const tokens = parsePointer(path);
-  if (tokens.length === 0) return doc;
+  if (tokens.length === 0) throw new JsonPatchError(`doc is missing path: "${path}"`);
   const parent = parentOf(doc, tokens, path);
   const last = tokens[tokens.length - 1]!;
   if (Array.isArray(parent)) return parent[arrayIndex(parent, last, false)]!;
-  if (isObject(parent) && Object.hasOwn(parent, last)) return parent[last]!;
+  if (isObject(parent)) return Object.hasOwn(parent, last) ? parent[last]! : undefined;
   throw new JsonPatchError(`doc is missing path: "${path}": missing value`);
 }
 
@@ -132,7 +150,11 @@ function removeAt(doc: JsonValue, path: string, cache: DepthCache): JsonValue {
 
 function addAt(doc: JsonValue, path: string, value: JsonValue, replace: boolean, cache: DepthCache): JsonValue {
   const tokens = parsePointer(path);
-  if (tokens.length === 0) return value;
+  if (tokens.length === 0) {
+    // Only `replace` takes the whole document, and only an object or array.
+    if (!replace || !isContainer(value)) throw new JsonPatchError(`doc is missing path: "${path}"`);
+    return value;
+  }
   const parent = parentOf(doc, tokens, path, cache);
   const last = tokens[tokens.length - 1]!;
   if (Array.isArray(parent)) {
@@ -217,7 +239,7 @@ export function jsonPatch(doc: JsonValue, ops: JsonValue, limits: JsonPatchLimit
         break;
       }
       case "copy": {
-        const v = getAt(out, op["from"] as string);
+        const v = getAt(out, op["from"] as string) ?? null;
         copied += Buffer.byteLength(goJsonMarshal(v));
         if (maxCopy > 0 && copied > maxCopy) {
           throw new JsonPatchError(
@@ -230,7 +252,7 @@ export function jsonPatch(doc: JsonValue, ops: JsonValue, limits: JsonPatchLimit
         break;
       }
       case "test":
-        if (!deepEqual(getAt(out, path), op["value"] ?? null)) {
+        if (path === "" ? !deepEqual(out, op["value"] ?? null) : !deepEqual(getAt(out, path) ?? null, op["value"] ?? null)) {
           throw new JsonPatchError(`testing value ${path} failed: test failed`);
         }
         break;

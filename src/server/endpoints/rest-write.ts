@@ -369,16 +369,12 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * deletion and the compare-and-swap write on the revision the request was based on. `applied`: `input` has its final
  * managedFields (an apply, or a /scale write whose field manager ran on the Scale).
  */
-async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false, patched = false): Promise<RestResponse> {
+async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
   const newObj = deepClone(input);
   checkEnvelope(r, newObj);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
-  if (patched && (meta["name"] === undefined || meta["name"] === null || meta["name"] === "")) {
-    // The patcher's `checkName`: a JSON or merge patch that removes the name.
-    throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
-  }
   if (metaString(newObj, "name") === "") meta["name"] = r.name;
   if (meta["name"] !== r.name) {
     throw apiErrors.badRequest(`the name of the object (${String(meta["name"])}) does not match the name on the URL (${r.name})`);
@@ -679,12 +675,23 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next: JsonObject = patched;
-  // A typed object's metadata that is no object does not decode (commitUpdate says so): not read here.
-  const undecodable = typed !== undefined && next["metadata"] !== undefined && !isObject(next["metadata"]);
-  const rev = undecodable ? revision : basedOn(r, next, revision, false);
+  // The typed decoder reads apiVersion and kind first (the unstructured one's error comes from the pipeline).
+  const typeMetaProblem = typed ? typeMetaTypeError(next) : undefined;
+  if (typed && typeMetaProblem !== undefined) throw patchNotDecodable(typed.text, typeMetaProblem);
+  // Metadata that is no object does not decode (commitUpdate says so): not read here.
+  const undecodable = next["metadata"] !== undefined && next["metadata"] !== null && !isObject(next["metadata"]);
+  if (!undecodable && !isApply && r.subresource !== "scale") {
+    // The patcher's `checkName` (before the store's resourceVersion check): a patch that removes the name.
+    const name = isObject(next["metadata"]) ? next["metadata"]["name"] : undefined;
+    if (name === undefined || name === null || name === "") {
+      throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+    }
+  }
+  // A patch that drops the resourceVersion (replacing the whole document) is an unconditional update.
+  const rev = undecodable ? revision : basedOn(r, next, revision, !isApply && r.rt.unconditionalUpdate !== true);
   if (isApply || r.subresource === "scale") return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
   try {
-    return await commitUpdate(r, next, old, rev, false, true);
+    return await commitUpdate(r, next, old, rev, false);
   } catch (e) {
     // Typed objects quote the patched document in their Go struct's field order, unstructured ones sorted.
     throw (typed ? patchedDecodeError(e, () => typed.text) : r.rt.typedScheme ? undefined : patchedDecodeError(e, () => goJsonMarshal(patched))) ?? e;
