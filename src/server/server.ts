@@ -624,6 +624,11 @@ export class ApiHandler {
       return watch();
     }
     if (isCollection) {
+      if (rr.rt.decodesBodyVersion && r.subresource !== "" && (method === "GET" || method === "POST" || method === "DELETE")) {
+        // `…/plural//status`: the custom resource handler's subresource serves get, update and patch only.
+        const verb = method === "POST" ? "create" : method === "DELETE" ? "deletecollection" : query.has("watch") && queryBool(query.get("watch")) ? "watch" : "list";
+        throw apiErrors.methodNotSupported(r.plural, r.group, verb);
+      }
       if (method === "GET") {
         // ListOptions.Watch as the parameter codec reads it: any value but "0" and "false" (any case) is true.
         if (query.has("watch") && queryBool(query.get("watch"))) return watch();

@@ -640,6 +640,8 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
   if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
   if (isApply && !isObject(patch)) {
+    // The apply patcher decodes the patch once it has the current object: a subresource's missing object first.
+    if (r.subresource !== "") await loadObject(r, true);
     throw apiErrors.badRequest(`error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonTypeWord(patch)} into Go value of type map[string]interface {}`);
   }
   const key = objectKey(r.rt, r.namespace, r.name);
@@ -687,8 +689,9 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
       throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
     }
   }
-  // A patch that drops the resourceVersion (replacing the whole document) is an unconditional update.
-  const rev = undecodable ? revision : basedOn(r, next, revision, !isApply && r.rt.unconditionalUpdate !== true);
+  // A patch that drops the resourceVersion (replacing the whole document, applying resourceVersion "") is an
+  // unconditional update.
+  const rev = undecodable ? revision : basedOn(r, next, revision, r.rt.unconditionalUpdate !== true);
   if (isApply || r.subresource === "scale") return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
   try {
     return await commitUpdate(r, next, old, rev, false);
