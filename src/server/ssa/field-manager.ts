@@ -230,7 +230,7 @@ function takeOver(
   const conflicts: Conflict[] = [];
   for (const [id, m] of managers) {
     if (id === self) continue;
-    for (const p of m.set.intersection(changed).paths()) conflicts.push({ owner: m, path: p });
+    for (const p of m.set.intersection(changed).iteratePaths()) conflicts.push({ owner: m, path: p });
   }
   if (force || conflicts.length === 0) {
     for (const [id, m] of managers) {

@@ -149,6 +149,14 @@ export class FieldSet {
   }
 
   /** Every member path, in smd order. */
+  /** The paths in smd's `Set.Iterate` order: at each level the members (sorted), then the children's paths. */
+  iteratePaths(prefix: PathElement[] = []): PathElement[][] {
+    const out: PathElement[][] = [];
+    for (const pe of [...this.members.values()].sort(comparePE)) out.push([...prefix, pe]);
+    for (const c of [...this.children.values()].sort((a, b) => comparePE(a.pe, b.pe))) out.push(...c.set.iteratePaths([...prefix, c.pe]));
+    return out;
+  }
+
   paths(prefix: PathElement[] = []): PathElement[][] {
     const out: PathElement[][] = [];
     const entries: { pe: PathElement; member: boolean; child?: FieldSet }[] = [];
