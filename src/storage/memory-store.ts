@@ -18,6 +18,7 @@ import {
   type StoreWatch,
 } from "./types.js";
 import { WatchHub } from "./watch-hub.js";
+import { SortedKeys } from "./sorted-keys.js";
 
 export interface MemoryStoreOptions {
   /** How many past revisions watches and lists can start from (default 10,000). */
@@ -31,18 +32,6 @@ interface HistoryEntry {
   before: StoredValue | undefined;
 }
 
-/** Index of the first element of sorted `keys` that is ≥ `k`. */
-function lowerBound(keys: readonly string[], k: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Upper bound of a key prefix range (keys are ASCII paths). */
 function prefixEnd(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
@@ -52,7 +41,7 @@ function prefixEnd(prefix: string): string {
 export class MemoryStore implements Store {
   private readonly kv = new Map<string, StoredValue>();
   /** The keys of `kv`, sorted (JavaScript string order = SQLite's BINARY order for these ASCII keys). */
-  private readonly keys: string[] = [];
+  private readonly keys = new SortedKeys();
   private readonly history: HistoryEntry[] = [];
   private readonly hub = new WatchHub();
   private readonly historySize: number;
@@ -80,7 +69,7 @@ export class MemoryStore implements Store {
 
   private range(start: string, end: string): StoredValue[] {
     const out: StoredValue[] = [];
-    for (let i = lowerBound(this.keys, start); i < this.keys.length && this.keys[i]! < end; i++) out.push({ ...this.kv.get(this.keys[i]!)! });
+    for (const k of this.keys.range(start, end, 0).keys) out.push({ ...this.kv.get(k)! });
     return out;
   }
 
@@ -119,7 +108,7 @@ export class MemoryStore implements Store {
     const rev = ++this.rev;
     const v: StoredValue = { key, value, createRevision: rev, modRevision: rev };
     this.kv.set(key, v);
-    this.keys.splice(lowerBound(this.keys, key), 0, key);
+    this.keys.insert(key);
     const e: StoreEvent = { type: "ADDED", key, revision: rev, value };
     this.record(e, undefined);
     this.afterWrite([e]);
@@ -147,7 +136,7 @@ export class MemoryStore implements Store {
   private remove(cur: StoredValue): StoreEvent {
     const rev = ++this.rev;
     this.kv.delete(cur.key);
-    this.keys.splice(lowerBound(this.keys, cur.key), 1);
+    this.keys.remove(cur.key);
     const e: StoreEvent = { type: "DELETED", key: cur.key, revision: rev, value: cur.value, prevValue: cur.value };
     this.record(e, cur);
     return e;

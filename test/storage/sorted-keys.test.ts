@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SortedKeys } from "../../src/storage/etcd/sorted-keys.js";
+import { SortedKeys } from "../../src/storage/sorted-keys.js";
 
 /** A deterministic pseudo-random sequence (xorshift32). */
 function rng(seed: number): () => number {

@@ -22,7 +22,7 @@
  */
 import { type CachedChange, CacheSubscribers } from "./etcd-cache-subscribers.js";
 import type { EtcdClient, EtcdKv, WatchResponse } from "./etcd-client.js";
-import { SortedKeys } from "./sorted-keys.js";
+import { SortedKeys } from "../sorted-keys.js";
 
 /** How long a read waits for the cache to reach the revision it needs before reading etcd instead. */
 export const CATCH_UP_TIMEOUT_MS = 3000;

@@ -1,6 +1,6 @@
 /**
- * The watch cache's keys in ascending order (JavaScript string order: the cache's keys are latin1 strings of
- * etcd's key bytes, which compare as the bytes), kept as a list of sorted chunks: an insert or a delete moves
+ * A store's keys in ascending order (JavaScript string order: the etcd watch cache's keys are latin1 strings of
+ * etcd's key bytes, which compare as the bytes; the memory store's are ASCII paths), kept as a list of sorted chunks: an insert or a delete moves
  * the keys of one chunk, not every key after it, as one sorted array's `splice` did on every create of a new key
  * (Node 20, CronTab keys inserted 1,000 at a time: 2-12 µs per key at 8,000-12,000 keys, 3-35 µs at 20,000, 10-70
  * µs at 50,000, up to 300 µs past 16,000 keys in an array that `sort` had built; about 1 µs in chunks).
