@@ -29,13 +29,21 @@ async function newKey(): Promise<{ pem: string; pub: forge.pki.PublicKey }> {
   return { pem, pub: forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString()) };
 }
 
+/**
+ * A certificate serial number (hex) from random bytes: positive and minimally encoded, as DER requires. The first
+ * byte is 0x01–0x7f: a clear top bit keeps the INTEGER positive, and a non-zero byte keeps it minimal (forge writes
+ * the bytes as given, and OpenSSL refuses a certificate whose serial starts with a needless 0x00: "illegal padding").
+ */
+export function certSerial(random: Buffer): string {
+  const serial = Buffer.from(random);
+  serial[0] = 1 + (serial[0]! % 127);
+  return serial.toString("hex");
+}
+
 function baseCert(pub: forge.pki.PublicKey, days: number): forge.pki.Certificate {
   const c = forge.pki.createCertificate();
   c.publicKey = pub;
-  // A positive serial: clear the top bit.
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
-  c.serialNumber = serial.toString("hex");
+  c.serialNumber = certSerial(randomBytes(16));
   const now = Date.now();
   c.validity.notBefore = new Date(now - 60_000);
   c.validity.notAfter = new Date(now + days * DAY_MS);
