@@ -158,7 +158,11 @@ export function normalizeText(s: string, _key = ""): string {
 
 /** Masks kubectl's AGE column values (`0s`, `12s`, `3m4s`, `2h`) and free-text server values. */
 export function normalizeKubectl(s: string): string {
-  const out = sortBulletRuns(normalizeText(s)).replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
+  const out = sortBulletRuns(normalizeText(s))
+    // kubectl diff: its temporary directories and the files' times in the unified diff's header.
+    .replace(/\/(LIVE|MERGED)-\d+\//g, "/$1-<n>/")
+    .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, "\t<time>")
+    .replace(/(?<=^|\s)\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)(?=\s|$)/gm, "<age>");
   // A table with ages: kubectl pads columns to the widest cell, so an age of another width ("9s", "10s")
   // moves the columns; compare the cells, not the padding.
   return out.includes("<age>") ? out.replace(/ {2,}/g, "   ") : out;
