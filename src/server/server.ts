@@ -30,6 +30,7 @@ import { crdResourceType } from "./registry/crd-resource.js";
 import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery/discovery.js";
 import { ApiError, apiErrors } from "./endpoints/errors.js";
 import { isPrettyPrint, sendError, sendJson } from "./endpoints/http-io.js";
+import { compressedAnswer } from "./endpoints/response-compression.js";
 import { EncodedObjects } from "./endpoints/encoded-objects.js";
 import { OpenApi } from "./openapi/openapi.js";
 import { OpenApiV2Cache, serveOpenApiV2 } from "./openapi/openapi-v2-handler.js";
@@ -336,12 +337,15 @@ export class ApiHandler {
       if (out) {
         warnings = out.warnings;
         if (typeof out.body === "string" && out.contentType !== undefined) {
+          const length = Buffer.byteLength(out.body);
+          const gzipped = compressedAnswer(req, out.body, length);
           res.writeHead(out.code, {
             "Cache-Control": out.cacheControl ?? "no-cache, private",
             "Content-Type": out.contentType,
-            "Content-Length": String(Buffer.byteLength(out.body)),
+            "Content-Length": String(gzipped?.length ?? length),
+            ...(gzipped ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
           });
-          res.end(out.body);
+          res.end(gzipped ?? out.body);
         } else {
           const opts: Parameters<typeof sendJson>[3] = { pretty: isPrettyPrint(url.search.slice(1), req.headers["user-agent"]) };
           if (out.json !== undefined && out.contentType === undefined) opts.json = out.json;

@@ -12,6 +12,8 @@ import { connect as h2connect } from "node:http2";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createGunzip } from "node:zlib";
+import { createHash } from "node:crypto";
 import * as yaml from "js-yaml";
 import { normalizeIndex, normalizeJson, normalizeKubectl, normalizeText } from "./normalize.js";
 import { startConversionWebhook, type ConversionWebhook, type WebhookMode } from "../server/conversion-webhook-fixture.js";
@@ -50,6 +52,8 @@ export interface HttpStep {
   text?: boolean | "layout";
   /** `h2`: send over HTTP/2 (ALPN; the sequence needs `tls: true`), as kubectl and client-go do. */
   protocol?: "h2";
+  /** Record the parsed, normalised body as its SHA-256 and length (for large answers that would bloat the recording). */
+  digest?: boolean;
 }
 
 export interface KubectlStep {
@@ -119,7 +123,7 @@ export interface Target {
 }
 
 /** The headers clients read; others (Date, Audit-Id, X-Kubernetes-Pf-*) are not compared. */
-const COMPARED_HEADERS = ["content-type", "warning", "location", "cache-control"];
+const COMPARED_HEADERS = ["content-type", "warning", "location", "cache-control", "content-encoding"];
 
 export function loadSequences(): Map<string, Sequence> {
   const out = new Map<string, Sequence>();
@@ -185,11 +189,19 @@ function sendH2(target: Target, method: string, path: string, body: string | und
     stream.on("response", (hs) => {
       head = hs as Record<string, string | string[] | undefined>;
     });
-    stream.setEncoding("utf8");
-    stream.on("data", w.onData);
-    stream.on("end", finish);
-    stream.on("close", finish);
-    stream.on("error", finish);
+    // The body is read once the head says whether it is gzipped.
+    let gunzip: ReturnType<typeof createGunzip> | undefined;
+    stream.on("response", () => {
+      if (head?.["content-encoding"] === "gzip") gunzip = stream.pipe(createGunzip());
+      const src = gunzip ?? stream;
+      src.setEncoding("utf8");
+      src.on("data", w.onData);
+      src.on("end", finish);
+      src.on("error", finish);
+    });
+    // A gzipped body ends when its decompressor has flushed (a truncated one fails there).
+    stream.on("close", () => (gunzip ? gunzip.writableEnded || gunzip.end() : finish()));
+    stream.on("error", () => (gunzip ? gunzip.writableEnded || gunzip.end() : finish()));
     stream.end(body);
   });
 }
@@ -207,10 +219,12 @@ function send(target: Target, method: string, path: string, body: string | undef
         res.destroy();
       });
       const finish = w.finish;
-      res.setEncoding("utf8");
-      res.on("data", w.onData);
-      res.on("end", finish);
-      res.on("error", finish);
+      // A gzipped answer (the client sent `Accept-Encoding: gzip`) is compared as its text.
+      const body = res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
+      body.setEncoding("utf8");
+      body.on("data", w.onData);
+      body.on("end", finish);
+      body.on("error", finish);
     });
     req.on("error", reject);
     if (body !== undefined) req.write(body);
@@ -255,6 +269,10 @@ function stepBody(step: HttpStep, text: string, contentType: string): unknown {
       json = parseBody(text, contentType);
     }
     return { indented: /^[[{]\n {2}\S/.test(text), newline: text.endsWith("\n"), json };
+  }
+  if (step.digest) {
+    const json = JSON.stringify(parseBody(text, contentType));
+    return { sha256: createHash("sha256").update(json).digest("hex"), length: json.length };
   }
   return step.text ? normalizeText(text) : parseBody(text, contentType);
 }

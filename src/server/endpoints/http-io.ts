@@ -15,6 +15,7 @@ import type { JsonValue } from "../../value/json-value.js";
 import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
+import { compressedAnswer } from "./response-compression.js";
 
 /** Kubernetes' request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -141,11 +142,17 @@ export function sendJson(
         ? goJsonIndent(opts.json ?? toJson(body))
         : (opts.json ?? `${toJson(body)}\n`);
   const headers: Record<string, string | string[]> = { "Content-Type": opts.contentType ?? "application/json" };
-  const length = Buffer.byteLength(text);
+  const textLength = Buffer.byteLength(text);
+  const gzipped = compressedAnswer(res.req, text, textLength);
+  const length = gzipped?.length ?? textLength;
   // x/net/http2 declares the length only of a body its 4 KiB write buffer held when the handler returned;
   // a larger one is sent without (HTTP/1.1 answers keep Content-Length).
   if (length <= H2_BUFFERED_BODY || res.req?.httpVersionMajor !== 2) headers["Content-Length"] = String(length);
   headers["Cache-Control"] = opts.cacheControl ?? "no-cache, private";
+  if (gzipped) {
+    headers["Content-Encoding"] = "gzip";
+    headers["Vary"] = "Accept-Encoding";
+  }
   const warnings = opts.warnings && opts.warnings.length > 0 ? warningHeaders(opts.warnings) : [];
   if (warnings.length > 0) headers["Warning"] = warnings;
   try {
@@ -159,7 +166,8 @@ export function sendJson(
   // A string body is sent with the head in one write (a Buffer goes as a second chunk, a writev); but Node
   // then encodes the head with the body's encoding, and Warning values carry UTF-8 as bytes (one char per
   // byte): with a warning the body goes as a Buffer, the head as the bytes it holds.
-  if (warnings.length === 0 && !res.hasHeader("warning")) res.end(text, "utf8");
+  if (gzipped) res.end(gzipped);
+  else if (warnings.length === 0 && !res.hasHeader("warning")) res.end(text, "utf8");
   else res.end(Buffer.from(text, "utf8"));
 }
 
@@ -179,11 +187,14 @@ export function isPrettyPrint(rawQuery: string, userAgent: string | undefined): 
 /** Sends an {@link ApiError}'s Status. */
 export function sendError(res: ServerResponse, err: ApiError, warnings?: readonly string[], yaml = false, pretty = false): void {
   if (err.encoded !== undefined) {
-    const body = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
+    const encoded = typeof err.encoded.body === "string" ? Buffer.from(err.encoded.body, "utf8") : Buffer.from(err.encoded.body);
+    const gzipped = compressedAnswer(res.req, encoded);
+    const body = gzipped ?? encoded;
     const headers: Record<string, string | string[]> = {
       "Cache-Control": "no-cache, private",
       "Content-Type": err.encoded.contentType,
       "Content-Length": String(body.length),
+      ...(gzipped ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
     };
     // The request's warnings (decoding's unknown fields) go with the error in any encoding.
     const w = warnings && warnings.length > 0 ? warningHeaders(warnings) : [];
