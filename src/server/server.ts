@@ -49,6 +49,7 @@ import { negotiatePatchType } from "./endpoints/content-type.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
 import { InFlightLimits } from "./filters/inflight.js";
+import { AUDIT_ID_HEADER, initAuditId } from "./filters/audit-id.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
@@ -370,6 +371,7 @@ export class ApiHandler {
       status: res.statusCode,
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       userAgent: req.headers["user-agent"] ?? "",
+      auditId: String(res.getHeader(AUDIT_ID_HEADER) ?? ""),
       user,
       // Go's Request.Proto, as the API server's httplog records it.
       protocol: `HTTP/${req.httpVersion}`,
@@ -761,7 +763,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   }
   const limits = new InFlightLimits();
   const onRequest = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
-    if (!refuseMissingHost(req, res) && limits.admit(req, res)) return handler.handle(req, res);
+    if (refuseMissingHost(req, res)) return undefined;
+    initAuditId(req, res);
+    if (limits.admit(req, res)) return handler.handle(req, res);
     return undefined;
   };
   let server: Server | Http2SecureServer;

@@ -54,6 +54,8 @@ export interface HttpStep {
   protocol?: "h2";
   /** Record the parsed, normalised body as its SHA-256 and length (for large answers that would bloat the recording). */
   digest?: boolean;
+  /** More answer headers to compare (lower case; an absent one is recorded as absent). */
+  compareHeaders?: string[];
 }
 
 export interface KubectlStep {
@@ -457,6 +459,10 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
       for (const h of COMPARED_HEADERS) {
         const v = a.headers[h];
         if (v !== undefined) hs[h] = normalizeText(Array.isArray(v) ? v.join("\n") : v);
+      }
+      for (const h of step.compareHeaders ?? []) {
+        const v = a.headers[h];
+        hs[h] = v === undefined ? "<absent>" : normalizeText(Array.isArray(v) ? v.join("\n") : v);
       }
       results.push({ step: step.name ?? `${n}: ${step.method} ${step.path}`, status: a.status, headers: hs, body: stepBody(step, a.text, ct) });
     }

@@ -1,6 +1,7 @@
 /**
  * The request log: one record per request by default (`crdkit serve`), none with `logRequests: false`
- * (`crdkit serve --quiet`), whose lifecycle records still go to the log.
+ * (`crdkit serve --quiet`), whose lifecycle records still go to the log. A record carries the request's audit ID
+ * (the client's `Audit-ID` here), as kube-apiserver's httplog does.
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
@@ -9,7 +10,7 @@ import { type LogRecord, startServer } from "../../src/server/server.js";
 
 function get(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { "User-Agent": "log-test" } }, (res) => {
+    const req = request(url, { headers: { "User-Agent": "log-test", "Audit-ID": "log-audit-1" } }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
       res.on("error", reject);
@@ -38,7 +39,7 @@ describe("request log", () => {
       assert.equal(requests.length, 1);
       const { durationMs, ...rest } = requests[0]!;
       assert.equal(typeof durationMs, "number");
-      assert.deepEqual(rest, { level: "info", msg: "request", method: "GET", path: "/version", query: "?x=1", status: 200, userAgent: "log-test", user: "system:unsecured", protocol: "HTTP/1.1" });
+      assert.deepEqual(rest, { level: "info", msg: "request", method: "GET", path: "/version", query: "?x=1", status: 200, userAgent: "log-test", auditId: "log-audit-1", user: "system:unsecured", protocol: "HTTP/1.1" });
     });
   }
 });
