@@ -113,7 +113,7 @@ const MAX_CACHED_KEY = 64;
  * Map keys in Go's order (UTF-8 bytes): without surrogates that is UTF-16 order, the default sort's (not called
  * for keys already in that order, as those of decoded stored objects are).
  */
-function sortedKeys(o: Record<string, JsonValue>): string[] {
+export function goSortedKeys(o: Record<string, JsonValue>): string[] {
   const keys = Object.keys(o);
   let ordered = true;
   for (let i = 0; i < keys.length; i++) {
@@ -125,7 +125,7 @@ function sortedKeys(o: Record<string, JsonValue>): string[] {
 }
 
 /** `"key":` as encoding/json writes a map key. */
-function keyText(k: string): string {
+export function goKeyText(k: string): string {
   let t = KEY_TEXTS.get(k);
   if (t === undefined) {
     t = `${goJsonString(k)}:`;
@@ -155,11 +155,11 @@ function marshalRecursive(x: JsonValue | undefined, depth: number): string {
       }
       if (x instanceof Float64) return goJsonFloat(toNumber(x));
       const o = x as Record<string, JsonValue>;
-      const keys = sortedKeys(o);
+      const keys = goSortedKeys(o);
       let out = "{";
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
-        out += `${i > 0 ? "," : ""}${keyText(k)}${marshalRecursive(o[k], depth + 1)}`;
+        out += `${i > 0 ? "," : ""}${goKeyText(k)}${marshalRecursive(o[k], depth + 1)}`;
       }
       return `${out}}`;
     }

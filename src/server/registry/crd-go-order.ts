@@ -5,80 +5,83 @@
  * `fieldsV1`) as they are. The values themselves are not changed: the stored object already omits what Go omits.
  */
 import { compareGoStrings } from "../../go/fmt.js";
+import { goStruct, goStructAppend, type GoShape, type GoStruct } from "../../go/json-struct.js";
 import { isObject, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
-/** How a member is ordered: a struct, a list or a Go map of one, or a value kept as it is. */
-type Shape = Struct | { list: Shape } | { map: Shape } | "raw" | "sorted" | "schemaOrBool" | "schemaOrArray" | "dependencies";
-interface Struct {
-  fields: [string, Shape][];
-}
+const struct = (fields: [string, GoShape][]): GoStruct => goStruct(fields);
+/** A Go map of strings (labels, annotations). */
+const SORTED: GoShape = { map: "any" };
 
-const struct = (fields: [string, Shape][]): Struct => ({ fields });
-
-const OWNER_REFERENCE = struct([["apiVersion", "raw"], ["kind", "raw"], ["name", "raw"], ["uid", "raw"], ["controller", "raw"], ["blockOwnerDeletion", "raw"]]);
+const OWNER_REFERENCE = struct([["apiVersion", "any"], ["kind", "any"], ["name", "any"], ["uid", "any"], ["controller", "any"], ["blockOwnerDeletion", "any"]]);
 const MANAGED_FIELDS_ENTRY = struct([
-  ["manager", "raw"], ["operation", "raw"], ["apiVersion", "raw"], ["time", "raw"], ["fieldsType", "raw"], ["fieldsV1", "raw"], ["subresource", "raw"],
+  ["manager", "any"], ["operation", "any"], ["apiVersion", "any"], ["time", "any"], ["fieldsType", "any"], ["fieldsV1", "any"], ["subresource", "any"],
 ]);
 const OBJECT_META = struct([
-  ["name", "raw"], ["generateName", "raw"], ["namespace", "raw"], ["selfLink", "raw"], ["uid", "raw"], ["resourceVersion", "raw"],
-  ["generation", "raw"], ["creationTimestamp", "raw"], ["deletionTimestamp", "raw"], ["deletionGracePeriodSeconds", "raw"],
-  ["labels", "sorted"], ["annotations", "sorted"], ["ownerReferences", { list: OWNER_REFERENCE }], ["finalizers", "raw"],
-  ["managedFields", { list: MANAGED_FIELDS_ENTRY }],
+  ["name", "any"], ["generateName", "any"], ["namespace", "any"], ["selfLink", "any"], ["uid", "any"], ["resourceVersion", "any"],
+  ["generation", "any"], ["creationTimestamp", "any"], ["deletionTimestamp", "any"], ["deletionGracePeriodSeconds", "any"],
+  ["labels", SORTED], ["annotations", SORTED], ["ownerReferences", OWNER_REFERENCE], ["finalizers", "any"],
+  ["managedFields", MANAGED_FIELDS_ENTRY],
 ]);
 
-const VALIDATION_RULE = struct([["rule", "raw"], ["message", "raw"], ["messageExpression", "raw"], ["reason", "raw"], ["fieldPath", "raw"], ["optionalOldSelf", "raw"]]);
-const SCHEMA: Struct = struct([]);
-SCHEMA.fields.push(
-  ["id", "raw"], ["$schema", "raw"], ["$ref", "raw"], ["description", "raw"], ["type", "raw"], ["format", "raw"], ["title", "raw"],
-  ["default", "raw"], ["maximum", "raw"], ["exclusiveMaximum", "raw"], ["minimum", "raw"], ["exclusiveMinimum", "raw"],
-  ["maxLength", "raw"], ["minLength", "raw"], ["pattern", "raw"], ["maxItems", "raw"], ["minItems", "raw"], ["uniqueItems", "raw"],
-  ["multipleOf", "raw"], ["enum", "raw"], ["maxProperties", "raw"], ["minProperties", "raw"], ["required", "raw"],
-  ["items", "schemaOrArray"], ["allOf", { list: SCHEMA }], ["oneOf", { list: SCHEMA }], ["anyOf", { list: SCHEMA }], ["not", SCHEMA],
-  ["properties", { map: SCHEMA }], ["additionalProperties", "schemaOrBool"], ["patternProperties", { map: SCHEMA }],
-  ["dependencies", "dependencies"], ["additionalItems", "schemaOrBool"], ["definitions", { map: SCHEMA }],
-  ["externalDocs", struct([["description", "raw"], ["url", "raw"]])], ["example", "raw"], ["nullable", "raw"],
-  ["x-kubernetes-preserve-unknown-fields", "raw"], ["x-kubernetes-embedded-resource", "raw"], ["x-kubernetes-int-or-string", "raw"],
-  ["x-kubernetes-list-map-keys", "raw"], ["x-kubernetes-list-type", "raw"], ["x-kubernetes-map-type", "raw"],
-  ["x-kubernetes-validations", { list: VALIDATION_RULE }],
-);
+const VALIDATION_RULE = struct([["rule", "any"], ["message", "any"], ["messageExpression", "any"], ["reason", "any"], ["fieldPath", "any"], ["optionalOldSelf", "any"]]);
+// JSONSchemaProps refers to itself: its fields are filled in below. A schema shape applies to either member of
+// JSONSchemaPropsOrBool and JSONSchemaPropsOrArray (an object, or each element of a list), and to the schemas of
+// JSONSchemaPropsOrStringArray (`dependencies`: a list of property names is kept as it is).
+const SCHEMA: GoStruct = goStruct([]);
+goStructAppend(SCHEMA, [
+  ["id", "any"], ["$schema", "any"], ["$ref", "any"], ["description", "any"], ["type", "any"], ["format", "any"], ["title", "any"],
+  ["default", "any"], ["maximum", "any"], ["exclusiveMaximum", "any"], ["minimum", "any"], ["exclusiveMinimum", "any"],
+  ["maxLength", "any"], ["minLength", "any"], ["pattern", "any"], ["maxItems", "any"], ["minItems", "any"], ["uniqueItems", "any"],
+  ["multipleOf", "any"], ["enum", "any"], ["maxProperties", "any"], ["minProperties", "any"], ["required", "any"],
+  ["items", SCHEMA], ["allOf", SCHEMA], ["oneOf", SCHEMA], ["anyOf", SCHEMA], ["not", SCHEMA],
+  ["properties", { map: SCHEMA }], ["additionalProperties", SCHEMA], ["patternProperties", { map: SCHEMA }],
+  ["dependencies", { map: SCHEMA }], ["additionalItems", SCHEMA], ["definitions", { map: SCHEMA }],
+  ["externalDocs", struct([["description", "any"], ["url", "any"]])], ["example", "any"], ["nullable", "any"],
+  ["x-kubernetes-preserve-unknown-fields", "any"], ["x-kubernetes-embedded-resource", "any"], ["x-kubernetes-int-or-string", "any"],
+  ["x-kubernetes-list-map-keys", "any"], ["x-kubernetes-list-type", "any"], ["x-kubernetes-map-type", "any"],
+  ["x-kubernetes-validations", VALIDATION_RULE],
+]);
 
-const NAMES = struct([["plural", "raw"], ["singular", "raw"], ["shortNames", "raw"], ["kind", "raw"], ["listKind", "raw"], ["categories", "raw"]]);
+const NAMES = struct([["plural", "any"], ["singular", "any"], ["shortNames", "any"], ["kind", "any"], ["listKind", "any"], ["categories", "any"]]);
 const VERSION = struct([
-  ["name", "raw"], ["served", "raw"], ["storage", "raw"], ["deprecated", "raw"], ["deprecationWarning", "raw"],
+  ["name", "any"], ["served", "any"], ["storage", "any"], ["deprecated", "any"], ["deprecationWarning", "any"],
   ["schema", struct([["openAPIV3Schema", SCHEMA]])],
-  ["subresources", struct([["status", "raw"], ["scale", struct([["specReplicasPath", "raw"], ["statusReplicasPath", "raw"], ["labelSelectorPath", "raw"]])]])],
-  ["additionalPrinterColumns", { list: struct([["name", "raw"], ["type", "raw"], ["format", "raw"], ["description", "raw"], ["priority", "raw"], ["jsonPath", "raw"]]) }],
-  ["selectableFields", { list: struct([["jsonPath", "raw"]]) }],
+  ["subresources", struct([["status", "any"], ["scale", struct([["specReplicasPath", "any"], ["statusReplicasPath", "any"], ["labelSelectorPath", "any"]])]])],
+  ["additionalPrinterColumns", struct([["name", "any"], ["type", "any"], ["format", "any"], ["description", "any"], ["priority", "any"], ["jsonPath", "any"]])],
+  ["selectableFields", struct([["jsonPath", "any"]])],
 ]);
-const CLIENT_CONFIG = struct([["url", "raw"], ["service", struct([["namespace", "raw"], ["name", "raw"], ["path", "raw"], ["port", "raw"]])], ["caBundle", "raw"]]);
-const CONVERSION = struct([["strategy", "raw"], ["webhook", struct([["clientConfig", CLIENT_CONFIG], ["conversionReviewVersions", "raw"]])]]);
-const SPEC = struct([["group", "raw"], ["names", NAMES], ["scope", "raw"], ["versions", { list: VERSION }], ["conversion", CONVERSION], ["preserveUnknownFields", "raw"]]);
-const CONDITION = struct([["type", "raw"], ["status", "raw"], ["lastTransitionTime", "raw"], ["reason", "raw"], ["message", "raw"]]);
-const STATUS = struct([["conditions", { list: CONDITION }], ["acceptedNames", NAMES], ["storedVersions", "raw"]]);
-const CRD = struct([["apiVersion", "raw"], ["kind", "raw"], ["metadata", OBJECT_META], ["spec", SPEC], ["status", STATUS]]);
+const CLIENT_CONFIG = struct([["url", "any"], ["service", struct([["namespace", "any"], ["name", "any"], ["path", "any"], ["port", "any"]])], ["caBundle", "any"]]);
+const CONVERSION = struct([["strategy", "any"], ["webhook", struct([["clientConfig", CLIENT_CONFIG], ["conversionReviewVersions", "any"]])]]);
+const SPEC = struct([["group", "any"], ["names", NAMES], ["scope", "any"], ["versions", VERSION], ["conversion", CONVERSION], ["preserveUnknownFields", "any"]]);
+const CONDITION = struct([["type", "any"], ["status", "any"], ["lastTransitionTime", "any"], ["reason", "any"], ["message", "any"]]);
+const STATUS = struct([["conditions", CONDITION], ["acceptedNames", NAMES], ["storedVersions", "any"]]);
+/** ObjectMeta. */
+export const OBJECT_META_SHAPE: GoShape = OBJECT_META;
+/**
+ * The CRD as the patch handler encodes the current object (apiVersion before kind, as the real server quotes it in
+ * test/golden/server/34-fuzz-findings-2.json).
+ */
+const CRD = struct([["apiVersion", "any"], ["kind", "any"], ["metadata", OBJECT_META], ["spec", SPEC], ["status", STATUS]]);
+/** A CustomResourceDefinition as the API server answers it (TypeMeta first: kind, apiVersion). */
+export const CRD_SHAPE: GoShape = struct([["kind", "any"], ["apiVersion", "any"], ["metadata", OBJECT_META], ["spec", SPEC], ["status", STATUS]]);
 
 function sortedKeys(o: JsonObject): string[] {
   return Object.keys(o).sort(compareGoStrings);
 }
 
-function ordered(v: JsonValue, shape: Shape, maps: WeakSet<object>): JsonValue {
-  if (shape === "raw") return v;
-  if (Array.isArray(v)) {
-    if (shape === "schemaOrArray") return v.map((x) => ordered(x, SCHEMA, maps));
-    return typeof shape === "object" && "list" in shape ? v.map((x) => ordered(x, shape.list, maps)) : v;
-  }
+function ordered(v: JsonValue, shape: GoShape, maps: WeakSet<object>): JsonValue {
+  if (shape === "any") return v;
+  // A slice of the shape's type (or either form of JSONSchemaPropsOrArray/OrStringArray).
+  if (Array.isArray(v)) return v.map((x) => ordered(x, shape, maps));
   if (!isObject(v)) return v;
+  if ("pick" in shape) return ordered(v, shape.pick(v), maps);
   const out: JsonObject = {};
-  if (shape === "schemaOrBool" || shape === "schemaOrArray") return ordered(v, SCHEMA, maps);
-  if (shape === "sorted" || shape === "dependencies" || "map" in shape) {
+  if ("map" in shape) {
     // A Go map: json.Marshal sorts its keys (integer-like keys come first in a JS object: `maps` says to sort).
     maps.add(out);
-    // dependencies: JSONSchemaPropsOrStringArray, a schema or a list of property names.
-    const item: Shape = shape === "sorted" ? "raw" : shape === "dependencies" ? SCHEMA : shape.map;
-    for (const k of sortedKeys(v)) setKey(out, k, ordered(v[k]!, item, maps));
+    for (const k of sortedKeys(v)) setKey(out, k, ordered(v[k]!, shape.map, maps));
     return out;
   }
-  if ("list" in shape) return v;
   for (const [k, s] of shape.fields) if (Object.hasOwn(v, k)) setKey(out, k, ordered(v[k]!, s, maps));
   // Members the struct does not have (none in a stored object) keep their place after the known ones.
   for (const k of Object.keys(v)) if (!Object.hasOwn(out, k)) setKey(out, k, v[k]!);
