@@ -57,7 +57,7 @@ import { answerClientError, refuseExpectation, refuseMissingHost } from "./endpo
 import { requestUrl, sendBadRequestTarget } from "./endpoints/request-url.js";
 import { indexBody, listedPaths } from "./discovery/index-paths.js";
 import { defaultUiDir, isUiPath, serveUi } from "./ui.js";
-import { SERVED_VERSION, versionInfo } from "./discovery/version.js";
+import { SERVED_VERSION, versionAnswer } from "./discovery/version.js";
 import { serveWatch } from "./endpoints/watch.js";
 import { NamespaceDeleter } from "./controllers/namespace-deleter.js";
 import { GarbageCollector, type GcClient } from "./garbagecollector/garbage-collector.js";
@@ -409,7 +409,7 @@ export class ApiHandler {
     switch (r.kind) {
       case "version":
         getOnly();
-        return { code: 200, body: versionInfo() };
+        return versionAnswer();
       case "ping":
         // A check's own path answers `ok` (healthz adaptCheckToHandler; ping never fails), without nosniff.
         return { code: 200, body: "ok", contentType: "text/plain; charset=utf-8" };

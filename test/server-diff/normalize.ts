@@ -141,6 +141,8 @@ export function normalizeText(s: string, _key = ""): string {
   return s
     .replace(UUID, "<uid>")
     .replace(RFC3339, "<time>")
+    // a Table's age cells (`"cells":[…,"5s"]`) in an answer kept as text
+    .replace(/"cells":\[[^\]]*\]/g, (m) => m.replace(/"\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)"/g, '"<age>"'))
     .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")
     .replace(/object not decodable revision=\d+/g, "object not decodable revision=<rv>")
     // The oracle serves each sequence under its own etcd prefix (`/registry-07-conversion/…`); crdkit's is `/registry/`.

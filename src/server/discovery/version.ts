@@ -1,5 +1,8 @@
 /** `GET /version`: kubectl's dispatcher picks `kubectl.1.<minor>` from it. */
+import { goJsonIndent } from "../../go/json.js";
+import { goJsonMarshalStruct } from "../../go/json-struct.js";
 import type { JsonObject } from "../../value/json-value.js";
+import { VERSION_INFO } from "../typed/go-shapes.js";
 
 /** The Kubernetes version crdkit serves the API of. */
 export const SERVED_VERSION = { major: "1", minor: "32" };
@@ -16,4 +19,10 @@ export function versionInfo(): JsonObject {
     compiler: "gc",
     platform: `${process.platform}/${process.arch === "x64" ? "amd64" : process.arch}`,
   };
+}
+
+/** The answer to `GET /version`: version.Info as WriteRawJSON writes it (json.MarshalIndent, struct order, no newline). */
+export function versionAnswer(): { code: number; body: JsonObject; json: string } {
+  const body = versionInfo();
+  return { code: 200, body, json: goJsonIndent(goJsonMarshalStruct(body, VERSION_INFO)) };
 }

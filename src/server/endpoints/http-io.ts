@@ -11,6 +11,7 @@ import { goYamlMarshal } from "../../go/yaml.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
 import { isStatus, statusJson } from "./status-json.js";
+import { typedJson } from "../typed/typed-json.js";
 import type { JsonValue } from "../../value/json-value.js";
 import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
@@ -114,9 +115,12 @@ export function unrecognizedBody(describe: string, err: string, body: Buffer): A
   return apiErrors.badRequest(`the object provided is unrecognized (must be of type ${describe}): ${err} (${summarizeBody(body)})`);
 }
 
-/** JSON text as Go's encoding/json writes unstructured objects (sorted keys), and Status objects as structs. */
+/**
+ * JSON text as Go's encoding/json writes the answer: unstructured objects (custom resources) with sorted keys,
+ * typed objects (Status, CRDs, discovery documents, Table, Scale, …) in their struct's field order.
+ */
 export function toJson(v: JsonValue): string {
-  return isStatus(v) ? statusJson(v) : goJsonMarshal(v);
+  return isStatus(v) ? statusJson(v) : (typedJson(v) ?? goJsonMarshal(v));
 }
 
 /** x/net/http2's `handlerChunkWriteSize`: the response bytes buffered before the head is written. */

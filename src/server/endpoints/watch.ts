@@ -4,7 +4,7 @@
  * changes after N, replayed from the store's history; 410 Expired when N was compacted away).
  */
 import { RevisionCompactedError, type StoreEvent, type StoreWatch } from "../../storage/types.js";
-import { goJsonMarshal } from "../../go/json.js";
+import { toJson } from "./http-io.js";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
@@ -51,7 +51,7 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
   const send = (type: string, obj: JsonValue) => {
     if (res.writableEnded) return;
     // metav1.WatchEvent's field order: type, then object.
-    res.write(`{"type":${JSON.stringify(type)},"object":${goJsonMarshal(obj)}}\n`);
+    res.write(`{"type":${JSON.stringify(type)},"object":${toJson(obj)}}\n`);
     // A client that does not read would make the server buffer every event: end its watch, as the API
     // server closes unresponsive watchers (the client re-watches from its last resourceVersion).
     if (res.writableLength > MAX_UNREAD_WATCH_BYTES) stop();
