@@ -335,3 +335,34 @@ export function goParseDuration(orig: string): bigint | string {
   if (neg) return -d;
   return d <= TWO63 - 1n ? d : invalid();
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAY = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const LONG_DAY = "(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
+const MONTH = `(${MONTHS.join("|")})`;
+/** http.TimeFormat (`Mon, 02 Jan 2006 15:04:05 GMT`), time.RFC850 and time.ANSIC: day, month, year, h, m, s groups. */
+const HTTP_TIME_LAYOUTS: readonly { re: RegExp; order: readonly [number, number, number, number, number, number] }[] = [
+  { re: new RegExp(`^${DAY}, (\\d\\d) ${MONTH} (\\d{4}) (\\d\\d):(\\d\\d):(\\d\\d) GMT$`), order: [2, 3, 4, 5, 6, 7] },
+  { re: new RegExp(`^${LONG_DAY}, (\\d\\d)-${MONTH}-(\\d\\d) (\\d\\d):(\\d\\d):(\\d\\d) [A-Z]{3,5}$`), order: [2, 3, 4, 5, 6, 7] },
+  { re: new RegExp(`^${DAY} ${MONTH} ( \\d|\\d\\d?) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{4})$`), order: [3, 2, 7, 4, 5, 6] },
+];
+
+/**
+ * net/http's `ParseTime`: an HTTP date in one of the three layouts HTTP/1.1 allows, as Unix seconds; undefined
+ * when none parses (or a field is out of range, as time.Parse refuses it). RFC 850's two-digit years are 1969–2068.
+ */
+export function parseHttpTime(s: string): number | undefined {
+  for (const { re, order } of HTTP_TIME_LAYOUTS) {
+    const m = re.exec(s);
+    if (!m) continue;
+    const [di, mi, yi, hi, ni, si] = order;
+    const day = Number(m[di]!.trim());
+    const month = MONTHS.indexOf(m[mi]!) + 1;
+    let year = Number(m[yi]);
+    if (m[yi]!.length === 2) year += year >= 69 ? 1900 : 2000;
+    const [h, min, sec] = [Number(m[hi]), Number(m[ni]), Number(m[si])];
+    if (h > 23 || min > 59 || sec > 59 || day < 1 || day > daysInMonth(year, month)) continue;
+    return daysFromCivil(year, month, day) * 86_400 + h * 3600 + min * 60 + sec;
+  }
+  return undefined;
+}

@@ -31,6 +31,7 @@ import { Discovery, discoveryContentType, negotiateDiscovery } from "./discovery
 import { ApiError, apiErrors } from "./endpoints/errors.js";
 import { isPrettyPrint, sendError, sendJson } from "./endpoints/http-io.js";
 import { compressedAnswer } from "./endpoints/response-compression.js";
+import { serveContent } from "./endpoints/serve-content.js";
 import { EncodedObjects } from "./endpoints/encoded-objects.js";
 import { OpenApi } from "./openapi/openapi.js";
 import { OpenApiV2Cache, serveOpenApiV2 } from "./openapi/openapi-v2-handler.js";
@@ -455,15 +456,22 @@ export class ApiHandler {
         return { code: 200, body: l };
       }
       // kube-openapi's v3 handlers answer every method as GET
-      case "openapiIndex":
-        return { code: 200, body: this.openapi.index() };
+      case "openapiIndex": {
+        const index = this.openapi.indexDocument();
+        res.setHeader("Etag", `"${index.hash}"`);
+        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Cache-Control", "no-cache, private");
+        serveContent(req, res, index.modified, Buffer.from(index.text, "utf8"));
+        return undefined;
+      }
       case "openapiDoc":
       case "openapiDiscoveryDoc": {
         const name = r.kind === "openapiDoc" ? `apis/${r.group}/${r.version}` : r.name;
         const doc = r.kind === "openapiDoc" ? this.openapi.document(r.group, r.version) : this.openapi.discoveryDocument(r.name);
         if (!doc) return this.dispatch({ kind: "openapiNone" }, req, res, query, ctx);
-        res.setHeader("ETag", `"${doc.hash}"`);
+        res.setHeader("Etag", `"${doc.hash}"`);
         res.setHeader("Vary", "Accept");
+        res.setHeader("Content-Type", "application/json");
         // kube-openapi's handler3: a document asked for by another hash moves (301) to its current URL; one
         // asked for by its hash may be cached for good.
         const hash = query.get("hash");
@@ -474,9 +482,10 @@ export class ApiHandler {
             return undefined;
           }
           res.setHeader("Expires", new Date(Date.now() + 365 * 86_400_000).toUTCString());
-          return { code: 200, body: doc.text, contentType: "application/json", cacheControl: "public, immutable" };
-        }
-        return { code: 200, body: doc.text, contentType: "application/json" };
+          res.setHeader("Cache-Control", "public, immutable");
+        } else res.setHeader("Cache-Control", "no-cache, private");
+        serveContent(req, res, doc.modified, Buffer.from(doc.text, "utf8"));
+        return undefined;
       }
       case "openapiV2":
         readOnly();

@@ -141,6 +141,8 @@ export function normalizeText(s: string, _key = ""): string {
   return s
     .replace(UUID, "<uid>")
     .replace(RFC3339, "<time>")
+    // HTTP dates (Last-Modified, Expires).
+    .replace(/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT\b/g, "<http-time>")
     // a Table's age cells (`"cells":[…,"5s"]`) in an answer kept as text
     .replace(/"cells":\[[^\]]*\]/g, (m) => m.replace(/"\d+(?:s|m(?:\d+s)?|h(?:\d+m)?|d(?:\d+h)?)"/g, '"<age>"'))
     .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<server>")

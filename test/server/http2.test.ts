@@ -110,7 +110,12 @@ describe("HTTP/2 and HTTP/1.1 on the TLS port", () => {
   for (const [name, path, init] of SAME) {
     it(`answers the same on both protocols: ${name}`, async () => {
       const [a, b] = [await client("h2").request(path, init), await client("http/1.1").request(path, init)];
-      const strip = (r: ProtoResponse) => ({ status: r.status, headers: r.headers, text: r.text.replace(/"(creationTimestamp|time)":"[^"]*"/g, '"$1":"T"') });
+      // Each answer has its own audit ID (a UUID); the rest of the headers must be the same.
+      const strip = (r: ProtoResponse) => {
+        const { "audit-id": auditId, ...headers } = r.headers;
+        assert.match(String(auditId), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        return { status: r.status, headers, text: r.text.replace(/"(creationTimestamp|time)":"[^"]*"/g, '"$1":"T"') };
+      };
       assert.deepEqual(strip(a), strip(b));
       assert.notEqual(a.status, 0);
     });
@@ -138,7 +143,9 @@ describe("HTTP/2 and HTTP/1.1 on the TLS port", () => {
       const x = await h2.request(a[i]![0], a[i]![1]);
       const y = await h1.request(b[i]![0], b[i]![1]);
       assert.equal(x.status, y.status, `step ${i}: ${x.text}`);
-      assert.deepEqual(x.headers, { ...y.headers, "content-length": x.headers["content-length"]! }, `step ${i}`);
+      // The same headers but the length (the names differ) and each answer's own audit ID.
+      assert.deepEqual(x.headers, { ...y.headers, "content-length": x.headers["content-length"]!, "audit-id": x.headers["audit-id"]! }, `step ${i}`);
+      assert.notEqual(x.headers["audit-id"], y.headers["audit-id"], `step ${i}`);
       assert.equal(norm(x, "via-h2"), norm(y, "via-h1"), `step ${i}`);
     }
   });

@@ -3,8 +3,8 @@
  * NYTimes' gziphandler): the Accept clauses, best first (goautoneg), pick JSON or the protobuf form (both
  * spellings, `…spec.v2@v1.0+protobuf` and `…spec.v2.v1.0+protobuf`, answered as the latter); none → 406
  * with an empty body. Both forms share one ETag (the SHA-512 of the JSON text, in upper-case hex) and
- * `Vary: Accept`; `If-None-Match` with that ETag gets 304 (`http.ServeContent`); bodies of 1400 bytes or more
- * are gzipped when the client accepts gzip. Range requests are answered whole.
+ * `Vary: Accept`; conditional and range requests as `http.ServeContent` answers them (endpoints/serve-content.ts);
+ * bodies of 1400 bytes or more are gzipped when the client accepts gzip.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import type { JsonObject } from "../../value/json-value.js";
 import { toJson } from "../endpoints/http-io.js";
 import { openApiV2Protobuf } from "./openapi-v2-protobuf.js";
+import { serveContent } from "../endpoints/serve-content.js";
 
 export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
@@ -109,29 +110,17 @@ export function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, answer
   for (const clause of parseAccept(req.headers.accept || "*/*")) {
     const format = FORMATS.find((f) => (clause.type === "application" || clause.type === "*") && (clause.subType === f.subType || clause.subType === "*"));
     if (!format) continue;
-    const etag = `"${answer.etag}"`;
-    const headers: Record<string, string | string[]> = {
-      "Cache-Control": "no-cache, private",
-      "Content-Type": format.contentType,
-      Etag: etag,
-      "Last-Modified": answer.lastModified.toUTCString(),
-      Vary: vary,
+    res.setHeader("Cache-Control", "no-cache, private");
+    res.setHeader("Content-Type", format.contentType);
+    res.setHeader("Etag", `"${answer.etag}"`);
+    res.setHeader("Vary", vary);
+    // gziphandler compresses what ServeContent writes (a whole body or a range) from 1400 bytes.
+    const encode = (sent: Buffer): Buffer => {
+      if (!gzip || sent.length < GZIP_MIN_SIZE) return sent;
+      res.setHeader("Content-Encoding", "gzip");
+      return gzipSync(sent);
     };
-    if (req.headers["if-none-match"]?.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
-      delete headers["Content-Type"];
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    let body = format.proto ? answer.protobuf() : answer.json;
-    if (gzip && body.length >= GZIP_MIN_SIZE) {
-      body = gzipSync(body);
-      headers["Content-Encoding"] = "gzip";
-    }
-    headers["Accept-Ranges"] = "bytes";
-    headers["Content-Length"] = String(body.length);
-    res.writeHead(200, headers);
-    res.end(body);
+    serveContent(req, res, answer.lastModified, format.proto ? answer.protobuf() : answer.json, encode);
     return;
   }
   res.writeHead(406, { "Cache-Control": "no-cache, private", Vary: vary, "Content-Length": "0" });

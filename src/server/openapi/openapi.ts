@@ -12,7 +12,7 @@ import { crdPaths } from "./crd-paths.js";
 import { LIST_META, OBJECT_META, sharedSchemaTexts } from "./openapi-meta.js";
 import { schemaJson } from "./schema-json.js";
 import { compareGoStrings } from "../../go/fmt.js";
-import { goJsonString } from "../../go/json.js";
+import { goJsonMarshal, goJsonString } from "../../go/json.js";
 import { PUBLISHED_CRD_OPENAPI_BROTLI } from "./published-crd-openapi.js";
 import { PUBLISHED_DISCOVERY_DOCS } from "./published-discovery-docs.js";
 import { PUBLISHED_V2_BUILTIN_BROTLI } from "./published-v2-builtin.js";
@@ -175,6 +175,9 @@ function pushSortedJson(out: string[], m: Map<string, string>): void {
  * schemas, are the cached strings, shared between documents rather than copied), and its hash.
  */
 class Doc {
+  /** When it was built (its Last-Modified: kube-openapi's time of the spec's last computation). */
+  readonly modified = new Date();
+
   constructor(
     readonly parts: readonly string[],
     readonly hash: string,
@@ -196,6 +199,7 @@ function docOf(parts: string[], key?: string): Doc {
 export class OpenApi {
   private readonly perCrd = new Map<string, { revision: number; paths: Map<string, string>; schemas: Map<string, string> }>();
   private readonly docs = new Map<string, Doc>();
+  private lastIndex: Doc | undefined;
   /** The published v2 document without CRDs (JSON text), decompressed on first need. */
   private v2Builtin: string | undefined;
 
@@ -235,12 +239,19 @@ export class OpenApi {
     return { paths };
   }
 
+  /** The index as its JSON text (json.Marshal of the discovery), its hash, and when that text last changed. */
+  indexDocument(): { text: string; hash: string; modified: Date } {
+    const text = goJsonMarshal(this.index());
+    if (this.lastIndex?.text !== text) this.lastIndex = docOf([text]);
+    return this.lastIndex;
+  }
+
   /**
    * `GET /openapi/v3/apis`, `/openapi/v3/apis/<group>`, `/openapi/v3/version`: the document of that discovery web
    * service as Kubernetes serves it (hashed as kube-openapi hashes: SHA-512 of its bytes), or undefined (a CRD's
    * group has none).
    */
-  discoveryDocument(name: string): { text: string; hash: string } | undefined {
+  discoveryDocument(name: string): { text: string; hash: string; modified: Date } | undefined {
     const cached = this.docs.get(name);
     if (cached) return cached;
     if (!Object.hasOwn(PUBLISHED_DISCOVERY_DOCS, name)) return undefined;
@@ -251,7 +262,7 @@ export class OpenApi {
   }
 
   /** `GET /openapi/v3/apis/<group>/<version>` as JSON text, or undefined when not served. */
-  document(group: string, version: string): { text: string; hash: string } | undefined {
+  document(group: string, version: string): { text: string; hash: string; modified: Date } | undefined {
     const gv = groupVersion(group, version);
     const c = this.contributors().get(gv);
     return c ? this.groupVersionDocument(gv, c) : undefined;
@@ -261,7 +272,7 @@ export class OpenApi {
    * A group version's document, built on first need and kept until one of its CRDs changes; its hash is
    * kube-openapi's: SHA-512 of the JSON bytes, in upper-case hex.
    */
-  private groupVersionDocument(gv: string, c: Contributors): { text: string; hash: string } {
+  private groupVersionDocument(gv: string, c: Contributors): { text: string; hash: string; modified: Date } {
     const cached = this.docs.get(gv);
     if (cached && cached.key === c.key) return cached;
     if (c.key === BUILTIN) {
