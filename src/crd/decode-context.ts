@@ -3,7 +3,7 @@
  * a fork of encoding/json) does it: `null` leaves a field unset, a value of the wrong JSON type is an
  * `UnmarshalTypeError` (the first one is reported), unknown keys are collected as strict-decoding paths.
  */
-import { type JsonObject, type JsonValue, isObject, kindOf } from "../value/json-value.js";
+import { type JsonObject, type JsonValue, isObject, kindOf, RawNumber } from "../value/json-value.js";
 
 /** The maximum nesting depth of encoding/json (`exceeded max depth`). */
 export const MAX_JSON_DEPTH = 10000;
@@ -28,6 +28,7 @@ function goJsonKind(v: JsonValue): string {
 }
 
 function numberLiteral(v: JsonValue): string {
+  if (v instanceof RawNumber) return v.text;
   if (typeof v === "object" && v !== null && "value" in v) return `${(v as { value: number }).value}.0`;
   return String(v);
 }
@@ -59,10 +60,19 @@ export class DecodeContext {
   /** Set when the nesting exceeds {@link MAX_JSON_DEPTH}. */
   tooDeep = false;
 
-  /** The error Kubernetes reports (immediate first, else the first saved one), rendered. */
+  /** The first error of converting the decoded object (its `v1.JSON` values), after decoding. */
+  private conversion: string | undefined;
+
+  /** The error Kubernetes reports (immediate first, else the first saved one, else the conversion's), rendered. */
   get errors(): string[] {
     const e = this.immediate ?? this.firstSaved();
+    if (!e && this.conversion !== undefined) return [this.conversion];
     return e ? [render(e)] : [];
+  }
+
+  /** An error of the conversion that follows decoding (reported only when decoding itself had none). */
+  conversionError(msg: string): void {
+    this.conversion ??= msg;
   }
 
   /** The saved error that comes first in the document (the first recorded when positions are unknown). */
@@ -78,7 +88,7 @@ export class DecodeContext {
   typeError(struct: string, goField: string, v: JsonValue, goType: string, at?: Loc): void {
     const kind = goJsonKind(v);
     // encoding/json prints the literal only when a number does not parse into the integer target.
-    const what = kind === "number" && goType.startsWith("int") ? `number ${numberLiteral(v)}` : kind;
+    const what = kind === "number" && (goType.startsWith("int") || (goType.startsWith("float") && v instanceof RawNumber)) ? `number ${numberLiteral(v)}` : kind;
     this.saved.push({ kind: "type", what, goType, struct, field: goField, ...(at ? { at } : {}) });
   }
 
@@ -101,6 +111,7 @@ export class DecodeContext {
     const inner = new DecodeContext();
     const r = fn(inner);
     if (inner.tooDeep) this.tooDeep = true;
+    if (inner.conversion !== undefined) this.conversion ??= inner.conversion;
     const e = inner.immediate ?? inner.saved[0];
     if (e && !this.immediate) this.immediate = e.kind === "type" ? { ...e, struct, field: typeof field === "string" ? field : field.go } : e;
     return r;

@@ -9,7 +9,7 @@
  * fixed set of field names, and paths are built only for an error or an unknown field.
  */
 import type { JSONSchemaProps, ValidationRule } from "./types.js";
-import { type JsonObject, type JsonValue, isObject, kindOf, setKey } from "../value/json-value.js";
+import { Float64, type JsonObject, type JsonValue, isObject, kindOf, RawNumber, setKey, toNumber } from "../value/json-value.js";
 import { type DecodeContext, fieldLoc, indexLoc, keyLoc, Loc, MAX_JSON_DEPTH, resetGoLoc, StructReader } from "./decode-context.js";
 
 const S = "JSONSchemaProps";
@@ -53,6 +53,33 @@ function boolField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): bo
   return typeError(ctx, loc, key, x, "bool");
 }
 
+/**
+ * A `v1.JSON` field's value: kept raw by its unmarshaler, it is converted to Go values after decoding (the
+ * conversion to the internal version), where a number beyond float64 fails.
+ */
+function jsonField(ctx: DecodeContext, x: JsonValue): JsonValue {
+  const lit = outOfRangeLiteral(x);
+  if (lit !== undefined) ctx.conversionError(`json: cannot unmarshal number ${lit} into Go value of type float64`);
+  return x;
+}
+
+/** The first number in `x` beyond float64 (its text when the body kept it), in document order. */
+function outOfRangeLiteral(x: JsonValue): string | undefined {
+  if (x instanceof Float64) return Number.isFinite(x.value) ? undefined : x instanceof RawNumber ? x.text : String(x.value);
+  if (Array.isArray(x)) {
+    for (const e of x) {
+      const t = outOfRangeLiteral(e);
+      if (t !== undefined) return t;
+    }
+  } else if (isObject(x)) {
+    for (const k of Object.keys(x)) {
+      const t = outOfRangeLiteral(x[k]!);
+      if (t !== undefined) return t;
+    }
+  }
+  return undefined;
+}
+
 function intField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): number | undefined {
   const x = field(v, key);
   if (x === undefined) return undefined;
@@ -64,7 +91,8 @@ function floatField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): n
   const x = field(v, key);
   if (x === undefined) return undefined;
   const k = kindOf(x);
-  if (k !== "integer" && k !== "number") return typeError(ctx, loc, key, x, "float64");
+  // (a number beyond float64 does not parse into one either)
+  if ((k !== "integer" && k !== "number") || !Number.isFinite(toNumber(x as number))) return typeError(ctx, loc, key, x, "float64");
   return typeof x === "object" && x !== null && "value" in x ? (x as { value: number }).value : Number(x);
 }
 
@@ -163,7 +191,7 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   if (m & G_DEFAULT) {
     // `default: null` is JSON's null into a *JSON: left unset, not an unknown field (measured on kube-apiserver)
     const def = field(v, "default");
-    if (def !== undefined) out.default = def;
+    if (def !== undefined) out.default = jsonField(ctx, def);
   }
   if (m & G_FLOATS) {
     for (const k of FLOATS) {
@@ -185,7 +213,7 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   if (m & G_PATTERN) setString(out, ctx, v, loc, "pattern");
   if (m & G_ENUM) {
     const en = arrayField(ctx, v, loc, "enum", "[]v1.JSON");
-    if (en !== undefined) out.enum = en.slice();
+    if (en !== undefined) out.enum = en.map((e) => jsonField(ctx, e));
   }
   if (m & G_REQUIRED) {
     const req = stringArrayField(ctx, v, loc, "required");
@@ -207,7 +235,7 @@ export function decodeSchema(ctx: DecodeContext, v: JsonObject, loc: Loc, strict
   }
   if (m & G_EXAMPLE) {
     const example = field(v, "example");
-    if (example !== undefined) out.example = example;
+    if (example !== undefined) out.example = jsonField(ctx, example);
   }
   if (m & G_EXTENSIONS) decodeExtensions(ctx, v, loc, strict, out);
   if (strict && unknown) {

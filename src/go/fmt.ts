@@ -138,6 +138,29 @@ export function goSprint(v: JsonValue | undefined): string {
   }
 }
 
+/**
+ * Go `%#v` of an unstructured value held in an `interface{}`: strings quoted, numbers as `%v` prints them,
+ * `[]interface {}{…}` and `map[string]interface {}{"k":…}` (keys sorted) with `, ` between elements, a nil element
+ * `interface {}(nil)`.
+ */
+export function goSharpSprint(v: JsonValue | undefined): string {
+  switch (kindOf(v)) {
+    case "null":
+      return "interface {}(nil)";
+    case "string":
+      return goQuote(v as string);
+    case "array":
+      return `[]interface {}{${(v as JsonValue[]).map(goSharpSprint).join(", ")}}`;
+    case "object": {
+      const o = v as Record<string, JsonValue>;
+      const keys = Object.keys(o).sort(compareGoStrings);
+      return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpSprint(o[k])}`).join(", ")}}`;
+    }
+    default:
+      return goSprint(v);
+  }
+}
+
 /** encoding/json's word for a JSON value's type in `json: cannot unmarshal X into Go value of type …`. */
 export function goJsonTypeWord(v: JsonValue): string {
   const k = kindOf(v);

@@ -4,7 +4,7 @@
  * API-server round trip (sigs.k8s.io/yaml marshals the go-yaml value with encoding/json, and the server
  * decodes JSON numbers as int64 when the literal is an integer that fits, float64 otherwise).
  */
-import { Float64, type JsonValue, float64, int64, kindOf, toNumber } from "../value/json-value.js";
+import { Float64, type JsonValue, RawNumber, float64, int64, kindOf, toNumber } from "../value/json-value.js";
 import { compareGoStrings } from "./fmt.js";
 
 const INT64_MIN = -(1n << 63n);
@@ -94,6 +94,23 @@ export function goJsonFloat(n: number): string {
   return String(n);
 }
 
+/**
+ * A float64 box as encoding/json writes it — a {@link RawNumber} as it was written (json-patch copies patch
+ * values as `json.RawMessage`, which json.Marshal writes as they are).
+ */
+export function goJsonBoxText(x: Float64): string {
+  return x instanceof RawNumber ? x.text : goJsonFloat(x.value);
+}
+
+/**
+ * The number in encoding/json's `UnmarshalTypeError` (`cannot unmarshal number 1.0 into … of type int64`): the
+ * literal's text, which a value decoded without `rawNumbers` has only in Go's rendering.
+ */
+export function goJsonNumberText(v: number | bigint | Float64): string {
+  if (v instanceof Float64) return goJsonBoxText(v);
+  return typeof v === "number" && !Number.isInteger(v) ? goJsonFloat(v) : String(v);
+}
+
 /** Nesting the recursive encoder handles; deeper values are encoded by the iterative one. */
 const RECURSION_LIMIT = 200;
 const TOO_DEEP = Symbol("too deep");
@@ -153,7 +170,7 @@ function marshalRecursive(x: JsonValue | undefined, depth: number): string {
         for (let i = 0; i < x.length; i++) out += (i > 0 ? "," : "") + marshalRecursive(x[i], depth + 1);
         return `${out}]`;
       }
-      if (x instanceof Float64) return goJsonFloat(toNumber(x));
+      if (x instanceof Float64) return goJsonBoxText(x);
       const o = x as Record<string, JsonValue>;
       const keys = goSortedKeys(o);
       let out = "{";
@@ -204,7 +221,7 @@ export function goJsonMarshalIterative(v: JsonValue | undefined): string {
         out.push(String(x));
         break;
       case "number":
-        out.push(goJsonFloat(toNumber(x as number | Float64)));
+        out.push(x instanceof Float64 ? goJsonBoxText(x) : goJsonFloat(x as number));
         break;
       case "string":
         out.push(goJsonString(x as string));

@@ -12,7 +12,7 @@ export const JSON_MAX_DEPTH = 10000;
 
 /** A UTF-16 surrogate without its partner. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-import { Float64, type JsonObject, type JsonValue, int64, setKey } from "../value/json-value.js";
+import { Float64, type JsonObject, type JsonValue, RawNumber, int64, setKey } from "../value/json-value.js";
 
 export interface JsonDocument {
   value: JsonValue;
@@ -54,18 +54,22 @@ function quoteChar(c: string): string {
 
 /** Where the current `recordRangeErrors` decode records its first out-of-range literal (decoding is synchronous). */
 let rangeRecord: { first?: string } | undefined;
+/** Whether the current decode keeps literals that print otherwise as {@link RawNumber}s (`rawNumbers`). */
+let keepRaw = false;
 
 function numberValue(lit: string, isFloat: boolean, offset: number): JsonValue {
   if (!isFloat) {
     const b = BigInt(lit);
-    if (b >= INT64_MIN && b <= INT64_MAX) return int64(b);
+    if (b >= INT64_MIN && b <= INT64_MAX) return keepRaw && lit === "-0" ? new RawNumber(0, lit) : int64(b);
   }
   const f = Number(lit);
   if (!Number.isFinite(f)) {
     if (!rangeRecord) throw new JsonFail(`strconv.ParseFloat: parsing ${JSON.stringify(lit)}: value out of range`, offset);
     rangeRecord.first ??= lit;
-    return new Float64(f);
+    return keepRaw ? new RawNumber(f, lit) : new Float64(f);
   }
+  // (a float64 prints as JS prints a number, so a literal that reads back as itself needs no box)
+  if (keepRaw && String(f) !== lit) return new RawNumber(f, lit);
   return Number.isInteger(f) ? new Float64(f) : f;
 }
 
@@ -77,16 +81,22 @@ interface Ctx {
   path: string;
 }
 
-/** Parses one or more concatenated JSON values. */
-export function decodeJsonStream(text: string, opts: { recordRangeErrors?: boolean } = {}): JsonStreamResult {
-  if (!opts.recordRangeErrors) return decodeStream(text);
+/**
+ * Parses one or more concatenated JSON values. `rawNumbers`: every number literal that Go would print otherwise
+ * (`-0`, `1.0`, `1e3`, beyond int64) is a {@link RawNumber} holding its text — for the texts that echo a body as
+ * sent, never for a value the server works with.
+ */
+export function decodeJsonStream(text: string, opts: { recordRangeErrors?: boolean; rawNumbers?: boolean } = {}): JsonStreamResult {
+  if (!opts.recordRangeErrors && !opts.rawNumbers) return decodeStream(text);
   const record: { first?: string } = {};
-  rangeRecord = record;
+  if (opts.recordRangeErrors) rangeRecord = record;
+  keepRaw = opts.rawNumbers === true;
   try {
     const r = decodeStream(text);
     return record.first === undefined ? r : { ...r, outOfRange: record.first };
   } finally {
     rangeRecord = undefined;
+    keepRaw = false;
   }
 }
 

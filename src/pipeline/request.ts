@@ -5,6 +5,7 @@
  *
  * What the library does not do is listed in {@link PIPELINE_GAPS}.
  */
+import { bodyGvk } from "./body-gvk.js";
 import { applyDefaults } from "../defaulting/default.js";
 import { pruneNonNullableNullsWithoutDefaults } from "../defaulting/prune-nulls.js";
 import { CrdkitError } from "../errors/crdkit-error.js";
@@ -137,7 +138,9 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     const name = body.slice(body.indexOf("/") + 1);
     dv = { name, structural: body.startsWith(`${ctx.group}/`) ? ctx.versions.get(name)?.structural : undefined };
   }
-  const cannot = (err: string) => `${ctx.kind} in version "${dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  // (the kind and version the body names: the serializer's, with the request's filling in what it lacks)
+  const named = bodyGvk(obj, { group: ctx.group, version: dv.name, kind: ctx.kind });
+  const cannot = (err: string) => `${named?.kind ?? ctx.kind} in version "${named?.version ?? dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
   // the coercer reads kind and apiVersion as strings first
   for (let i = 0; i < TYPE_FIELDS.length; i++) {
     const k = TYPE_FIELDS[i]!;

@@ -22,6 +22,21 @@ export class Float64 {
   }
 }
 
+/**
+ * A number literal kept as it was written (`-0`, `1.0`, `1e3`, `1e400`, integers beyond int64), for the texts
+ * in which Kubernetes echoes it as sent: json-patch keeps patch values as raw JSON, and encoding/json names the
+ * literal in `cannot unmarshal number 1.0 into … of type int64`. Only the JSON decoder's `rawNumbers` mode makes
+ * them (never a request's value itself); `value` is the literal as a float64.
+ */
+export class RawNumber extends Float64 {
+  constructor(
+    value: number,
+    readonly text: string,
+  ) {
+    super(value);
+  }
+}
+
 export type JsonScalar = null | boolean | number | bigint | string | Float64;
 export type JsonValue = JsonScalar | JsonValue[] | JsonObject;
 export interface JsonObject {

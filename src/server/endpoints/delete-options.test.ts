@@ -23,6 +23,11 @@ describe("DeleteOptions (as recorded from kube-apiserver 1.37 in test/golden/ser
     { name: "another kind", f: () => deleteOptionsFromJson('{"apiVersion":"v1","kind":"Pod"}'), want: [400, 'no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:111"'] },
     { name: "string grace period", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":"30"}'), want: [400, "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
     { name: "fractional grace period", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":1.5}'), want: [400, "json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
+    // (recorded in test/golden/server/35-fuzz-json.json): the literal as sent, and a number beyond float64 fails only in a field
+    { name: "grace period 1.0", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":1.0}'), want: [400, "json: cannot unmarshal number 1.0 into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
+    { name: "grace period 1e400", f: () => deleteOptionsFromJson('{"gracePeriodSeconds":1e400}'), want: [400, "json: cannot unmarshal number 1e400 into Go struct field DeleteOptions.gracePeriodSeconds of type int64"] },
+    { name: "propagationPolicy 1e400", f: () => deleteOptionsFromJson('{"propagationPolicy":1e400}'), want: [400, "json: cannot unmarshal number into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation"] },
+    { name: "an unknown field 1e400 is skipped", f: () => deleteOptionsFromJson('{"x":1e400,"propagationPolicy":"x"}') && validateDeleteOptions(deleteOptionsFromJson('{"x":1e400,"propagationPolicy":"x"}')), want: [422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "x": supported values: "Foreground", "Background", "Orphan", "nil"'] },
     {
       name: "an array",
       f: () => deleteOptionsFromJson("[]"),

@@ -8,7 +8,8 @@ import { FieldPath } from "../../errors/field-path.js";
 import { type FieldError, fieldError } from "../../errors/field-error.js";
 import { goQuote } from "../../go/fmt.js";
 import { decodeJsonStream } from "../../io/json-decode.js";
-import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { type Float64, isObject, kindOf, type JsonObject, type JsonValue, RawNumber } from "../../value/json-value.js";
+import { goJsonNumberText } from "../../go/json.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { queryBool, parseGoInt64 } from "./query-params.js";
 import type { QueryParams } from "./request-url.js";
@@ -28,14 +29,40 @@ export function isDryRunDelete(o: DeleteOptions): boolean {
 
 /** The options of a JSON body (already read; not empty). */
 export function deleteOptionsFromJson(text: string): DeleteOptions {
-  const r = decodeJsonStream(text);
+  // (a number beyond float64 fails only where a field converts it: the struct's number fields)
+  const r = decodeJsonStream(text, { recordRangeErrors: true });
   const doc = r.documents[0];
   if (r.problem || !doc) throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${r.problem?.message ?? "unexpected end of JSON input"}`);
-  return deleteOptionsFromValue(doc.value);
+  try {
+    return optionsOf(doc.value);
+  } catch (e) {
+    // encoding/json names a number field's literal as it was sent (`number 1.0`, `number 1e400`)
+    const sent = e instanceof NumberFieldError ? decodeJsonStream(text, { recordRangeErrors: true, rawNumbers: true }).documents[0]?.value : undefined;
+    if (e instanceof NumberFieldError && isObject(sent) && sent[e.field] instanceof RawNumber) throw apiErrors.badRequest(e.message.replace(/number \S+/, `number ${(sent[e.field] as RawNumber).text}`));
+    throw e instanceof NumberFieldError ? apiErrors.badRequest(e.message) : e;
+  }
+}
+
+/** An int64 field given another number (its text Go's rendering of the value, until the raw text replaces it). */
+class NumberFieldError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The options of a decoded body (JSON or YAML). */
 export function deleteOptionsFromValue(v: JsonValue): DeleteOptions {
+  try {
+    return optionsOf(v);
+  } catch (e) {
+    throw e instanceof NumberFieldError ? apiErrors.badRequest(e.message) : e;
+  }
+}
+
+function optionsOf(v: JsonValue): DeleteOptions {
   if (v !== null && !isObject(v)) {
     // The serializer first reads apiVersion and kind into a struct.
     const what = JSON_KIND[kindOf(v)] ?? "value";
@@ -117,10 +144,12 @@ const JSON_KIND: Record<string, string> = { string: "string", integer: "number",
  * encoding/json's `UnmarshalTypeError` text for a body field of the wrong JSON type (`field`: the innermost
  * struct's type name, then the field's path); a number names its text only when the field is a number too.
  */
-function unmarshalError(v: JsonValue, field: string, goType: string): ApiError {
+function unmarshalError(v: JsonValue, field: string, goType: string): ApiError | NumberFieldError {
   const k = kindOf(v);
-  const what = (k === "number" || k === "integer") && goType === "int64" ? `number ${String(v)}` : (JSON_KIND[k] ?? k);
-  return apiErrors.badRequest(`json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType}`);
+  if ((k === "number" || k === "integer") && goType === "int64") {
+    return new NumberFieldError(`json: cannot unmarshal number ${goJsonNumberText(v as number | bigint | Float64)} into Go struct field ${field} of type ${goType}`, field.slice(field.indexOf(".") + 1));
+  }
+  return apiErrors.badRequest(`json: cannot unmarshal ${JSON_KIND[k] ?? k} into Go struct field ${field} of type ${goType}`);
 }
 
 /** A top-level field of the body checked against its Go type; null when absent or null. */

@@ -18,6 +18,9 @@ import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
 import { compressedAnswer } from "./response-compression.js";
 
+/** A YAML body that is one null scalar (`null`, `~`), optionally after a `---`. */
+const YAML_NULL = /^\s*(?:---\s+)?(?:null|Null|NULL|~)\s*$/;
+
 /** Kubernetes' request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -95,6 +98,8 @@ export function decodeBody(body: Buffer, contentType: string, describe: string, 
   }
   const docs = decodeDocuments(text, { format: "yaml", whole: true });
   const doc = docs[0];
+  // A document that is YAML's null (which a list of documents leaves out) converts to JSON `null`.
+  if (!doc && YAML_NULL.test(text)) return { value: null, strictErrors: [] };
   if (!doc) throw bad("empty body");
   if (doc.problem || doc.value === undefined) throw bad(doc.problem?.message ?? "empty body");
   // Aliases can nest a value deeper than the text does.

@@ -179,7 +179,7 @@ export interface JsonPatchLimits {
  * The first `*json.UnmarshalTypeError` of decoding the operations into `[]jsonPatchOp` (op, path and from are
  * strings, value anything): an operation that is no object, or a string field of another type.
  */
-function jsonPatchOpsTypeError(ops: JsonValue[]): string | undefined {
+export function jsonPatchOpsTypeError(ops: JsonValue[], outOfRange?: (v: JsonValue) => string | undefined): string | undefined {
   for (const op of ops) {
     if (op === null) continue;
     if (!isObject(op)) return `json: cannot unmarshal ${goJsonTypeWord(op)} into Go value of type handlers.jsonPatchOp`;
@@ -187,6 +187,9 @@ function jsonPatchOpsTypeError(ops: JsonValue[]): string | undefined {
     for (const k of Object.keys(op)) {
       const v = op[k];
       if ((k === "op" || k === "path" || k === "from") && v !== null && typeof v !== "string") return `json: cannot unmarshal ${goJsonTypeWord(v!)} into Go struct field jsonPatchOp.${k} of type string`;
+      // `value` is an interface{}: a number beyond float64 in it fails to convert (`outOfRange`: its literal)
+      const lit = k === "value" && outOfRange ? outOfRange(v!) : undefined;
+      if (lit !== undefined) return `json: cannot unmarshal number ${lit} into Go struct field jsonPatchOp.value of type float64`;
     }
   }
   return undefined;

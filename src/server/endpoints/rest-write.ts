@@ -6,7 +6,7 @@ import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { goJsonTypeWord, goQuote } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
-import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
 import { ApiError, apiErrors, groupResource } from "./errors.js";
 import { decodeBody, type DecodedBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
@@ -19,7 +19,8 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "../registry/object-meta.js";
-import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, jsonPatchOpsTypeError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { firstOutOfRange, hasRawNumbers, rawPatchValue, withOutOfRangeTexts } from "./patch-numbers.js";
 import { checkFieldManager, dryRunAndFieldValidationErrors, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
 import { protobufBodyError } from "./protobuf-body.js";
@@ -52,6 +53,7 @@ import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
 import { type TypedPatched, typedPatched } from "./typed-patch.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
+import { bodyGvk } from "../../pipeline/body-gvk.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
@@ -74,38 +76,55 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
     throw protobufBodyError(body, r.rt.kind, r.rt.version);
   }
   const unstructured = r.rt.decodesBodyVersion === true && type !== "application/vnd.kubernetes.protobuf";
-  const { value, strictErrors, outOfRange } = decodeBody(body, type, r.rt.kind, unstructured);
+  const { value, strictErrors, outOfRange } = decodeBody(body, type, r.rt.kind, unstructured || r.rt.typedScheme !== undefined);
   if (unstructured) {
     // the unstructured decoder's type-meta errors name the body as sent (the pipeline sees it changed)
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
+    // The kind was read (a number elsewhere is only scanned); decoding the object into Go values fails on it
+    // before the decoder looks for the kind (the request's kind and version fill in what the body lacks).
+    if (outOfRange !== undefined && (value === null || isObject(value))) {
+      const { kind, version } = bodyKind(value ?? {}, r.rt);
+      throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: json: cannot unmarshal number ${outOfRange} into Go value of type float64`);
+    }
     if (kindMissing(value)) throw missingKindError(r, body, type === "application/json" ? undefined : value);
   }
-  if (outOfRange !== undefined) {
-    // The kind was read (a number elsewhere is only scanned); decoding the object into Go values fails on it.
-    const o = isObject(value) ? value : {};
-    const kind = typeof o["kind"] === "string" ? o["kind"] : "";
-    const version = (typeof o["apiVersion"] === "string" ? o["apiVersion"] : "").split("/").pop() ?? "";
-    if (!isObject(value) || kind === "") throw unrecognizedBody(r.rt.kind, `couldn't get version/kind; json parse error: strconv.ParseFloat: parsing ${JSON.stringify(outOfRange)}: value out of range`, body);
-    throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: json: cannot unmarshal number ${outOfRange} into Go value of type float64`);
+  if (outOfRange !== undefined && !r.rt.typedScheme && isObject(value)) {
+    throw unrecognizedBody(r.rt.kind, `couldn't get version/kind; json parse error: strconv.ParseFloat: parsing ${JSON.stringify(outOfRange)}: value out of range`, body);
   }
   if (r.rt.typedScheme && (value === null || isObject(value))) {
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
     r.strictErrors = strictErrors;
-    return typedBody(r.rt, r.rt.typedScheme, value, body);
+    // A number beyond float64 fails where the Go type converts it (a number field, a v1.JSON value), with its text.
+    const sent = outOfRange !== undefined && type === "application/json" ? rawPatchValue(body.toString("utf8")) : undefined;
+    return typedBody(r.rt, r.rt.typedScheme, sent === undefined ? value : withOutOfRangeTexts(value, sent), body);
   }
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
     const goType = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : typeof value === "boolean" ? "bool" : "number";
-    throw unrecognizedBody(
-      r.rt.kind,
-      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
-      body,
-    );
+    throw unrecognizedBody(r.rt.kind, `couldn't get version/kind; json parse error: ${NOT_A_STRUCT(goType)}`, body);
   }
   r.strictErrors = strictErrors;
   return value;
+}
+
+/** json-patch's `pruneNulls`: the null fields of the objects in `v` dropped (a list's nulls stay). */
+function withoutNullFields(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(withoutNullFields);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) if (v[k] !== null) setKey(out, k, withoutNullFields(v[k]!));
+  return out;
+}
+
+/** The serializer's reading of apiVersion and kind from a body that is no object. */
+const NOT_A_STRUCT = (goType: string) =>
+  `json: cannot unmarshal ${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`;
+
+/** The kind and version a decode error names: the body's, else the request's (`gvkWithDefaults`). */
+function bodyKind(obj: JsonObject, rt: ResourceType): { kind: string; version: string } {
+  return bodyGvk(obj, { group: rt.group, version: rt.version, kind: rt.kind }) ?? { kind: rt.kind, version: rt.version };
 }
 
 /** The JSON decoder's error for an apiVersion or kind that is no string (the first in the body's key order). */
@@ -192,7 +211,8 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
     // json.Unmarshal into ObjectMeta: a field of a Go struct (CRDs), or the unstructured object's metadata.
     const into = r.rt.typedScheme ? `Go struct field ${r.rt.kind}.metadata` : "Go value";
     const why = m === null ? "metadata must be an object" : `json: cannot unmarshal ${goJsonTypeWord(m)} into ${into} of type v1.ObjectMeta`;
-    throw apiErrors.badRequest(`${r.rt.kind} in version "${r.rt.version}" cannot be handled as a ${r.rt.kind}: ${why}`);
+    const { kind, version } = bodyKind(obj, r.rt);
+    throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: ${why}`);
   }
   const meta = metaOf(obj);
   // A namespace of another type is the decoder's error (ObjectMeta.namespace of type string), not replaced here.
@@ -509,7 +529,8 @@ async function updateScale(r: RestRequest): Promise<RestResponse> {
   checkFieldManager(r.query, "UpdateOptions");
   const type = negotiateBodyType(r.req.headers["content-type"]);
   if (type === "application/vnd.kubernetes.protobuf") throw protobufBodyError(body, "Scale", "v1");
-  const decoded = decodeBody(body, type, "Scale");
+  // (a number beyond float64 fails only in a field of the Scale: decodeScaleBody)
+  const decoded = decodeBody(body, type, "Scale", true);
   const scale = decodeScaleBody(decoded.value, decoded.strictErrors, fieldValidationOf(r.query));
   if (scale.name === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
   if (scale.name !== r.name) throw apiErrors.badRequest(`the name of the object (${scale.name}) does not match the name on the URL (${r.name})`);
@@ -607,7 +628,8 @@ function patchedDecodeError(e: unknown, text: () => string): ApiError | undefine
 /** The patch body decoded; an apply patch's YAML that does not parse is sigs.k8s.io/yaml's error. */
 function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody {
   try {
-    return decodeBody(raw, type, r.rt.kind);
+    // (a number beyond float64 fails only the decoders that convert numbers: `patchDecodeError`)
+    return decodeBody(raw, type, r.rt.kind, type === "application/json");
   } catch (e) {
     const head = `the object provided is unrecognized (must be of type ${r.rt.kind}): couldn't get version/kind; json parse error: yaml: `;
     if (type === "application/apply-patch+yaml" && e instanceof ApiError && e.status.message?.startsWith(head)) {
@@ -615,6 +637,23 @@ function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody
     }
     throw e;
   }
+}
+
+/**
+ * What the patch handler's decoding of the patch says before it is applied (`applyJSPatch`; under
+ * fieldValidation Strict and Warn only): a merge patch is unmarshaled into a map, a JSON patch into
+ * `[]jsonPatchOp`, and a number beyond float64 (`outOfRange`; `sent`: the raw body) fails either.
+ */
+function patchDecodeError(r: RestRequest, type: string, patch: JsonValue, outOfRange: string | undefined, sent: JsonValue | undefined): string | undefined {
+  if (fieldValidationOf(r.query) === "Ignore") return undefined;
+  const literal = (v: JsonValue): string | undefined => (outOfRange === undefined ? undefined : firstOutOfRange(v));
+  if (type === "application/merge-patch+json") {
+    if (patch !== null && !isObject(patch)) return `json: cannot unmarshal ${goJsonTypeWord(patch)} into Go value of type map[string]interface {}`;
+    const lit = sent === undefined ? undefined : literal(sent);
+    return lit === undefined ? undefined : `json: cannot unmarshal number ${lit} into Go value of type float64`;
+  }
+  if (type === "application/json-patch+json" && outOfRange !== undefined && Array.isArray(sent)) return jsonPatchOpsTypeError(sent, literal);
+  return undefined;
 }
 
 /** The patch types a resource takes: built-in kinds with a strategic-merge strategy (RBAC) also that one. */
@@ -637,7 +676,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
   if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   // An apply patch is unmarshaled into a map: an empty body or null is an empty configuration.
-  const decoded = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
+  const decoded: DecodedBody = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
   const patch = isApply && decoded.value === null ? {} : decoded.value;
   // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
   if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
@@ -656,11 +695,26 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     return createObject(r, applied, true);
   }
   const { obj: old, revision } = await loadObject(r, true);
+  // The patch as sent (its numbers' texts), for the bodies whose numbers print otherwise.
+  const text = raw.toString("utf8");
+  const sent = !isApply && hasRawNumbers(text) ? rawPatchValue(text) : undefined;
+  if (!isApply) {
+    const problem = patchDecodeError(r, type, patch, decoded.outOfRange, sent);
+    if (problem !== undefined) throw apiErrors.badRequest(`error decoding patch: ${problem}`);
+  }
+  if (type === "application/merge-patch+json" && !isObject(patch)) {
+    // json-patch merges only into an object: a list comes back as the patched document (which the serializer
+    // cannot read a kind from), anything else (null too) is its ErrBadJSONPatch
+    if (!Array.isArray(patch)) throw apiErrors.badRequest("Invalid JSON Patch");
+    throw patchNotDecodable(goJsonMarshal(withoutNullFields(sent ?? patch)), `couldn't get version/kind; json parse error: ${NOT_A_STRUCT("array")}`);
+  }
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
   }
   if (r.subresource === "scale") return patchScale(r, type, patch, decoded.strictErrors, old, revision);
   const base: JsonObject = old;
+  // (the current object as it was, for the patched text of a 422: the update may change `old`)
+  const goOld = sent !== undefined ? deepClone(old) : old;
   let patched: JsonValue;
   // A typed object (CRD) is patched in its Go encoding: the text a decoding error quotes.
   let typed: TypedPatched | undefined;
@@ -681,7 +735,26 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const next: JsonObject = patched;
   // The typed decoder reads apiVersion and kind first (the unstructured one's error comes from the pipeline).
   const typeMetaProblem = typed ? typeMetaTypeError(next) : undefined;
-  if (typed && typeMetaProblem !== undefined) throw patchNotDecodable(typed.text, typeMetaProblem);
+  // The text a 422 quotes: the patch's numbers as they were sent.
+  const patchedText = (): string => {
+    if (sent !== undefined) {
+      try {
+        if (typed) return typedPatched(r.rt.goOrdered!, type, goOld, sent).text;
+        return goJsonMarshal(applyPatchBody(r, type, goOld, sent));
+      } catch {
+        // (the raw patch applies as the decoded one did; kept safe all the same)
+      }
+    }
+    return typed ? typed.text : goJsonMarshal(patched);
+  };
+  if (typed && typeMetaProblem !== undefined) throw patchNotDecodable(patchedText(), typeMetaProblem);
+  if (decoded.outOfRange !== undefined && !isApply && !r.rt.typedScheme) {
+    // (fieldValidation=Ignore: json-patch copied the number as it was) decoding the patched document converts it
+    const t = patchedText();
+    const doc = rawPatchValue(t);
+    const lit = doc === undefined ? undefined : firstOutOfRange(doc);
+    if (lit !== undefined) throw patchNotDecodable(t, (isObject(next) ? typeMetaTypeError(next) : undefined) ?? `json: cannot unmarshal number ${lit} into Go value of type float64`);
+  }
   // Metadata that is no object does not decode (commitUpdate says so): not read here.
   const undecodable = next["metadata"] !== undefined && next["metadata"] !== null && !isObject(next["metadata"]);
   if (!undecodable && !isApply && r.subresource !== "scale") {
@@ -699,7 +772,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     return await commitUpdate(r, next, old, rev, false);
   } catch (e) {
     // Typed objects quote the patched document in their Go struct's field order, unstructured ones sorted.
-    throw (typed ? patchedDecodeError(e, () => typed.text) : r.rt.typedScheme ? undefined : patchedDecodeError(e, () => goJsonMarshal(patched))) ?? e;
+    throw (typed || !r.rt.typedScheme ? patchedDecodeError(e, patchedText) : undefined) ?? e;
   }
 }
 

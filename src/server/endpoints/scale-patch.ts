@@ -7,7 +7,7 @@
  * the patched document's text; unknown fields are strict-decoding errors (warnings, or that 422 under Strict).
  */
 import { goQuote } from "../../go/fmt.js";
-import { goJsonFloat, goJsonString } from "../../go/json.js";
+import { goJsonBoxText, goJsonFloat, goJsonString } from "../../go/json.js";
 import { Float64, isObject, kindOf, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 
@@ -106,7 +106,7 @@ export function marshalPatched(v: JsonValue, sorted: SortedObjects): string {
   if (typeof v === "boolean") return v ? "true" : "false";
   if (typeof v === "bigint") return String(v);
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : goJsonFloat(v);
-  if (v instanceof Float64) return goJsonFloat(v.value);
+  if (v instanceof Float64) return goJsonBoxText(v);
   if (Array.isArray(v)) return `[${v.map((x) => marshalPatched(x, sorted)).join(",")}]`;
   const keys = sorted.has(v) ? Object.keys(v).sort() : Object.keys(v);
   return `{${keys.map((k) => `${goJsonString(k)}:${marshalPatched(v[k]!, sorted)}`).join(",")}}`;

@@ -9,15 +9,7 @@ import type { ResourceType } from "../registry/resource-type.js";
 import type { TypedScheme } from "../registry/typed-scheme.js";
 import { apiErrors } from "./errors.js";
 import { unrecognizedBody } from "./http-io.js";
-
-/** `schema.ParseGroupVersion`: undefined for a string with more than one `/`. */
-function parseGroupVersion(s: string): { group: string; version: string } | undefined {
-  if (s === "" || s === "/") return { group: "", version: "" };
-  const slash = s.indexOf("/");
-  if (slash < 0) return { group: "", version: s };
-  if (s.indexOf("/", slash + 1) >= 0) return undefined;
-  return { group: s.slice(0, slash), version: s.slice(slash + 1) };
-}
+import { parseGroupVersion } from "../../pipeline/body-gvk.js";
 
 /**
  * The decoded object of a typed resource's body (`value`: a JSON object or null), with the apiVersion and kind it

@@ -6,6 +6,7 @@
  * [port=1]`, `.spec.x: field not declared in schema`); several are listed under `errors:` as ValidationErrors.Error does.
  */
 import { Float64, isObject, type JsonValue } from "../../value/json-value.js";
+import { goSharpSprint, goSprint } from "../../go/fmt.js";
 import { pathString, serializePE, type PathElement } from "./fieldset.js";
 import { fieldType, resolve, type TypeNode } from "./type-schema.js";
 import { listItemPE } from "./typed.js";
@@ -21,32 +22,6 @@ function goTypeName(v: JsonValue): string {
   return "map[string]interface {}";
 }
 
-/** Go's `%v` of a decoded unstructured value (maps with sorted keys, as fmt prints them). */
-function goValue(v: JsonValue): string {
-  if (v === null) return "<nil>";
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return String(v);
-  if (typeof v === "number") return goFloatOrInt(v);
-  if (typeof v === "bigint") return v.toString();
-  if (v instanceof Float64) return goFloatOrInt(v.value);
-  if (Array.isArray(v)) return `[${v.map(goValue).join(" ")}]`;
-  return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k]!)}`).join(" ")}]`;
-}
-
-function goFloatOrInt(n: number): string {
-  if (Number.isInteger(n)) return String(n);
-  // %v of float64 is %g: exponent form for large/small magnitudes.
-  const exp = Math.floor(Math.log10(Math.abs(n)));
-  if (exp < -4 || exp >= 21) return n.toExponential().replace(/e([+-])(\d)$/, "e$10$2");
-  return String(n);
-}
-
-/** Go's `%#v` of a decoded unstructured value (scalars only; composite values get `%v`'s form). */
-function goSharpValue(v: JsonValue): string {
-  if (typeof v === "string") return JSON.stringify(v);
-  return goValue(v);
-}
-
 interface VError {
   path: string;
   message: string;
@@ -59,11 +34,11 @@ function scalarError(t: Extract<TypeNode, { kind: "scalar" }>, v: JsonValue): st
     case "numeric":
       return isNum ? undefined : `expected numeric (int or float), got ${goTypeName(v)}`;
     case "string":
-      return typeof v === "string" ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpValue(v)}}`;
+      return typeof v === "string" ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpSprint(v)}}`;
     case "boolean":
-      return typeof v === "boolean" ? undefined : `expected boolean, got &{${goValue(v)}}`;
+      return typeof v === "boolean" ? undefined : `expected boolean, got &{${goSprint(v)}}`;
     case "untyped":
-      return isNum || typeof v === "string" || typeof v === "boolean" ? undefined : `expected any scalar, got &{${goValue(v)}}`;
+      return isNum || typeof v === "string" || typeof v === "boolean" ? undefined : `expected any scalar, got &{${goSprint(v)}}`;
     default:
       return undefined;
   }
@@ -81,7 +56,7 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
   if (rt.kind === "map") {
     if (v === null) return;
     if (!isObject(v)) {
-      out.push({ path: at(), message: `expected map, got &{${goValue(v)}}` });
+      out.push({ path: at(), message: `expected map, got &{${goSprint(v)}}` });
       return;
     }
     for (const k of Object.keys(v).sort()) {
@@ -97,7 +72,7 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
   }
   if (v === null) return;
   if (!Array.isArray(v)) {
-    out.push({ path: at(), message: `expected list, got &{${goValue(v)}}` });
+    out.push({ path: at(), message: `expected list, got &{${goSprint(v)}}` });
     return;
   }
   const seen = new Set<string>();
