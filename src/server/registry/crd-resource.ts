@@ -45,13 +45,26 @@ function failure(decodeError: string, warnings: string[] = []): PipelineResult {
 }
 
 /**
+ * The decoder's duplicate-field errors as a Go struct decoder reports them: only for fields it knows (an unknown
+ * field, given twice, is skipped twice and reported as unknown once).
+ */
+function knownDuplicates(errors: readonly string[], unknownFields: readonly string[]): readonly string[] {
+  if (unknownFields.length === 0 || errors.length === 0) return errors;
+  const under = (p: string) => unknownFields.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
+  return errors.filter((e) => {
+    const m = /^duplicate field "(.*)"$/.exec(e);
+    return m === null || !under(m[1]!);
+  });
+}
+
+/**
  * Turns a CRD check result into a pipeline verdict: decode errors, strict-decoding handling of unknown
  * and duplicate fields per `fieldValidation`, validation errors; on success the object to store, built
  * from the request's metadata and the decoded (defaulted, unknown-free) spec.
  */
 function verdict(v: CrdValidationResult, input: JsonObject, opts: RequestOptions): PipelineResult {
   if (v.decodeError !== undefined) return failure(v.decodeError);
-  const strict = [...(opts.strictDecodingErrors ?? []), ...v.unknownFields.map((f) => `unknown field "${f}"`)];
+  const strict = [...knownDuplicates(opts.strictDecodingErrors ?? [], v.unknownFields), ...v.unknownFields.map((f) => `unknown field "${f}"`)];
   const warnings: string[] = [];
   const mode = opts.fieldValidation ?? "Warn";
   if (strict.length > 0 && mode === "Strict") {
