@@ -644,16 +644,17 @@ function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody
  * fieldValidation Strict and Warn only): a merge patch is unmarshaled into a map, a JSON patch into
  * `[]jsonPatchOp`, and a number beyond float64 (`outOfRange`; `sent`: the raw body) fails either.
  */
-function patchDecodeError(r: RestRequest, type: string, patch: JsonValue, outOfRange: string | undefined, sent: JsonValue | undefined): string | undefined {
+function patchDecodeError(r: RestRequest, type: string, patch: JsonValue, outOfRange: string | undefined, sent: () => JsonValue | undefined): string | undefined {
   if (fieldValidationOf(r.query) === "Ignore") return undefined;
-  const literal = (v: JsonValue): string | undefined => (outOfRange === undefined ? undefined : firstOutOfRange(v));
   if (type === "application/merge-patch+json") {
     if (patch !== null && !isObject(patch)) return `json: cannot unmarshal ${goJsonTypeWord(patch)} into Go value of type map[string]interface {}`;
-    const lit = sent === undefined ? undefined : literal(sent);
+    const body = outOfRange === undefined ? undefined : sent();
+    const lit = body === undefined ? undefined : firstOutOfRange(body);
     return lit === undefined ? undefined : `json: cannot unmarshal number ${lit} into Go value of type float64`;
   }
-  if (type === "application/json-patch+json" && outOfRange !== undefined && Array.isArray(sent)) return jsonPatchOpsTypeError(sent, literal);
-  return undefined;
+  if (type !== "application/json-patch+json" || outOfRange === undefined) return undefined;
+  const ops = sent();
+  return Array.isArray(ops) ? jsonPatchOpsTypeError(ops, firstOutOfRange) : undefined;
 }
 
 /** The patch types a resource takes: built-in kinds with a strategic-merge strategy (RBAC) also that one. */
@@ -695,9 +696,15 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     return createObject(r, applied, true);
   }
   const { obj: old, revision } = await loadObject(r, true);
-  // The patch as sent (its numbers' texts), for the bodies whose numbers print otherwise.
-  const text = raw.toString("utf8");
-  const sent = !isApply && hasRawNumbers(text) ? rawPatchValue(text) : undefined;
+  // The patch as sent (its numbers' texts) when some print otherwise: read only for an error's text.
+  let sentValue: JsonValue | undefined | null = null;
+  const sent = (): JsonValue | undefined => {
+    if (sentValue === null) {
+      const text = raw.toString("utf8");
+      sentValue = !isApply && hasRawNumbers(text) ? rawPatchValue(text) : undefined;
+    }
+    return sentValue;
+  };
   if (!isApply) {
     const problem = patchDecodeError(r, type, patch, decoded.outOfRange, sent);
     if (problem !== undefined) throw apiErrors.badRequest(`error decoding patch: ${problem}`);
@@ -706,15 +713,13 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     // json-patch merges only into an object: a list comes back as the patched document (which the serializer
     // cannot read a kind from), anything else (null too) is its ErrBadJSONPatch
     if (!Array.isArray(patch)) throw apiErrors.badRequest("Invalid JSON Patch");
-    throw patchNotDecodable(goJsonMarshal(withoutNullFields(sent ?? patch)), `couldn't get version/kind; json parse error: ${NOT_A_STRUCT("array")}`);
+    throw patchNotDecodable(goJsonMarshal(withoutNullFields(sent() ?? patch)), `couldn't get version/kind; json parse error: ${NOT_A_STRUCT("array")}`);
   }
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
   }
   if (r.subresource === "scale") return patchScale(r, type, patch, decoded.strictErrors, old, revision);
   const base: JsonObject = old;
-  // (the current object as it was, for the patched text of a 422: the update may change `old`)
-  const goOld = sent !== undefined ? deepClone(old) : old;
   let patched: JsonValue;
   // A typed object (CRD) is patched in its Go encoding: the text a decoding error quotes.
   let typed: TypedPatched | undefined;
@@ -736,11 +741,13 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // The typed decoder reads apiVersion and kind first (the unstructured one's error comes from the pipeline).
   const typeMetaProblem = typed ? typeMetaTypeError(next) : undefined;
   // The text a 422 quotes: the patch's numbers as they were sent.
+  // (`old` is as it was: patching and the update work on copies)
   const patchedText = (): string => {
-    if (sent !== undefined) {
+    const p = sent();
+    if (p !== undefined) {
       try {
-        if (typed) return typedPatched(r.rt.goOrdered!, type, goOld, sent).text;
-        return goJsonMarshal(applyPatchBody(r, type, goOld, sent));
+        if (typed) return typedPatched(r.rt.goOrdered!, type, old, p).text;
+        return goJsonMarshal(applyPatchBody(r, type, old, p));
       } catch {
         // (the raw patch applies as the decoded one did; kept safe all the same)
       }
