@@ -221,7 +221,10 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
   if (r.rt.namespaced) {
     if (ns === "") meta["namespace"] = r.namespace;
     else if (ns !== r.namespace) {
-      throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      const e = apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      // the body's duplicate fields were warned about when it was decoded, before this check
+      if (r.strictErrors && r.strictErrors.length > 0 && fieldValidationOf(r.query) === "Warn") e.warnings = [...r.strictErrors];
+      throw e;
     }
   } else delete meta["namespace"];
   delete meta["selfLink"];
