@@ -78,8 +78,9 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
   const unstructured = r.rt.decodesBodyVersion === true && type !== "application/vnd.kubernetes.protobuf";
   const { value, strictErrors, outOfRange } = decodeBody(body, type, r.rt.kind, unstructured || r.rt.typedScheme !== undefined);
   if (unstructured) {
-    // the unstructured decoder's type-meta errors name the body as sent (the pipeline sees it changed)
-    const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
+    // the unstructured decoder's type-meta errors name the body as sent (the pipeline sees it changed); YAML is
+    // read as the JSON it converts to (keys sorted)
+    const typeError = isObject(value) ? typeMetaTypeError(value, type !== "application/json") : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
     // The kind was read (a number elsewhere is only scanned); decoding the object into Go values fails on it
     // before the decoder looks for the kind (the request's kind and version fill in what the body lacks).
@@ -128,11 +129,11 @@ function bodyKind(obj: JsonObject, rt: ResourceType): { kind: string; version: s
 }
 
 /** The JSON decoder's error for an apiVersion or kind that is no string (the first in the body's key order). */
-function typeMetaTypeError(v: JsonObject): string | undefined {
+function typeMetaTypeError(v: JsonObject, sorted = false): string | undefined {
   const av = v["apiVersion"];
   const kind = v["kind"];
   if ((av === undefined || av === null || typeof av === "string") && (kind === undefined || kind === null || typeof kind === "string")) return undefined;
-  for (const k of Object.keys(v)) {
+  for (const k of sorted ? ["apiVersion", "kind"] : Object.keys(v)) {
     const x = v[k];
     if ((k === "apiVersion" || k === "kind") && x !== null && x !== undefined && typeof x !== "string") {
       return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonTypeWord(x)} into Go struct field .${k} of type string`;
@@ -636,7 +637,15 @@ function decodePatchBody(r: RestRequest, raw: Buffer, type: string): DecodedBody
   } catch (e) {
     const head = `the object provided is unrecognized (must be of type ${r.rt.kind}): couldn't get version/kind; json parse error: yaml: `;
     if (type === "application/apply-patch+yaml" && e instanceof ApiError && e.status.message?.startsWith(head)) {
-      throw apiErrors.badRequest(`error decoding patch: error converting YAML to JSON: yaml: ${e.status.message.slice(head.length)}`);
+      // `validateAndTranscodePatch` converts YAML that does not start with `{` to JSON first (its error is
+      // "error encoding patch"); JSON-looking text reaches the apply patcher's yaml.Unmarshal
+      const why = e.status.message.slice(head.length);
+      if (!/^\s*\{/u.test(raw.toString("utf8"))) throw apiErrors.badRequest(`error encoding patch: yaml: ${why}`);
+      throw apiErrors.badRequest(`error decoding patch: error converting YAML to JSON: yaml: ${why}`);
+    }
+    // a JSON or merge patch that is no JSON value (`json.Valid`)
+    if (type === "application/json" && e instanceof ApiError && e.status.code === 400 && !e.status.message?.includes("exceeded max depth")) {
+      throw apiErrors.badRequest("invalid JSON patch");
     }
     throw e;
   }
