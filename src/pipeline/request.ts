@@ -139,8 +139,10 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     dv = { name, structural: body.startsWith(`${ctx.group}/`) ? ctx.versions.get(name)?.structural : undefined };
   }
   // (the kind and version the body names: the serializer's, with the request's filling in what it lacks)
-  const named = bodyGvk(obj, { group: ctx.group, version: dv.name, kind: ctx.kind });
-  const cannot = (err: string) => `${named?.kind ?? ctx.kind} in version "${named?.version ?? dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  const cannot = (err: string) => {
+    const named = bodyGvk(obj, { group: ctx.group, version: dv.name, kind: ctx.kind });
+    return `${named?.kind ?? ctx.kind} in version "${named?.version ?? dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
+  };
   // the coercer reads kind and apiVersion as strings first
   for (let i = 0; i < TYPE_FIELDS.length; i++) {
     const k = TYPE_FIELDS[i]!;
