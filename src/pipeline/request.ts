@@ -405,7 +405,11 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     // BeforeCreate: deletion fields cleared, PrepareForCreate, generated name
     setMeta(obj, "deletionTimestamp", undefined);
     setMeta(obj, "deletionGracePeriodSeconds", undefined);
-    if (version.subresources?.status) delete obj["status"];
+    let reset: JsonObject | undefined;
+    if (version.subresources?.status && Object.hasOwn(obj, "status")) {
+      reset = { status: obj["status"]! };
+      delete obj["status"];
+    }
     setMeta(obj, "generation", 1);
     const gen = getMeta(obj, "generateName");
     const name = getMeta(obj, "name");
@@ -432,7 +436,7 @@ export function runCreate(ctx: CrdContext, input: JsonObject, opts: RequestOptio
     // generic ObjectMeta checks run only when the strategy found nothing
     if (errors.length === 0 && meta?.meta) errors.push(...validateGenericCreate(meta.meta, ctx.namespaced));
     if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj)));
-    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
+    return reset ? { object: obj, errors, warnings, unknownFields: d.unknownFields, reset } : { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
 }
 
@@ -457,7 +461,9 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
     dedupOwnerReferences(d.obj, d.warnings);
     const { obj, version } = d;
     // PrepareForUpdate (status kept from old when the status subresource is on), then generation.
+    let reset: JsonObject | undefined;
     if (version.subresources?.status) {
+      if (Object.hasOwn(obj, "status")) reset = { status: obj["status"]! };
       if (Object.hasOwn(old, "status")) setKey(obj, "status", deepClone(old["status"]!));
       else delete obj["status"];
     }
@@ -486,7 +492,7 @@ export function runUpdate(ctx: CrdContext, input: JsonObject, oldInput: JsonObje
     const warnings = [...d.warnings];
     runRules(version, obj, old, errors, warnings);
     if (errors.length === 0) warnings.push(...finalizerWarnings(finalizersOf(obj), finalizersOf(old)));
-    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
+    return reset ? { object: obj, errors, warnings, unknownFields: d.unknownFields, reset } : { object: obj, errors, warnings, unknownFields: d.unknownFields };
   });
 }
 
@@ -505,6 +511,8 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
     const obj = deepClone(old);
     if (Object.hasOwn(d.obj, "status")) setKey(obj, "status", d.obj["status"]!);
     else delete obj["status"];
+    const reset: JsonObject = {};
+    for (const k of Object.keys(d.obj)) if (k !== "status") setKey(reset, k, d.obj[k]!);
     // the metadata of both, read once for the generic and the strategy checks (nothing changes them between)
     const newMeta = objectMetaOf(obj);
     const oldMeta = objectMetaOf(old);
@@ -526,6 +534,6 @@ export function runUpdateStatus(ctx: CrdContext, input: JsonObject, oldInput: Js
     }
     const warnings = [...d.warnings];
     runRules(version, obj, old, errors, warnings);
-    return { object: obj, errors, warnings, unknownFields: d.unknownFields };
+    return { object: obj, errors, warnings, unknownFields: d.unknownFields, reset };
   });
 }

@@ -64,6 +64,12 @@ export interface PipelineResult {
   warnings: string[];
   /** Paths of fields dropped by pruning and unknown metadata fields, sorted, e.g. `spec.foo`. */
   unknownFields: string[];
+  /**
+   * Top-level fields of the decoded object that the strategy replaced (a main write's status, everything
+   * but the status of a /status write), as decoded: the API server's field manager types the object before
+   * the strategy runs, and drops managedFields when they do not fit the schema's types.
+   */
+  reset?: JsonObject;
 }
 
 /** A CRD compiled once (schemas, validators, rules), used for many objects. */

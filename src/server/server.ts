@@ -14,8 +14,8 @@ import { sqliteAvailable } from "../storage/sqlite-driver.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/types.js";
 import type { JsonObject, JsonValue } from "../value/json-value.js";
-import { acceptable, errorsIndented, notAcceptableError } from "./endpoints/accept.js";
-import { statusIndentedJson } from "./endpoints/status-encodings.js";
+import { acceptable, checkRestfulRoute, errorsIndented, errorsProtobuf, notAcceptableError } from "./endpoints/accept.js";
+import { statusIndentedJson, statusProtobuf } from "./endpoints/status-encodings.js";
 import { wantsYaml } from "./endpoints/yaml-response.js";
 import { builtinDiscovery, builtinTypes } from "./auth/builtin-types.js";
 import { NO_USER, RequestGate } from "./auth/request-gate.js";
@@ -393,6 +393,10 @@ export class ApiHandler {
         if (resource && err.encoded === undefined && err.plainText === undefined && errorsIndented(req.headers.accept)) {
           err.encoded = { contentType: "application/json", body: statusIndentedJson(err.status) };
         }
+        // The first clause that can carry a Status asks for protobuf: the Status is sent so.
+        if (resource && err.encoded === undefined && err.plainText === undefined && errorsProtobuf(req.headers.accept)) {
+          err.encoded = { contentType: "application/vnd.kubernetes.protobuf", body: statusProtobuf(err.status) };
+        }
         sendError(res, err, err.warnings, yaml, isPrettyPrint(url.search.slice(1), req.headers["user-agent"]));
       }
       else if (!res.writableEnded) res.end();
@@ -534,9 +538,20 @@ export class ApiHandler {
       // The custom resource handler looks the object up under a subresource it does not serve.
       throw this.discovery.isBuiltinGroup(r.group) ? apiErrors.notFoundStatus() : apiErrors.notFound(rt.plural, rt.group, r.name);
     }
+    const builtin = this.discovery.isBuiltinGroup(r.group);
+    // A built-in group's routes check the Content-Type of a patch and the Accept header first (go-restful).
+    if (builtin) checkRestfulRoute(method, method === "GET" && (isCollection || r.watch === true), req.headers["content-type"], req.headers.accept, patchTypesOf(rt));
     // The patch handler checks the patch's Content-Type before it negotiates the answer's media type.
     if (method === "PATCH" && !isCollection) negotiatePatchType(req.headers["content-type"], patchTypesOf(rt));
-    if (!acceptable(req.headers.accept)) throw notAcceptableError(req.headers.accept);
+    // A built-in kind may be asked for in protobuf only: crdkit has no protobuf encoding of the kinds (their
+    // Status has one). A read or a dry-run write is served up to its answer, so that a failure is the real
+    // one (in protobuf); its success is then the 406. Other writes and watches are refused before.
+    let protobufOnly = false;
+    if (!acceptable(req.headers.accept)) {
+      const served = builtin && acceptable(req.headers.accept, true) && !r.watch && !query.has("watch") && (method === "GET" || query.has("dryRun"));
+      if (!served) throw notAcceptableError(req.headers.accept);
+      protobufOnly = true;
+    }
     // Writes of CRDs wait until this replica's registry has seen them, so that the next request is
     // served by the new definition (other replicas follow through their watch); RBAC writes likewise
     // wait for this replica's RBAC policy.
@@ -545,6 +560,7 @@ export class ApiHandler {
     let out: RestResponse | undefined;
     try {
       out = await this.serveResource(rr, r, method);
+      if (protobufOnly && (out === undefined || out.code < 400)) throw notAcceptableError(req.headers.accept);
     } catch (e) {
       // The custom resource handler warns about a deprecated version before serving, so failures carry it too.
       if (e instanceof ApiError && rt.deprecationWarning && !(e.warnings ?? []).includes(rt.deprecationWarning)) e.warnings = [rt.deprecationWarning, ...(e.warnings ?? [])];

@@ -55,8 +55,8 @@ function parseAccept(header: string): Clause[] {
   return out.sort((a, b) => b.q - a.q || spec(b) - spec(a) || b.params.size - a.params.size || a.i - b.i);
 }
 
-/** `acceptMediaTypeOptions` + `AllowsMediaTypeTransform` for one supported media type. */
-function allows(params: Map<string, string>, [type, subType, streams]: readonly [string, string, boolean]): boolean {
+/** `acceptMediaTypeOptions` + `AllowsMediaTypeTransform` for one supported media type (`builtin`: a built-in kind, served in protobuf too). */
+function allows(params: Map<string, string>, [type, subType, streams]: readonly [string, string, boolean], builtin = false): boolean {
   let convert: { kind: string; group: string; version: string } | undefined;
   for (const [k, v] of params) {
     if (k === "as" || k === "g" || k === "v") {
@@ -70,7 +70,7 @@ function allows(params: Map<string, string>, [type, subType, streams]: readonly 
       if (v.length > 0 && v !== "v1") return false;
     }
   }
-  if (!convert) return STANDARD.has(`${type}/${subType}`);
+  if (!convert) return builtin || STANDARD.has(`${type}/${subType}`);
   if (convert.group === "meta.k8s.io" && (convert.version === "v1" || convert.version === "v1beta1")) {
     if (convert.kind === "Table") return type === "application" && (subType === "json" || subType === "yaml");
     return convert.kind === "PartialObjectMetadata" || convert.kind === "PartialObjectMetadataList";
@@ -123,16 +123,66 @@ export function errorsIndented(accept: string | undefined): boolean {
   return true;
 }
 
-/** Whether `accept` (an HTTP Accept header) allows a media type crdkit can answer with. */
-export function acceptable(accept: string | undefined): boolean {
+/**
+ * Whether `accept` (an HTTP Accept header) allows a media type crdkit can answer with (`builtin`: the
+ * handler's negotiation for a built-in kind, which also offers protobuf).
+ */
+export function acceptable(accept: string | undefined, builtin = false): boolean {
   if (accept === undefined || accept.trim() === "") return true;
   for (const c of parseAccept(accept)) {
     for (const s of SUPPORTED) {
       const matches = (c.type === s[0] && (c.subType === s[1] || c.subType === "*")) || (c.type === "*" && c.subType === "*");
-      if (matches && allows(c.params, s)) return true;
+      if (matches && allows(c.params, s, builtin)) return true;
     }
   }
   return false;
+}
+
+/**
+ * Whether an error answer goes out in protobuf: `ErrorNegotiated`'s first acceptable clause (no conversion)
+ * is `application/vnd.kubernetes.protobuf` (wildcards pick JSON first).
+ */
+export function errorsProtobuf(accept: string | undefined): boolean {
+  if (accept === undefined || !accept.includes("protobuf")) return false;
+  for (const c of parseAccept(accept)) {
+    if (c.params.has("as") || c.params.has("g") || c.params.has("v")) continue;
+    const m = SUPPORTED.find((s) => (c.type === s[0] && (c.subType === s[1] || c.subType === "*")) || (c.type === "*" && c.subType === "*"));
+    if (m) return m[1] === "vnd.kubernetes.protobuf";
+  }
+  return false;
+}
+
+/** The media types a built-in group's routes produce (`MediaTypesForSerializer`); list routes add the stream types. */
+const RESTFUL_PRODUCES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"];
+const RESTFUL_STREAMS = ["application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"];
+
+/** go-restful's split of a header's media types: at each comma, up to the first `;`, spaces trimmed. */
+function restfulMediaTypes(header: string): string[] {
+  return header.split(",").map((m) => {
+    const i = m.indexOf(";");
+    return (i < 0 ? m : m.slice(0, i)).replace(/^ +| +$/g, "");
+  });
+}
+
+/**
+ * go-restful's route selection for a built-in group's resource (RouterJSR311 `detectRoute`): a PATCH whose
+ * Content-Type names none of the patch types is `415: Unsupported Media Type`, then an Accept header naming
+ * none of the route's media types (exactly, parameters dropped; the all-types range matches) is `406: Not Acceptable`
+ * listing them. Both are answered as `NewGenericServerResponse` Statuses (empty details).
+ */
+export function checkRestfulRoute(method: string, listRoute: boolean, contentType: string | undefined, accept: string | undefined, patchTypes: readonly string[]): void {
+  if (method === "PATCH") {
+    const types = restfulMediaTypes(contentType === undefined || contentType === "" ? "application/octet-stream" : contentType);
+    if (!types.some((t) => patchTypes.includes(t))) throw restfulError(415, "UnsupportedMediaType", "415: Unsupported Media Type");
+  }
+  const types = restfulMediaTypes(accept === undefined || accept === "" ? "*/*" : accept);
+  if (types.some((t) => t === "*/*" || RESTFUL_PRODUCES.includes(t))) return;
+  const available = listRoute ? [...RESTFUL_PRODUCES, ...RESTFUL_STREAMS] : RESTFUL_PRODUCES;
+  throw restfulError(406, "NotAcceptable", `406: Not Acceptable\n\nAvailable representations: ${available.join(", ")}`);
+}
+
+function restfulError(code: number, reason: string, message: string): ApiError {
+  return new ApiError(failureStatus(code, reason, message, {}));
 }
 
 /**

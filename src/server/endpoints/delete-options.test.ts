@@ -62,6 +62,11 @@ describe("DeleteOptions (as recorded from kube-apiserver 1.37 in test/golden/ser
     assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=maybe")).orphanDependents, true);
     assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("orphanDependents=F")).orphanDependents, true);
   });
+
+  it("reads the query's first non-empty uid and resourceVersion as preconditions", () => {
+    assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("resourceVersion=7&resourceVersion=8&uid=u1")).preconditions, { uid: "u1", resourceVersion: "7" });
+    assert.deepEqual(deleteOptionsFromQuery(new URLSearchParams("resourceVersion=&uid=&resourceVersionMatch=NotOlderThan")).preconditions, {});
+  });
 });
 
 describe("watch options (WatchList on)", () => {

@@ -120,6 +120,11 @@ export function deleteOptionsFromQuery(q: QueryParams): DeleteOptions {
   if (orphan !== null) out.orphanDependents = queryBool(orphan);
   const policy = q.get("propagationPolicy");
   if (policy !== null) out.propagationPolicy = policy;
+  // `Convert_url_Values_To_v1_DeleteOptions`: a non-empty first `uid` or `resourceVersion` is a precondition.
+  const uid = q.get("uid");
+  if (uid) out.preconditions.uid = uid;
+  const rv = q.get("resourceVersion");
+  if (rv) out.preconditions.resourceVersion = rv;
   return out;
 }
 

@@ -42,6 +42,7 @@ import { toScale } from "../registry/scale.js";
 import { scaleApplied, scalePatched, scaleUpdated } from "./scale-write.js";
 import { decodeScaleBody } from "./scale-body.js";
 import { takeRequestManagedFields, trackApply, trackUpdate } from "../ssa/field-manager.js";
+import { failsTypedConversion } from "../ssa/typed-validate.js";
 import { writeDroppingManagedFieldsIfTooLarge } from "./too-large.js";
 import { ConversionFailure } from "../conversion/conversion.js";
 import { withRequestContext } from "../auth/request-context.js";
@@ -228,7 +229,8 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
       throw e;
     }
   } else delete meta["namespace"];
-  delete meta["selfLink"];
+  // A selfLink that is no string is the decoder's error (ObjectMeta.selfLink of type string), not dropped here.
+  if (meta["selfLink"] === undefined || meta["selfLink"] === null || typeof meta["selfLink"] === "string") delete meta["selfLink"];
 }
 
 /** Turns a pipeline verdict into an error, or returns the object to store. */
@@ -308,7 +310,7 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   let toStore = admitted(r, result, name);
   // The field manager sees the object as decoded: pruned and defaulted (defaults are owned by the writer).
   if (stripManaged) metaOf(toStore)["managedFields"] = [{}];
-  if (!applied) toStore = await tracked(r, undefined, toStore);
+  if (!applied) toStore = await tracked(r, undefined, toStore, result.reset);
   r.rt.prepareCreate?.(toStore);
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
@@ -361,7 +363,16 @@ async function createConflict(r: RestRequest, obj: JsonObject, name: string, war
  * change to a field the storage version does not have is no change — both as the real server answers
  * (test/server-diff/sequences/06-versions).
  */
-async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject): Promise<JsonObject> {
+async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject, reset?: JsonObject): Promise<JsonObject> {
+  // `UpdateNoErrors`: the field manager types the object as decoded, before the strategy reset parts of it
+  // (a status sent to the main resource); when those do not fit the schema's types, the live object's
+  // managedFields are kept (none for a create).
+  if (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())) {
+    const live = old === undefined ? undefined : metaOf(old)["managedFields"];
+    if (Array.isArray(live) && live.length > 0) metaOf(next)["managedFields"] = deepClone(live);
+    else delete metaOf(next)["managedFields"];
+    return next;
+  }
   const conv = old === undefined ? undefined : r.rt.converter?.();
   const view = async (o: JsonObject): Promise<JsonObject> => (conv ? conv.roundTrip(deepClone(o), r.rt.version) : o);
   let before: JsonObject | undefined;
@@ -432,7 +443,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
   // The field manager sees the object as decoded: pruned and defaulted.
-  if (!applied) next = await tracked(r, old, next);
+  if (!applied) next = await tracked(r, old, next, result.reset);
   const key = objectKey(r.rt, r.namespace, r.name);
   const respond = (o: JsonObject, code = 200): RestResponse =>
     r.subresource === "scale" ? { code, body: toScale(r.rt.scale!, o), warnings } : { code, body: o, warnings };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Float64 } from "../../value/json-value.js";
 import { typeOfSchema } from "./type-schema.js";
-import { appliedTypeErrors } from "./typed-validate.js";
+import { appliedTypeErrors, failsTypedConversion } from "./typed-validate.js";
 
 test("a string schema types its value as a string only without a format or with format byte (kube-openapi schemaconv)", () => {
   const cases: [unknown, string | undefined][] = [
@@ -33,4 +33,17 @@ test("a field the type has not is smd's `field not declared in schema`, and ends
   // maps with additionalProperties or preserve-unknown-fields take any key
   assert.equal(appliedTypeErrors({ m: { k: "v" } }, typeOfSchema({ type: "object", properties: { m: { type: "object", additionalProperties: { type: "string" } } } })), undefined);
   assert.equal(appliedTypeErrors({ m: { k: { x: 1 } } }, typeOfSchema({ type: "object", properties: { m: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } })), undefined);
+});
+
+test("failsTypedConversion: the field manager's typing of a written object, duplicates allowed", () => {
+  const t = typeOfSchema({
+    type: "object",
+    properties: { status: { type: "object", properties: { replicas: { type: "integer" }, tags: { type: "array", "x-kubernetes-list-type": "set", items: { type: "string" } } } } },
+  } as never);
+  assert.equal(failsTypedConversion({ status: { replicas: 1, tags: ["a", "b"] } }, t), false);
+  assert.equal(failsTypedConversion({ status: { replicas: 1, tags: ["a", "a"] } }, t), false);
+  assert.equal(appliedTypeErrors({ status: { replicas: 1, tags: ["a", "a"] } }, t), '.status.tags: duplicate entries for key [="a"]');
+  assert.equal(failsTypedConversion({ status: { replicas: "1" } }, t), true);
+  assert.equal(failsTypedConversion({ status: { replicas: [1] } }, t), true);
+  assert.equal(failsTypedConversion({ status: "x" }, t), true);
 });

@@ -44,7 +44,7 @@ function scalarError(t: Extract<TypeNode, { kind: "scalar" }>, v: JsonValue): st
   }
 }
 
-function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): void {
+function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[], allowDuplicates = false): void {
   const rt = resolve(t, v);
   const at = () => pathString(path);
   if (rt.kind === "deduced") return;
@@ -66,7 +66,7 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
         out.push({ path: pathString([...path, pe]), message: "field not declared in schema" });
         return;
       }
-      walk(v[k]!, fieldType(rt, k), [...path, pe], out);
+      walk(v[k]!, fieldType(rt, k), [...path, pe], out, allowDuplicates);
     }
     return;
   }
@@ -84,12 +84,12 @@ function walk(v: JsonValue, t: TypeNode, path: PathElement[], out: VError[]): vo
       return;
     }
     const pe: PathElement = rt.rel === "atomic" ? { kind: "i", index: i } : listItemPE(rt, item, i);
-    if (rt.rel !== "atomic") {
+    if (rt.rel !== "atomic" && !allowDuplicates) {
       const key = serializePE(pe);
       if (seen.has(key)) out.push({ path: at(), message: `duplicate entries for key ${pathString([pe])}` });
       seen.add(key);
     }
-    walk(item, rt.elem, [...path, pe], out);
+    walk(item, rt.elem, [...path, pe], out, allowDuplicates);
   }
 }
 
@@ -118,4 +118,14 @@ export function appliedTypeErrors(config: JsonValue, t: TypeNode): string | unde
   const text = (e: VError) => (e.path === "" ? e.message : `${e.path}: ${e.message}`);
   if (out.length === 1) return text(out[0]!);
   return ["errors:", ...out.map((e) => `  ${text(e)}`)].join("\n");
+}
+
+/**
+ * Whether `v` fails smd's typed conversion with duplicates allowed (`ObjectToTyped(obj, AllowDuplicates)`, as
+ * the field manager of an update or create types the object).
+ */
+export function failsTypedConversion(v: JsonValue, t: TypeNode): boolean {
+  const out: VError[] = [];
+  walk(v, t, [], out, true);
+  return out.length > 0;
 }
