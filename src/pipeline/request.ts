@@ -173,7 +173,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   // d. restore normalised metadata
   if (meta.found) setObjectMeta(obj, meta.meta);
   const warnings: string[] = [];
-  const strictErrors = [...(opts.strictDecodingErrors ?? []), ...unknownFields.map((f) => `unknown field "${f}"`)];
+  const strictErrors = [...(opts.strictDecodingErrors ?? []), ...(opts.silentPruning === true ? [] : unknownFields.map((f) => `unknown field "${f}"`))];
   const mode = opts.fieldValidation ?? "Warn";
   if (strictErrors.length > 0) {
     if (mode === "Strict") {

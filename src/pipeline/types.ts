@@ -42,6 +42,12 @@ export interface RequestOptions {
    */
   strictDecodingErrors?: readonly string[];
   /**
+   * The object is pruned without unknown-field warnings or errors: server-side apply's result, which the
+   * API server never decodes strictly (the field manager refused fields its type does not declare; what
+   * remains is pruned where the type is deduced, e.g. a map under int-or-string).
+   */
+  silentPruning?: boolean;
+  /**
    * The caller hands the object over (a value decoded for this request alone, no part of it shared or
    * read afterwards): the pipeline works on it in place instead of on a copy, as the API server works on
    * the object it decoded from the body. Default false: the input is left unchanged.

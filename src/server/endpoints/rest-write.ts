@@ -195,6 +195,7 @@ function requestOptions(r: RestRequest): RequestOptions {
   const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
   if (r.rt.decodesBodyVersion) o.decodeBodyVersion = true;
   if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
+  if (r.apply === true) o.silentPruning = true;
   return o;
 }
 
@@ -704,6 +705,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const patch = isApply && decoded.value === null ? {} : decoded.value;
   // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
   if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
+  if (isApply) r.apply = true;
   if (isApply && !isObject(patch)) {
     // The apply patcher decodes the patch once it has the current object: a subresource's missing object first.
     if (r.subresource !== "") await loadObject(r, true);

@@ -8,7 +8,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
-/** smd's scalar kinds (`numeric` for integer and number, `untyped` for int-or-string). */
+/** smd's scalar kinds (`numeric` for integer and number, `untyped` for strings of a format and times). */
 export type ScalarKind = "numeric" | "string" | "boolean" | "untyped";
 
 export type TypeNode =
@@ -66,7 +66,9 @@ export const OBJECT_META: TypeNode = {
 /** The type of one schema node. */
 export function typeOfSchema(s: JsonValue | undefined): TypeNode {
   if (!isObject(s)) return DEDUCED;
-  if (s["x-kubernetes-int-or-string"] === true) return { kind: "scalar", scalar: "untyped" };
+  // int-or-string has no type: kube-openapi's schemaconv makes any typeless schema an untyped scalar, an atomic
+  // list and a granular map of deduced elements at once (a list or map there is no type error for smd).
+  if (s["x-kubernetes-int-or-string"] === true) return DEDUCED;
   const type = s["type"];
   if (type === "array") {
     const lt = s["x-kubernetes-list-type"];
