@@ -683,7 +683,7 @@ export class ApiHandler {
       case "DELETE":
         // The custom resource handler's subresources (status, scale) serve no delete.
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");
-        return deleteObject(rr);
+        return converted(rr, await deleteObject(rr));
       case "POST":
         // The custom resource handler creates for a POST to an item path too: the name is the body's, the path's
         // is not used (its subresources serve no create). go-restful routes no POST to a built-in item.

@@ -20,6 +20,7 @@ import { listPage, listParams, parseListNumbers } from "./list-paging.js";
 import { goUintProblem } from "./query-params.js";
 import { goQuote } from "../../go/fmt.js";
 import { toScale } from "../registry/scale.js";
+import { scaleTableConvertor } from "../tableconvertor/scale-table.js";
 import { partialObjectMetadata } from "../tableconvertor/table.js";
 import { failureStatus } from "../../errors/index.js";
 import type { ResourceType } from "../registry/resource-type.js";
@@ -49,28 +50,31 @@ export async function getObject(r: RestRequest): Promise<RestResponse> {
     return { code: 200, body: obj, json: enc.put(r.rt, sv, obj) };
   }
   const { obj } = await loadObject(r);
-  if (r.subresource === "scale") return { code: 200, body: toScale(r.rt.scale!, obj) };
-  return convertedAnswer(r, obj, 200) ?? { code: 200, body: obj };
+  const answer = r.subresource === "scale" ? toScale(r.rt.scale!, obj) : obj;
+  return convertedAnswer(r, answer, 200) ?? { code: 200, body: answer };
 }
 
 /**
  * The answer of a GET, create, update or patch of one object in the form the Accept header asks for (Table,
  * PartialObjectMetadata; a list form is refused), or undefined for the object itself. The status subresource's
- * answers convert to PartialObjectMetadata only; the scale subresource's not at all.
+ * answers convert as the resource's; the scale subresource's Scale has its own table columns.
  */
 export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, warnings?: string[]): RestResponse | undefined {
-  if (r.subresource === "scale" || !wantsConversion(r.req.headers.accept)) return undefined;
+  if (!wantsConversion(r.req.headers.accept)) return undefined;
   const mode = outputMode(r.req, r.query);
   const c = mode.convert;
-  if (c === undefined || (r.subresource === "status" && c.kind !== "PartialObjectMetadata")) return undefined;
+  if (c === undefined) return undefined;
   const contentType = mode.yaml ? "application/yaml" : TABLE_CONTENT_TYPE;
   const w = warnings ? { warnings } : {};
+  const scale = r.subresource === "scale";
   if (c.kind === "Table") {
-    return { code, body: r.rt.table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType, ...w };
+    // the status subresource prints as its resource; a Scale by the scale's own columns
+    const table = scale ? scaleTableConvertor() : r.rt.table;
+    return { code, body: table.table([obj], metaString(obj, "resourceVersion") || undefined, mode.include, false, c.apiVersion), contentType, ...w };
   }
   if (c.kind === "PartialObjectMetadata") return { code, body: partialObjectMetadata(obj, c.apiVersion), contentType, ...w };
   // A list form of one object: a typed object is refused (406); an unstructured one fails to convert (500).
-  const type = goTypeName(r.rt, false);
+  const type = scale ? "*v1.Scale" : goTypeName(r.rt, false);
   const e = type.startsWith("*unstructured.")
     ? apiErrors.internalPlain("content is not a list")
     : notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${type})`);
@@ -78,9 +82,13 @@ export function convertedAnswer(r: RestRequest, obj: JsonObject, code: number, w
   throw e;
 }
 
-/** A write's answer (create, update, patch) converted as {@link convertedAnswer} converts a GET's. */
+/**
+ * A write's answer (create, update, patch, a delete that leaves the object) converted as {@link convertedAnswer}
+ * converts a GET's; a Status (an object deleted) is sent as it is.
+ */
 export function converted(r: RestRequest, res: RestResponse): RestResponse {
   if (res.code >= 300 || !isObject(res.body)) return res;
+  if (res.body["kind"] === "Status" && res.body["apiVersion"] === "v1") return res;
   return convertedAnswer(r, res.body, res.code, res.warnings) ?? res;
 }
 
