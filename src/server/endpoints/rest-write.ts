@@ -6,7 +6,7 @@ import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { goJsonTypeWord, goQuote } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
-import { deepClone, deepEqual, isObject, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
+import { deepClone, deepEqual, isObject, kindOf, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
 import { ApiError, apiErrors, groupResource } from "./errors.js";
 import { decodeBody, type DecodedBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
@@ -199,6 +199,11 @@ function requestOptions(r: RestRequest): RequestOptions {
   return o;
 }
 
+/** Whether a system metadata field's JSON type decodes into its ObjectMeta field (strings, or an int64). */
+function metaFieldDecodes(k: string, v: JsonValue): boolean {
+  return k === "generation" || k === "deletionGracePeriodSeconds" ? kindOf(v) === "integer" : typeof v === "string";
+}
+
 /** TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). */
 function checkEnvelope(r: RestRequest, obj: JsonObject): void {
   const gv = groupVersion(r.rt.group, r.rt.version);
@@ -209,11 +214,13 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
     if (r.rt.decodesBodyVersion) admitted(r, r.rt.admission().create(obj, requestOptions(r)), "");
     throw apiErrors.badRequest(`the API version in the data (${av}) does not match the expected API version (${gv})`);
   }
+  // metadata null decodes as none (unstructured and Go struct decoding alike)
+  if (obj["metadata"] === null) delete obj["metadata"];
   const m = obj["metadata"];
   if (m !== undefined && !isObject(m)) {
     // json.Unmarshal into ObjectMeta: a field of a Go struct (CRDs), or the unstructured object's metadata.
     const into = r.rt.typedScheme ? `Go struct field ${r.rt.kind}.metadata` : "Go value";
-    const why = m === null ? "metadata must be an object" : `json: cannot unmarshal ${goJsonTypeWord(m)} into ${into} of type v1.ObjectMeta`;
+    const why = `json: cannot unmarshal ${goJsonTypeWord(m)} into ${into} of type v1.ObjectMeta`;
     const { kind, version } = bodyKind(obj, r.rt);
     throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: ${why}`);
   }
@@ -365,10 +372,10 @@ async function createConflict(r: RestRequest, obj: JsonObject, name: string, war
  * (test/server-diff/sequences/06-versions).
  */
 async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject, reset?: JsonObject): Promise<JsonObject> {
-  // `UpdateNoErrors`: the field manager types the object as decoded, before the strategy reset parts of it
-  // (a status sent to the main resource); when those do not fit the schema's types, the live object's
-  // managedFields are kept (none for a create).
-  if (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())) {
+  // `UpdateNoErrors`: the field manager types the custom resource as decoded, before the strategy reset parts
+  // of it (a status sent to the main resource); when it does not fit the schema's types (a value validation
+  // lets through, or a part reset after), the live object's managedFields are kept (none for a create).
+  if (r.rt.decodesBodyVersion === true && (failsTypedConversion(next, r.rt.smdType()) || (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())))) {
     const live = old === undefined ? undefined : metaOf(old)["managedFields"];
     if (Array.isArray(live) && live.length > 0) metaOf(next)["managedFields"] = deepClone(live);
     else delete metaOf(next)["managedFields"];
@@ -419,12 +426,15 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   }
   // `rest.BeforeUpdate`: the old uid when none is given, the old creationTimestamp and generation; a deletionTimestamp
   // or grace period the old object has is kept, one it has not is left for validation (immutable fields).
+  // A value of the wrong type is the custom resource decoder's 400 (ObjectMeta.creationTimestamp of type string), kept for it.
+  const undecodable = (k: string) => r.rt.decodesBodyVersion === true && meta[k] !== undefined && meta[k] !== null && !metaFieldDecodes(k, meta[k]!);
   for (const k of ["uid", "creationTimestamp", "generation"]) {
     if (k === "uid" && typeof meta[k] === "string" && meta[k] !== "") continue;
+    if (undecodable(k)) continue;
     if (oldMeta[k] !== undefined) meta[k] = oldMeta[k]!;
     else delete meta[k];
   }
-  if (oldMeta["deletionTimestamp"] !== undefined) meta["deletionTimestamp"] = oldMeta["deletionTimestamp"]!;
+  if (oldMeta["deletionTimestamp"] !== undefined && !undecodable("deletionTimestamp")) meta["deletionTimestamp"] = oldMeta["deletionTimestamp"]!;
   if (oldMeta["deletionGracePeriodSeconds"] !== undefined && (meta["deletionGracePeriodSeconds"] ?? null) === null) {
     meta["deletionGracePeriodSeconds"] = oldMeta["deletionGracePeriodSeconds"]!;
   }
@@ -789,8 +799,9 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   }
   // Metadata that is no object does not decode (commitUpdate says so): not read here.
   const undecodable = next["metadata"] !== undefined && next["metadata"] !== null && !isObject(next["metadata"]);
-  if (!undecodable && !isApply && r.subresource !== "scale") {
-    // The patcher's `checkName` (before the store's resourceVersion check): a patch that removes the name.
+  if (!undecodable && r.subresource !== "scale") {
+    // The patcher's `checkName` (before the store's resourceVersion check): a patch that removes the name, an
+    // apply that sets it to null or "" (after the field manager's conflicts).
     const name = isObject(next["metadata"]) ? next["metadata"]["name"] : undefined;
     if (name === undefined || name === null || name === "") {
       throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
