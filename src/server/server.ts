@@ -50,7 +50,7 @@ import { negotiatePatchType } from "./endpoints/content-type.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
 import { InFlightLimits } from "./filters/inflight.js";
-import { AUDIT_ID_HEADER, initAuditId } from "./filters/audit-id.js";
+import { auditHeader, auditIdOf, initAuditId, setAuditHeader } from "./filters/audit-id.js";
 import { loopbackRequestGuard } from "./filters/host-check.js";
 import { storageApiError } from "./endpoints/storage-errors.js";
 import { route, type Route } from "./endpoints/router.js";
@@ -346,6 +346,7 @@ export class ApiHandler {
             "Content-Type": out.contentType,
             "Content-Length": String(gzipped?.length ?? length),
             ...(gzipped ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
+            ...auditHeader(res),
           });
           res.end(gzipped ?? out.body);
         } else {
@@ -372,7 +373,7 @@ export class ApiHandler {
       status: res.statusCode,
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       userAgent: req.headers["user-agent"] ?? "",
-      auditId: String(res.getHeader(AUDIT_ID_HEADER) ?? ""),
+      auditId: auditIdOf(res) ?? "",
       user,
       // Go's Request.Proto, as the API server's httplog records it.
       protocol: `HTTP/${req.httpVersion}`,
@@ -442,7 +443,7 @@ export class ApiHandler {
         throw apiErrors.notFoundStatus();
       case "openapiNone":
         // kube-openapi's v3 handler answers a path that names no document with an empty 200 (any method).
-        res.writeHead(200, { "Cache-Control": "no-cache, private", "Content-Length": "0" });
+        res.writeHead(200, { "Cache-Control": "no-cache, private", "Content-Length": "0", ...auditHeader(res) });
         res.end();
         return undefined;
       case "group": {
@@ -461,6 +462,7 @@ export class ApiHandler {
       }
       // kube-openapi's v3 handlers answer every method as GET
       case "openapiIndex": {
+        setAuditHeader(res);
         const index = this.openapi.indexDocument();
         res.setHeader("Etag", `"${index.hash}"`);
         res.setHeader("Content-Type", "application/json");
@@ -473,6 +475,7 @@ export class ApiHandler {
         const name = r.kind === "openapiDoc" ? `apis/${r.group}/${r.version}` : r.name;
         const doc = r.kind === "openapiDoc" ? this.openapi.document(r.group, r.version) : this.openapi.discoveryDocument(r.name);
         if (!doc) return this.dispatch({ kind: "openapiNone" }, req, res, query, ctx);
+        setAuditHeader(res);
         res.setHeader("Etag", `"${doc.hash}"`);
         res.setHeader("Vary", "Accept");
         res.setHeader("Content-Type", "application/json");
@@ -493,6 +496,7 @@ export class ApiHandler {
       }
       case "openapiV2":
         readOnly();
+        setAuditHeader(res);
         serveOpenApiV2(req, res, this.openapiV2.answer(this.openapi.v2(`${SERVED_VERSION.major}.${SERVED_VERSION.minor}`)));
         return undefined;
       case "resource":

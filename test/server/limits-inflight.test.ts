@@ -51,6 +51,8 @@ describe("in-flight limits", { timeout: 60_000 }, () => {
     assert.equal(r.status, 429);
     assert.equal(r.text, "Too many requests, please try again later.\n");
     assert.equal(r.headers.get("retry-after"), "1");
+    // WithAuditInit is outside the limit: a refused request has its audit ID too.
+    assert.match(r.headers.get("audit-id") ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal((await api(srv.url, "GET", WIDGETS)).status, 200);
     const answers = await Promise.all(stalled.map((s) => s.finish()));
     for (const a of answers) assert.match(a, /HTTP\/1\.1 201 Created/);

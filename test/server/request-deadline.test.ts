@@ -56,6 +56,7 @@ describe("request deadline", () => {
     assert.match(head!, /^HTTP\/1\.1 504 Gateway Timeout\r\n/);
     assert.match(head!, /\r\nContent-Type: text\/plain; charset=utf-8\r\n/);
     assert.match(head!, /\r\nCache-Control: no-cache, private\r\n/);
+    assert.match(head!, /\r\nAudit-Id: [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\r\n/);
     assert.equal(body, DEADLINE_EXCEEDED_BODY);
     assert.equal(
       body,

@@ -68,8 +68,6 @@ export function sendGoRefusal(res: import("node:http").ServerResponse, status: s
   }
   res.sendDate = false;
   res.shouldKeepAlive = false;
-  // Refused before the handler chain: no audit ID.
-  res.removeHeader("Audit-Id");
   // Node frames a body with Content-Length (or chunks) unless both are removed: then it writes the body as is
   res.removeHeader("Content-Length");
   res.removeHeader("Transfer-Encoding");

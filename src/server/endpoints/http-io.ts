@@ -17,6 +17,7 @@ import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
 import { compressedAnswer } from "./response-compression.js";
+import { auditHeader, auditIdOf } from "../filters/audit-id.js";
 
 /** A YAML body that is one null scalar (`null`, `~`), optionally after a `---`. */
 const YAML_NULL = /^\s*(?:---\s+)?(?:null|Null|NULL|~)\s*$/;
@@ -158,6 +159,8 @@ export function sendJson(
   // a larger one is sent without (HTTP/1.1 answers keep Content-Length).
   if (length <= H2_BUFFERED_BODY || res.req?.httpVersionMajor !== 2) headers["Content-Length"] = String(length);
   headers["Cache-Control"] = opts.cacheControl ?? "no-cache, private";
+  const auditId = auditIdOf(res);
+  if (auditId !== undefined) headers["Audit-Id"] = auditId;
   if (gzipped) {
     headers["Content-Encoding"] = "gzip";
     headers["Vary"] = "Accept-Encoding";
@@ -204,6 +207,7 @@ export function sendError(res: ServerResponse, err: ApiError, warnings?: readonl
       "Content-Type": err.encoded.contentType,
       "Content-Length": String(body.length),
       ...(gzipped ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
+      ...auditHeader(res),
     };
     // The request's warnings (decoding's unknown fields) go with the error in any encoding.
     const w = warnings && warnings.length > 0 ? warningHeaders(warnings) : [];
@@ -224,6 +228,7 @@ export function sendError(res: ServerResponse, err: ApiError, warnings?: readonl
       "Content-Type": "text/plain; charset=utf-8",
       "X-Content-Type-Options": "nosniff",
       "Content-Length": String(Buffer.byteLength(err.plainText)),
+      ...auditHeader(res),
     });
     res.end(err.plainText);
     return;

@@ -8,6 +8,7 @@ import { toJson } from "./http-io.js";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
 import { ApiError, apiErrors } from "./errors.js";
 import { warningHeaders } from "./warning-headers.js";
+import { auditHeader } from "../filters/audit-id.js";
 import { tooLargeResourceVersion, watchParams } from "./list-paging.js";
 import { goUintProblem } from "./query-params.js";
 import { groupVersion } from "../registry/resource-type.js";
@@ -157,6 +158,7 @@ export async function serveWatch(r: RestRequest, onClose: (stop: () => void) => 
     ...(r.req.httpVersionMajor === 2 ? {} : { "Transfer-Encoding": "chunked" }),
     // A deprecated version warns on watches too (the custom resource handler warns on every verb).
     ...(r.rt.deprecationWarning ? { Warning: warningHeaders([r.rt.deprecationWarning]) } : {}),
+    ...auditHeader(res),
   });
   res.flushHeaders();
   if (tooLarge) {

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requestUrl } from "../endpoints/request-url.js";
 import { queryBool } from "../endpoints/query-params.js";
+import { auditHeader } from "./audit-id.js";
 
 export const MAX_REQUESTS_IN_FLIGHT = 400;
 export const MAX_MUTATING_REQUESTS_IN_FLIGHT = 200;
@@ -52,6 +53,7 @@ export class InFlightLimits {
         "Content-Length": String(Buffer.byteLength(text)),
         // The body is not read: do not keep the connection for it (HTTP/2 resets the stream instead).
         ...(req.httpVersionMajor === 2 ? {} : { Connection: "close" }),
+        ...auditHeader(res),
       });
       res.end(text);
       return false;

@@ -15,6 +15,7 @@ import type { RequestAttributes } from "../auth/request-attributes.js";
 import { apiErrors } from "../endpoints/errors.js";
 import type { QueryParams } from "../endpoints/request-url.js";
 import { isHttp2 } from "../http2-serving.js";
+import { auditHeader } from "./audit-id.js";
 
 /** kube-apiserver's `--request-timeout` default (`RequestTimeout`, 1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -70,6 +71,7 @@ export function answerDeadlineExceeded(req: IncomingMessage, res: ServerResponse
     "Content-Length": String(DEADLINE_EXCEEDED_BODY.length),
     // Node's server ends the connection after an answer that says so.
     ...(!isHttp2(req) && !req.complete ? { Connection: "close" } : {}),
+    ...auditHeader(res),
   });
   res.end(DEADLINE_EXCEEDED_BODY);
   if (isHttp2(req) && !req.complete) {
