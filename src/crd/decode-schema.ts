@@ -9,7 +9,7 @@
  * fixed set of field names, and paths are built only for an error or an unknown field.
  */
 import type { JSONSchemaProps, ValidationRule } from "./types.js";
-import { Float64, type JsonObject, type JsonValue, isObject, kindOf, RawNumber, setKey, toNumber } from "../value/json-value.js";
+import { firstOutOfRangeLiteral, type JsonObject, type JsonValue, isObject, kindOf, setKey, toNumber } from "../value/json-value.js";
 import { type DecodeContext, fieldLoc, indexLoc, keyLoc, Loc, MAX_JSON_DEPTH, resetGoLoc, StructReader } from "./decode-context.js";
 
 const S = "JSONSchemaProps";
@@ -58,27 +58,11 @@ function boolField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): bo
  * conversion to the internal version), where a number beyond float64 fails.
  */
 function jsonField(ctx: DecodeContext, x: JsonValue): JsonValue {
-  const lit = outOfRangeLiteral(x);
+  const lit = firstOutOfRangeLiteral(x);
   if (lit !== undefined) ctx.conversionError(`json: cannot unmarshal number ${lit} into Go value of type float64`);
   return x;
 }
 
-/** The first number in `x` beyond float64 (its text when the body kept it), in document order. */
-function outOfRangeLiteral(x: JsonValue): string | undefined {
-  if (x instanceof Float64) return Number.isFinite(x.value) ? undefined : x instanceof RawNumber ? x.text : String(x.value);
-  if (Array.isArray(x)) {
-    for (const e of x) {
-      const t = outOfRangeLiteral(e);
-      if (t !== undefined) return t;
-    }
-  } else if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      const t = outOfRangeLiteral(x[k]!);
-      if (t !== undefined) return t;
-    }
-  }
-  return undefined;
-}
 
 function intField(ctx: DecodeContext, v: JsonObject, loc: Loc, key: string): number | undefined {
   const x = field(v, key);

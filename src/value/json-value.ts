@@ -37,6 +37,26 @@ export class RawNumber extends Float64 {
   }
 }
 
+/**
+ * The first number in `v` beyond float64, in document order: its text as written when the decoder kept it
+ * ({@link RawNumber}), else Go's `%v` of the infinity; undefined when there is none.
+ */
+export function firstOutOfRangeLiteral(v: JsonValue): string | undefined {
+  if (v instanceof Float64) return Number.isFinite(v.value) ? undefined : v instanceof RawNumber ? v.text : String(v.value);
+  if (Array.isArray(v)) {
+    for (const e of v) {
+      const t = firstOutOfRangeLiteral(e);
+      if (t !== undefined) return t;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const k of Object.keys(v)) {
+      const t = firstOutOfRangeLiteral(v[k]!);
+      if (t !== undefined) return t;
+    }
+  }
+  return undefined;
+}
+
 export type JsonScalar = null | boolean | number | bigint | string | Float64;
 export type JsonValue = JsonScalar | JsonValue[] | JsonObject;
 export interface JsonObject {

@@ -5,7 +5,7 @@
  * value keeps Go's numbers; these texts come from a second, raw decode of the body, made only for such bodies.
  */
 import { decodeJsonStream } from "../../io/json-decode.js";
-import { Float64, isObject, type JsonValue, RawNumber } from "../../value/json-value.js";
+import { firstOutOfRangeLiteral, Float64, isObject, type JsonValue, RawNumber } from "../../value/json-value.js";
 
 /** A skeleton of the body (strings emptied) has a literal that Go prints otherwise: a float, `-0`, or 16+ digits. */
 const OTHERWISE_PRINTED = /\d[.eE]|\d{16}|-0/;
@@ -23,21 +23,7 @@ export function rawPatchValue(text: string): JsonValue | undefined {
 }
 
 /** The first literal beyond float64 in `v`, in document order (a value of {@link rawPatchValue}). */
-export function firstOutOfRange(v: JsonValue): string | undefined {
-  if (v instanceof RawNumber) return Number.isFinite(v.value) ? undefined : v.text;
-  if (Array.isArray(v)) {
-    for (const x of v) {
-      const t = firstOutOfRange(x);
-      if (t !== undefined) return t;
-    }
-  } else if (isObject(v)) {
-    for (const k of Object.keys(v)) {
-      const t = firstOutOfRange(v[k]!);
-      if (t !== undefined) return t;
-    }
-  }
-  return undefined;
-}
+export const firstOutOfRange = firstOutOfRangeLiteral;
 
 /**
  * `value` (a decoded body) with each number beyond float64 replaced by the {@link RawNumber} of the same place in
