@@ -8,8 +8,8 @@
  * auditHeader}): a header set beforehand with `setHeader` would send every answer through Node's slower
  * progressive-header path (measured: ~10,000 more instructions per GET).
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomUuid } from "../random-uuid.js";
 
 /** The answer's header (Go's canonical form of `Audit-ID`). */
 export const AUDIT_ID_HEADER = "Audit-Id";
@@ -20,7 +20,7 @@ type Audited = ServerResponse & { [AUDIT_ID]?: string };
 /** Gives the request its audit ID (kept on `res` for its answer) and returns it. */
 export function initAuditId(req: IncomingMessage, res: ServerResponse): string {
   const sent = req.headers["audit-id"];
-  const id = typeof sent === "string" && sent !== "" ? sent : randomUUID();
+  const id = typeof sent === "string" && sent !== "" ? sent : randomUuid();
   (res as Audited)[AUDIT_ID] = id;
   return id;
 }

@@ -1,5 +1,6 @@
 /** Small helpers for `metadata` of unstructured objects. */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { randomUuid } from "../random-uuid.js";
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** `obj.metadata`, created when missing or not an object. */
@@ -48,7 +49,7 @@ let lastSecond = Number.NaN;
 let lastText = "";
 
 export function newUid(): string {
-  return randomUUID();
+  return randomUuid();
 }
 
 const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
