@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { goQuote } from "./fmt.js";
 import { goJsonString } from "./json.js";
-import { goByteLength, goStringFromBytes } from "./utf8.js";
+import { goByteLength, goRuneCount, goStringFromBytes } from "./utf8.js";
 
 // Go: fmt.Sprintf("%q", s) and json.Marshal(s) of the string with these bytes (as the API server prints a name
 // decoded from a request path).
@@ -41,4 +41,14 @@ test("goByteLength: len() of the Go string: UTF-8 bytes, one per escaped byte", 
   assert.equal(goByteLength("\u20ac"), 3);
   assert.equal(goByteLength("\u{1F600}"), 4);
   assert.equal(goByteLength(goStringFromBytes(new Uint8Array([0x61, 0xff, 0xfe]))), 3);
+});
+
+test("goRuneCount counts as utf8.RuneCountInString: code points, and a lone surrogate or escaped byte as one", () => {
+  assert.equal(goRuneCount(""), 0);
+  assert.equal(goRuneCount("abc"), 3);
+  assert.equal(goRuneCount("ångström"), 8);
+  assert.equal(goRuneCount("😀x😀"), 3);
+  assert.equal(goRuneCount("\ud800"), 1);
+  assert.equal(goRuneCount("a\udc80b"), 3);
+  assert.equal(goRuneCount(goStringFromBytes(new Uint8Array([0x61, 0xff, 0xe2, 0x82, 0xac]))), 3);
 });

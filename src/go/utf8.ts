@@ -65,6 +65,28 @@ export function escapedByte(cp: number): number {
   return cp >= 0xdc80 && cp <= 0xdcff ? cp - 0xdc00 : -1;
 }
 
+const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * `utf8.RuneCountInString` of the Go string `s` holds: one rune per code point, and one per escaped byte (see
+ * {@link goStringFromBytes}; Go counts an invalid byte as a RuneError of width 1), as a lone surrogate is.
+ */
+export function goRuneCount(s: string): number {
+  if (!HAS_SURROGATE.test(s)) return s.length;
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** `len(s)` of the Go string `s` holds: UTF-8 bytes, one byte for each escaped byte (see {@link goStringFromBytes}). */
 export function goByteLength(s: string): number {
   let n = 0;

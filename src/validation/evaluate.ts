@@ -4,6 +4,7 @@
  * the return value is kube-openapi's `MatchCount` (used to pick anyOf/oneOf best failures).
  * Names (`spec.items[2].name`) are built from a segment stack only when an error is reported.
  */
+import { goRuneCount } from "../go/utf8.js";
 import { type JsonObject, type JsonValue, kindOf, toNumber } from "../value/json-value.js";
 import { goDeepEqual as deepEqual } from "./deep-equal.js";
 import type { SchemaNode } from "./compile.js";
@@ -68,21 +69,6 @@ function cmpInt(a: number | bigint, b: number | bigint): number {
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function runeCount(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
 }
 
 /** Go `string(rune(i))` for an int64 converted to string. */
@@ -218,11 +204,11 @@ export class Evaluation {
   }
 
   private stringCheck(n: SchemaNode, s: string, acc: VErr[]): void {
-    if (n.maxLength !== undefined && s.length > n.maxLength && runeCount(s) > n.maxLength) {
+    if (n.maxLength !== undefined && s.length > n.maxLength && goRuneCount(s) > n.maxLength) {
       acc.push(verr.tooLong(this.names.name(), n.maxLength, s));
       return;
     }
-    if (n.minLength !== undefined && s.length < 2 * n.minLength && runeCount(s) < n.minLength) {
+    if (n.minLength !== undefined && s.length < 2 * n.minLength && goRuneCount(s) < n.minLength) {
       acc.push(verr.tooShort(this.names.name(), n.minLength, s));
       return;
     }

@@ -211,21 +211,5 @@ export function celCompare(a: CelValue, b: CelValue): -1 | 0 | 1 | undefined | C
   return undefined;
 }
 
-const HAS_SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Number of Unicode code points in `s`. */
-export function codePointLength(s: string): number {
-  if (!HAS_SURROGATE.test(s)) return s.length;
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
+/** Number of Unicode code points in `s` (CEL's `size` of a string: Go's rune count). */
+export { goRuneCount as codePointLength } from "../../go/utf8.js";
