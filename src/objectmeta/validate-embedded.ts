@@ -2,9 +2,10 @@
  * `objectmeta.Validate(ctx, pth, obj, s, isResourceRoot)` (apiextensions `schema/objectmeta/validation.go`):
  * for every `x-kubernetes-embedded-resource` node, `apiVersion` and `kind` are required strings (a valid
  * group/version; a kind whose lower-case form is a DNS-1035 label) and `metadata` is validated as on create,
- * with `fakename` standing in for a missing name and a namespace required only when one is set.
+ * with `fakename` standing in for a missing name and a namespace required only when one is set; the metadata
+ * errors of one embedded resource are de-duplicated by full text like the root's.
  */
-import { type FieldError, fieldError } from "../errors/field-error.js";
+import { type FieldError, dedupeErrors, fieldError } from "../errors/field-error.js";
 import type { FieldPath } from "../errors/field-path.js";
 import { asResourceRoot } from "../prune/prune.js";
 import type { Structural } from "../structural/structural.js";
@@ -71,7 +72,10 @@ function validateEmbeddedResource(path: FieldPath | null, x: JsonObject, errs: F
       }
       const meta = r.meta;
       if (meta.name.length === 0) meta.name = "fakename";
-      errs.push(...validateObjectMeta(meta, meta.namespace.length > 0, validatePathSegment, childOrRoot(path, "metadata")));
+      // `ValidateObjectMetaDeclaratively` filters the handwritten errors with `ErrorList.Filter`, which
+      // drops an error whose full text repeats an earlier one (two labels with the same bad value: one error)
+      const metaErrs = validateObjectMeta(meta, meta.namespace.length > 0, validatePathSegment, childOrRoot(path, "metadata"));
+      errs.push(...(metaErrs.length > 1 ? dedupeErrors(metaErrs) : metaErrs));
     }
   }
 }
