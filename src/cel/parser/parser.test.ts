@@ -141,8 +141,25 @@ test("limits: recursion and size fail cleanly", () => {
   assert.match(parse(Array(400).fill("a").join(" + ")).errorText, /max recursion depth exceeded/);
   assert.match(parse("a" + ".b".repeat(400)).errorText, /max recursion depth exceeded/);
   assert.match(parse("1".repeat(100001)).errorText, /expression code point size exceeds limit: size: 100001, limit 100000/);
+  // cel-go: two mismatches, then one recovery may skip at most 256 tokens (the parse stops there)
   const many = parse("?".repeat(500));
-  assert.equal(many.issues.length, 101);
+  const mismatch = `Syntax error: mismatched input '?' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`;
+  assert.deepEqual(
+    many.issues.map((i) => [i.message, i.offset]),
+    [
+      [mismatch, 0],
+      [mismatch, 1],
+      ["error recovery token lookahead limit exceeded: 256", -1],
+    ],
+  );
+  // deleting an extraneous token is no recovery attempt: 150 errors, the first 100 reported
+  const deleted = parse("1 + : ".repeat(150) + "1");
+  assert.equal(deleted.issues.length, 101);
+  assert.equal(deleted.issues[100]!.message, "Syntax error: More than 100 syntax errors");
+  // each call recovers twice (the `)`, then its rule): the 31st recovery stops the parse (cel-go's errorRecoveryLimit 30)
+  const attempts = parse("f(a b c) + ".repeat(40) + "1");
+  assert.equal(attempts.issues.length, 16);
+  assert.equal(attempts.issues[15]!.message, "Syntax error: error recovery attempt limit exceeded: 30");
 });
 
 test("a macro named like an operator's function expands operator calls, as cel-go's parser does", () => {

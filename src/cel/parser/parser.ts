@@ -17,6 +17,7 @@ import { BINARY_OPERATORS, lexPooled, releaseTokens, toCodePoints } from "./lexe
 import type { Macro, MacroExprHelper } from "./macros.js";
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from "./macros.js";
 import { IdMap } from "../id-map.js";
+import { type Frames, Level, Part, Via, followingTokens, recoverySet } from "./recovery.js";
 import { unescapeLiteral } from "./unescape.js";
 
 /** Parser options (cel-go `parser.Option`s). */
@@ -83,6 +84,10 @@ const EXPR_START =
 const MAP_START =
   "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+const ARGS_START =
+  "{'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+/** The tokens continuing a `member` after a selection, call or index. */
+const MEMBER_LOOP: readonly TokenKind[] = [".", "["];
 const START_KINDS = new Set<TokenKind>([
   "[",
   "{",
@@ -131,6 +136,9 @@ const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 const MAX_SYNTAX_ERRORS = 100;
+/** cel-go's default `errorRecoveryLimit` and `errorRecoveryTokenLookaheadLimit` (Kubernetes keeps them). */
+const RECOVERY_LIMIT = 30;
+const LOOKAHEAD_LIMIT = 256;
 const DEFAULT_MACROS = [...STANDARD_MACROS, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS, ...LISTS_MACROS];
 
 interface MacroTable {
@@ -306,11 +314,27 @@ class Parser {
   private readonly optional: boolean;
   private readonly escIdents: boolean;
   private macroHelper: Helper | undefined;
+  // ---- ANTLR's error recovery (DefaultErrorStrategy; follow sets in recovery.ts)
+  /** How each `expr` (by depth, 1 = outermost) was invoked, and which part of its conditional is parsed. */
+  private readonly frameVia: Via[] = [];
+  private readonly framePart: Part[] = [];
+  /** The token index where error-recovery mode began: ANTLR reports no error until a token is matched. */
+  private recoverAt = -1;
+  /** ANTLR's `lastErrorIndex` / `lastErrorStates` (match sites here). */
+  private lastErrorIndex = -1;
+  private lastErrorSites: string[] = [];
+  /** Set when a `member` rule recovered from an error: ANTLR's rule returns, no further selection. */
+  private memberEnded = false;
+  /** cel-go's count of `Recover` / `RecoverInline` calls (its limit: {@link RECOVERY_LIMIT}). */
+  private recoveryAttempts = 0;
 
   constructor(
     private readonly tokens: readonly Token[],
     count: number,
     opts: ParseOptions,
+    /** The source, and its code points when it has surrogates (token offsets count code points). */
+    private readonly source: string,
+    private readonly cps: readonly number[] | undefined,
   ) {
     this.last = count - 1;
     this.macros = macroTable(opts.macros ?? DEFAULT_MACROS);
@@ -332,11 +356,106 @@ class Parser {
     return t;
   }
   private syntax(t: Token, msg: string): never {
-    this.issues.push({ message: `Syntax error: ${msg}`, offset: t.start, exprId: 0 });
+    // in recovery mode ANTLR reports nothing; the rest of the expression is not parsed here
+    if (this.pos !== this.recoverAt) this.issues.push({ message: `Syntax error: ${msg}`, offset: t.start, exprId: 0 });
     throw new SyntaxStop();
+  }
+
+  /**
+   * ANTLR's `no viable alternative at input '…'`: the source from the token where the decision began
+   * through the offending one, hidden whitespace and comments included (up to EOF, without it).
+   */
+  private noViableAlt(from: Token, at: Token): string {
+    const end = at.kind === "EOF" ? at.start : at.end;
+    const text = this.cps === undefined ? this.source.slice(from.start, end) : String.fromCodePoint(...this.cps.slice(from.start, end));
+    return `no viable alternative at input '${text.replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}'`;
+  }
+
+  /** ANTLR's `reportError` (nothing while in recovery mode), entering recovery mode. */
+  private syntaxError(t: Token, msg: string): void {
+    if (this.pos !== this.recoverAt) {
+      // a token was matched since the last recovery (or there was none): ANTLR's endErrorCondition
+      this.lastErrorIndex = -1;
+      this.lastErrorSites = [];
+      this.issues.push({ message: `Syntax error: ${msg}`, offset: t.start, exprId: 0 });
+      if (this.issues.length > 100) throw new SyntaxStop();
+    }
+    this.recoverAt = this.pos;
+  }
+
+  /**
+   * ANTLR's `match(kind)` with `recoverInline`: matches the token; else deletes one extraneous token
+   * when the next one is `kind`; else conjures the missing token when the current one may follow it
+   * (`follow`); else reports the mismatch and returns false (the caller's rule recovers).
+   */
+  private matchInline(kind: TokenKind, expecting: string, follow: () => Set<TokenKind>): boolean {
+    const t = this.tokens[this.pos] as Token;
+    if (t.kind === kind) {
+      this.next();
+      return true;
+    }
+    this.countRecovery();
+    if (t.kind !== "EOF" && this.peekAt(1).kind === kind) {
+      this.syntaxError(t, `extraneous input '${t.text}' expecting ${expecting}`);
+      this.next();
+      this.next();
+      return true;
+    }
+    if (follow().has(t.kind)) {
+      this.syntaxError(t, `missing ${expecting} at '${t.text}'`);
+      return true;
+    }
+    this.syntaxError(t, `mismatched input '${t.text}' expecting ${expecting}`);
+    return false;
+  }
+
+  /**
+   * ANTLR's `recover` in the rule at `level` of the current frame (or in a rule it invoked, followed there
+   * by `local`): skips to a token of the recovery set.
+   */
+  private recover(site: string, level: Level, local?: readonly TokenKind[]): void {
+    this.countRecovery();
+    // cel-go lets one recovery consume at most LOOKAHEAD_LIMIT tokens, then stops the parse
+    let consumed = 0;
+    const consume = (): void => {
+      if (consumed++ >= LOOKAHEAD_LIMIT) {
+        this.issues.push({ message: `error recovery token lookahead limit exceeded: ${LOOKAHEAD_LIMIT}`, offset: -1, exprId: 0 });
+        throw new SyntaxStop();
+      }
+      this.pos++;
+    };
+    if (this.lastErrorIndex === this.pos && this.lastErrorSites.includes(site) && this.pos < this.last) consume();
+    this.lastErrorIndex = this.pos;
+    this.lastErrorSites.push(site);
+    const set = recoverySet(this.frames(), this.exprDepth, level);
+    if (local !== undefined) for (const k of local) set.add(k);
+    while (this.pos < this.last && !set.has((this.tokens[this.pos] as Token).kind)) consume();
+    this.recoverAt = this.pos;
+  }
+
+  /** cel-go's `checkAttempts`: the RECOVERY_LIMIT-th recovery reports the limit and stops the parse. */
+  private countRecovery(): void {
+    if (this.recoveryAttempts++ === RECOVERY_LIMIT) {
+      const t = this.tokens[this.pos] as Token;
+      if (this.issues.length <= MAX_SYNTAX_ERRORS) {
+        this.issues.push({ message: `Syntax error: error recovery attempt limit exceeded: ${RECOVERY_LIMIT}`, offset: t.start, exprId: 0 });
+      }
+      throw new SyntaxStop();
+    }
+  }
+
+  /** The tokens that may follow when the rule at `level` of the current frame ends after `local`. */
+  private following(level: Level, local?: readonly TokenKind[]): Set<TokenKind> {
+    return followingTokens(this.frames(), this.exprDepth, level, local);
+  }
+
+  private frames(): Frames {
+    return { via: this.frameVia, part: this.framePart };
   }
   /** ANTLR single-token deletion: if the token after the current one fits, report it as extraneous and skip it. */
   private deleteExtraneous(expecting: string, fits: (k: TokenKind) => boolean): boolean {
+    // in recovery mode: not emulated, the rest of the expression is not parsed here
+    if (this.pos === this.recoverAt) throw new SyntaxStop();
     const t = (this.tokens[this.pos] as Token);
     if (t.kind === "EOF" || !fits(this.peekAt(1).kind)) return false;
     this.issues.push({ message: `Syntax error: extraneous input '${t.text}' expecting ${expecting}`, offset: t.start, exprId: 0 });
@@ -351,11 +470,6 @@ class Parser {
     const extraneous = t.kind !== "EOF" && expecting === "<EOF>" && nxt.kind === "EOF";
     this.syntax(t, `${extraneous ? "extraneous" : "mismatched"} input '${t.text}' expecting ${expecting}`);
   }
-  private expect(kind: TokenKind, expecting?: string): Token {
-    if ((this.tokens[this.pos] as Token).kind !== kind) this.mismatch(expecting ?? `'${kind}'`);
-    return this.next();
-  }
-
   // ---- node factories
   private id(offset: number): number {
     const id = this.nextId++;
@@ -459,13 +573,21 @@ class Parser {
 
   // ---- grammar
   parseStart(): Expr {
-    const e = this.parseExpr();
-    if ((this.tokens[this.pos] as Token).kind !== "EOF" && !this.deleteExtraneous("<EOF>", (k) => k === "EOF")) this.mismatch("<EOF>");
+    const e = this.parseExpr(Via.Start);
+    const t = this.tokens[this.pos] as Token;
+    if (t.kind !== "EOF") {
+      // ANTLR's match(EOF): the extraneous token when EOF follows, else a mismatch (the rest skipped)
+      const extraneous = this.peekAt(1).kind === "EOF";
+      this.syntaxError(t, `${extraneous ? "extraneous" : "mismatched"} input '${t.text}' expecting <EOF>`);
+    }
     return e;
   }
 
-  private parseExpr(): Expr {
-    if (++this.exprDepth > this.maxDepth) {
+  private parseExpr(via: Via): Expr {
+    const d = ++this.exprDepth;
+    this.frameVia[d] = via;
+    this.framePart[d] = Part.Cond;
+    if (d > this.maxDepth) {
       this.issues.push({
         message: `expression recursion limit exceeded: ${this.maxDepth}`,
         offset: -1,
@@ -478,9 +600,14 @@ class Parser {
     if ((this.tokens[this.pos] as Token).kind === "?") {
       const q = this.next();
       const id = this.id(q.start);
+      this.framePart[d] = Part.True;
       const a = this.parseOr();
-      this.expect(":");
-      const b = this.parseExpr();
+      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+        this.recover(":", Level.Expr);
+        this.exprDepth--;
+        return cond;
+      }
+      const b = this.parseExpr(Via.Else);
       out = this.deepen(this.call(id, "_?_:_", [cond, a, b]), cond, a, b);
     }
     this.exprDepth--;
@@ -591,6 +718,10 @@ class Parser {
         const idTok = tokens[this.pos + 1] as Token;
         if (idTok.kind !== "IDENTIFIER") {
           e = this.memberRest(e, t);
+          if (this.memberEnded) {
+            this.memberEnded = false;
+            return e;
+          }
           continue;
         }
         this.pos += 2;
@@ -598,8 +729,12 @@ class Parser {
         if ((tokens[this.pos] as Token).kind === "(") {
           const open = this.next();
           const id = this.id(open.start);
-          const args = this.parseArgs();
+          const args = this.parseArgs(Via.MemberArg);
           e = this.deepenAll(this.callOrMacro(id, idTok.text, args, e), before, args);
+          if (this.memberEnded) {
+            this.memberEnded = false;
+            return e;
+          }
         } else {
           e = this.deepen({ kind: "select", id: this.id(t.start), operand: e, field: idTok.text, testOnly: false }, before);
         }
@@ -607,6 +742,10 @@ class Parser {
       }
       if (t.kind === "[") {
         e = this.parseIndex(e, t);
+        if (this.memberEnded) {
+          this.memberEnded = false;
+          return e;
+        }
         continue;
       }
       return e;
@@ -615,13 +754,29 @@ class Parser {
 
   /** The member selection at the current `.` (`t`) other than `.name` / `.name(args)`: `.?name`, an escaped name, or an error. */
   private memberRest(e: Expr, t: Token): Expr {
+    const at = this.pos;
     this.next();
     let opt = false;
     if ((this.tokens[this.pos] as Token).kind === "?") {
       this.next();
       opt = true;
     }
-    const idTok = (this.tokens[this.pos] as Token);
+    let idTok = this.tokens[this.pos] as Token;
+    if (opt && idTok.kind !== "IDENTIFIER" && idTok.kind !== "ESC_IDENTIFIER") {
+      // `escapeIdent` after `.?`: ANTLR's sync deletes one extraneous token before an identifier, else
+      // reports the mismatch and that rule recovers (the member goes on)
+      if (this.pos === this.recoverAt) throw new SyntaxStop();
+      const nk = this.peekAt(1).kind;
+      if (idTok.kind === "EOF" || (nk !== "IDENTIFIER" && nk !== "ESC_IDENTIFIER")) {
+        this.syntaxError(idTok, `mismatched input '${idTok.text}' expecting {IDENTIFIER, ESC_IDENTIFIER}`);
+        this.recover(".?", Level.Member, MEMBER_LOOP);
+        // cel-go's visitor then meets the failed escapeIdent
+        return this.report("unsupported ident kind", idTok.start);
+      }
+      this.syntaxError(idTok, `extraneous input '${idTok.text}' expecting {IDENTIFIER, ESC_IDENTIFIER}`);
+      this.next();
+      idTok = this.tokens[this.pos] as Token;
+    }
     let field: string;
     if (idTok.kind === "IDENTIFIER") {
       this.next();
@@ -635,7 +790,13 @@ class Parser {
     } else if (idTok.kind === "true" || idTok.kind === "false" || idTok.kind === "null" || idTok.kind === "in") {
       this.syntax(idTok, `mismatched input '${idTok.text}' expecting IDENTIFIER`);
     } else {
-      this.syntax(idTok, `no viable alternative at input '.${idTok.kind === "EOF" ? "" : idTok.text}'`);
+      // the member rule's decision fails: it reports and recovers from where the decision began (ANTLR's
+      // prediction consumes nothing), and ends
+      this.pos = at;
+      this.syntaxError(idTok, this.noViableAlt(t, idTok));
+      this.recover(".", Level.Member);
+      this.memberEnded = true;
+      return e;
     }
     if (opt) {
       if (!this.optional) return this.report("unsupported syntax '.?'", t.start);
@@ -654,40 +815,84 @@ class Parser {
       opt = true;
     }
     const id = this.id(t.start);
-    const idx = this.parseExpr();
-    this.expect("]");
+    const idx = this.parseExpr(Via.Index);
+    if (!this.matchInline("]", "']'", () => this.following(Level.Member, MEMBER_LOOP))) {
+      this.recover("]", Level.Member);
+      this.memberEnded = true;
+    }
     if (opt && !this.optional) return this.report("unsupported syntax '[?'", t.start);
     return this.deepen(this.callOrMacro(id, opt ? "_[?_]" : "_[_]", [e, idx]), e, idx);
   }
 
-  private parseArgs(): Expr[] {
+  /** The `)` of a call when the token after an argument is neither `,` nor `)`. */
+  private closeArgs(via: Via): void {
+    const member = via === Via.MemberArg;
+    const level = member ? Level.Member : Level.Primary;
+    if (!this.matchInline(")", "')'", () => this.following(level, member ? MEMBER_LOOP : undefined))) {
+      this.recover(")", level);
+      if (member) this.memberEnded = true;
+    }
+  }
+
+  /**
+   * ANTLR's sync before `exprList? ')'` when the token after `(` starts no argument: one extraneous token
+   * deleted when an argument or `)` follows (true: parse the arguments), else the mismatch reported and
+   * the call's rule recovered (false: no arguments).
+   */
+  private openArgs(via: Via): boolean {
+    const t = this.tokens[this.pos] as Token;
+    if (this.pos !== this.recoverAt) {
+      const nk = this.peekAt(1).kind;
+      if (t.kind !== "EOF" && (nk === ")" || START_KINDS.has(nk))) {
+        this.syntaxError(t, `extraneous input '${t.text}' expecting ${ARGS_START}`);
+        this.next();
+        if ((this.tokens[this.pos] as Token).kind !== ")") return true;
+        this.next();
+        return false;
+      }
+      this.syntaxError(t, `mismatched input '${t.text}' expecting ${ARGS_START}`);
+      const member = via === Via.MemberArg;
+      this.recover("(", member ? Level.Member : Level.Primary);
+      if (member) this.memberEnded = true;
+      return false;
+    }
+    // in recovery mode the sync does nothing: no arguments, then the `)`
+    this.closeArgs(via);
+    return false;
+  }
+
+  private parseArgs(via: Via): Expr[] {
     if ((this.tokens[this.pos] as Token).kind === ")") {
       this.next();
       return [];
     }
     // the first argument apart, so that the commonest lists (one or two arguments) are array literals
     // of their size: an array pushed to from empty grows through a builtin on its first push
-    if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
-    const first = this.parseExpr();
+    if (!START_KINDS.has((this.tokens[this.pos] as Token).kind) && !this.openArgs(via)) return [];
+    const first = this.parseExpr(via);
     let t = this.tokens[this.pos] as Token;
     if (t.kind === ")") {
       this.next();
       return [first];
     }
-    if (t.kind !== ",") this.mismatch("{')', ','}");
+    if (t.kind !== ",") {
+      this.closeArgs(via);
+      return [first];
+    }
     this.next();
-    if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
-    const args: Expr[] = [first, this.parseExpr()];
+    const args: Expr[] = [first, this.parseExpr(via)];
     for (;;) {
       t = this.tokens[this.pos] as Token;
       if (t.kind === ")") {
         this.next();
         return args;
       }
-      if (t.kind !== ",") this.mismatch("{')', ','}");
+      if (t.kind !== ",") {
+        this.closeArgs(via);
+        return args;
+      }
       this.next();
-      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
-      args.push(this.parseExpr());
+      args.push(this.parseExpr(via));
     }
   }
 
@@ -710,8 +915,8 @@ class Parser {
         return this.parseLiteral();
       case "(": {
         this.next();
-        const e = this.parseExpr();
-        this.expect(")");
+        const e = this.parseExpr(Via.Paren);
+        if (!this.matchInline(")", "')'", () => this.following(Level.Primary))) this.recover("(", Level.Primary);
         return e;
       }
       case "[":
@@ -719,14 +924,24 @@ class Parser {
       case "{":
         return this.parseMap();
       default:
-        if (this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k))) return this.parsePrimary();
-        // ANTLR-style recovery: report, drop the token, and try again (stops at a closer or EOF)
-        if (t.kind === "EOF" || t.kind === ")" || t.kind === "]" || t.kind === "}" || this.issues.length >= 100)
-          return this.mismatch(EXPR_START);
-        this.issues.push({ message: `Syntax error: mismatched input '${t.text}' expecting ${EXPR_START}`, offset: t.start, exprId: 0 });
-        this.next();
-        return this.parsePrimary();
+        // ANTLR's sync at the start of `unary`: one extraneous token deleted when an operand follows
+        // (then `!` and `-` start a unary again), else the mismatch reported (not in recovery mode) and
+        // the `unary` rule recovered
+        if (this.pos !== this.recoverAt) {
+          if (this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k))) {
+            const k = (this.tokens[this.pos] as Token).kind;
+            return k === "!" || k === "-" ? this.parseUnary() : this.parsePrimary();
+          }
+          this.syntaxError(t, `mismatched input '${t.text}' expecting ${EXPR_START}`);
+        }
+        this.recover("unary", Level.Unary);
+        return this.errorExpr(t);
     }
+  }
+
+  /** The expression of a rule that failed (never evaluated: the parse has errors). */
+  private errorExpr(t: Token): Expr {
+    return { kind: "const", id: this.id(t.start), value: { kind: "string", value: "<<error>>" } };
   }
 
   private parseIdentLike(): Expr {
@@ -760,9 +975,17 @@ class Parser {
     const first = (this.tokens[this.pos] as Token);
     let leadingDot = false;
     if (first.kind === ".") {
+      const at = this.pos;
       this.next();
       leadingDot = true;
-      if ((this.tokens[this.pos] as Token).kind !== "IDENTIFIER") this.syntax((this.tokens[this.pos] as Token), `no viable alternative at input '.${(this.tokens[this.pos] as Token).text}'`);
+      const idTok = this.tokens[this.pos] as Token;
+      if (idTok.kind !== "IDENTIFIER") {
+        // the primary rule's decision fails: it reports and recovers from where the decision began
+        this.pos = at;
+        this.syntaxError(idTok, this.noViableAlt(first, idTok));
+        this.recover(".", Level.Primary);
+        return this.errorExpr(idTok);
+      }
     }
     // message construction lookahead: IDENT ('.' IDENT)* '{'
     // (an IDENTIFIER is never the final EOF, so the token after it exists)
@@ -783,12 +1006,12 @@ class Parser {
       if (isReserved(idTok.text)) {
         const r = this.report(`reserved identifier: ${idTok.text}`, first.start);
         this.next();
-        this.parseArgs();
+        this.parseArgs(Via.GlobalArg);
         return r;
       }
       const open = this.next();
       const id = this.id(open.start);
-      const args = this.parseArgs();
+      const args = this.parseArgs(Via.GlobalArg);
       const name = (leadingDot ? "." : "") + idTok.text;
       const e = this.callOrMacro(id, name, args);
       return e;
@@ -834,18 +1057,49 @@ class Parser {
         fname = ft.text.slice(1, -1);
         if (!this.escIdents) this.report("unsupported syntax: '`'", ft.start);
       }
-      const col = this.expect(":", "':'");
+      const col = this.tokens[this.pos] as Token;
+      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+        // fieldInitializerList recovers and ends; then the primary's `','? '}'`
+        this.recover(":", Level.Primary, [",", "}"]);
+        this.closeCollection("}");
+        break;
+      }
       const initId = this.id(col.start);
-      const value = this.parseExpr();
+      const value = this.parseExpr(Via.FieldValue);
       if (opt && !this.optional) {
         this.report("unsupported syntax '?'", ft.start - 1);
         continue;
       }
       fields.push({ id: initId, field: fname, value, optional: opt });
       const sep = (this.tokens[this.pos] as Token);
-      if (sep.kind !== "," && sep.kind !== "}") this.mismatch("{'}', ','}");
+      if (sep.kind !== "," && sep.kind !== "}") {
+        this.closeCollection("}");
+        break;
+      }
     }
     return { kind: "struct", id, messageName, fields };
+  }
+
+  /**
+   * The end of `primary: '[' listInit? ','? ']'` (or `'{' ... ','? '}'`) when the token after an element
+   * is neither `,` nor the closer: ANTLR's sync before `','?` deletes one extraneous token when a `,` or
+   * the closer follows, else reports the mismatch and the primary recovers.
+   */
+  private closeCollection(close: "]" | "}"): void {
+    const t = this.tokens[this.pos] as Token;
+    if (this.pos !== this.recoverAt) {
+      const nk = this.peekAt(1).kind;
+      const expecting = `{'${close}', ','}`;
+      if (t.kind === "EOF" || (nk !== "," && nk !== close)) {
+        this.syntaxError(t, `mismatched input '${t.text}' expecting ${expecting}`);
+        this.recover(close, Level.Primary);
+        return;
+      }
+      this.syntaxError(t, `extraneous input '${t.text}' expecting ${expecting}`);
+      this.next();
+    }
+    if ((this.tokens[this.pos] as Token).kind === ",") this.next();
+    if (!this.matchInline(close, `'${close}'`, () => this.following(Level.Primary))) this.recover(close, Level.Primary);
   }
 
   private parseList(): Expr {
@@ -860,10 +1114,20 @@ class Parser {
         break;
       }
       if (elements.length > 0) {
-        if (t.kind !== ",") this.mismatch("{']', ','}");
+        if (t.kind !== ",") {
+          this.closeCollection("]");
+          break;
+        }
         this.next();
-        if ((this.tokens[this.pos] as Token).kind === "]") {
+        const k = (this.tokens[this.pos] as Token).kind;
+        if (k === "]") {
           this.next();
+          break;
+        }
+        if (k !== "?" && !START_KINDS.has(k)) {
+          // ANTLR leaves listInit (its loop decision finds no element) and takes the `,` as the
+          // trailing one: then the `]`
+          if (!this.matchInline("]", "']'", () => this.following(Level.Primary))) this.recover("]", Level.Primary);
           break;
         }
       }
@@ -874,7 +1138,7 @@ class Parser {
         opt = true;
       }
       if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
-      const e = this.parseExpr();
+      const e = this.parseExpr(Via.ListElem);
       if (opt) {
         if (!this.optional) this.report("unsupported syntax '?'", q.start);
         else optionalIndices.push(elements.length);
@@ -895,10 +1159,19 @@ class Parser {
         break;
       }
       if (entries.length > 0) {
-        if (t.kind !== ",") this.mismatch("{'}', ','}");
+        if (t.kind !== ",") {
+          this.closeCollection("}");
+          break;
+        }
         this.next();
-        if ((this.tokens[this.pos] as Token).kind === "}") {
+        const k = (this.tokens[this.pos] as Token).kind;
+        if (k === "}") {
           this.next();
+          break;
+        }
+        if (k !== "?" && !START_KINDS.has(k)) {
+          // as in parseList: the `,` is the trailing one, then the `}`
+          if (!this.matchInline("}", "'}'", () => this.following(Level.Primary))) this.recover("}", Level.Primary);
           break;
         }
       }
@@ -916,10 +1189,16 @@ class Parser {
         }
         this.mismatch(EXPR_START);
       }
-      const key = this.parseExpr();
-      const col = this.expect(":", "':'");
+      const key = this.parseExpr(Via.MapKey);
+      const col = this.tokens[this.pos] as Token;
+      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+        // mapInitializerList recovers and ends; then the primary's `','? '}'`
+        this.recover(":", Level.Primary, [",", "}"]);
+        this.closeCollection("}");
+        break;
+      }
       const colId = this.id(col.start);
-      const value = this.parseExpr();
+      const value = this.parseExpr(Via.MapValue);
       if (opt && !this.optional) {
         this.report("unsupported syntax '?'", q.start);
         continue;
@@ -1033,7 +1312,7 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
     return { issues, sourceInfo: sourceInfo0, errorText: formatIssues(sourceInfo0, issues) };
   }
   const { tokens, count, errors } = lexPooled(cps, source);
-  const p = new Parser(tokens, count, opts);
+  const p = new Parser(tokens, count, opts, source, cps);
   let expr: Expr | undefined;
   try {
     expr = p.parseStart();
