@@ -4,7 +4,11 @@
  * apiextensions code (tools/k8s-oracle) and by crdkit. Compares CRD errors, request errors, warnings and the
  * stored object (test/golden/lib/compare.ts).
  *
- *   npm run fuzz:cel -- --seed 1 --count 10000 [--batch 500] [--show 5] [--out dir]
+ *   npm run fuzz:cel -- --seed 1 --count 10000 [--batch 500] [--show 5] [--out dir] [--typos P]
+ *
+ * `--typos P` gives P% of the rules a user's typo (test/fuzz/cel-gen.ts `withTypo`: a token deleted,
+ * doubled, replaced or a stray one inserted) from a second random stream, so that the cases of a seed
+ * without `--typos` stay the same.
  *
  * Prints the disagreements (up to --show, each as a ready-to-commit case file), the number of CRDs
  * Kubernetes rejected, and `agreed A of M`.
@@ -16,9 +20,9 @@ import { stringify } from "yaml";
 import { SKIP, runPipelineCase } from "../test/golden/lib/compare.js";
 import { loadCrdkit } from "../test/golden/lib/crdkit-api.js";
 import { parseTaggedJson } from "../test/golden/lib/tagged-json.js";
-import { genCelCase } from "../test/fuzz/cel-gen.js";
+import { genCelCase, withTypo } from "../test/fuzz/cel-gen.js";
 import { Rng } from "../test/fuzz/rng.js";
-import { isObject } from "../src/value/json-value.js";
+import { type JsonObject, isObject } from "../src/value/json-value.js";
 import { intFlag, stringFlag } from "./fuzz-flags.js";
 // @ts-expect-error plain ESM helper without type declarations
 import { buildOracle } from "./golden-oracle.mjs";
@@ -28,6 +32,19 @@ const count = intFlag("count", 1000);
 const batch = Math.max(1, intFlag("batch", 500));
 const show = intFlag("show", 5);
 const outDir = stringFlag("out");
+const typos = intFlag("typos", 0);
+const typoRng = new Rng((seed ^ 0x5bd1e995) >>> 0);
+
+/** The case with a typo in some of its rules (`--typos`). */
+function mutate<T extends { crd: JsonObject }>(c: T): T {
+  if (typos === 0) return c;
+  const spec = (c.crd as { spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: JsonObject } } } }[] } }).spec.versions[0]!
+    .schema.openAPIV3Schema.properties.spec;
+  for (const rule of spec["x-kubernetes-validations"] as JsonObject[]) {
+    if (typoRng.int(1, 100) <= typos) rule["rule"] = withTypo(typoRng, rule["rule"] as string);
+  }
+  return c;
+}
 
 const bin = (buildOracle as () => string)();
 const api = await loadCrdkit();
@@ -41,7 +58,7 @@ for (let start = 0; start < count; start += batch) {
     id: `cel-s${seed}-${start + i}`,
     operation: "create",
     fieldValidation: "Strict",
-    ...genCelCase(rng),
+    ...mutate(genCelCase(rng)),
   }));
   const run = spawnSync(bin, ["batch"], { input: cases.map((c) => JSON.stringify(c)).join("\n"), encoding: "utf8", maxBuffer: 1 << 30 });
   if (run.status !== 0) throw new Error(`oracle failed: ${run.stderr}`);

@@ -130,3 +130,33 @@ export function genCelCase(r: Rng): { crd: JsonObject; objectJson: string } {
   const objectJson = `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{${spec.join(",")}}}`;
   return { crd: celCrd(rules), objectJson };
 }
+
+/** Tokens of a rule (identifiers, numbers, quoted strings, two-character operators, single characters). */
+const TOKEN = /'[^']*'|[A-Za-z_][A-Za-z0-9_]*|[0-9][0-9.eE]*u?|&&|\|\||[=!<>]=|\S/g;
+const TYPO_TOKENS = [")", "(", "]", "[", ":", ",", "?", "}", "{", ".", "1", "x", "+", "&&", "!", "'a'"];
+
+/**
+ * A user's typo in a rule (`fuzz:cel --typos`): one token of `rule` deleted, doubled, replaced or
+ * preceded by a stray token, so that the parser's error recovery (missing, extraneous and mismatched
+ * tokens, and the errors after the first one) is compared too. Draws from its own `r`.
+ */
+export function withTypo(r: Rng, rule: string): string {
+  const toks = rule.match(TOKEN) ?? [];
+  if (toks.length === 0) return rule;
+  const i = r.int(0, toks.length - 1);
+  const out = [...toks];
+  switch (r.int(0, 3)) {
+    case 0:
+      out.splice(i, 1);
+      break;
+    case 1:
+      out.splice(i, 0, toks[i]!);
+      break;
+    case 2:
+      out[i] = r.pick(TYPO_TOKENS);
+      break;
+    default:
+      out.splice(i, 0, r.pick(TYPO_TOKENS));
+  }
+  return out.join(" ");
+}
