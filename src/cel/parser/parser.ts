@@ -84,6 +84,11 @@ const EXPR_START =
 const MAP_START =
   "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const FIELD_START = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+/** The tokens after `[` of an index (`'?'? expr`) and after `[` of a list (`listInit? ','? ']'`). */
+const INDEX_START =
+  "{'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+const LIST_START =
+  "{'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const ARGS_START =
   "{'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 /** The tokens continuing a `member` after a selection, call or index. */
@@ -105,6 +110,8 @@ const START_KINDS = new Set<TokenKind>([
   "BYTES",
   "IDENTIFIER",
 ]);
+const INDEX_START_KINDS = new Set<TokenKind>([...START_KINDS, "?"]);
+const LIST_START_KINDS = new Set<TokenKind>([...START_KINDS, "?", "]", ","]);
 
 class SyntaxStop extends Error {}
 
@@ -809,6 +816,12 @@ class Parser {
   /** `e[index]` / `e[?index]` at the current `[` (`t`). */
   private parseIndex(e: Expr, t: Token): Expr {
     this.next();
+    if (!this.syncStart(INDEX_START, INDEX_START_KINDS)) {
+      // the member rule recovers and ends
+      this.recover("[", Level.Member);
+      this.memberEnded = true;
+      return e;
+    }
     let opt = false;
     if ((this.tokens[this.pos] as Token).kind === "?") {
       this.next();
@@ -1102,11 +1115,33 @@ class Parser {
     if (!this.matchInline(close, `'${close}'`, () => this.following(Level.Primary))) this.recover(close, Level.Primary);
   }
 
+  /**
+   * ANTLR's sync before an optional block whose first tokens are `kinds` (described by `expecting`), when
+   * the current token is none of them: outside recovery mode one extraneous token is deleted when the
+   * next one fits (true), else the mismatch is reported and false returned (the caller's rule recovers).
+   * True when the current token fits.
+   */
+  private syncStart(expecting: string, kinds: ReadonlySet<TokenKind>): boolean {
+    const t = this.tokens[this.pos] as Token;
+    if (kinds.has(t.kind) || this.pos === this.recoverAt) return true;
+    if (t.kind !== "EOF" && kinds.has(this.peekAt(1).kind)) {
+      this.syntaxError(t, `extraneous input '${t.text}' expecting ${expecting}`);
+      this.next();
+      return true;
+    }
+    this.syntaxError(t, `mismatched input '${t.text}' expecting ${expecting}`);
+    return false;
+  }
+
   private parseList(): Expr {
     const open = this.next();
     const id = this.id(open.start);
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
+    if (!this.syncStart(LIST_START, LIST_START_KINDS)) {
+      this.recover("[", Level.Primary);
+      return { kind: "list", id, elements, optionalIndices };
+    }
     for (;;) {
       const t = (this.tokens[this.pos] as Token);
       if (t.kind === "]") {
