@@ -94,6 +94,12 @@ export interface EnvOptions {
   readonly objectTypeSource?: ObjectTypeSource;
   /** Opaque type names (e.g. `kubernetes.Quantity`), usable in {@link TypeSpec}s. */
   readonly opaqueTypes?: readonly string[];
+  /**
+   * Those of `opaqueTypes` that cel-go declares as object types (`cel.ObjectType`) its type provider
+   * cannot resolve: a field selection on one reports `unexpected failed resolution of '<name>'` (on an
+   * opaque type: `type '<name>' does not support field selection`).
+   */
+  readonly unresolvedObjectTypes?: readonly string[];
   /** Custom functions (global or receiver-style). */
   readonly functions?: readonly CustomFunction[];
   /** Namespace for identifier resolution (cel-go container). */
@@ -351,6 +357,7 @@ export class Env {
       functions,
       provider: reg,
       disabledOverloads: options.crossTypeNumericComparisons === false ? CROSS_TYPE_COMPARISON_IDS : NO_OVERLOADS,
+      ...(options.unresolvedObjectTypes !== undefined ? { unresolvedObjectTypes: new Set(options.unresolvedObjectTypes) } : {}),
     };
     this.customImpls = impls;
     const base = baseParseOptions(libs);
@@ -369,6 +376,7 @@ export class Env {
       variables: { ...o.variables, ...more.variables },
       objectTypes: { ...o.objectTypes, ...more.objectTypes },
       opaqueTypes: [...(o.opaqueTypes ?? []), ...(more.opaqueTypes ?? [])],
+      unresolvedObjectTypes: [...(o.unresolvedObjectTypes ?? []), ...(more.unresolvedObjectTypes ?? [])],
       functions: [...(o.functions ?? []), ...(more.functions ?? [])],
       validators: [...(o.validators ?? []), ...(more.validators ?? [])],
       libraries: { ...o.libraries, ...more.libraries },

@@ -6,7 +6,7 @@
 import { type CelValue, Env, type FunctionRegistry, optionalType, ParseCache, runtimeFunctions } from "../cel/index.js";
 import type { DeclType } from "./decl-type.js";
 import { declTypeSource, namedCelType } from "./decl-type-source.js";
-import { KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
+import { KUBE_OBJECT_TYPES, KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
 import { kubeAddLists, kubeEquals } from "./values.js";
 
 /** Which environment: NewExpressions (compatibility version 1.36) or StoredExpressions (every library). */
@@ -63,7 +63,13 @@ const PARSES = new ParseCache();
 function template(flavor: EnvFlavor): Env {
   let tmpl = templates.get(flavor);
   if (!tmpl) {
-    tmpl = new Env({ opaqueTypes: KUBE_OPAQUE_TYPES, functions: flavor === "stored" ? LIBS : LIBS_NEW, extendedValidations: true, parseCache: PARSES });
+    tmpl = new Env({
+      opaqueTypes: KUBE_OPAQUE_TYPES,
+      unresolvedObjectTypes: KUBE_OBJECT_TYPES,
+      functions: flavor === "stored" ? LIBS : LIBS_NEW,
+      extendedValidations: true,
+      parseCache: PARSES,
+    });
     templates.set(flavor, tmpl);
   }
   return tmpl;

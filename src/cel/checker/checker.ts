@@ -386,6 +386,11 @@ class Checker {
         resultType = DynType;
         break;
       default:
+        if (targetType.kind === "opaque" && this.env.decls.unresolvedObjectTypes?.has(targetType.name)) {
+          // an object type in cel-go whose provider does not know it (its lookupFieldType)
+          this.report(id, `unexpected failed resolution of '${targetType.name}'`);
+          break;
+        }
         if (!isDynOrError(targetType)) {
           this.report(id, `type '${formatType(targetType)}' does not support field selection`);
         }

@@ -24,6 +24,8 @@ export interface CheckerDecls {
   readonly provider: TypeProvider;
   /** Overload ids excluded from resolution. */
   readonly disabledOverloads: ReadonlySet<string>;
+  /** Opaque types that cel-go declares as object types its provider cannot resolve (see `EnvOptions`). */
+  readonly unresolvedObjectTypes?: ReadonlySet<string>;
 }
 
 /** cel-go `Container.ResolveCandidateNames` (without aliases). */

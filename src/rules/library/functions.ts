@@ -70,6 +70,8 @@ import { kubeEquals } from "../values.js";
 
 /** Opaque type names the libraries declare. */
 export const KUBE_OPAQUE_TYPES = [QUANTITY_TYPE, URL_TYPE, IP_TYPE, CIDR_TYPE, SEMVER_TYPE, FORMAT_TYPE];
+/** Those Kubernetes declares as object types (`cel.ObjectType`) rather than opaque ones (`net.IP`, `net.CIDR`). */
+export const KUBE_OBJECT_TYPES = [QUANTITY_TYPE, URL_TYPE, SEMVER_TYPE, FORMAT_TYPE];
 
 const Q = QUANTITY_TYPE;
 type Impl = (...args: never[]) => unknown;
