@@ -1,7 +1,10 @@
 /**
  * Differential fuzzer: crdkit against the real Kubernetes code (tools/k8s-oracle).
  *
- *   npm run fuzz:k8s -- --seed 1 --count 10000 [--batch 500] [--out test/cases/fuzz] [--quiet]
+ *   npm run fuzz:k8s -- --seed 1 --count 10000 [--batch 500] [--out test/cases/fuzz] [--quiet] [--junctors P]
+ *
+ * `--junctors P` adds value validations under allOf / anyOf / oneOf / not to P% of the schema nodes
+ * (test/fuzz/junctors.ts) from a second random stream: a seed's cases without it stay the same.
  *
  * Generates random structural schemas and valid / nearly-valid objects (test/fuzz/generate.ts), runs
  * them through the oracle in batches (one process per batch) and through crdkit, prints every
@@ -17,6 +20,7 @@ import { loadCrdkit } from "../test/golden/lib/crdkit-api.js";
 import { parseTaggedJson } from "../test/golden/lib/tagged-json.js";
 import { type FuzzCase, genCase } from "../test/fuzz/generate.js";
 import { jsonText } from "../test/fuzz/json-text.js";
+import { withJunctors } from "../test/fuzz/junctors.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { isObject } from "../src/value/json-value.js";
 import { intFlag, stringFlag } from "./fuzz-flags.js";
@@ -29,6 +33,8 @@ const count = intFlag("count", 100);
 const batch = Math.max(1, intFlag("batch", 500));
 const outDir = stringFlag("out");
 const quiet = process.argv.includes("--quiet");
+const junctors = intFlag("junctors", 0);
+const junctorRng = new Rng((seed ^ 0x27d4eb2f) >>> 0);
 
 const bin = (buildOracle as () => string)();
 const api = await loadCrdkit();
@@ -52,7 +58,11 @@ let crdRejected = 0;
 let skipped = 0;
 for (let start = 0; start < count; start += batch) {
   const cases: FuzzCase[] = [];
-  for (let i = start; i < Math.min(count, start + batch); i++) cases.push(genCase(rng, `seed${seed}-${i}`));
+  for (let i = start; i < Math.min(count, start + batch); i++) {
+    const c = genCase(rng, `seed${seed}-${i}`);
+    if (junctors > 0) withJunctors(junctorRng, c.crd, junctors);
+    cases.push(c);
+  }
   const input = cases
     .map((c) =>
       JSON.stringify({
