@@ -332,6 +332,8 @@ class Parser {
   private lastErrorSites: string[] = [];
   /** Set when a `member` rule recovered from an error: ANTLR's rule returns, no further selection. */
   private memberEnded = false;
+  /** The token index of the operand of a `!` / `-` run (its primary recovers in the primary rule). */
+  private unaryOperandAt = -1;
   /** cel-go's count of `Recover` / `RecoverInline` calls (its limit: {@link RECOVERY_LIMIT}). */
   private recoveryAttempts = 0;
 
@@ -694,11 +696,28 @@ class Parser {
     const t = (this.tokens[this.pos] as Token);
     if (t.kind === "!" || (t.kind === "-" && !this.isSignedLiteral())) {
       let count = 0;
-      while ((this.tokens[this.pos] as Token).kind === t.kind) {
-        this.next();
-        count++;
+      for (;;) {
+        while ((this.tokens[this.pos] as Token).kind === t.kind) {
+          if (t.kind === "-") {
+            const k = this.peekAt(1).kind;
+            if (k === "!" || !START_KINDS.has(k)) return this.minusNoViableAlt();
+          }
+          this.next();
+          count++;
+        }
+        const u = this.tokens[this.pos] as Token;
+        if (t.kind !== "!" || START_KINDS.has(u.kind) || this.pos === this.recoverAt) break;
+        // ANTLR's sync at the loop back of `'!'+`: the token is unwanted, skipped up to one that may start
+        // the operand (or another `!`) or follow the unary
+        this.syntaxError(u, `extraneous input '${u.text}' expecting ${EXPR_START}`);
+        const set = recoverySet(this.frames(), this.exprDepth, Level.Unary);
+        for (const k of START_KINDS) set.add(k);
+        while (this.pos < this.last && !set.has((this.tokens[this.pos] as Token).kind)) this.pos++;
+        this.recoverAt = this.pos;
+        if ((this.tokens[this.pos] as Token).kind !== "!") break;
       }
       const opId = this.id(t.start);
+      this.unaryOperandAt = this.pos;
       const operand = this.parseMember();
       if (count % 2 === 0) {
         this.deletePosition(opId);
@@ -707,6 +726,18 @@ class Parser {
       return this.callOrMacro(opId, t.kind === "!" ? "!_" : "-_", [operand]);
     }
     return this.parseMember();
+  }
+
+  /**
+   * A `-` whose next token starts no operand: the decision at it (unary's alternatives or its `('-')+`
+   * loop) finds no alternative; the unary rule reports and recovers from that `-`.
+   */
+  private minusNoViableAlt(): Expr {
+    const at = this.tokens[this.pos] as Token;
+    const bad = this.peekAt(1);
+    this.syntaxError(bad, this.noViableAlt(at, bad));
+    this.recover("-", Level.Unary);
+    return this.errorExpr(bad);
   }
 
   private isSignedLiteral(): boolean {
@@ -947,7 +978,8 @@ class Parser {
           }
           this.syntaxError(t, `mismatched input '${t.text}' expecting ${EXPR_START}`);
         }
-        this.recover("unary", Level.Unary);
+        if (this.pos === this.unaryOperandAt) this.recover("primary", Level.Primary);
+        else this.recover("unary", Level.Unary);
         return this.errorExpr(t);
     }
   }
