@@ -394,15 +394,25 @@ class Parser {
 
   /**
    * ANTLR's `match(kind)` with `recoverInline`: matches the token; else deletes one extraneous token
-   * when the next one is `kind`; else conjures the missing token when the current one may follow it
-   * (`follow`); else reports the mismatch and returns false (the caller's rule recovers).
+   * when the next one is `kind`; else conjures the missing token when the current one may follow it (see
+   * {@link recoverInline}); else reports the mismatch and returns false (the caller's rule recovers).
    */
-  private matchInline(kind: TokenKind, expecting: string, follow: () => Set<TokenKind>): boolean {
+  private matchInline(kind: TokenKind, level?: Level, local?: readonly TokenKind[]): boolean {
     const t = this.tokens[this.pos] as Token;
     if (t.kind === kind) {
       this.next();
       return true;
     }
+    return this.recoverInline(t, kind, level, local);
+  }
+
+  /**
+   * {@link matchInline} when the token is not `kind`: the follow set is that of the rule at `level` of the
+   * current frame after `local` (undefined `level`: an expression's first tokens), computed only here so
+   * that a match costs no closure or set.
+   */
+  private recoverInline(t: Token, kind: TokenKind, level: Level | undefined, local: readonly TokenKind[] | undefined): boolean {
+    const expecting = `'${kind}'`;
     this.countRecovery();
     if (t.kind !== "EOF" && this.peekAt(1).kind === kind) {
       this.syntaxError(t, `extraneous input '${t.text}' expecting ${expecting}`);
@@ -410,7 +420,7 @@ class Parser {
       this.next();
       return true;
     }
-    if (follow().has(t.kind)) {
+    if ((level === undefined ? START_KINDS : this.following(level, local)).has(t.kind)) {
       this.syntaxError(t, `missing ${expecting} at '${t.text}'`);
       return true;
     }
@@ -611,7 +621,7 @@ class Parser {
       const id = this.id(q.start);
       this.framePart[d] = Part.True;
       const a = this.parseOr();
-      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+      if (!this.matchInline(":")) {
         this.recover(":", Level.Expr);
         this.exprDepth--;
         return cond;
@@ -860,7 +870,7 @@ class Parser {
     }
     const id = this.id(t.start);
     const idx = this.parseExpr(Via.Index);
-    if (!this.matchInline("]", "']'", () => this.following(Level.Member, MEMBER_LOOP))) {
+    if (!this.matchInline("]", Level.Member, MEMBER_LOOP)) {
       this.recover("]", Level.Member);
       this.memberEnded = true;
     }
@@ -872,7 +882,7 @@ class Parser {
   private closeArgs(via: Via): void {
     const member = via === Via.MemberArg;
     const level = member ? Level.Member : Level.Primary;
-    if (!this.matchInline(")", "')'", () => this.following(level, member ? MEMBER_LOOP : undefined))) {
+    if (!this.matchInline(")", level, member ? MEMBER_LOOP : undefined)) {
       this.recover(")", level);
       if (member) this.memberEnded = true;
     }
@@ -960,7 +970,7 @@ class Parser {
       case "(": {
         this.next();
         const e = this.parseExpr(Via.Paren);
-        if (!this.matchInline(")", "')'", () => this.following(Level.Primary))) this.recover("(", Level.Primary);
+        if (!this.matchInline(")", Level.Primary)) this.recover("(", Level.Primary);
         return e;
       }
       case "[":
@@ -1103,7 +1113,7 @@ class Parser {
         if (!this.escIdents) this.report("unsupported syntax: '`'", ft.start);
       }
       const col = this.tokens[this.pos] as Token;
-      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+      if (!this.matchInline(":")) {
         // fieldInitializerList recovers and ends; then the primary's `','? '}'`
         this.recover(":", Level.Primary, [",", "}"]);
         this.closeCollection("}");
@@ -1144,7 +1154,7 @@ class Parser {
       this.next();
     }
     if ((this.tokens[this.pos] as Token).kind === ",") this.next();
-    if (!this.matchInline(close, `'${close}'`, () => this.following(Level.Primary))) this.recover(close, Level.Primary);
+    if (!this.matchInline(close, Level.Primary)) this.recover(close, Level.Primary);
   }
 
   /**
@@ -1194,7 +1204,7 @@ class Parser {
         if (k !== "?" && !START_KINDS.has(k)) {
           // ANTLR leaves listInit (its loop decision finds no element) and takes the `,` as the
           // trailing one: then the `]`
-          if (!this.matchInline("]", "']'", () => this.following(Level.Primary))) this.recover("]", Level.Primary);
+          if (!this.matchInline("]", Level.Primary)) this.recover("]", Level.Primary);
           break;
         }
       }
@@ -1238,7 +1248,7 @@ class Parser {
         }
         if (k !== "?" && !START_KINDS.has(k)) {
           // as in parseList: the `,` is the trailing one, then the `}`
-          if (!this.matchInline("}", "'}'", () => this.following(Level.Primary))) this.recover("}", Level.Primary);
+          if (!this.matchInline("}", Level.Primary)) this.recover("}", Level.Primary);
           break;
         }
       }
@@ -1258,7 +1268,7 @@ class Parser {
       }
       const key = this.parseExpr(Via.MapKey);
       const col = this.tokens[this.pos] as Token;
-      if (!this.matchInline(":", "':'", () => START_KINDS)) {
+      if (!this.matchInline(":")) {
         // mapInitializerList recovers and ends; then the primary's `','? '}'`
         this.recover(":", Level.Primary, [",", "}"]);
         this.closeCollection("}");
