@@ -323,6 +323,9 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   if (isDryRun(r.query)) {
     // A dry run answers what the real write would: a name that exists is a conflict.
     if (await r.store.get(objectKey(r.rt, r.namespace, name))) throw await createConflict(r, toStore, name, warnings);
+    // The dry-run storage copies the object as it is: the resourceVersion the body set (which etcd3's Create
+    // would have replaced) is answered.
+    if (typeof givenVersion === "string" && givenVersion !== "") metaOf(toStore)["resourceVersion"] = givenVersion;
     return { code: 201, body: toStore, warnings };
   }
   if (versionSet) {
@@ -564,11 +567,22 @@ async function updateScale(r: RestRequest): Promise<RestResponse> {
     throw apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   r.strictErrors = scale.strictErrors;
+  // The body was decoded (its warnings recorded) before the store runs: its errors carry them.
+  const withDecodeWarnings = (e: ApiError): ApiError => {
+    if (scale.strictErrors.length > 0 && fieldValidationOf(r.query) === "Warn") e.warnings = [...(e.warnings ?? []), ...scale.strictErrors];
+    return e;
+  };
   // The store reads the object first (a missing one is 404), then parses the resourceVersion the Scale set on
   // it: a malformed one is its plain 500.
-  const { obj: old, revision } = await loadObject(r, true);
+  let loaded: Awaited<ReturnType<typeof loadObject>>;
+  try {
+    loaded = await loadObject(r, true);
+  } catch (e) {
+    throw e instanceof ApiError ? withDecodeWarnings(e) : e;
+  }
+  const { obj: old, revision } = loaded;
   const scaleRvProblem = scale.resourceVersion === "" ? undefined : goUintProblem(scale.resourceVersion);
-  if (scaleRvProblem !== undefined) throw apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: ${scaleRvProblem}`);
+  if (scaleRvProblem !== undefined) throw withDecodeWarnings(apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: ${scaleRvProblem}`));
   const next = scaleUpdated(r.rt, old, scale.replicas, scale.resourceVersion, managerOf(r));
   return commitUpdate(r, next, old, basedOn(r, next, revision, false), true);
 }
@@ -713,8 +727,9 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // An apply patch is unmarshaled into a map: an empty body or null is an empty configuration.
   const decoded: DecodedBody = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
   const patch = isApply && decoded.value === null ? {} : decoded.value;
-  // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn).
-  if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn")) r.strictErrors = decoded.strictErrors;
+  // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn, the
+  // patched document's 422 under Strict).
+  if (isApply || (type === "application/merge-patch+json" && fieldValidationOf(r.query) !== "Ignore")) r.strictErrors = decoded.strictErrors;
   if (isApply) r.apply = true;
   if (isApply && !isObject(patch)) {
     // The apply patcher decodes the patch once it has the current object: a subresource's missing object first.
