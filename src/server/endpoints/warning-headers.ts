@@ -26,6 +26,17 @@ function runes(text: string): string[] {
   return Array.from(text);
 }
 
+const YAML_TYPE_ERROR = "yaml: unmarshal errors:\n  ";
+
+/**
+ * The handlers' `addStrictDecodingWarnings`: a strict decoding error of YAML (go-yaml's `TypeError`, whose text is
+ * `yaml: unmarshal errors:` and one indented line per error, such as `line 1: key "a" already set in map`) is
+ * recorded as one warning per error; any other text as it is.
+ */
+export function strictDecodingWarnings(text: string): string[] {
+  return text.startsWith(YAML_TYPE_ERROR) ? text.slice(YAML_TYPE_ERROR.length).split("\n  ") : [text];
+}
+
 /** The `Warning` header values for warnings recorded in this order. */
 export function warningHeaders(texts: readonly string[]): string[] {
   let out: string[] = [];
@@ -33,7 +44,7 @@ export function warningHeaders(texts: readonly string[]): string[] {
   const ordered: string[] = [];
   let written = 0;
   let truncating = false;
-  for (let text of texts) {
+  for (let text of texts.flatMap(strictDecodingWarnings)) {
     if (text.length === 0) continue;
     if (written >= TRUNCATE_AT_TOTAL_RUNES && truncating) break;
     if (recorded.has(text)) continue;
