@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { JsonObject, JsonValue } from "../../value/json-value.js";
-import { takeRequestManagedFields, trackUpdate } from "./field-manager.js";
-import { DEDUCED } from "./type-schema.js";
+import { takeRequestManagedFields, trackApply, trackUpdate } from "./field-manager.js";
+import { DEDUCED, rootType } from "./type-schema.js";
 
 test("managers whose names, operations and versions join to the same text stay two managers", () => {
   // "m\0Update" + "Update" + "v1" and "m" + "Update" + "Update\0v1" read the same when joined with NULs
@@ -41,4 +41,26 @@ test("takeRequestManagedFields: [{}] strips, entries the field manager cannot de
   const good: JsonObject = { managedFields: [{ manager: "m", operation: "Apply", apiVersion: "x/v1", fieldsType: "FieldsV1", fieldsV1: { "f:spec": {} } }] };
   assert.equal(takeRequestManagedFields(good), false);
   assert.equal((good["managedFields"] as JsonValue[]).length, 1);
+});
+
+test("an apply that no longer sets a struct field removes it whole (not only the paths below it)", () => {
+  const type = rootType({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { a: { type: "string" }, labels: { type: "object", additionalProperties: { type: "string" } }, free: { type: "object", additionalProperties: { type: "object", properties: { x: { type: "string" } } } } },
+      },
+    },
+  });
+  const cfg = (spec: JsonObject): JsonObject => ({ apiVersion: "x.example.com/v1", kind: "T", metadata: { name: "t" }, spec });
+  const first = trackApply(undefined, cfg({ a: "1", labels: { k: "v" }, free: { m: { x: "y" } } }), type, "m", "x.example.com/v1", false);
+  // labels (a property) goes whole, not as an empty map; free stays for its new key
+  const second = trackApply(first, cfg({ a: "1", free: { n: { x: "z" } } }), type, "m", "x.example.com/v1", false);
+  assert.deepEqual(second["spec"], { a: "1", free: { n: { x: "z" } } });
+  // nothing left under spec: spec goes too
+  const third = trackApply(second, { apiVersion: "x.example.com/v1", kind: "T", metadata: { name: "t" } }, type, "m", "x.example.com/v1", false);
+  assert.deepEqual(Object.keys(third), ["apiVersion", "kind", "metadata"]);
+  // an applied empty spec is the applier's: it stays
+  assert.deepEqual(trackApply(second, cfg({}), type, "m", "x.example.com/v1", false)["spec"], {});
 });

@@ -17,7 +17,7 @@ import { nowTimestamp } from "../registry/object-meta.js";
 import { failureStatus } from "../../errors/index.js";
 import { FieldSet, pathString, type PathElement } from "./fieldset.js";
 import type { TypeNode } from "./type-schema.js";
-import { compareValues, mergeValues, removeItems, toFieldSet } from "./typed.js";
+import { compareValues, mergeValues, removeItems, toFieldSet, withNamedFieldsAsMembers } from "./typed.js";
 import { appliedTypeErrors } from "./typed-validate.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
@@ -382,7 +382,8 @@ export function trackApply(
     if (lastSet) {
       const drop = new FieldSet();
       const others = [...work.values()];
-      for (const p of lastSet.paths()) if (!others.some((m) => m.set.hasPrefix(p))) drop.insert(p);
+      // (a struct field the applier had paths below goes whole when nobody owns anything below it any more)
+      for (const p of withNamedFieldsAsMembers(lastSet, type).paths()) if (!others.some((m) => m.set.hasPrefix(p))) drop.insert(p);
       if (!drop.empty()) merged = removeItems(merged, drop, type) as JsonObject;
     }
     const r = takeOver(liveObj, merged, type, work, self, forced, ignored);

@@ -251,6 +251,35 @@ function mergeLists(lhs: JsonValue[], rhs: JsonValue[], t: ListNode): JsonValue[
   return out;
 }
 
+/**
+ * smd `EnsureNamedFieldsAreMembers`: a copy of `set` in which every declared field of a struct (a schema
+ * property, an ObjectMeta field) that has paths below it is a member too. The pruning of an apply removes such a
+ * field whole, not only the paths below it. Below a list item only a keyed item's fields are typed (smd resolves
+ * no type for an item named by its value or index).
+ */
+export function withNamedFieldsAsMembers(set: FieldSet, t: TypeNode | undefined): FieldSet {
+  const out = new FieldSet();
+  const walk = (from: FieldSet, type: TypeNode | undefined, into: FieldSet): void => {
+    for (const [k, pe] of from.members) into.members.set(k, pe);
+    for (const [k, c] of from.children) {
+      let childType: TypeNode | undefined;
+      if (isFieldPE(c.pe) && type?.kind === "map") {
+        childType = fieldType(type, c.pe.name);
+        if (type.fields.has(c.pe.name)) into.members.set(k, c.pe);
+      } else if (c.pe.kind === "k" && type?.kind === "list") childType = type.elem;
+      const sub = new FieldSet();
+      walk(c.set, childType, sub);
+      into.children.set(k, { pe: c.pe, set: sub });
+    }
+  };
+  walk(set, t, out);
+  return out;
+}
+
+function isFieldPE(pe: PathElement): pe is Extract<PathElement, { kind: "f" }> {
+  return pe.kind === "f";
+}
+
 /** smd `RemoveItems`: drops every member path of `set` from a copy of `v`. */
 export function removeItems(v: JsonValue, set: FieldSet, t: TypeNode): JsonValue {
   const rt = resolve(t, v);
