@@ -49,8 +49,11 @@ test("scale bodies: unknown and duplicate fields are warnings under Warn, nothin
   const body = { kind: "Scale", metadata: { name: "p1" }, spec: { replicas: 1, extra: 1 }, other: 2 };
   assert.deepEqual(decodeScaleBody(body, ['duplicate field "spec.replicas"'], "Warn").strictErrors, [
     'duplicate field "spec.replicas"',
-    'unknown field "other"',
     'unknown field "spec.extra"',
+    'unknown field "other"',
   ]);
+  // the unknown fields in the order the decoder meets them (the body's order, each field's own inside it)
+  const later = { status: { x: 1 }, other: 2, metadata: { name: "p1", extra: "" }, kind: "Scale" };
+  assert.deepEqual(decodeScaleBody(later, [], "Warn").strictErrors, ['unknown field "status.x"', 'unknown field "other"', 'unknown field "metadata.extra"']);
   assert.deepEqual(decodeScaleBody(body, [], "Ignore").strictErrors, []);
 });

@@ -27,6 +27,8 @@ function int32(v: JsonValue | undefined): boolean {
   return v === undefined || v === null || (kindOf(v) === "integer" && Number(v) >= -INT32_MAX - 1 && Number(v) <= INT32_MAX);
 }
 
+const SCALE_FIELDS = ["apiVersion", "kind", "metadata", "spec", "status"];
+
 /** The fields of `o` other than `known`, as `<prefix>.<field>` unknown-field errors. */
 function unknownFields(o: JsonObject, known: string[], prefix: string): string[] {
   return Object.keys(o)
@@ -46,14 +48,15 @@ export function decodeScaleBody(value: JsonValue, duplicates: string[], fieldVal
   const kind = obj["kind"];
   if ((av !== undefined && av !== null && typeof av !== "string") || (kind !== undefined && kind !== null && typeof kind !== "string")) throw fail();
   if ((typeof av === "string" && av !== "" && av !== "autoscaling/v1") || (typeof kind === "string" && kind !== "" && kind !== "Scale")) throw fail();
-  const strict: string[] = [...duplicates, ...unknownFields(obj, ["apiVersion", "kind", "metadata", "spec", "status"], "")];
+  // The unknown fields in the order the decoder meets them: the body's fields in order, each one's own inside it.
+  const unknownIn = new Map<string, string[]>();
   let name = "";
   let namespace = "";
   let resourceVersion = "";
   if (obj["metadata"] !== undefined && obj["metadata"] !== null) {
     const m = getObjectMeta(obj, { returnUnknownFieldPaths: true });
     if (m.error !== undefined || !m.meta) throw fail();
-    strict.push(...m.unknownPaths.map((p) => `unknown field "${p}"`));
+    unknownIn.set("metadata", m.unknownPaths.map((p) => `unknown field "${p}"`));
     name = m.meta.name ?? "";
     namespace = m.meta.namespace ?? "";
     resourceVersion = m.meta.resourceVersion ?? "";
@@ -62,14 +65,19 @@ export function decodeScaleBody(value: JsonValue, duplicates: string[], fieldVal
   if (spec !== undefined && spec !== null && !isObject(spec)) throw fail();
   const replicas = isObject(spec) ? spec["replicas"] : undefined;
   if (!int32(replicas)) throw fail();
-  if (isObject(spec)) strict.push(...unknownFields(spec, ["replicas"], "spec."));
+  if (isObject(spec)) unknownIn.set("spec", unknownFields(spec, ["replicas"], "spec."));
   const status = obj["status"];
   if (status !== undefined && status !== null && !isObject(status)) throw fail();
   if (isObject(status)) {
     if (!int32(status["replicas"])) throw fail();
     const sel = status["selector"];
     if (sel !== undefined && sel !== null && typeof sel !== "string") throw fail();
-    strict.push(...unknownFields(status, ["replicas", "selector"], "status."));
+    unknownIn.set("status", unknownFields(status, ["replicas", "selector"], "status."));
+  }
+  const strict: string[] = [...duplicates];
+  for (const k of Object.keys(obj)) {
+    if (!SCALE_FIELDS.includes(k)) strict.push(`unknown field "${k}"`);
+    else strict.push(...(unknownIn.get(k) ?? []));
   }
   if (strict.length > 0 && fieldValidation === "Strict") throw fail();
   return {
