@@ -21,6 +21,7 @@ import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 import { apiextensionsScheme } from "./typed-scheme.js";
 import { goOrderedCrd } from "./crd-go-order.js";
+import { omitEmptyCrdSpec } from "./crd-omitempty.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
@@ -74,7 +75,9 @@ function verdict(v: CrdValidationResult, input: JsonObject, opts: RequestOptions
   if (v.errors.length > 0) return { object: null, errors: v.errors, warnings, unknownFields: v.unknownFields };
   const decoded = v.crd ? (plain(v.crd.crd) as JsonObject) : deepClone(input);
   const out: JsonObject = { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: "CustomResourceDefinition", metadata: typedMetadata(input) };
-  out["spec"] = isObject(decoded["spec"]) ? decoded["spec"] : specOf(input);
+  const spec = isObject(decoded["spec"]) ? decoded["spec"] : specOf(input);
+  omitEmptyCrdSpec(spec);
+  out["spec"] = spec;
   warnings.push(...v.warnings);
   return { object: out, errors: [], warnings, unknownFields: v.unknownFields };
 }
