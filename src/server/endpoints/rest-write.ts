@@ -643,6 +643,16 @@ function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonO
   return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
 }
 
+/**
+ * An applied object is never decoded into ObjectMeta (the field manager's object goes to the strategy as it is),
+ * and the strategy sets its generation (1, or the stored one): a generation no int64 holds (`1e+21`) is no error.
+ */
+function withoutUndecodableGeneration(obj: JsonObject): JsonObject {
+  const meta = obj["metadata"];
+  if (isObject(meta) && Object.hasOwn(meta, "generation") && meta["generation"] !== null && kindOf(meta["generation"]!) !== "integer") delete meta["generation"];
+  return obj;
+}
+
 /** The `force` parameter (apply only). */
 function forceOf(r: RestRequest): boolean {
   // PatchOptions.Force as the parameter codec reads it: any value but "0" and "false" (any case) is true.
@@ -739,7 +749,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   const key = objectKey(r.rt, r.namespace, r.name);
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     // The field manager applies first (its typed-patch errors), then the patcher checks the name (`checkName`).
-    const applied = applyConfig(r, undefined, deepClone(patch));
+    const applied = withoutUndecodableGeneration(applyConfig(r, undefined, deepClone(patch)));
     const bodyName = metaString(applied, "name");
     if (bodyName === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
     if (bodyName !== r.name) throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
@@ -787,7 +797,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
-  const next: JsonObject = patched;
+  const next: JsonObject = isApply ? withoutUndecodableGeneration(patched) : patched;
   // The typed decoder reads apiVersion and kind first (the unstructured one's error comes from the pipeline).
   const typeMetaProblem = typed ? typeMetaTypeError(next) : undefined;
   // The text a 422 quotes: the patch's numbers as they were sent.
