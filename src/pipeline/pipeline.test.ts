@@ -201,3 +201,10 @@ test("create with decodeBodyVersion: a body of another apiVersion is decoded in 
   assert.equal(plain.decodeError, mismatch);
   assert.deepEqual(plain.warnings, []);
 });
+
+test("create with decodeBodyVersion: a null apiVersion is the coercer's accessor error, in version \"\"", () => {
+  const body: JsonObject = { apiVersion: null, kind: "CronTab", metadata: { name: "a" }, spec: { cronSpec: "x" } };
+  const r = crd.create(body, { version: "v1", fieldValidation: "Warn", decodeBodyVersion: true, strictDecodingErrors: ['duplicate field "spec"'] });
+  assert.equal(r.decodeError, 'CronTab in version "" cannot be handled as a CronTab: .apiVersion accessor error: <nil> is of the type <nil>, expected string');
+  assert.deepEqual(r.warnings, []);
+});

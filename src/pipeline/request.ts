@@ -130,6 +130,12 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   }
   const { version, error } = resolveVersion(ctx, obj, opts);
   const v = version!;
+  if (opts.decodeBodyVersion === true && getKey(obj, "apiVersion") === null) {
+    // The unstructured decoder reads no version from a null apiVersion (it names ""), and the coercer's accessor
+    // refuses the null before the version is looked at.
+    const err = `.apiVersion accessor error: ${goSprint(null)} is of the type ${goTypeName(null)}, expected string`;
+    return { obj, version: v, unknownFields: [], warnings: [], decodeError: `${typeof kind === "string" ? kind : ctx.kind} in version "" cannot be handled as a ${ctx.kind}: ${err}` };
+  }
   // The version the body is decoded in: its own apiVersion's (decodeBodyVersion), else the request's.
   let dv: { name: string; structural: Structural | undefined } = v;
   if (error) {
