@@ -822,6 +822,13 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     const lit = doc === undefined ? undefined : firstOutOfRange(doc);
     if (lit !== undefined) throw patchNotDecodable(t, (isObject(next) ? typeMetaTypeError(next) : undefined) ?? `json: cannot unmarshal number ${lit} into Go value of type float64`);
   }
+  // Under Warn, a merge patch's own duplicate fields are recorded once the patched document decodes: the errors of
+  // the steps after that (the name checks, admission, the store) carry them.
+  const patchWarnings = type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn" ? decoded.strictErrors : [];
+  const withPatchWarnings = (e: unknown): unknown => {
+    if (e instanceof ApiError && patchWarnings.length > 0) e.warnings = [...patchWarnings, ...(e.warnings ?? [])];
+    return e;
+  };
   // Metadata that is no object does not decode (commitUpdate says so): not read here.
   const undecodable = next["metadata"] !== undefined && next["metadata"] !== null && !isObject(next["metadata"]);
   if (!undecodable && r.subresource !== "scale") {
@@ -829,18 +836,23 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     // apply that sets it to null or "" (after the field manager's conflicts).
     const name = isObject(next["metadata"]) ? next["metadata"]["name"] : undefined;
     if (name === undefined || name === null || name === "") {
-      throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
+      throw withPatchWarnings(apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`));
     }
   }
   // A patch that drops the resourceVersion (replacing the whole document, applying resourceVersion "") is an
   // unconditional update.
-  const rev = undecodable ? revision : basedOn(r, next, revision, r.rt.unconditionalUpdate !== true);
+  let rev = revision;
+  try {
+    if (!undecodable) rev = basedOn(r, next, revision, r.rt.unconditionalUpdate !== true);
+  } catch (e) {
+    throw withPatchWarnings(e);
+  }
   if (isApply || r.subresource === "scale") return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
   try {
     return await commitUpdate(r, next, old, rev, false);
   } catch (e) {
     // Typed objects quote the patched document in their Go struct's field order, unstructured ones sorted.
-    throw (typed || !r.rt.typedScheme ? patchedDecodeError(e, patchedText) : undefined) ?? e;
+    throw (typed || !r.rt.typedScheme ? patchedDecodeError(e, patchedText) : undefined) ?? withPatchWarnings(e);
   }
 }
 
