@@ -68,13 +68,16 @@ try {
 }
 
 /**
- * Parts of an answer that are random on either server, masked before answers are compared (the server-diff
- * sequences avoid them): the 5-character suffix a generateName gets (`names.SimpleNameGenerator`), and the number
- * in the name cel-go's checker gives the type of `self` in a compile error (`selfType869702722`: Kubernetes draws
- * it at random for each rule's object type).
+ * An answer's JSON text without what is random on either server (the server-diff sequences avoid these): the
+ * 5-character suffix a generateName gets (`names.SimpleNameGenerator`), the number in the name cel-go's checker gives
+ * the type of `self` in a compile error (`selfType869702722`: Kubernetes draws it at random for each rule's object
+ * type), and the order of an apply conflict's causes (smd collects them walking a Go map of managers).
  */
-function byChance(req: HttpStep, text: string): string {
-  let out = text.replace(/selfType\d+/g, "selfType<n>");
+function byChance(req: HttpStep, r: StepResult | undefined): string {
+  const body = r !== undefined && "body" in r ? (r.body as { reason?: unknown; details?: { causes?: unknown[] } } | null) : null;
+  const causes = body?.reason === "Conflict" ? body.details?.causes : undefined;
+  const sorted = Array.isArray(causes) ? { ...r, body: { ...body, details: { ...body!.details, causes: causes.map((c) => JSON.stringify(c)).sort() } } } : r;
+  let out = JSON.stringify(sorted).replace(/selfType\d+/g, "selfType<n>");
   const sent = req.raw ?? (req.body !== undefined ? JSON.stringify(req.body) : "");
   for (const m of sent.matchAll(/"generateName":"([^"\\]+)"/g)) {
     const prefix = m[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -94,7 +97,7 @@ for (let i = 0; i < all.length; i++) {
   const g = got[i];
   const n = stepOf(req.name ?? "");
   if (only > 0 && n !== only) continue;
-  const same = byChance(req, JSON.stringify(w)) === byChance(req, JSON.stringify(g));
+  const same = byChance(req, w) === byChance(req, g);
   if (same && only === 0) continue;
   if (!same) {
     differing.add(n);
