@@ -10,7 +10,7 @@ import { parseQuery } from "../../go/url.js";
 import { goYamlMarshal } from "../../go/yaml.js";
 import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { depthExceeds } from "../../value/json-depth.js";
-import { isStatus, statusJson } from "./status-json.js";
+import { isStatus, statusJson, statusValue } from "./status-json.js";
 import { typedJson } from "../typed/typed-json.js";
 import type { JsonValue } from "../../value/json-value.js";
 import { PROTOBUF_MEDIA_TYPE, protobufRequestBody } from "./protobuf-body.js";
@@ -147,7 +147,7 @@ export function sendJson(
   // (json.MarshalIndent) does not (goJsonIndent skips the newline as any space between tokens).
   const text =
     opts.contentType === "application/yaml"
-      ? goYamlMarshal(body)
+      ? goYamlMarshal(isStatus(body) ? statusValue(body) : body)
       : opts.pretty
         ? goJsonIndent(opts.json ?? toJson(body))
         : (opts.json ?? `${toJson(body)}\n`);

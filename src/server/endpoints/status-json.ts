@@ -29,6 +29,26 @@ function struct(v: Record<string, JsonValue>, fields: readonly string[], always:
   return `{${parts.join(",")}}`;
 }
 
+function withoutEmpty(v: Record<string, JsonValue>, fields: readonly string[], always: readonly string[], nested: (k: string, x: JsonValue) => JsonValue): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const f of fields) {
+    const x = v[f];
+    if (!always.includes(f) && isEmpty(x)) continue;
+    out[f] = nested(f, x ?? {});
+  }
+  return out;
+}
+
+/** A Status as the value Go encodes (empty optional fields omitted), for the YAML serializer. */
+export function statusValue(s: Record<string, JsonValue>): Record<string, JsonValue> {
+  return withoutEmpty(s, STATUS_FIELDS, ["kind", "apiVersion", "metadata"], (k, x) => {
+    if (k !== "details" || !isObject(x)) return x;
+    return withoutEmpty(x, DETAILS_FIELDS, [], (dk, dx) =>
+      dk === "causes" && Array.isArray(dx) ? dx.map((c) => (isObject(c) ? withoutEmpty(c, CAUSE_FIELDS, [], (_, cx) => cx) : c)) : dx,
+    );
+  });
+}
+
 /** The JSON text of a Status in Go's field order. */
 export function statusJson(s: Record<string, JsonValue>): string {
   return struct(s, STATUS_FIELDS, ["kind", "apiVersion", "metadata"], (k, x) => {
