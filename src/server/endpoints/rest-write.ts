@@ -715,6 +715,14 @@ function patchDecodeError(r: RestRequest, type: string, patch: JsonValue, outOfR
   return Array.isArray(ops) ? jsonPatchOpsTypeError(ops, firstOutOfRange) : undefined;
 }
 
+/** json-patch's `DecodePatch` of a JSON patch: a `Patch` is a list of `Operation` maps. */
+function jsonPatchLibraryDecodeError(patch: JsonValue): string | undefined {
+  if (patch === null) return undefined;
+  if (!Array.isArray(patch)) return `json: cannot unmarshal ${goJsonTypeWord(patch)} into Go value of type jsonpatch.Patch`;
+  const op = patch.find((o) => o !== null && !isObject(o));
+  return op === undefined ? undefined : `json: cannot unmarshal ${goJsonTypeWord(op)} into Go value of type jsonpatch.Operation`;
+}
+
 /** The patch types a resource takes: built-in kinds with a strategic-merge strategy (RBAC) also that one. */
 export function patchTypesOf(rt: ResourceType): readonly string[] {
   return rt.strategicMergePatch ? [...PATCH_TYPES.slice(0, 2), STRATEGIC_MERGE_PATCH, PATCH_TYPES[2]!] : PATCH_TYPES;
@@ -768,6 +776,11 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isApply) {
     const problem = patchDecodeError(r, type, patch, decoded.outOfRange, sent);
     if (problem !== undefined) throw apiErrors.badRequest(`error decoding patch: ${problem}`);
+  }
+  if (type === "application/json-patch+json" && fieldValidationOf(r.query) === "Ignore") {
+    // Without field validation the operations are decoded only by json-patch (`DecodePatch`: a list of maps).
+    const problem = jsonPatchLibraryDecodeError(patch);
+    if (problem !== undefined) throw apiErrors.badRequest(problem);
   }
   if (type === "application/merge-patch+json" && !isObject(patch)) {
     // json-patch merges only into an object: a list comes back as the patched document (which the serializer
