@@ -74,7 +74,10 @@ try {
  * type), and the order of an apply conflict's causes (smd collects them walking a Go map of managers).
  */
 function byChance(req: HttpStep, r: StepResult | undefined): string {
-  const body = r !== undefined && "body" in r ? (r.body as { reason?: unknown; details?: { causes?: unknown[] } } | null) : null;
+  // (a pretty-printed or converted answer is JSON text)
+  const raw = r !== undefined && "body" in r ? r.body : null;
+  const parsed = typeof raw === "string" && raw.startsWith("{") ? parseOrNull(raw) : raw;
+  const body = parsed as { reason?: unknown; details?: { causes?: unknown[] } } | null;
   const causes = body?.reason === "Conflict" ? body.details?.causes : undefined;
   const sorted = Array.isArray(causes) ? { ...r, body: { ...body, details: { ...body!.details, causes: causes.map((c) => JSON.stringify(c)).sort() } } } : r;
   let out = JSON.stringify(sorted).replace(/selfType\d+/g, "selfType<n>");
@@ -84,6 +87,14 @@ function byChance(req: HttpStep, r: StepResult | undefined): string {
     out = out.replace(new RegExp(`${prefix}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g"), `${m[1]!}<suffix>`);
   }
   return out;
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 // Results: one per request of the steps, in order.
