@@ -15,6 +15,19 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
   return out;
 }
 
+/**
+ * json-patch's `pruneNulls`: a copy of `v` without the null members of its objects (a list's nulls stay);
+ * `made` sees each object of the copy.
+ */
+export function pruneNulls(v: JsonValue, made?: (o: JsonObject) => void): JsonValue {
+  if (Array.isArray(v)) return v.map((x) => pruneNulls(x, made));
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  made?.(out);
+  for (const k of Object.keys(v)) if (v[k] !== null) setKey(out, k, pruneNulls(v[k]!, made));
+  return out;
+}
+
 /** A failed JSON patch operation (the API server answers 422 with this text). */
 export class JsonPatchError extends Error {}
 

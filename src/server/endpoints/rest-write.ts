@@ -6,7 +6,7 @@ import { MAX_DEPTH } from "../../io/yaml-decode.js";
 import { goJsonMarshal } from "../../go/json.js";
 import { goJsonTypeWord, goQuote } from "../../go/fmt.js";
 import { depthExceeds } from "../../value/json-depth.js";
-import { deepClone, deepEqual, isObject, kindOf, type JsonObject, type JsonValue, setKey } from "../../value/json-value.js";
+import { deepClone, deepEqual, isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { STRATEGIC_MERGE_PATCH } from "../auth/strategic-merge.js";
 import { ApiError, apiErrors, groupResource } from "./errors.js";
 import { decodeBody, type DecodedBody, mediaType, readBody, unrecognizedBody } from "./http-io.js";
@@ -19,7 +19,7 @@ import {
   nowTimestamp,
   withoutResourceVersion,
 } from "../registry/object-meta.js";
-import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, jsonPatchOpsTypeError, MAX_JSON_PATCH_OPERATIONS, mergePatch } from "./patch.js";
+import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonPatchError, jsonPatchOpsTypeError, MAX_JSON_PATCH_OPERATIONS, mergePatch, pruneNulls } from "./patch.js";
 import { firstOutOfRange, hasRawNumbers, rawPatchValue, withOutOfRangeTexts } from "./patch-numbers.js";
 import { checkFieldManager, dryRunAndFieldValidationErrors, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
@@ -109,15 +109,6 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
   }
   r.strictErrors = strictErrors;
   return value;
-}
-
-/** json-patch's `pruneNulls`: the null fields of the objects in `v` dropped (a list's nulls stay). */
-function withoutNullFields(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(withoutNullFields);
-  if (!isObject(v)) return v;
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) if (v[k] !== null) setKey(out, k, withoutNullFields(v[k]!));
-  return out;
 }
 
 /** The serializer's reading of apiVersion and kind from a body that is no object. */
@@ -786,7 +777,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     // json-patch merges only into an object: a list comes back as the patched document (which the serializer
     // cannot read a kind from), anything else (null too) is its ErrBadJSONPatch
     if (!Array.isArray(patch)) throw apiErrors.badRequest("Invalid JSON Patch");
-    throw patchNotDecodable(goJsonMarshal(withoutNullFields(sent() ?? patch)), `couldn't get version/kind; json parse error: ${NOT_A_STRUCT("array")}`);
+    throw patchNotDecodable(goJsonMarshal(pruneNulls(sent() ?? patch)), `couldn't get version/kind; json parse error: ${NOT_A_STRUCT("array")}`);
   }
   if (type === "application/json-patch+json" && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw apiErrors.tooLargeMessage(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);

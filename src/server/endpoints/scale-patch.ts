@@ -10,6 +10,7 @@ import { goQuote } from "../../go/fmt.js";
 import { goJsonBoxText, goJsonFloat, goJsonString } from "../../go/json.js";
 import { Float64, isObject, kindOf, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
+import { pruneNulls } from "./patch.js";
 
 /** The replicas the scale handler writes for a custom resource without them (`invalidSpecReplicas`). */
 export const INVALID_SPEC_REPLICAS = -2147483648;
@@ -68,14 +69,9 @@ export function mergePatchSorted(target: JsonObject, patch: JsonObject, sorted: 
   return out;
 }
 
-/** `pruneNulls`: the nulls of objects dropped (not of arrays), every object decoded (sorted). */
+/** `pruneNulls`, every object of the copy decoded (sorted). */
 function pruned(v: JsonValue, sorted: SortedObjects): JsonValue {
-  if (Array.isArray(v)) return v.map((x) => (x === null ? x : pruned(x, sorted)));
-  if (!isObject(v)) return v;
-  const out: JsonObject = {};
-  sorted.add(out);
-  for (const [k, x] of Object.entries(v)) if (x !== null) setKey(out, k, pruned(x, sorted));
-  return out;
+  return pruneNulls(v, (o) => sorted.add(o));
 }
 
 /** The objects a JSON patch walked to reach its operations' targets (json-patch's `findObject` decodes them). */
