@@ -4,19 +4,12 @@
  * (`gvkWithDefaults`). Decode errors name this kind and version (`widget in version "v1" cannot be handled as a
  * Widget: …`), not the resource's.
  */
+import { parseGroupVersion } from "../objectmeta/validate-meta.js";
+
 export interface BodyGvk {
   group: string;
   version: string;
   kind: string;
-}
-
-/** `schema.ParseGroupVersion`: undefined for a string with more than one `/`. */
-export function parseGroupVersion(s: string): { group: string; version: string } | undefined {
-  if (s === "" || s === "/") return { group: "", version: "" };
-  const slash = s.indexOf("/");
-  if (slash < 0) return { group: "", version: s };
-  if (s.indexOf("/", slash + 1) >= 0) return undefined;
-  return { group: s.slice(0, slash), version: s.slice(slash + 1) };
 }
 
 /**
@@ -26,8 +19,8 @@ export function parseGroupVersion(s: string): { group: string; version: string }
 export function bodyGvk(obj: { [key: string]: unknown }, defaults: BodyGvk): BodyGvk | undefined {
   const av = typeof obj["apiVersion"] === "string" ? obj["apiVersion"] : "";
   const gv = parseGroupVersion(av);
-  if (gv === undefined) return undefined;
-  let { group, version } = gv;
+  if (gv === null) return undefined;
+  let [group, version] = gv;
   const k = obj["kind"];
   const kind = typeof k === "string" && k !== "" ? k : defaults.kind;
   if (version === "" && group === "") {

@@ -9,7 +9,7 @@ import type { ResourceType } from "../registry/resource-type.js";
 import type { TypedScheme } from "../registry/typed-scheme.js";
 import { apiErrors } from "./errors.js";
 import { unrecognizedBody } from "./http-io.js";
-import { parseGroupVersion } from "../../pipeline/body-gvk.js";
+import { bodyGvk } from "../../pipeline/body-gvk.js";
 
 /**
  * The decoded object of a typed resource's body (`value`: a JSON object or null), with the apiVersion and kind it
@@ -18,15 +18,9 @@ import { parseGroupVersion } from "../../pipeline/body-gvk.js";
 export function typedBody(rt: ResourceType, scheme: TypedScheme, value: JsonObject | null, body: Buffer): JsonObject {
   const obj = value ?? {};
   const av = typeof obj["apiVersion"] === "string" ? obj["apiVersion"] : "";
-  const gv = parseGroupVersion(av);
-  if (gv === undefined) throw unrecognizedBody(rt.kind, `unexpected GroupVersion string: ${av}`, body);
-  let { group, version } = gv;
-  const kind = typeof obj["kind"] === "string" && obj["kind"] !== "" ? obj["kind"] : rt.kind;
-  if (version === "" && group === "") {
-    group = rt.group;
-    version = rt.version;
-  }
-  if (version === "" && group === rt.group) version = rt.version;
+  const gvk = bodyGvk(obj, { group: rt.group, version: rt.version, kind: rt.kind });
+  if (gvk === undefined) throw unrecognizedBody(rt.kind, `unexpected GroupVersion string: ${av}`, body);
+  const { group, version, kind } = gvk;
   const goType = scheme.goType(group, version, kind);
   const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a ${rt.kind}: `;
   const gvText = group === "" ? version : `${group}/${version}`;
