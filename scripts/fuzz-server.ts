@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../src/server/server.js";
 import { generatePlan } from "../test/server-diff/fuzz/generate.js";
+import { byChance } from "../test/server-diff/fuzz/by-chance.js";
 import { signature } from "../test/server-diff/fuzz/signature.js";
 import { oracleBinary, startOracleCluster } from "../test/server-diff/oracle.js";
 import { runSequence, type HttpStep, type Sequence, type StepResult, type Target } from "../test/server-diff/runner.js";
@@ -65,36 +66,6 @@ try {
   await cluster.close();
   await crdkit.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
-
-/**
- * An answer's JSON text without what is random on either server (the server-diff sequences avoid these): the
- * 5-character suffix a generateName gets (`names.SimpleNameGenerator`), the number in the name cel-go's checker gives
- * the type of `self` in a compile error (`selfType869702722`: Kubernetes draws it at random for each rule's object
- * type), and the order of an apply conflict's causes (smd collects them walking a Go map of managers).
- */
-function byChance(req: HttpStep, r: StepResult | undefined): string {
-  // (a pretty-printed or converted answer is JSON text)
-  const raw = r !== undefined && "body" in r ? r.body : null;
-  const parsed = typeof raw === "string" && raw.startsWith("{") ? parseOrNull(raw) : raw;
-  const body = parsed as { reason?: unknown; details?: { causes?: unknown[] } } | null;
-  const causes = body?.reason === "Conflict" ? body.details?.causes : undefined;
-  const sorted = Array.isArray(causes) ? { ...r, body: { ...body, details: { ...body!.details, causes: causes.map((c) => JSON.stringify(c)).sort() } } } : r;
-  let out = JSON.stringify(sorted).replace(/selfType\d+/g, "selfType<n>");
-  const sent = req.raw ?? (req.body !== undefined ? JSON.stringify(req.body) : "");
-  for (const m of sent.matchAll(/"generateName":"([^"\\]+)"/g)) {
-    const prefix = m[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    out = out.replace(new RegExp(`${prefix}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g"), `${m[1]!}<suffix>`);
-  }
-  return out;
-}
-
-function parseOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 // Results: one per request of the steps, in order.

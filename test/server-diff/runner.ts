@@ -31,6 +31,8 @@ export interface HttpStep {
   body?: unknown;
   /** A body sent as is. */
   raw?: string;
+  /** Send `raw` or `body` without expanding `{{name.path}}` in it (real manifests carry templates of their own). */
+  literal?: boolean;
   /** A YAML or JSON file (relative to the repository) sent as JSON. */
   bodyFile?: string;
   contentType?: string;
@@ -433,8 +435,8 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
         continue;
       }
       let body: string | undefined;
-      if (step.raw !== undefined) body = expand(step.raw, saved);
-      else if (step.body !== undefined) body = expand(JSON.stringify(step.body), saved);
+      if (step.raw !== undefined) body = step.literal ? step.raw : expand(step.raw, saved);
+      else if (step.body !== undefined) body = step.literal ? JSON.stringify(step.body) : expand(JSON.stringify(step.body), saved);
       else if (step.bodyFile !== undefined) body = JSON.stringify(yaml.load(readFileSync(join(REPO_ROOT, step.bodyFile), "utf8")));
       const headers: Record<string, string> = { ...(step.headers ?? {}) };
       if (body !== undefined && step.contentType !== "") headers["Content-Type"] = step.contentType ?? "application/json";

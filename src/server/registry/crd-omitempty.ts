@@ -3,7 +3,7 @@
  * API server encodes the typed object (to store it and to answer): an empty `enum`, `required`, `allOf`/`anyOf`/
  * `oneOf`, `properties`, `patternProperties`, `dependencies`, `definitions`, `x-kubernetes-list-map-keys` or
  * `x-kubernetes-validations` of a schema, empty `shortNames`/`categories` of the names, empty
- * `additionalPrinterColumns`/`selectableFields` of a version. The decoded spec keeps them (an empty list that was
+ * `additionalPrinterColumns`/`selectableFields` of a version, and a false `preserveUnknownFields`. The decoded spec keeps them (an empty list that was
  * sent is not a missing one for validation); the stored object does not.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
@@ -43,8 +43,11 @@ function omitEmptySchema(s: JsonValue | undefined): void {
   for (const k of SCHEMA_ONE) omitEmptySchema(s[k]);
 }
 
-/** Drops the empty omitempty lists and maps of a CRD `spec` (in place). */
+/** Drops the empty omitempty lists and maps of a CRD `spec`, and a false `preserveUnknownFields` (in place). */
 export function omitEmptyCrdSpec(spec: JsonObject): void {
+  // `PreserveUnknownFields bool \`json:"preserveUnknownFields,omitempty"\``: false is not written (nor, since the field
+  // manager sees the typed object through the same tags, managed).
+  if (spec["preserveUnknownFields"] === false) delete spec["preserveUnknownFields"];
   if (isObject(spec["names"])) dropEmpty(spec["names"], ["shortNames", "categories"]);
   const versions = spec["versions"];
   if (!Array.isArray(versions)) return;

@@ -83,4 +83,12 @@ describe("FieldSet", () => {
     assert.throws(() => fs({ "x:y": {} }), /invalid FieldsV1 key x:y/);
     assert.throws(() => FieldSet.fromFieldsV1("str"), /FieldsV1 must be an object/);
   });
+
+  it("writes key and set values HTML-escaped, as smd does (the real server's k:{\"value\":\"a\\u003cb\"})", () => {
+    // what smd wrote, parsed and written back: the same text
+    const key = 'k:{"name":"eviction-hard","value":"nodefs.available\\u003c0%, a\\u0026b \\u003e c"}';
+    assert.deepEqual(Object.keys(fs({ "f:args": { [key]: {} } }).toFieldsV1()["f:args"] as object), [key]);
+    // a key sent unescaped is written escaped
+    assert.deepEqual(Object.keys(fs({ "f:args": { 'k:{"value":"x<y"}': {}, 'v:"a&b"': {} } }).toFieldsV1()["f:args"] as object), ['k:{"value":"x\\u003cy"}', 'v:"a\\u0026b"']);
+  });
 });

@@ -4,6 +4,7 @@
  * (`{"f:spec":{".":{},"f:replicas":{}}}`) and the path text of conflict messages (`.spec.ports[port=80]`).
  */
 import { goQuote } from "../../go/fmt.js";
+import { goJsonString } from "../../go/json.js";
 import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** One step of a path. */
@@ -13,13 +14,17 @@ export type PathElement =
   | { kind: "v"; value: JsonValue }
   | { kind: "i"; index: number };
 
-/** Go `json.Marshal` of a scalar (keys and set values are scalars in practice). */
+/**
+ * Go `json.Marshal` of a scalar (keys and set values are scalars in practice), strings HTML-escaped as smd writes
+ * them (`k:{"value":"a\u003cb"}`).
+ */
 function jsonText(v: JsonValue): string {
   if (typeof v === "bigint") return v.toString();
+  if (typeof v === "string") return goJsonString(v);
   if (isObject(v)) {
     return `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${jsonText(v[k]!)}`)
+      .map((k) => `${goJsonString(k)}:${jsonText(v[k]!)}`)
       .join(",")}}`;
   }
   if (Array.isArray(v)) return `[${v.map(jsonText).join(",")}]`;
@@ -32,7 +37,7 @@ export function serializePE(pe: PathElement): string {
     case "f":
       return `f:${pe.name}`;
     case "k":
-      return `k:{${pe.fields.map(([n, v]) => `${JSON.stringify(n)}:${jsonText(v)}`).join(",")}}`;
+      return `k:{${pe.fields.map(([n, v]) => `${goJsonString(n)}:${jsonText(v)}`).join(",")}}`;
     case "v":
       return `v:${jsonText(pe.value)}`;
     case "i":

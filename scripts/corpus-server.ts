@@ -1,0 +1,204 @@
+/**
+ * The real-world corpus through `crdkit serve` and the real apiextensions-apiserver (tools/k8s-server-oracle on
+ * etcd; see test/server-diff/oracle.ts), compared answer by answer:
+ *
+ *   npm run corpus:server -- [--project NAME]... [--quiet] [--full] [--tls]
+ *
+ * For each project of the corpus (test/corpus-root.ts), on a fresh crdkit server and a fresh oracle (own etcd
+ * prefix): creates every CRD (as `kubectl create -f` sends it), waits for each to be Established, then creates every
+ * example custom resource (in namespace `default`, the one the oracle has), reads each back, lists each resource
+ * as a Table (`kubectl get`), and reads discovery and the OpenAPI v3 document of each group version. Prints each
+ * differing answer (the request and both answers) and a summary grouped by signature
+ * (test/server-diff/fuzz/signature.ts). Needs `K8S_SERVER_ORACLE_BIN` (or Go) and `K8S_SERVER_ORACLE_ETCD` (or
+ * `etcd` on the PATH), as `npm run golden:server`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { decodeDocuments } from "../src/io/index.js";
+import { startServer } from "../src/server/server.js";
+import { corpusRoot } from "../test/corpus-root.js";
+import { byChance } from "../test/server-diff/fuzz/by-chance.js";
+import { signature } from "../test/server-diff/fuzz/signature.js";
+import { oracleBinary, startOracleCluster } from "../test/server-diff/oracle.js";
+import { runSequence, type HttpStep, type Sequence, type Step, type StepResult } from "../test/server-diff/runner.js";
+
+const quiet = process.argv.includes("--quiet");
+const full = process.argv.includes("--full");
+const tls = process.argv.includes("--tls");
+const chosen = process.argv.flatMap((a, i) => (a === "--project" ? [process.argv[i + 1]!] : a.startsWith("--project=") ? [a.slice(10)] : []));
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Every document of every YAML/JSON file under `dir` (sorted paths), with its file. */
+function documents(dir: string): { file: string; value: Obj }[] {
+  if (!existsSync(dir)) return [];
+  const out: { file: string; value: Obj }[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(ya?ml|json)$/.test(f)) {
+        for (const doc of decodeDocuments(readFileSync(p, "utf8"))) {
+          if (isObj(doc.value)) out.push({ file: p, value: doc.value });
+        }
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+interface Resource {
+  group: string;
+  plural: string;
+  namespaced: boolean;
+  versions: string[];
+}
+
+/** The sequence of one project: its CRDs, their examples, reads, tables, discovery and OpenAPI. */
+function projectSequence(project: string): { seq: Sequence; crds: number; examples: number } {
+  const root = join(corpusRoot(), project);
+  const crdDocs = documents(join(root, "crds")).filter((d) => d.value["kind"] === "CustomResourceDefinition");
+  const byKind = new Map<string, Resource>();
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  for (const { value } of crdDocs) {
+    const name = String((value["metadata"] as Obj | undefined)?.["name"] ?? "");
+    if (seen.has(name)) continue; // a second channel of the same CRD (gateway-api's experimental one)
+    seen.add(name);
+    const spec = value["spec"] as Obj;
+    const names = spec["names"] as Obj;
+    const versions = ((spec["versions"] as Obj[] | undefined) ?? []).filter((v) => v["served"] !== false).map((v) => String(v["name"]));
+    byKind.set(`${String(spec["group"])}/${String(names["kind"])}`, { group: String(spec["group"]), plural: String(names["plural"]), namespaced: spec["scope"] === "Namespaced", versions });
+    steps.push({ name: `create CRD ${name}`, method: "POST", path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body: value, literal: true });
+  }
+  for (const name of seen) steps.push({ wait: { established: name, listable: true } });
+  let examples = 0;
+  const created: { path: string; name: string }[] = [];
+  for (const dir of ["examples", "invalid-examples"]) {
+    for (const { file, value } of documents(join(root, dir))) {
+      const apiVersion = typeof value["apiVersion"] === "string" ? value["apiVersion"] : "";
+      const slash = apiVersion.lastIndexOf("/");
+      const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+      const r = byKind.get(`${group}/${String(value["kind"])}`);
+      if (!r) continue;
+      const version = apiVersion.slice(slash + 1);
+      const meta = isObj(value["metadata"]) ? { ...value["metadata"] } : {};
+      if (r.namespaced) meta["namespace"] = "default";
+      else delete meta["namespace"];
+      const body = { ...value, metadata: meta };
+      const base = `/apis/${group}/${version}${r.namespaced ? "/namespaces/default" : ""}/${r.plural}`;
+      examples++;
+      const label = `${dir}/${file.slice(root.length + 1).split("/").pop()}`;
+      steps.push({ name: `create ${label} ${String(value["kind"])}`, method: "POST", path: `${base}?fieldValidation=Strict`, body, literal: true });
+      if (typeof meta["name"] === "string" && meta["name"] !== "") created.push({ path: `${base}/${meta["name"]}`, name: label });
+    }
+  }
+  for (const c of created) steps.push({ name: `get ${c.name}`, method: "GET", path: c.path });
+  const groupVersions = new Set<string>();
+  for (const r of byKind.values()) {
+    for (const v of r.versions) {
+      groupVersions.add(`${r.group}/${v}`);
+      steps.push({ name: `table of ${r.plural}.${r.group}/${v}`, method: "GET", path: `/apis/${r.group}/${v}/${r.plural}`, headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
+    }
+  }
+  for (const gv of [...groupVersions].sort()) {
+    steps.push({ name: `discovery of ${gv}`, method: "GET", path: `/apis/${gv}` });
+    steps.push({ name: `openapi v3 of ${gv}`, method: "GET", path: `/openapi/v3/apis/${gv}` });
+  }
+  return { seq: { description: `corpus ${project}`, garbageCollectorController: false, ...(tls ? { tls: true } : {}), steps }, crds: seen.size, examples };
+}
+
+/** The places two answers differ (at most `max`): each path and both values (short), for answers too long to print whole. */
+function differences(a: unknown, b: unknown, max = 5, path = "", out: string[] = []): string[] {
+  if (out.length >= max || JSON.stringify(a) === JSON.stringify(b)) return out;
+  if (isObj(a) && isObj(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], max, `${path}.${k}`, out);
+    return out;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    for (let i = 0; i < a.length; i++) differences(a[i], b[i], max, `${path}[${i}]`, out);
+    return out;
+  }
+  const short = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v).slice(0, 400));
+  out.push(`${path || "(whole)"}: kubernetes ${short(a)}, crdkit ${short(b)}`);
+  return out;
+}
+
+/**
+ * What differs by chance between two runs of the real server itself, put in one order: the resources of a CRD
+ * group version's discovery (the discovery controller lists the CRDs from its informer's cache, a Go map, and does
+ * not sort them: `customresource_discovery_controller.go`), and the rows of a Table whose objects got
+ * generateName's random suffixes (rows come in name order).
+ */
+function ordered(req: HttpStep, r: StepResult | undefined): StepResult | undefined {
+  if (r === undefined || !("body" in r) || !isObj(r.body)) return r;
+  const body = r.body;
+  const sortBy = (key: (x: unknown) => string) => (l: unknown) => (Array.isArray(l) ? [...l].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)) : l);
+  if (body["kind"] === "APIResourceList") return { ...r, body: { ...body, resources: sortBy((x) => String(isObj(x) ? x["name"] : ""))(body["resources"]) } };
+  if (body["kind"] === "Table" && req.name?.startsWith("table of")) return { ...r, body: { ...body, rows: sortBy((x) => JSON.stringify(x))(body["rows"]) } };
+  return r;
+}
+
+function cut(s: string): string {
+  return full || s.length <= 1500 ? s : `${s.slice(0, 1500)}… (${s.length} characters; --full shows all)`;
+}
+
+function show(r: StepResult | undefined): string {
+  if (r === undefined) return "(no answer)";
+  const { step: _, ...rest } = r;
+  return cut(JSON.stringify(rest));
+}
+
+const projects = readdirSync(corpusRoot())
+  .filter((p) => existsSync(join(corpusRoot(), p, "crds")))
+  .filter((p) => chosen.length === 0 || chosen.includes(p))
+  .sort();
+const cluster = await startOracleCluster(oracleBinary());
+const groups = new Map<string, { count: number; example: string }>();
+let total = 0;
+let differing = 0;
+try {
+  for (const project of projects) {
+    const { seq, crds, examples } = projectSequence(project);
+    const crdkit = await startServer({ port: 0, garbageCollectorController: false, logRequests: false });
+    const oracle = await cluster.startOracle(`corpus-${project}-${Date.now()}`);
+    let want: StepResult[];
+    let got: StepResult[];
+    try {
+      [want, got] = await Promise.all([runSequence(oracle.target, seq), runSequence({ url: crdkit.url, kubectlFlags: [] }, seq)]);
+    } finally {
+      await oracle.stop();
+      await crdkit.close();
+    }
+    // one answer per request, in order (waits answer nothing)
+    const requests = seq.steps.filter((s): s is HttpStep => "method" in s);
+    let here = 0;
+    for (let i = 0; i < requests.length; i++) {
+      const req = requests[i]!;
+      const w = want[i];
+      const g = got[i];
+      total++;
+      if (byChance(req, ordered(req, w)) === byChance(req, ordered(req, g))) continue;
+      here++;
+      const sig = signature(req, w, g);
+      const e = groups.get(sig);
+      if (e) e.count++;
+      else groups.set(sig, { count: 1, example: `${project}: ${req.name}` });
+      if (quiet) continue;
+      const body = req.body !== undefined ? JSON.stringify(req.body) : "";
+      process.stdout.write(`\n=== DIFFERS (${project}): ${req.name}\nrequest: ${req.method} ${req.path}\n`);
+      if (body) process.stdout.write(`body: ${cut(body)}\n`);
+      process.stdout.write(`kubernetes: ${show(w)}\ncrdkit:     ${show(g)}\ndifferences:\n  ${differences(w, g).join("\n  ")}\n`);
+    }
+    differing += here;
+    process.stdout.write(`corpus:server ${project}: ${crds} CRDs, ${examples} examples, ${requests.length} requests, ${here} differ\n`);
+  }
+} finally {
+  await cluster.close();
+}
+process.stdout.write(`\ncorpus:server: ${projects.length} projects, ${total} requests, ${differing} differ, ${groups.size} signatures\n`);
+for (const [sig, { count, example }] of [...groups].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))) {
+  process.stdout.write(`${String(count).padStart(5)}  ${sig}  (e.g. ${example})\n`);
+}
