@@ -6,8 +6,9 @@
  *
  * For each project of the corpus (test/corpus-root.ts), on a fresh crdkit server and a fresh oracle (own etcd
  * prefix): creates every CRD (as `kubectl create -f` sends it), waits for each to be Established, then creates every
- * example custom resource (in namespace `default`, the one the oracle has), reads each back, lists each resource
- * as a Table (`kubectl get`), and reads discovery and the OpenAPI v3 document of each group version. Prints each
+ * example custom resource (in namespace `default`, the one the oracle has), reads each back, applies it again
+ * (server-side, another manager), merge-patches a label onto it, reads its status, lists each resource as a Table
+ * (`kubectl get`), reads discovery and the OpenAPI v3 document of each group version, and deletes the examples. Prints each
  * differing answer (the request and both answers) and a summary grouped by signature
  * (test/server-diff/fuzz/signature.ts). Needs `K8S_SERVER_ORACLE_BIN` (or Go) and `K8S_SERVER_ORACLE_ETCD` (or
  * `etcd` on the PATH), as `npm run golden:server`.
@@ -54,6 +55,8 @@ interface Resource {
   plural: string;
   namespaced: boolean;
   versions: string[];
+  /** the versions with a status subresource */
+  status: Set<string>;
 }
 
 /** The sequence of one project: its CRDs, their examples, reads, tables, discovery and OpenAPI. */
@@ -70,12 +73,13 @@ function projectSequence(project: string): { seq: Sequence; crds: number; exampl
     const spec = value["spec"] as Obj;
     const names = spec["names"] as Obj;
     const versions = ((spec["versions"] as Obj[] | undefined) ?? []).filter((v) => v["served"] !== false).map((v) => String(v["name"]));
-    byKind.set(`${String(spec["group"])}/${String(names["kind"])}`, { group: String(spec["group"]), plural: String(names["plural"]), namespaced: spec["scope"] === "Namespaced", versions });
+    const status = new Set(((spec["versions"] as Obj[] | undefined) ?? []).filter((v) => isObj(v["subresources"]) && isObj(v["subresources"]["status"])).map((v) => String(v["name"])));
+    byKind.set(`${String(spec["group"])}/${String(names["kind"])}`, { group: String(spec["group"]), plural: String(names["plural"]), namespaced: spec["scope"] === "Namespaced", versions, status });
     steps.push({ name: `create CRD ${name}`, method: "POST", path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body: value, literal: true });
   }
   for (const name of seen) steps.push({ wait: { established: name, listable: true } });
   let examples = 0;
-  const created: { path: string; name: string }[] = [];
+  const created: { path: string; name: string; body: Obj; status: boolean }[] = [];
   for (const dir of ["examples", "invalid-examples"]) {
     for (const { file, value } of documents(join(root, dir))) {
       const apiVersion = typeof value["apiVersion"] === "string" ? value["apiVersion"] : "";
@@ -92,10 +96,17 @@ function projectSequence(project: string): { seq: Sequence; crds: number; exampl
       examples++;
       const label = `${dir}/${file.slice(root.length + 1).split("/").pop()}`;
       steps.push({ name: `create ${label} ${String(value["kind"])}`, method: "POST", path: `${base}?fieldValidation=Strict`, body, literal: true });
-      if (typeof meta["name"] === "string" && meta["name"] !== "") created.push({ path: `${base}/${meta["name"]}`, name: label });
+      if (typeof meta["name"] === "string" && meta["name"] !== "") created.push({ path: `${base}/${meta["name"]}`, name: label, body, status: r.status.has(version) });
     }
   }
   for (const c of created) steps.push({ name: `get ${c.name}`, method: "GET", path: c.path });
+  // Writes on what was created: a server-side apply of the same manifest by another manager (no conflict: the
+  // values are the same), a merge patch, the status subresource, and the deletes.
+  for (const c of created) {
+    steps.push({ name: `apply ${c.name}`, method: "PATCH", path: `${c.path}?fieldManager=corpus-apply`, contentType: "application/apply-patch+yaml", body: c.body, literal: true });
+    steps.push({ name: `merge patch ${c.name}`, method: "PATCH", path: c.path, contentType: "application/merge-patch+json", body: { metadata: { labels: { "corpus.crdkit.dev/patched": "yes" } } } });
+    if (c.status) steps.push({ name: `status of ${c.name}`, method: "GET", path: `${c.path}/status` });
+  }
   const groupVersions = new Set<string>();
   for (const r of byKind.values()) {
     for (const v of r.versions) {
@@ -107,6 +118,7 @@ function projectSequence(project: string): { seq: Sequence; crds: number; exampl
     steps.push({ name: `discovery of ${gv}`, method: "GET", path: `/apis/${gv}` });
     steps.push({ name: `openapi v3 of ${gv}`, method: "GET", path: `/openapi/v3/apis/${gv}` });
   }
+  for (const c of created) steps.push({ name: `delete ${c.name}`, method: "DELETE", path: c.path });
   return { seq: { description: `corpus ${project}`, garbageCollectorController: false, ...(tls ? { tls: true } : {}), steps }, crds: seen.size, examples };
 }
 
@@ -130,12 +142,18 @@ function differences(a: unknown, b: unknown, max = 5, path = "", out: string[] =
  * What differs by chance between two runs of the real server itself, put in one order: the resources of a CRD
  * group version's discovery (the discovery controller lists the CRDs from its informer's cache, a Go map, and does
  * not sort them: `customresource_discovery_controller.go`), and the rows of a Table whose objects got
- * generateName's random suffixes (rows come in name order).
+ * generateName's random suffixes (rows come in name order); and the error list of an apply's typed conversion
+ * (`failed to create typed patch object (…): errors:` — smd walks the object's Go maps, and which undeclared field
+ * of an element it names, and in which order, changes from one run of the real server to the next).
  */
 function ordered(req: HttpStep, r: StepResult | undefined): StepResult | undefined {
   if (r === undefined || !("body" in r) || !isObj(r.body)) return r;
   const body = r.body;
   const sortBy = (key: (x: unknown) => string) => (l: unknown) => (Array.isArray(l) ? [...l].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)) : l);
+  const message = body["message"];
+  if (typeof message === "string" && message.startsWith("failed to create typed patch object") && message.includes("errors:\n")) {
+    return { ...r, body: { ...body, message: `${message.slice(0, message.indexOf("errors:\n"))}errors: (in Go map order)` } };
+  }
   if (body["kind"] === "APIResourceList") return { ...r, body: { ...body, resources: sortBy((x) => String(isObj(x) ? x["name"] : ""))(body["resources"]) } };
   if (body["kind"] === "Table" && req.name?.startsWith("table of")) return { ...r, body: { ...body, rows: sortBy((x) => JSON.stringify(x))(body["rows"]) } };
   return r;

@@ -169,7 +169,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
   if (ours) {
     if (!ctx.preserveUnknownFields) {
       unknownFields.push(...prune(obj, dv.structural, true));
-      pruneNonNullableNullsWithoutDefaults(obj, dv.structural);
+      if (opts.keepNulls !== true) pruneNonNullableNullsWithoutDefaults(obj, dv.structural);
     }
     // c. embedded ObjectMeta coercion
     const co = coerce(null, obj, dv.structural, false, { returnUnknownFieldPaths: true });

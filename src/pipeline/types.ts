@@ -48,6 +48,12 @@ export interface RequestOptions {
    */
   silentPruning?: boolean;
   /**
+   * The object's nulls stay (no `PruneNonNullableNullsWithoutDefaults`): server-side apply's result, which the API
+   * server does not decode, so a `null` in the applied configuration reaches validation (`spec: null` is then
+   * "must be of type object"), where a create or update body's is dropped when it is decoded.
+   */
+  keepNulls?: boolean;
+  /**
    * The caller hands the object over (a value decoded for this request alone, no part of it shared or
    * read afterwards): the pipeline works on it in place instead of on a copy, as the API server works on
    * the object it decoded from the body. Default false: the input is left unchanged.

@@ -186,7 +186,10 @@ function requestOptions(r: RestRequest): RequestOptions {
   const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
   if (r.rt.decodesBodyVersion) o.decodeBodyVersion = true;
   if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
-  if (r.apply === true) o.silentPruning = true;
+  if (r.apply === true) {
+    o.silentPruning = true;
+    o.keepNulls = true;
+  }
   return o;
 }
 
@@ -749,6 +752,9 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (isApply && isObject(patch) && r.subresource === "" && !(await r.store.get(key))) {
     // The field manager applies first (its typed-patch errors), then the patcher checks the name (`checkName`).
     const applied = withoutUndecodableGeneration(applyConfig(r, undefined, deepClone(patch)));
+    // An object the configuration names by uid must exist (`applyPatch`: before the name is checked).
+    const uid = metaString(applied, "uid");
+    if (uid !== "") throw apiErrors.conflict(r.rt.plural, r.rt.group, r.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
     const bodyName = metaString(applied, "name");
     if (bodyName === "") throw apiErrors.badRequest(`the name of the object (${r.name} based on URL) was undeterminable: name must be provided`);
     if (bodyName !== r.name) throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);

@@ -169,7 +169,10 @@ export function mergeValues(lhs: JsonValue | undefined, rhs: JsonValue | undefin
   if (lhs === undefined) return deepClone(rhs);
   const rt = resolve(t, rhs);
   if (isLeaf(rt) || rt.kind !== resolve(t, lhs).kind) return deepClone(rhs);
+  // smd reads a null map or list as an empty one, and merges two sides as a leaf only when both are empty: an
+  // applied null over live content keeps that content (what the apply no longer owns is removed after).
   if (rt.kind === "map") {
+    if (rhs === null && isObject(lhs) && Object.keys(lhs).length > 0) return deepClone(lhs);
     if (!isObject(lhs) || !isObject(rhs)) return deepClone(rhs);
     const out: JsonObject = deepClone(lhs);
     for (const [k, v] of Object.entries(rhs)) {
@@ -178,6 +181,7 @@ export function mergeValues(lhs: JsonValue | undefined, rhs: JsonValue | undefin
     return out;
   }
   if (rt.kind === "list") {
+    if (rhs === null && Array.isArray(lhs) && lhs.length > 0) return mergeLists(lhs, [], rt);
     if (!Array.isArray(lhs) || !Array.isArray(rhs)) return deepClone(rhs);
     return mergeLists(lhs, rhs, rt);
   }
