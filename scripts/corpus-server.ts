@@ -142,17 +142,23 @@ function differences(a: unknown, b: unknown, max = 5, path = "", out: string[] =
  * What differs by chance between two runs of the real server itself, put in one order: the resources of a CRD
  * group version's discovery (the discovery controller lists the CRDs from its informer's cache, a Go map, and does
  * not sort them: `customresource_discovery_controller.go`), and the rows of a Table whose objects got
- * generateName's random suffixes (rows come in name order); and the error list of an apply's typed conversion
- * (`failed to create typed patch object (…): errors:` — smd walks the object's Go maps, and which undeclared field
- * of an element it names, and in which order, changes from one run of the real server to the next).
+ * generateName's random suffixes (rows come in name order); and the errors of an apply's typed conversion
+ * (`failed to create typed patch object (…): …`): smd walks each of the object's maps in Go's map order and stops at
+ * the first field the type does not declare, so which fields it names, and in which order, changes from one run of
+ * the real server to the next (the lines are sorted, and an answer naming an undeclared field is compared up to the
+ * object's name).
  */
 function ordered(req: HttpStep, r: StepResult | undefined): StepResult | undefined {
   if (r === undefined || !("body" in r) || !isObj(r.body)) return r;
   const body = r.body;
   const sortBy = (key: (x: unknown) => string) => (l: unknown) => (Array.isArray(l) ? [...l].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)) : l);
   const message = body["message"];
-  if (typeof message === "string" && message.startsWith("failed to create typed patch object") && message.includes("errors:\n")) {
-    return { ...r, body: { ...body, message: `${message.slice(0, message.indexOf("errors:\n"))}errors: (in Go map order)` } };
+  if (typeof message === "string" && message.startsWith("failed to create typed patch object")) {
+    const head = message.indexOf("): ") + 3;
+    const errors = message.slice(head);
+    const lines = errors.startsWith("errors:\n") ? errors.slice(8).split("\n").sort() : [errors];
+    const normal = errors.includes("field not declared in schema") ? "(fields in Go map order)" : lines.join("\n");
+    return { ...r, body: { ...body, message: `${message.slice(0, head)}${normal}` } };
   }
   if (body["kind"] === "APIResourceList") return { ...r, body: { ...body, resources: sortBy((x) => String(isObj(x) ? x["name"] : ""))(body["resources"]) } };
   if (body["kind"] === "Table" && req.name?.startsWith("table of")) return { ...r, body: { ...body, rows: sortBy((x) => JSON.stringify(x))(body["rows"]) } };
