@@ -6,7 +6,8 @@
  *
  * For each project of the corpus (test/corpus-root.ts), on a fresh crdkit server and a fresh oracle (own etcd
  * prefix): creates every CRD (as `kubectl create -f` sends it), waits for each to be Established, then creates every
- * example custom resource (in namespace `default`, the one the oracle has), reads each back, applies it again
+ * example custom resource (in namespace `default`, the one the oracle has), reads each back, updates it with the
+ * same manifest (PUT), reads it at every other served version of its CRD, applies it again
  * (server-side, another manager), merge-patches a label onto it, reads its status, lists each resource as a Table
  * (`kubectl get`), reads discovery and the OpenAPI v3 document of each group version, and deletes the examples. Prints each
  * differing answer (the request and both answers) and a summary grouped by signature
@@ -79,7 +80,7 @@ function projectSequence(project: string): { seq: Sequence; crds: number; exampl
   }
   for (const name of seen) steps.push({ wait: { established: name, listable: true } });
   let examples = 0;
-  const created: { path: string; name: string; body: Obj; status: boolean }[] = [];
+  const created: { path: string; name: string; body: Obj; status: boolean; version: string; otherVersions: string[] }[] = [];
   for (const dir of ["examples", "invalid-examples"]) {
     for (const { file, value } of documents(join(root, dir))) {
       const apiVersion = typeof value["apiVersion"] === "string" ? value["apiVersion"] : "";
@@ -96,13 +97,15 @@ function projectSequence(project: string): { seq: Sequence; crds: number; exampl
       examples++;
       const label = `${dir}/${file.slice(root.length + 1).split("/").pop()}`;
       steps.push({ name: `create ${label} ${String(value["kind"])}`, method: "POST", path: `${base}?fieldValidation=Strict`, body, literal: true });
-      if (typeof meta["name"] === "string" && meta["name"] !== "") created.push({ path: `${base}/${meta["name"]}`, name: label, body, status: r.status.has(version) });
+      if (typeof meta["name"] === "string" && meta["name"] !== "") created.push({ path: `${base}/${meta["name"]}`, name: label, body, status: r.status.has(version), version, otherVersions: r.versions.filter((x) => x !== version) });
     }
   }
   for (const c of created) steps.push({ name: `get ${c.name}`, method: "GET", path: c.path });
   // Writes on what was created: a server-side apply of the same manifest by another manager (no conflict: the
   // values are the same), a merge patch, the status subresource, and the deletes.
   for (const c of created) {
+    steps.push({ name: `put ${c.name} again`, method: "PUT", path: c.path, body: c.body, literal: true });
+    for (const v of c.otherVersions) steps.push({ name: `get ${c.name} at ${v}`, method: "GET", path: c.path.replace(`/${c.version}/`, `/${v}/`) });
     steps.push({ name: `apply ${c.name}`, method: "PATCH", path: `${c.path}?fieldManager=corpus-apply`, contentType: "application/apply-patch+yaml", body: c.body, literal: true });
     steps.push({ name: `merge patch ${c.name}`, method: "PATCH", path: c.path, contentType: "application/merge-patch+json", body: { metadata: { labels: { "corpus.crdkit.dev/patched": "yes" } } } });
     if (c.status) steps.push({ name: `status of ${c.name}`, method: "GET", path: `${c.path}/status` });
