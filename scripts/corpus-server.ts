@@ -2,7 +2,7 @@
  * The real-world corpus through `crdkit serve` and the real apiextensions-apiserver (tools/k8s-server-oracle on
  * etcd; see test/server-diff/oracle.ts), compared answer by answer:
  *
- *   npm run corpus:server -- [--project NAME]... [--quiet] [--full] [--tls]
+ *   npm run corpus:server -- [--project NAME]... [--quiet] [--full] [--tls] [--etcd]
  *
  * For each project of the corpus (test/corpus-root.ts), on a fresh crdkit server and a fresh oracle (own etcd
  * prefix): creates every CRD (as `kubectl create -f` sends it), waits for each to be Established, then creates every
@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decodeDocuments } from "../src/io/index.js";
 import { startServer } from "../src/server/server.js";
+import { EtcdStore } from "../src/storage/etcd/etcd-store.js";
 import { corpusRoot } from "../test/corpus-root.js";
 import { byChance } from "../test/server-diff/fuzz/by-chance.js";
 import { signature } from "../test/server-diff/fuzz/signature.js";
@@ -27,6 +28,8 @@ import { runSequence, type HttpStep, type Sequence, type Step, type StepResult }
 const quiet = process.argv.includes("--quiet");
 const full = process.argv.includes("--full");
 const tls = process.argv.includes("--tls");
+/** crdkit on the oracle's etcd (under a prefix of its own) instead of its default in-memory store */
+const onEtcd = process.argv.includes("--etcd");
 const chosen = process.argv.flatMap((a, i) => (a === "--project" ? [process.argv[i + 1]!] : a.startsWith("--project=") ? [a.slice(10)] : []));
 
 type Obj = Record<string, unknown>;
@@ -189,7 +192,8 @@ let differing = 0;
 try {
   for (const project of projects) {
     const { seq, crds, examples } = projectSequence(project);
-    const crdkit = await startServer({ port: 0, garbageCollectorController: false, logRequests: false });
+    const store = onEtcd ? new EtcdStore({ servers: [cluster.etcdUrl], prefix: `/crdkit-corpus-${project}-${Date.now()}` }) : undefined;
+    const crdkit = await startServer({ port: 0, garbageCollectorController: false, logRequests: false, ...(store ? { store } : {}) });
     const oracle = await cluster.startOracle(`corpus-${project}-${Date.now()}`);
     let want: StepResult[];
     let got: StepResult[];

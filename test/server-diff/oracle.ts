@@ -52,6 +52,8 @@ export function oracleBinary(): string {
 export interface OracleCluster {
   /** `3.6`: the etcd's version. */
   etcdVersion: string;
+  /** The etcd's client URL (`http://127.0.0.1:PORT`): a crdkit server may share it under another prefix. */
+  etcdUrl: string;
   /** Starts an oracle on the etcd under `/registry-<prefix>`; `stop` ends it. */
   startOracle(prefix: string): Promise<{ target: Target; stop(): Promise<void> }>;
   /** Stops the oracles still running and etcd, and removes the data directory. */
@@ -93,6 +95,7 @@ export async function startOracleCluster(bin: string): Promise<OracleCluster> {
   process.env["NODE_TLS_REJECT_UNAUTHORIZED"] = "0";
   return {
     etcdVersion,
+    etcdUrl: `http://127.0.0.1:${client}`,
     close,
     async startOracle(prefix) {
       const https = await freePort();
