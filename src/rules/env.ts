@@ -3,7 +3,7 @@
  * `self` / `oldSelf`, apiextensions `prepareEnvSet`): Kubernetes libraries, extended validations, and the
  * Kubernetes list/object equality and `+` overriding the engine's defaults.
  */
-import { type CelValue, Env, type FunctionRegistry, optionalType, ParseCache, runtimeFunctions } from "../cel/index.js";
+import { type CelValue, DurationType, Env, type FunctionRegistry, optionalType, ParseCache, runtimeFunctions, TimestampType } from "../cel/index.js";
 import type { DeclType } from "./decl-type.js";
 import { declTypeSource, namedCelType } from "./decl-type-source.js";
 import { KUBE_OBJECT_TYPES, KUBE_OPAQUE_TYPES, kubeLibraryFunctions } from "./library/functions.js";
@@ -70,6 +70,11 @@ function template(flavor: EnvFlavor): Env {
       extendedValidations: true,
       parseCache: PARSES,
     });
+    // Kubernetes' type provider (apiserver DeclTypeProvider) resolves its scalar type names too: `duration`
+    // and `timestamp` are types to the checker (`type(duration)`); its runtime does not know them (a rule
+    // that uses one as a value fails with `program instantiation failed: reference to undefined type: duration`)
+    tmpl.types.registerIdentType("duration", DurationType);
+    tmpl.types.registerIdentType("timestamp", TimestampType);
     templates.set(flavor, tmpl);
   }
   return tmpl;

@@ -24,6 +24,7 @@ import { goQuote } from "../go/fmt.js";
 import type { JsonValue } from "../value/json-value.js";
 import { PER_CALL_LIMIT } from "./compile.js";
 import { declSizeEstimator, kubeCallCost, kubeCostEstimator } from "./costs.js";
+import { KUBE_TYPE_VALUES } from "./library/kube-values.js";
 import { schemaDeclType, withTypeAndObjectMeta } from "./decl-type.js";
 import { ruleEnvs } from "./env.js";
 import { toCelValue } from "./values.js";
@@ -61,7 +62,7 @@ export function evaluateExpression(schema: Structural | undefined, expression: s
   } catch (e) {
     return { ok: false, stage: "compile", error: `cost estimation failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const program = plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false });
+  const program = plan(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, typeValues: KUBE_TYPE_VALUES });
   const self = toCelValue(obj, root);
   const activation: Activation = oldObj !== undefined && oldObj !== null ? { self, oldSelf: toCelValue(oldObj, root) } : { self };
   const res = program.eval(activation, { costLimit: PER_CALL_LIMIT });

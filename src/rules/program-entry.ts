@@ -28,6 +28,7 @@ import type { ValidationRule } from "../crd/types.js";
 import type { Structural } from "../structural/structural.js";
 import { type CompiledRule, compileNodeRules, lazyNumber, normalizedFieldPathOf, ruleMaxCardinality } from "./compile.js";
 import { kubeCallCost } from "./costs.js";
+import { KUBE_TYPE_VALUES } from "./library/kube-values.js";
 import type { DeclType } from "./decl-type.js";
 import { sharedRegistry } from "./env.js";
 import { arr, decodeExpr, decodeRefs, encodeExpr, encodeRefs, MalformedJson } from "./expr-json.js";
@@ -140,7 +141,7 @@ class LazyProgram implements Program {
     if (this.planned === undefined) {
       const d = this.d as DecodedProgram;
       try {
-        this.planned = plan(d.expr, { functions: this.registry, checked: d.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true });
+        this.planned = plan(d.expr, { functions: this.registry, checked: d.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true, typeValues: KUBE_TYPE_VALUES });
       } catch {
         this.planned = this.fresh();
       }

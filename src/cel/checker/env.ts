@@ -123,10 +123,19 @@ export class CheckerEnv {
   private lookupGlobal(candidate: string): CelType | undefined {
     const v = this.decls.variables.get(candidate);
     if (v !== undefined) return v;
-    const t = this.decls.provider.findIdentType(candidate);
+    const t = this.identType(candidate);
     if (t !== undefined) return typeTypeWithParam(t);
     const s = this.decls.provider.findStructType(candidate);
     return s === undefined ? undefined : typeTypeWithParam(s);
+  }
+
+  /**
+   * The type a type name stands for as an identifier: not the object types cel-go's provider cannot
+   * resolve (`kubernetes.Quantity` is `undeclared reference to 'kubernetes'` in Kubernetes).
+   */
+  private identType(name: string): CelType | undefined {
+    const t = this.decls.provider.findIdentType(name);
+    return t === undefined || this.decls.unresolvedObjectTypes?.has(name) !== true ? t : undefined;
   }
 
   /**
@@ -243,7 +252,7 @@ export class CheckerEnv {
   /** cel-go `resolveTypeIdent`: a type name for message construction. */
   resolveTypeIdent(name: string): IdentResolution | undefined {
     for (const c of resolveCandidateNames(this.decls.container, name)) {
-      const t = this.decls.provider.findIdentType(c);
+      const t = this.identType(c);
       if (t !== undefined) return { name: c, type: typeTypeWithParam(t), requiresDisambiguation: false };
       const s = this.decls.provider.findStructType(c);
       if (s !== undefined) return { name: c, type: typeTypeWithParam(s), requiresDisambiguation: false };

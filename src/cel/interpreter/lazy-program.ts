@@ -6,7 +6,9 @@
  *
  * What {@link plan} rejects is still rejected when the program is made: with `optimize` (cel-go
  * `OptOptimize`), the type conversions of constants it evaluates while building the program
- * (`int('x')`, `uint(-1)`, `duration('1x')`, also over list/map literals of constants).
+ * (`int('x')`, `uint(-1)`, `duration('1x')`, also over list/map literals of constants); and, with or
+ * without it, an identifier the checker typed as a type the runtime does not know (`reference to undefined
+ * type: duration`).
  * {@link checkInstantiation} plans and evaluates exactly those sub-expressions, in the order {@link plan}
  * meets them, and throws the {@link ProgramInstantiationError} that {@link plan} would throw.
  * @module
@@ -19,21 +21,48 @@ import {
   type EvalResult,
   isFoldedConstant,
   mayBeTypeConversion,
+  isRuntimeTypeIdent,
   type PlanOptions,
   type Program,
+  ProgramInstantiationError,
   plan,
 } from "./planner.js";
 
 /**
- * Throws the {@link ProgramInstantiationError} that `plan(ast, opts)` throws, if any, without planning
+ * Throws the {@link ProgramInstantiationError} that cel-go's `Program()` fails with, if any, without planning
  * the whole expression (only the constant type conversions `optimize` evaluates are planned).
  */
 export function checkInstantiation(ast: ParsedAst | Expr, opts: PlanOptions): void {
-  if (opts.optimize !== true) return;
+  const undefinedTypes = hasUndefinedTypeIdent(opts);
+  if (opts.optimize !== true && !undefinedTypes) return;
   // the checker lists the functions called: no type conversion among them, nothing to walk
   const names = opts.checked?.callNameList?.();
-  if (names !== undefined && !names.some(mayBeTypeConversion)) return;
+  if (!undefinedTypes && names !== undefined && !names.some(mayBeTypeConversion)) return;
   checkExpr("sourceInfo" in ast ? ast.expr : ast, opts);
+}
+
+/**
+ * cel-go's planner resolves an identifier the checker typed as a type (`type(duration)`) through the
+ * runtime's type provider, and fails with `reference to undefined type: <name>` when it does not know it
+ * (Kubernetes' checker resolves `duration` and `timestamp`, its runtime only `google.protobuf.Duration`, ...).
+ */
+function undefinedTypeIdent(id: number, opts: PlanOptions): string | undefined {
+  const checked = opts.checked;
+  const name = checked?.referenceOf?.(id)?.name;
+  if (name === undefined || checked?.typeOf?.(id)?.kind !== "type") return undefined;
+  const n = name.charCodeAt(0) === 46 /* . */ ? name.slice(1) : name;
+  return isRuntimeTypeIdent(n, opts) ? undefined : n;
+}
+
+/** Whether some checked identifier names a type the runtime does not know (a scan of the references, no walk). */
+function hasUndefinedTypeIdent(opts: PlanOptions): boolean {
+  const refs = opts.checked?.referenceArray?.();
+  if (refs === undefined || opts.checked?.typeOf === undefined) return false;
+  for (let id = 0; id < refs.length; id++) {
+    const r = refs[id];
+    if (r !== undefined && r.overloadIds === undefined && r.name !== undefined && undefinedTypeIdent(id, opts) !== undefined) return true;
+  }
+  return false;
 }
 
 /**
@@ -43,8 +72,13 @@ export function checkInstantiation(ast: ParsedAst | Expr, opts: PlanOptions): vo
  */
 function checkExpr(e: Expr, opts: PlanOptions): void {
   switch (e.kind) {
+    case "ident": {
+      const t = undefinedTypeIdent(e.id, opts);
+      if (t !== undefined) throw new ProgramInstantiationError(`reference to undefined type: ${t}`);
+      return;
+    }
     case "call": {
-      if (e.target === undefined && e.args.length === 1 && isFoldedConstant(e)) {
+      if (opts.optimize === true && e.target === undefined && e.args.length === 1 && isFoldedConstant(e)) {
         plan(e, opts);
         return;
       }
@@ -53,9 +87,13 @@ function checkExpr(e: Expr, opts: PlanOptions): void {
       for (let i = 0; i < args.length; i++) checkExpr(args[i] as Expr, opts);
       return;
     }
-    case "select":
-      checkExpr(e.operand, opts);
+    case "select": {
+      // a select the checker resolved as a qualified name is planned as that name
+      const t = undefinedTypeIdent(e.id, opts);
+      if (t !== undefined) throw new ProgramInstantiationError(`reference to undefined type: ${t}`);
+      if (opts.checked?.referenceOf?.(e.id) === undefined) checkExpr(e.operand, opts);
       return;
+    }
     case "list": {
       const elems = e.elements;
       for (let i = 0; i < elems.length; i++) checkExpr(elems[i] as Expr, opts);

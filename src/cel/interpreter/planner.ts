@@ -52,6 +52,8 @@ export interface CheckedInfo {
   referenceArray?(): readonly (PlannedReference | undefined)[];
   /** The resolved function names of the calls (one per call), when every call resolved (the checker's results have it). */
   callNameList?(): readonly string[];
+  /** `types.get(id)` without building the map (the checker's results have it). */
+  typeOf?(id: number): { readonly kind: string } | undefined;
 }
 
 /** What the planner reads of a checker reference. */
@@ -122,6 +124,14 @@ const TYPE_IDENTS = new Map<string, CelType>([
   ["google.protobuf.Timestamp", TYPES.timestamp],
   ["optional_type", TYPES.optional],
 ]);
+
+/**
+ * Whether the runtime knows the type name `name` as a value (cel-go's `provider.FindIdent` when a checked
+ * identifier denotes a type): the standard type names and the `typeValues` of the options.
+ */
+export function isRuntimeTypeIdent(name: string, opts: PlanOptions): boolean {
+  return TYPE_IDENTS.has(name) || opts.typeValues?.has(name) === true;
+}
 
 const NO_OVERLOAD = "no such overload";
 

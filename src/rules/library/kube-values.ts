@@ -21,6 +21,16 @@ const CT = new CelType(CIDR_TYPE);
 const ST = new CelType(SEMVER_TYPE);
 const FT = new CelType(FORMAT_TYPE);
 
+/**
+ * The library types a rule may name as a value (`type(ip(self.a)) == net.IP`): those Kubernetes registers
+ * with its type provider. `kubernetes.Quantity`, `URL`, `Semver` and `NamedFormat` are object types its
+ * provider does not resolve (the checker rejects them as identifiers).
+ */
+export const KUBE_TYPE_VALUES: ReadonlyMap<string, CelType> = new Map([
+  [IP_TYPE, IT],
+  [CIDR_TYPE, CT],
+]);
+
 /** `kubernetes.Quantity`. */
 export class QuantityValue extends CelOpaque {
   readonly celType = QT;
