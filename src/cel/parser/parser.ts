@@ -1084,6 +1084,12 @@ class Parser {
         this.next();
         break;
       }
+      if (t.kind === "," && fields.length === 0) {
+        // `Name{,}`: as `[,]` in parseList
+        this.next();
+        if (!this.matchInline("}", Level.Primary)) this.recover("}", Level.Primary);
+        break;
+      }
       if (t.kind === "," && fields.length > 0) {
         this.next();
         if ((this.tokens[this.pos] as Token).kind === "}") {
@@ -1190,6 +1196,12 @@ class Parser {
         this.next();
         break;
       }
+      if (elements.length === 0 && t.kind === ",") {
+        // `[,]`: no listInit (a `,` cannot start one), the `,` is the optional trailing one, then the `]`
+        this.next();
+        if (!this.matchInline("]", Level.Primary)) this.recover("]", Level.Primary);
+        break;
+      }
       if (elements.length > 0) {
         if (t.kind !== ",") {
           this.closeCollection("]");
@@ -1233,6 +1245,12 @@ class Parser {
       const t = (this.tokens[this.pos] as Token);
       if (t.kind === "}") {
         this.next();
+        break;
+      }
+      if (entries.length === 0 && t.kind === ",") {
+        // `{,}`: as `[,]` in parseList
+        this.next();
+        if (!this.matchInline("}", Level.Primary)) this.recover("}", Level.Primary);
         break;
       }
       if (entries.length > 0) {
