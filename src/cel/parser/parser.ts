@@ -818,8 +818,12 @@ class Parser {
       if (idTok.kind === "EOF" || (nk !== "IDENTIFIER" && nk !== "ESC_IDENTIFIER")) {
         this.syntaxError(idTok, `mismatched input '${idTok.text}' expecting {IDENTIFIER, ESC_IDENTIFIER}`);
         this.recover(".?", Level.Member, MEMBER_LOOP);
-        // cel-go's visitor then meets the failed escapeIdent
-        return this.report("unsupported ident kind", idTok.start);
+        // cel-go's visitor then meets the failed escapeIdent, reports it and still builds the optional
+        // selection (at the `.`; a macro over it reports there)
+        this.report("unsupported ident kind", idTok.start);
+        if (!this.optional) return this.report("unsupported syntax '.?'", t.start);
+        const lit: Expr = { kind: "const", id: this.id(idTok.start), value: { kind: "string", value: "" } };
+        return this.deepen(this.call(this.id(t.start), "_?._", [e, lit]), e);
       }
       this.syntaxError(idTok, `extraneous input '${idTok.text}' expecting {IDENTIFIER, ESC_IDENTIFIER}`);
       this.next();
@@ -858,10 +862,13 @@ class Parser {
   private parseIndex(e: Expr, t: Token): Expr {
     this.next();
     if (!this.syncStart(INDEX_START, INDEX_START_KINDS)) {
-      // the member rule recovers and ends
+      // the member rule recovers and ends; cel-go's visitor still builds the index (at the `[`; a macro
+      // over it reports there), of an index expression that failed to parse
       this.recover("[", Level.Member);
       this.memberEnded = true;
-      return e;
+      const id = this.id(t.start);
+      const idx: Expr = { kind: "const", id: this.id(-1), value: { kind: "string", value: "<<error>>" } };
+      return this.deepen(this.callOrMacro(id, "_[_]", [e, idx]), e, idx);
     }
     let opt = false;
     if ((this.tokens[this.pos] as Token).kind === "?") {
