@@ -1,10 +1,13 @@
 /**
  * Differential fuzzer: crdkit against the real Kubernetes code (tools/k8s-oracle).
  *
- *   npm run fuzz:k8s -- --seed 1 --count 10000 [--batch 500] [--out test/cases/fuzz] [--quiet] [--junctors P]
+ *   npm run fuzz:k8s -- --seed 1 --count 10000 [--batch 500] [--out test/cases/fuzz] [--quiet] [--junctors P] [--shapes P]
  *
  * `--junctors P` adds value validations under allOf / anyOf / oneOf / not to P% of the schema nodes
  * (test/fuzz/junctors.ts) from a second random stream: a seed's cases without it stay the same.
+ * `--shapes P` gives P% of the schema nodes a shape of real CRDs (test/fuzz/shapes.ts: int-or-string
+ * defaults, two-key list maps, preserve-unknown-fields items, CEL on embedded resources, rules with
+ * messageExpression / fieldPath / reason, `default: {}`) from a third stream; the objects follow them.
  *
  * Generates random structural schemas and valid / nearly-valid objects (test/fuzz/generate.ts), runs
  * them through the oracle in batches (one process per batch) and through crdkit, prints every
@@ -18,9 +21,10 @@ import { stringify } from "yaml";
 import { SKIP, runPipelineCase } from "../test/golden/lib/compare.js";
 import { loadCrdkit } from "../test/golden/lib/crdkit-api.js";
 import { parseTaggedJson } from "../test/golden/lib/tagged-json.js";
-import { type FuzzCase, genCase } from "../test/fuzz/generate.js";
+import { type FuzzCase, genCase, type ShapeHook } from "../test/fuzz/generate.js";
 import { jsonText } from "../test/fuzz/json-text.js";
 import { withJunctors } from "../test/fuzz/junctors.js";
+import { applyShape } from "../test/fuzz/shapes.js";
 import { Rng } from "../test/fuzz/rng.js";
 import { isObject } from "../src/value/json-value.js";
 import { intFlag, stringFlag } from "./fuzz-flags.js";
@@ -35,6 +39,9 @@ const outDir = stringFlag("out");
 const quiet = process.argv.includes("--quiet");
 const junctors = intFlag("junctors", 0);
 const junctorRng = new Rng((seed ^ 0x27d4eb2f) >>> 0);
+const shapes = intFlag("shapes", 0);
+const shapeRng = new Rng((seed ^ 0x165667b1) >>> 0);
+const shapeHook: ShapeHook | undefined = shapes > 0 ? (s) => applyShape(shapeRng, s, shapes) : undefined;
 
 const bin = (buildOracle as () => string)();
 const api = await loadCrdkit();
@@ -59,7 +66,7 @@ let skipped = 0;
 for (let start = 0; start < count; start += batch) {
   const cases: FuzzCase[] = [];
   for (let i = start; i < Math.min(count, start + batch); i++) {
-    const c = genCase(rng, `seed${seed}-${i}`);
+    const c = genCase(rng, `seed${seed}-${i}`, shapeHook);
     if (junctors > 0) withJunctors(junctorRng, c.crd, junctors);
     cases.push(c);
   }

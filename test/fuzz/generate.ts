@@ -42,8 +42,11 @@ function fieldName(rng: Rng, i: number): string {
   return rng.pick(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "name", "value"]) + (i > 0 ? String(i) : "");
 }
 
-/** A random schema node (depth-limited). */
-export function genSchema(rng: Rng, depth: number): Schema {
+/** Changes a freshly generated schema node (`fuzz:k8s --shapes`, test/fuzz/shapes.ts). */
+export type ShapeHook = (s: Schema) => void;
+
+/** A random schema node (depth-limited); `shape` is called on every node once it is complete. */
+export function genSchema(rng: Rng, depth: number, shape?: ShapeHook): Schema {
   const kinds =
     depth <= 0
       ? ["string", "integer", "number", "boolean", "ios"]
@@ -91,7 +94,7 @@ export function genSchema(rng: Rng, depth: number): Schema {
       s["type"] = "object";
       const props: JsonObject = {};
       const n = rng.int(1, 4);
-      for (let i = 0; i < n; i++) props[fieldName(rng, i)] = genSchema(rng, depth - 1);
+      for (let i = 0; i < n; i++) props[fieldName(rng, i)] = genSchema(rng, depth - 1, shape);
       s["properties"] = props;
       const names = Object.keys(props);
       if (rng.chance(0.3)) s["required"] = [rng.pick(names)];
@@ -104,11 +107,11 @@ export function genSchema(rng: Rng, depth: number): Schema {
       s["type"] = "object";
       s["x-kubernetes-embedded-resource"] = true;
       if (rng.chance(0.5)) s["x-kubernetes-preserve-unknown-fields"] = true;
-      else s["properties"] = { spec: genSchema(rng, 0), data: { type: "object", additionalProperties: { type: "string" } } };
+      else s["properties"] = { spec: genSchema(rng, 0, shape), data: { type: "object", additionalProperties: { type: "string" } } };
       break;
     case "map":
       s["type"] = "object";
-      s["additionalProperties"] = genSchema(rng, depth - 1);
+      s["additionalProperties"] = genSchema(rng, depth - 1, shape);
       if (rng.chance(0.2)) s["maxProperties"] = rng.int(0, 3);
       if (rng.chance(0.2)) s["minProperties"] = 1;
       break;
@@ -119,11 +122,11 @@ export function genSchema(rng: Rng, depth: number): Schema {
         s["items"] = { type: rng.pick(["string", "integer"]) };
         s["x-kubernetes-list-type"] = "set";
       } else if (lt === "map") {
-        s["items"] = { type: "object", required: ["key"], properties: { key: { type: "string" }, val: genSchema(rng, 0) } };
+        s["items"] = { type: "object", required: ["key"], properties: { key: { type: "string" }, val: genSchema(rng, 0, shape) } };
         s["x-kubernetes-list-type"] = "map";
         s["x-kubernetes-list-map-keys"] = ["key"];
       } else {
-        s["items"] = genSchema(rng, depth - 1);
+        s["items"] = genSchema(rng, depth - 1, shape);
         if (lt) s["x-kubernetes-list-type"] = lt;
       }
       if (rng.chance(0.3)) s["maxItems"] = rng.int(0, 3);
@@ -137,6 +140,7 @@ export function genSchema(rng: Rng, depth: number): Schema {
     if (d !== undefined && d !== null) s["default"] = d;
   }
   if (rng.chance(0.08)) addRule(rng, s);
+  shape?.(s);
   return s;
 }
 
@@ -190,8 +194,12 @@ export function genValue(rng: Rng, s: Schema, validity: number, depth: number): 
       for (let i = 0; i < n; i++) {
         if (s["x-kubernetes-list-type"] === "map") {
           const o: JsonObject = { key: bad() && i > 0 ? "k0" : `k${i}` };
-          const vv = genValue(rng, (items["properties"] as JsonObject)["val"] as Schema, validity, depth + 1);
+          const props = items["properties"] as JsonObject;
+          const vv = genValue(rng, props["val"] as Schema, validity, depth + 1);
           if (vv !== undefined) o["val"] = vv;
+          // more keys (`--shapes`): an integer key, or a defaulted one left out now and then
+          if (props["port"] !== undefined) o["port"] = bad() && i > 0 ? 1 : i + 1;
+          if (props["protocol"] !== undefined && rng.chance(0.6)) o["protocol"] = rng.pick(["TCP", "UDP", "SCTP"]);
           out.push(o);
         } else {
           const v = genValue(rng, items, validity, depth + 1);
@@ -258,8 +266,8 @@ export function genMetadata(rng: Rng, validity: number, root: boolean): JsonObje
 }
 
 /** A whole case: a CRD with a random spec schema (and status), plus one or two objects. */
-export function genCase(rng: Rng, id: string): FuzzCase {
-  const spec = genSchema(rng, 3);
+export function genCase(rng: Rng, id: string, shape?: ShapeHook): FuzzCase {
+  const spec = genSchema(rng, 3, shape);
   if (spec["type"] !== "object") {
     // the spec field itself is an object holding the random node
     const wrapped: Schema = { type: "object", properties: { value: spec } };
