@@ -9,7 +9,7 @@ import type { CelCompiler, CelCompileRequest, CelRuleResult } from "../crdvalida
 import { validFieldPath } from "../crdvalidation/field-path.js";
 import type { Structural } from "../structural/structural.js";
 import { declSizeEstimator, kubeCallCost, kubeCostEstimator } from "./costs.js";
-import { KUBE_TYPE_VALUES } from "./library/kube-values.js";
+import { KUBE_REGEX_FUNCTIONS, KUBE_TYPE_VALUES } from "./library/kube-values.js";
 import { type DeclType, MAX_REQUEST_SIZE_BYTES, schemaDeclType } from "./decl-type.js";
 import { type EnvFlavor, type RuleEnvs, ruleEnvs } from "./env.js";
 
@@ -100,7 +100,7 @@ export function normalizedFieldPathOf(rule: ValidationRule, s: Structural): stri
  */
 function planProgram(envs: RuleEnvs, c: Compiled): Program | { instantiationError: string } {
   try {
-    return planOnFirstEval(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true, typeValues: KUBE_TYPE_VALUES });
+    return planOnFirstEval(c.ast, { functions: envs.registry, checked: c.checked, callCost: kubeCallCost, presenceTestHasCost: false, optimize: true, typeValues: KUBE_TYPE_VALUES, regexConstantFunctions: KUBE_REGEX_FUNCTIONS });
   } catch (e) {
     if (e instanceof ProgramInstantiationError) return { instantiationError: e.message };
     throw e;

@@ -13,13 +13,15 @@
  * meets them, and throws the {@link ProgramInstantiationError} that {@link plan} would throw.
  * @module
  */
-import type { Expr, ParsedAst } from "../ast.js";
+import type { CallExpr, Expr, ParsedAst } from "../ast.js";
 import { CelError } from "../values/values.js";
 import {
   type Activation,
   type EvalOptions,
   type EvalResult,
+  checkRegexConstant,
   isFoldedConstant,
+  isRegexFunction,
   mayBeTypeConversion,
   isRuntimeTypeIdent,
   type PlanOptions,
@@ -34,11 +36,21 @@ import {
  */
 export function checkInstantiation(ast: ParsedAst | Expr, opts: PlanOptions): void {
   const undefinedTypes = hasUndefinedTypeIdent(opts);
-  if (opts.optimize !== true && !undefinedTypes) return;
-  // the checker lists the functions called: no type conversion among them, nothing to walk
+  if (opts.optimize !== true && opts.regexConstantFunctions === undefined && !undefinedTypes) return;
+  // the checker lists the functions called: no type conversion or regex function among them, nothing to walk
   const names = opts.checked?.callNameList?.();
-  if (!undefinedTypes && names !== undefined && !names.some(mayBeTypeConversion)) return;
+  if (!undefinedTypes && names !== undefined && !names.some((n) => mayBeTypeConversion(n) || isRegexFunction(n, opts))) return;
   checkExpr("sourceInfo" in ast ? ast.expr : ast, opts);
+}
+
+/**
+ * The call as cel-go plans it: the checker writes the resolved name into a global call (`.int(x)` is
+ * `int(x)`); `e` itself when that is its name.
+ */
+function asResolved(e: CallExpr, opts: PlanOptions): CallExpr {
+  if (e.target !== undefined) return e;
+  const name = opts.checked?.referenceOf?.(e.id)?.name;
+  return name === undefined || name === e.function ? e : { kind: "call", id: e.id, function: name, args: e.args };
 }
 
 /**
@@ -78,13 +90,15 @@ function checkExpr(e: Expr, opts: PlanOptions): void {
       return;
     }
     case "call": {
-      if (opts.optimize === true && e.target === undefined && e.args.length === 1 && isFoldedConstant(e)) {
-        plan(e, opts);
+      const call = asResolved(e, opts);
+      if (opts.optimize === true && call.target === undefined && call.args.length === 1 && isFoldedConstant(call)) {
+        plan(call, opts);
         return;
       }
-      if (e.target !== undefined) checkExpr(e.target, opts);
-      const args = e.args;
+      if (call.target !== undefined) checkExpr(call.target, opts);
+      const args = call.args;
       for (let i = 0; i < args.length; i++) checkExpr(args[i] as Expr, opts);
+      if (isRegexFunction(call.function, opts)) checkRegexConstant(call, opts);
       return;
     }
     case "select": {

@@ -11,6 +11,7 @@
  */
 
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ParsedAst, SelectExpr } from "../ast.js";
+import { compileGoRegexp } from "../../go/regexp.js";
 import { celEquals, tagOf, typeOf } from "../values/ops.js";
 import type { CelValue } from "../values/values.js";
 import {
@@ -83,6 +84,12 @@ export interface PlanOptions {
    * (`type(x) == kubernetes.Quantity`), besides the built-in ones.
    */
   readonly typeValues?: ReadonlyMap<string, CelType>;
+  /**
+   * Functions whose regular expression (argument 1, the receiver counted) is compiled when the program is
+   * built if it is a constant (cel-go `CompileRegexConstants`; `matches` with {@link optimize}, plus e.g.
+   * Kubernetes' `find` and `findAll`): an invalid one fails with a {@link ProgramInstantiationError}.
+   */
+  readonly regexConstantFunctions?: ReadonlySet<string>;
 }
 
 
@@ -124,6 +131,29 @@ const TYPE_IDENTS = new Map<string, CelType>([
   ["google.protobuf.Timestamp", TYPES.timestamp],
   ["optional_type", TYPES.optional],
 ]);
+
+/** Whether the program compiles constant regular expressions of calls to `name` (see `regexConstantFunctions`). */
+export function isRegexFunction(name: string, opts: PlanOptions): boolean {
+  return (opts.optimize === true && name === "matches") || opts.regexConstantFunctions?.has(name) === true;
+}
+
+/**
+ * cel-go's `CompileRegexConstants`, after the call's arguments are planned (a type conversion of a constant
+ * is one by then): a constant pattern is compiled, and Go's error fails the program.
+ */
+export function checkRegexConstant(e: CallExpr, opts: PlanOptions): void {
+  const p = e.target !== undefined ? e.args[0] : e.args[1];
+  if (p === undefined) return;
+  let pattern: string | undefined;
+  if (p.kind === "const") pattern = p.value.kind === "string" ? p.value.value : undefined;
+  else if (opts.optimize === true && p.kind === "call" && isFoldedConstant(p)) {
+    const v = plan(p, opts).eval().value;
+    pattern = typeof v === "string" ? v : undefined;
+  }
+  if (pattern === undefined) return;
+  const r = compileGoRegexp(pattern);
+  if (r.error !== undefined) throw new ProgramInstantiationError(r.error);
+}
 
 /**
  * Whether the runtime knows the type name `name` as a value (cel-go's `provider.FindIdent` when a checked
@@ -740,6 +770,7 @@ class Planner {
 
   private planStrictCall(e: CallExpr): Interp {
     const f = this.planStrictCallInner(e);
+    if (isRegexFunction(e.function, this.o)) checkRegexConstant(e, this.o);
     if (this.o.optimize && isFoldedConstant(e)) {
       // cel-go maybeOptimizeConstUnary: evaluated when the program is built; an error fails Program().
       // crdkit keeps evaluating the call at run time (same value); only the failure moves to plan time.
@@ -755,8 +786,9 @@ class Planner {
     const refArr = this.refArr;
     const ref = refArr !== undefined ? refArr[e.id] : this.ref(e.id);
     const resolved = ref?.name;
-    if (e.target !== undefined && resolved !== undefined && resolved !== e.function) {
-      // the target was a namespace (sets.contains, optional.of, strings.quote)
+    if (resolved !== undefined && resolved !== e.function) {
+      // the checker resolved another name, which cel-go writes into the call: the target was a namespace
+      // (sets.contains, optional.of, strings.quote), or a global call named from the root (`.size(x)`)
       return this.planStrictCall({ kind: "call", id: e.id, function: resolved, args: e.args });
     }
     const fn = e.function;

@@ -26,6 +26,9 @@ const FT = new CelType(FORMAT_TYPE);
  * with its type provider. `kubernetes.Quantity`, `URL`, `Semver` and `NamedFormat` are object types its
  * provider does not resolve (the checker rejects them as identifiers).
  */
+/** Kubernetes' regex library functions whose constant pattern is compiled with the program (`cel.OptimizeRegex`). */
+export const KUBE_REGEX_FUNCTIONS: ReadonlySet<string> = new Set(["find", "findAll"]);
+
 export const KUBE_TYPE_VALUES: ReadonlyMap<string, CelType> = new Map([
   [IP_TYPE, IT],
   [CIDR_TYPE, CT],
