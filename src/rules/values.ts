@@ -76,6 +76,12 @@ export class KubeMap extends CelMap {
   override has(key: CelValue): boolean {
     return typeof key === "string" && this.find(key) !== undefined;
   }
+  /** `unstructuredMap.Contains`: a present value that does not convert is that error (`invalid data, ...`). */
+  override contains(key: CelValue): boolean | CelError {
+    if (typeof key !== "string") return false;
+    const v = this.find(key);
+    return v instanceof CelError ? v : v !== undefined;
+  }
   keys(): CelValue[] {
     const out: CelValue[] = [];
     for (const k of Object.keys(this.raw)) {

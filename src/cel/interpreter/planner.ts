@@ -382,8 +382,8 @@ class Planner {
           return v;
         }
         if ((s.cost += cost) > s.limit) throw new CostExceeded();
-        if (v instanceof CelMap) return v.has(field);
-        if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.has(field) : false;
+        if (v instanceof CelMap) return v.contains(field);
+        if (v instanceof CelOptional) return v.value instanceof CelMap ? v.value.contains(field) : false;
         // cel-go (ErrorOnBadPresenceTest off): lists reject a string index, anything else is absent
         if (Array.isArray(v)) return new CelError("unsupported index type 'string' in list");
         return false;
@@ -679,6 +679,8 @@ class Planner {
       if (target instanceof CelMap) {
         const v = isField && typeof y === "string" ? target.getString(y) : target.get(y);
         if (v === undefined) return CelOptional.NONE;
+        // a value converted on access that does not convert (cel-go: Find's error)
+        if (v instanceof CelError) return v;
         s.add(1);
         return CelOptional.of(v);
       }

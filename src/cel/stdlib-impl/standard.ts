@@ -152,7 +152,7 @@ function core(): OverloadImpl[] {
       return typeof r === "boolean" ? !r : r;
     }),
     global("in_list", "@in", ["dyn", "list"], inList),
-    global("in_map", "@in", ["dyn", "map"], (a: CelValue, m: CelMap) => m.has(a)),
+    global("in_map", "@in", ["dyn", "map"], (a: CelValue, m: CelMap) => m.contains(a)),
     global("size_string", "size", ["string"], sizeOf),
     global("size_bytes", "size", ["bytes"], sizeOf),
     global("size_list", "size", ["list"], sizeOf),

@@ -165,6 +165,13 @@ export abstract class CelMap {
   has(key: CelValue): boolean {
     return this.get(key) !== undefined;
   }
+  /**
+   * `key in m` and `has(m.key)` (cel-go `Contains` / `Find` in a presence test): {@link has}, or the error a
+   * map whose values are converted on access gives for a present key whose value does not convert.
+   */
+  contains(key: CelValue): boolean | CelError {
+    return this.has(key);
+  }
   /** `get` of a string key (field selection: implementations answer it without classifying the key). */
   getString(key: string): CelValue | undefined {
     return this.get(key);
