@@ -482,6 +482,13 @@ class Parser {
     this.next();
     return true;
   }
+  /**
+   * After the `?` of an optional element or entry: ANTLR's sync at the start of its `unary` deletes one
+   * extraneous token when an operand follows (`[?, 2]`: extraneous input ','); false when none does.
+   */
+  private deleteBeforeOperand(): boolean {
+    return this.pos !== this.recoverAt && this.deleteExtraneous(EXPR_START, (k) => START_KINDS.has(k));
+  }
   private mismatch(expecting: string): never {
     const t = (this.tokens[this.pos] as Token);
     const nxt = this.peekAt(1);
@@ -1233,7 +1240,7 @@ class Parser {
         this.next();
         opt = true;
       }
-      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) this.mismatch(EXPR_START);
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind) && !(opt && this.deleteBeforeOperand())) this.mismatch(EXPR_START);
       const e = this.parseExpr(Via.ListElem);
       if (opt) {
         if (!this.optional) this.report("unsupported syntax '?'", q.start);
@@ -1283,7 +1290,7 @@ class Parser {
         this.next();
         opt = true;
       }
-      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind)) {
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind) && !(opt && this.deleteBeforeOperand())) {
         if (entries.length === 0 && !opt) {
           const nxt = this.peekAt(1);
           const ex = (this.tokens[this.pos] as Token).kind !== "EOF" && START_KINDS.has(nxt.kind);
