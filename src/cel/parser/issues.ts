@@ -14,6 +14,18 @@ export interface CelIssue {
   readonly offset: number;
   /** Expression id the error is attached to (0 if none). */
   readonly exprId: number;
+  /**
+   * The error is attached to an expression cel-go built without a location (a primary that failed to parse:
+   * `newExpr(NoLocation)`, source offset -1), which cel-go locates at line 1, column -1 (shown as `1:0`);
+   * `offset` is -1 then.
+   */
+  readonly atExprWithoutOffset?: true;
+}
+
+/** The line and column of an issue (line -1 for none). */
+function issueLocation(info: SourceInfo, issue: CelIssue): { line: number; column: number } {
+  if (issue.offset >= 0) return offsetLocation(info, issue.offset);
+  return issue.atExprWithoutOffset === true ? { line: 1, column: -1 } : { line: -1, column: -1 };
 }
 
 const MAX_SNIPPET = 16384;
@@ -29,7 +41,7 @@ function snippet(info: SourceInfo, line: number): string | undefined {
 
 /** Formats one issue exactly like cel-go's `Error.ToDisplayString`. */
 export function formatIssue(info: SourceInfo, issue: CelIssue): string {
-  const loc = issue.offset < 0 ? { line: -1, column: -1 } : offsetLocation(info, issue.offset);
+  const loc = issueLocation(info, issue);
   let result = `ERROR: ${info.description}:${loc.line}:${loc.column + 1}: ${issue.message}`;
   const snip = loc.line > 0 ? snippet(info, loc.line) : undefined;
   if (snip !== undefined) {
@@ -53,7 +65,7 @@ export function formatIssue(info: SourceInfo, issue: CelIssue): string {
  */
 export function formatIssues(info: SourceInfo, issues: readonly CelIssue[]): string {
   const withLoc = issues.map((iss, i) => {
-    const loc = iss.offset < 0 ? { line: -1, column: -1 } : offsetLocation(info, iss.offset);
+    const loc = issueLocation(info, iss);
     return { iss, i, loc };
   });
   withLoc.sort((a, b) => a.loc.line - b.loc.line || a.loc.column - b.loc.column || a.i - b.i);

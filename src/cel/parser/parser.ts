@@ -566,8 +566,14 @@ class Parser {
       if (r !== undefined) {
         this.deletePosition(id);
         if ("macroError" in r) {
-          const off = this.offsets[r.exprId] ?? offset;
-          return this.report(r.macroError, off);
+          const argOffset = this.offsets[r.exprId];
+          if (argOffset === -1) {
+            // at an argument that failed to parse, which cel-go builds without a location
+            const id = this.id(-1);
+            this.issues.push({ message: r.macroError, offset: -1, exprId: id, atExprWithoutOffset: true });
+            return { kind: "const", id, value: { kind: "string", value: "<<error>>" } };
+          }
+          return this.report(r.macroError, argOffset ?? offset);
         }
         this.macroCalls.set(r.id, this.call(0, fn, args, target));
         let d = 0;
@@ -1053,7 +1059,8 @@ class Parser {
         this.pos = at;
         this.syntaxError(idTok, this.noViableAlt(first, idTok));
         this.recover(".", Level.Primary);
-        return this.errorExpr(idTok);
+        // cel-go's visitor meets a bare primary context: an expression without a location
+        return { kind: "const", id: this.id(-1), value: { kind: "string", value: "<<error>>" } };
       }
     }
     // message construction lookahead: IDENT ('.' IDENT)* '{'

@@ -29,10 +29,13 @@ function registryOf(f: LiteralFunctions): FunctionRegistry {
   return typeof f === "function" ? f() : f;
 }
 
-/** Evaluates the call on its own (cel-go `evalCall`); false when it yields an error. */
-function evalCallOk(functions: FunctionRegistry): ArgCheck {
+/**
+ * Evaluates the call on its own (cel-go `evalCall`); false when it yields an error. The call is the function
+ * `fnName` the checker resolved (cel-go writes it into the call: `.duration('1s')` is `duration('1s')`).
+ */
+function evalCallOk(functions: FunctionRegistry, fnName: string): ArgCheck {
   return (call) => {
-    const bare: CallExpr = { kind: "call", id: call.id, function: call.function, args: call.args };
+    const bare: CallExpr = { kind: "call", id: call.id, function: fnName, args: call.args };
     const v = plan(bare, { functions }).eval().value;
     return !(v instanceof CelError) && !(v instanceof CelSpecial);
   };
@@ -41,13 +44,13 @@ function evalCallOk(functions: FunctionRegistry): ArgCheck {
 /** `duration('...')` literals must parse. */
 export function validateDurationLiterals(ctx: ValidationContext, functions: LiteralFunctions): void {
   const calls = ctx.callsNamed("duration");
-  if (calls.length > 0) validateCalls(ctx, "duration", calls, evalCallOk(registryOf(functions)));
+  if (calls.length > 0) validateCalls(ctx, "duration", calls, evalCallOk(registryOf(functions), "duration"));
 }
 
 /** `timestamp('...')` / `timestamp(<int>)` literals must be valid. */
 export function validateTimestampLiterals(ctx: ValidationContext, functions: LiteralFunctions): void {
   const calls = ctx.callsNamed("timestamp");
-  if (calls.length > 0) validateCalls(ctx, "timestamp", calls, evalCallOk(registryOf(functions)));
+  if (calls.length > 0) validateCalls(ctx, "timestamp", calls, evalCallOk(registryOf(functions), "timestamp"));
 }
 
 /**
