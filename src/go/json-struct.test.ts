@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Float64 } from "../value/json-value.js";
-import { goJsonMarshalStruct, goStruct, goStructAppend, type GoShape } from "./json-struct.js";
+import { goJsonMarshalStruct, goOmitEmptyCollections, goStruct, goStructAppend, type GoShape } from "./json-struct.js";
 
 const INNER = goStruct(["z", "a"]);
 const OUTER = goStruct(["kind", "apiVersion", ["items", INNER], ["labels", { map: "any" }], ["byName", { map: INNER }], "raw"]);
@@ -44,4 +44,27 @@ test("deep nesting of a recursive struct", () => {
   // beyond 2,000 levels (i = 998 is level 2,001) the rest is written as an untyped value: sorted keys
   for (let i = 0; i < 3000; i++) expected = i <= 998 ? `{"child":${expected},"z":${i}}` : `{"z":${i},"child":${expected}}`;
   assert.equal(text, expected);
+});
+
+test("goOmitEmptyCollections drops the empty slices and maps of omitempty fields at every typed depth, nothing else", () => {
+  const node = goStruct([]);
+  goStructAppend(node, [["list", "any", "omitempty"], ["byName", { map: node }, "omitempty"], ["kids", node, "omitempty"], ["keep", "any"], "raw", ["s", "any", "omitempty"]]);
+  const v = {
+    list: [],
+    keep: [],
+    s: "",
+    raw: { list: [], byName: {} },
+    byName: { a: { list: [], byName: {}, kids: [{ list: [], keep: {} }] }, b: {} },
+    kids: [{ kids: [], list: [1] }],
+    undeclared: [],
+  };
+  goOmitEmptyCollections(v as never, node);
+  assert.deepEqual(v, {
+    keep: [],
+    s: "",
+    raw: { list: [], byName: {} },
+    byName: { a: { kids: [{ keep: {} }] }, b: {} },
+    kids: [{ list: [1] }],
+    undeclared: [],
+  });
 });

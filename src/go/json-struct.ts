@@ -1,7 +1,9 @@
 /**
  * Go `encoding/json` of typed values (Go structs): a struct's fields come in declaration order, a Go map's keys
  * sorted, everything without a type (`interface{}`, raw JSON) as {@link goJsonMarshal} writes it. A value is
- * described by a {@link GoShape}; omitempty is the caller's concern (members that are absent are not written).
+ * described by a {@link GoShape}; members that are absent are not written. A struct's fields may be marked
+ * `omitempty` for their slices and maps: {@link goOmitEmptyCollections} drops those that are empty, as the API
+ * server's encoding of a typed object does (the marshaller itself writes what it is given).
  */
 import { isObject, type JsonObject, type JsonValue } from "../value/json-value.js";
 import { compareGoStrings } from "./fmt.js";
@@ -20,7 +22,12 @@ export interface GoStruct {
   readonly keys: readonly string[];
   /** Each field's position. */
   readonly index: ReadonlyMap<string, number>;
+  /** The fields tagged `omitempty` whose empty slice or map is dropped ({@link goOmitEmptyCollections}). */
+  readonly omitEmpty: ReadonlySet<string>;
 }
+
+/** A field: its JSON name (an untyped value), or its name and shape, optionally tagged `omitempty`. */
+export type GoField = string | readonly [string, GoShape] | readonly [string, GoShape, "omitempty"];
 
 export interface GoMap {
   readonly map: GoShape;
@@ -31,20 +38,53 @@ export interface GoPick {
 }
 
 /** A struct shape from its JSON field names in declaration order (a field without a shape is `any`). */
-export function goStruct(fields: readonly (string | readonly [string, GoShape])[]): GoStruct {
-  return goStructAppend({ fields: [], keys: [], index: new Map() }, fields);
+export function goStruct(fields: readonly GoField[]): GoStruct {
+  return goStructAppend({ fields: [], keys: [], index: new Map(), omitEmpty: new Set() }, fields);
 }
 
 /** Adds fields to `s` (for a struct that refers to itself: made empty, then given its fields). */
-export function goStructAppend(s: GoStruct, fields: readonly (string | readonly [string, GoShape])[]): GoStruct {
+export function goStructAppend(s: GoStruct, fields: readonly GoField[]): GoStruct {
   const fs = s.fields as (readonly [string, GoShape])[];
   for (const f of fields) {
-    const field: readonly [string, GoShape] = typeof f === "string" ? [f, "any"] : f;
+    const field: readonly [string, GoShape] = typeof f === "string" ? [f, "any"] : [f[0], f[1]];
     (s.index as Map<string, number>).set(field[0], fs.length);
     fs.push(field);
     (s.keys as string[]).push(`${goJsonString(field[0])}:`);
+    if (typeof f !== "string" && f[2] === "omitempty") (s.omitEmpty as Set<string>).add(field[0]);
   }
   return s;
+}
+
+function emptyCollection(v: JsonValue | undefined): boolean {
+  return Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
+}
+
+/**
+ * Drops, in place, every member of `v` (and of the typed values below it) whose struct field is tagged
+ * `omitempty` and holds an empty slice or map: what `json.Marshal` leaves out of the typed object. Untyped values
+ * (`any`: raw JSON such as a schema's `default`) are not entered.
+ */
+export function goOmitEmptyCollections(v: JsonValue | undefined, shape: GoShape): void {
+  if (shape === "any" || v === null || typeof v !== "object") return;
+  if (Array.isArray(v)) {
+    for (const x of v) goOmitEmptyCollections(x, shape);
+    return;
+  }
+  if (!isObject(v)) return;
+  if ("pick" in shape) {
+    goOmitEmptyCollections(v, shape.pick(v));
+    return;
+  }
+  if ("map" in shape) {
+    for (const k of Object.keys(v)) goOmitEmptyCollections(v[k], shape.map);
+    return;
+  }
+  for (const k of Object.keys(v)) {
+    const p = shape.index.get(k);
+    if (p === undefined) continue;
+    if (shape.omitEmpty.has(k) && emptyCollection(v[k])) delete v[k];
+    else goOmitEmptyCollections(v[k], shape.fields[p]![1]);
+  }
 }
 
 /** Values nested deeper are written as untyped values (sorted keys): far beyond any object the server keeps. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { marshalPatched } from "../endpoints/scale-patch.js";
-import { goOrderedCrd } from "./crd-go-order.js";
+import type { JsonObject } from "../../value/json-value.js";
+import { goOrderedCrd, omitEmptyCrdSpec } from "./crd-go-order.js";
 
 test("a stored CRD in Go's encoding order (as the real server quotes it in test/golden/server/34-fuzz-findings-2.json)", () => {
   const crd = {
@@ -31,4 +32,50 @@ test("a stored CRD in Go's encoding order (as the real server quotes it in test/
       '"schema":{"openAPIV3Schema":{"type":"object","properties":{"a":{"type":"object","default":{"z":1,"y":2}},"b":{"type":"string"}},"x-kubernetes-validations":[{"rule":"r","message":"m"}]}}}]},' +
       '"status":{"acceptedNames":{"plural":"finds","kind":"Find"},"storedVersions":["v1"]}}',
   );
+});
+
+test("omitEmptyCrdSpec: empty omitempty lists and maps go, at every depth; empty values elsewhere stay", () => {
+  const spec: JsonObject = {
+    names: { plural: "xs", kind: "X", shortNames: [], categories: ["all"] },
+    versions: [
+      {
+        name: "v1",
+        additionalPrinterColumns: [],
+        selectableFields: [],
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            required: [],
+            "x-kubernetes-validations": [],
+            properties: {
+              a: { type: "array", items: { type: "object", properties: {}, enum: [] }, "x-kubernetes-list-map-keys": [] },
+              b: { type: "object", additionalProperties: { type: "string", allOf: [], anyOf: [{ enum: [] }] }, default: {} },
+              c: { type: "object", dependencies: { y: { required: [] } }, not: { oneOf: [] } },
+            },
+          },
+        },
+      },
+    ],
+  };
+  omitEmptyCrdSpec(spec);
+  assert.deepEqual(spec, {
+    names: { plural: "xs", kind: "X", categories: ["all"] },
+    versions: [
+      {
+        name: "v1",
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              a: { type: "array", items: { type: "object" } },
+              b: { type: "object", additionalProperties: { type: "string", anyOf: [{}] }, default: {} },
+              c: { type: "object", dependencies: { y: {} }, not: {} },
+            },
+          },
+        },
+      },
+    ],
+  });
 });

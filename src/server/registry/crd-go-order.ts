@@ -1,14 +1,22 @@
 /**
- * A stored v1 CustomResourceDefinition with its keys in the order Go's `json.Marshal` writes the typed object
- * (`runtime.Encode` of the current object before a JSON or merge patch): struct fields in declaration order, Go
- * maps (labels, annotations, `properties`, …) with sorted keys, raw JSON values (`default`, `enum`, `example`,
- * `fieldsV1`) as they are. The values themselves are not changed: the stored object already omits what Go omits.
+ * The Go structs of a v1 CustomResourceDefinition (JSON field names in declaration order, their types, and the
+ * `omitempty` slices and maps), and the two things they drive:
+ * - {@link omitEmptyCrdSpec}: the spec without the empty `omitempty` lists and maps Go's `json.Marshal` drops when
+ *   the API server encodes the typed object (to store it and to answer): an empty `enum`, `required`, `allOf`/
+ *   `anyOf`/`oneOf`, `properties`, `patternProperties`, `dependencies`, `definitions`, `x-kubernetes-list-map-keys`
+ *   or `x-kubernetes-validations` of a schema, empty `shortNames`/`categories` of the names, empty
+ *   `additionalPrinterColumns`/`selectableFields` of a version, and a false `preserveUnknownFields`. The decoded spec
+ *   keeps them (an empty list that was sent is not a missing one for validation); the stored object does not.
+ * - {@link goOrderedCrd}: a stored CRD with its keys in the order Go's `json.Marshal` writes the typed object
+ *   (`runtime.Encode` of the current object before a JSON or merge patch): struct fields in declaration order, Go
+ *   maps (labels, annotations, `properties`, …) with sorted keys, raw JSON values (`default`, `enum`, `example`,
+ *   `fieldsV1`) as they are. The values themselves are not changed: the stored object already omits what Go omits.
  */
 import { compareGoStrings } from "../../go/fmt.js";
-import { goStruct, goStructAppend, type GoShape, type GoStruct } from "../../go/json-struct.js";
+import { goOmitEmptyCollections, goStruct, goStructAppend, type GoField, type GoShape, type GoStruct } from "../../go/json-struct.js";
 import { isObject, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
-const struct = (fields: [string, GoShape][]): GoStruct => goStruct(fields);
+const struct = (fields: GoField[]): GoStruct => goStruct(fields);
 /** A Go map of strings (labels, annotations). */
 const SORTED: GoShape = { map: "any" };
 
@@ -32,29 +40,37 @@ goStructAppend(SCHEMA, [
   ["id", "any"], ["$schema", "any"], ["$ref", "any"], ["description", "any"], ["type", "any"], ["format", "any"], ["title", "any"],
   ["default", "any"], ["maximum", "any"], ["exclusiveMaximum", "any"], ["minimum", "any"], ["exclusiveMinimum", "any"],
   ["maxLength", "any"], ["minLength", "any"], ["pattern", "any"], ["maxItems", "any"], ["minItems", "any"], ["uniqueItems", "any"],
-  ["multipleOf", "any"], ["enum", "any"], ["maxProperties", "any"], ["minProperties", "any"], ["required", "any"],
-  ["items", SCHEMA], ["allOf", SCHEMA], ["oneOf", SCHEMA], ["anyOf", SCHEMA], ["not", SCHEMA],
-  ["properties", { map: SCHEMA }], ["additionalProperties", SCHEMA], ["patternProperties", { map: SCHEMA }],
-  ["dependencies", { map: SCHEMA }], ["additionalItems", SCHEMA], ["definitions", { map: SCHEMA }],
+  ["multipleOf", "any"], ["enum", "any", "omitempty"], ["maxProperties", "any"], ["minProperties", "any"], ["required", "any", "omitempty"],
+  ["items", SCHEMA], ["allOf", SCHEMA, "omitempty"], ["oneOf", SCHEMA, "omitempty"], ["anyOf", SCHEMA, "omitempty"], ["not", SCHEMA],
+  ["properties", { map: SCHEMA }, "omitempty"], ["additionalProperties", SCHEMA], ["patternProperties", { map: SCHEMA }, "omitempty"],
+  ["dependencies", { map: SCHEMA }, "omitempty"], ["additionalItems", SCHEMA], ["definitions", { map: SCHEMA }, "omitempty"],
   ["externalDocs", struct([["description", "any"], ["url", "any"]])], ["example", "any"], ["nullable", "any"],
   ["x-kubernetes-preserve-unknown-fields", "any"], ["x-kubernetes-embedded-resource", "any"], ["x-kubernetes-int-or-string", "any"],
-  ["x-kubernetes-list-map-keys", "any"], ["x-kubernetes-list-type", "any"], ["x-kubernetes-map-type", "any"],
-  ["x-kubernetes-validations", VALIDATION_RULE],
+  ["x-kubernetes-list-map-keys", "any", "omitempty"], ["x-kubernetes-list-type", "any"], ["x-kubernetes-map-type", "any"],
+  ["x-kubernetes-validations", VALIDATION_RULE, "omitempty"],
 ]);
 
-const NAMES = struct([["plural", "any"], ["singular", "any"], ["shortNames", "any"], ["kind", "any"], ["listKind", "any"], ["categories", "any"]]);
+const NAMES = struct([["plural", "any"], ["singular", "any"], ["shortNames", "any", "omitempty"], ["kind", "any"], ["listKind", "any"], ["categories", "any", "omitempty"]]);
 const VERSION = struct([
   ["name", "any"], ["served", "any"], ["storage", "any"], ["deprecated", "any"], ["deprecationWarning", "any"],
   ["schema", struct([["openAPIV3Schema", SCHEMA]])],
   ["subresources", struct([["status", "any"], ["scale", struct([["specReplicasPath", "any"], ["statusReplicasPath", "any"], ["labelSelectorPath", "any"]])]])],
-  ["additionalPrinterColumns", struct([["name", "any"], ["type", "any"], ["format", "any"], ["description", "any"], ["priority", "any"], ["jsonPath", "any"]])],
-  ["selectableFields", struct([["jsonPath", "any"]])],
+  ["additionalPrinterColumns", struct([["name", "any"], ["type", "any"], ["format", "any"], ["description", "any"], ["priority", "any"], ["jsonPath", "any"]]), "omitempty"],
+  ["selectableFields", struct([["jsonPath", "any"]]), "omitempty"],
 ]);
 const CLIENT_CONFIG = struct([["url", "any"], ["service", struct([["namespace", "any"], ["name", "any"], ["path", "any"], ["port", "any"]])], ["caBundle", "any"]]);
 const CONVERSION = struct([["strategy", "any"], ["webhook", struct([["clientConfig", CLIENT_CONFIG], ["conversionReviewVersions", "any"]])]]);
 const SPEC = struct([["group", "any"], ["names", NAMES], ["scope", "any"], ["versions", VERSION], ["conversion", CONVERSION], ["preserveUnknownFields", "any"]]);
 const CONDITION = struct([["type", "any"], ["status", "any"], ["lastTransitionTime", "any"], ["reason", "any"], ["message", "any"]]);
 const STATUS = struct([["conditions", CONDITION], ["acceptedNames", NAMES], ["storedVersions", "any"]]);
+/** Drops the empty omitempty lists and maps of a CRD `spec`, at every depth, and a false `preserveUnknownFields` (in place). */
+export function omitEmptyCrdSpec(spec: JsonObject): void {
+  // `PreserveUnknownFields bool \`json:"preserveUnknownFields,omitempty"\``: false is not written (nor, since the field
+  // manager sees the typed object through the same tags, managed).
+  if (spec["preserveUnknownFields"] === false) delete spec["preserveUnknownFields"];
+  goOmitEmptyCollections(spec, SPEC);
+}
+
 /** ObjectMeta. */
 export const OBJECT_META_SHAPE: GoShape = OBJECT_META;
 /**

@@ -20,8 +20,7 @@ import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
 import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 import { apiextensionsScheme } from "./typed-scheme.js";
-import { goOrderedCrd } from "./crd-go-order.js";
-import { omitEmptyCrdSpec } from "./crd-omitempty.js";
+import { goOrderedCrd, omitEmptyCrdSpec } from "./crd-go-order.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
