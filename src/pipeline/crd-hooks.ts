@@ -16,7 +16,8 @@ const validators = new WeakMap<Structural, SchemaValidator>();
 function validatorFor(s: Structural): SchemaValidator {
   let v = validators.get(s);
   if (!v) {
-    v = compileSchemaValidator(s.raw);
+    // `NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI())`
+    v = compileSchemaValidator(s.raw, { toKubeOpenAPI: true });
     validators.set(s, v);
   }
   return v;

@@ -193,7 +193,7 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     }
     if (mode === "Warn") warnings.push(...strictErrors);
   }
-  if (error) return { obj, version: v, unknownFields, warnings, decodeError: error };
+  if (error && opts.patched !== true) return { obj, version: v, unknownFields, warnings, decodeError: error };
   if (ours && v.structural) applyDefaults(obj, v.structural);
   return { obj, version: v, unknownFields, warnings };
 }

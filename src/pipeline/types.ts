@@ -18,6 +18,11 @@ export interface RequestOptions {
    * with the unknown fields it found as warnings (Warn), or their strict decoding error (Strict).
    */
   decodeBodyVersion?: boolean;
+  /**
+   * With `decodeBodyVersion`: the object is a JSON or merge patch's result, which the patch handler decodes
+   * whatever version it names: an apiVersion other than `version` is no decoding error (validation answers it).
+   */
+  patched?: boolean;
   fieldValidation?: FieldValidationMode;
   /**
    * The namespace of the request (the URL's). Default: the object's own namespace (on update and /status:

@@ -545,8 +545,12 @@ export class ApiHandler {
     const builtin = this.discovery.isBuiltinGroup(r.group);
     // A built-in group's routes check the Content-Type of a patch and the Accept header first (go-restful).
     if (builtin) checkRestfulRoute(method, method === "GET" && (isCollection || r.watch === true), req.headers["content-type"], req.headers.accept, patchTypesOf(rt));
-    // The patch handler checks the patch's Content-Type before it negotiates the answer's media type.
-    if (method === "PATCH" && !isCollection) negotiatePatchType(req.headers["content-type"], patchTypesOf(rt));
+    // The patch handler checks the patch's Content-Type, then the name (the custom resource handler serves a patch
+    // of `…/plural` or `…/plural//scale` too), before it negotiates the answer's media type.
+    if (method === "PATCH" && (!isCollection || rt.decodesBodyVersion)) {
+      negotiatePatchType(req.headers["content-type"], patchTypesOf(rt));
+      if (isCollection) throw apiErrors.badRequest("name must be provided");
+    }
     // A built-in kind may be asked for in protobuf only: crdkit has no protobuf encoding of the kinds (their
     // Status has one). A read or a dry-run write is served up to its answer, so that a failure is the real
     // one (in protobuf); its success is then the 406. Other writes and watches are refused before.

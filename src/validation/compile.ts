@@ -122,6 +122,12 @@ export interface CompileOptions {
    * of a decoded schema is an object): the whole-schema walk that throws those errors up front is skipped.
    */
   passedCrdChecks?: boolean;
+  /**
+   * The schema as `Structural.ToKubeOpenAPI()` converts it (the validation of `default` values), not as
+   * `ConvertJSONSchemaProps` does: x-kubernetes-int-or-string is only an extension there, the node keeps its own
+   * type (none, or what it names).
+   */
+  toKubeOpenAPI?: boolean;
 }
 
 const EMPTY: readonly string[] = [];
@@ -147,7 +153,8 @@ export function compileSchemaNode(schema: JSONSchemaProps, opts: CompileOptions 
   const supported = supportedFormats(opts.compatibilityVersion);
   // the errors a full compilation would throw, thrown now
   if (!opts.passedCrdChecks) eachSubschema(schema, checkNode);
-  const go = (s: JSONSchemaProps): SchemaNode => compileOne(s, supported, go);
+  const intOrStringTypes = opts.toKubeOpenAPI !== true;
+  const go = (s: JSONSchemaProps): SchemaNode => compileOne(s, supported, intOrStringTypes, go);
   return go(schema);
 }
 
@@ -276,11 +283,11 @@ function nz<T>(a: T[] | undefined): T[] | undefined {
   return a && a.length > 0 ? a : undefined;
 }
 
-function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode {
+function compileOne(s: JSONSchemaProps, supported: ReadonlySet<string>, intOrStringTypes: boolean, go: (s: JSONSchemaProps) => SchemaNode): SchemaNode {
   checkNode(s);
   // A CRD `type` is one string; an array (kube-openapi StringOrArray) is accepted for completeness.
   const rawType = s.type as unknown;
-  const types: readonly string[] = s["x-kubernetes-int-or-string"] === true
+  const types: readonly string[] = intOrStringTypes && s["x-kubernetes-int-or-string"] === true
     ? ["integer", "string"]
     : Array.isArray(rawType)
       ? rawType.filter((t): t is string => typeof t === "string")

@@ -90,3 +90,14 @@ describe("helpers", () => {
     assert.equal(enumContains([9223372036854775807n], 9223372036854775807n), true);
   });
 });
+
+describe("the schema of a default (Structural.ToKubeOpenAPI)", () => {
+  const messages = (s: JSONSchemaProps, v: JsonValue, toKubeOpenAPI: boolean) => validateValue(compileSchemaValidator(s, { toKubeOpenAPI }), v).map((e) => e.message);
+  it("keeps a node's own type under x-kubernetes-int-or-string, where a custom resource's validation uses integer,string", () => {
+    const s: JSONSchemaProps = { type: "object", "x-kubernetes-int-or-string": true };
+    assert.deepEqual(messages(s, {}, false), [' in body must be of type integer,string: "object"']);
+    assert.deepEqual(messages(s, {}, true), []);
+    assert.deepEqual(messages({ "x-kubernetes-int-or-string": true }, true, true), []);
+    assert.deepEqual(messages({ type: "integer", "x-kubernetes-int-or-string": true }, "http", true), [' in body must be of type integer: "string"']);
+  });
+});

@@ -60,3 +60,20 @@ test("JSON patches as json-patch v4 applies them (as recorded in test/golden/ser
   ];
   for (const [ops, want] of cases) assert.equal(apply(ops), want, JSON.stringify(ops));
 });
+
+test("without the handler's decoding (fieldValidation=Ignore) json-patch reads each operation: a field of the wrong type fails the patch", () => {
+  const failure = (ops: unknown): string => {
+    try {
+      return `applied: ${JSON.stringify(jsonPatch({ a: 1 }, ops as never, { decodeOps: false }))}`;
+    } catch (e) {
+      if (e instanceof JsonPatchError) return `422: ${e.message}`;
+      if (e instanceof JsonPatchDecodeError) return `400: ${e.message}`;
+      throw e;
+    }
+  };
+  assert.equal(failure([{ op: "replace", path: [1, "a"], value: 0 }]), "422: missing path");
+  assert.equal(failure([{ op: 1, path: "/a" }]), "422: Unexpected kind: 1");
+  assert.equal(failure([{ op: "add", path: "/b", value: 2 }, { op: "x", path: [1] }]), "422: Unexpected kind: x");
+  // (a list that is no list is json-patch's own decoding error, answered by the handler before)
+  assert.equal(failure({}), "400: error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp");
+});

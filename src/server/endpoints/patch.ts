@@ -186,6 +186,12 @@ export interface JsonPatchLimits {
   maxCopyBytes?: number;
   /** Deepest nesting the result may have (the decoder's limit). */
   maxDepth?: number;
+  /**
+   * Whether the patch handler decodes the operations into `[]jsonPatchOp` first (default; under fieldValidation
+   * Strict and Warn): a list that is no list or a field of the wrong type is its `error decoding patch` 400. Under
+   * Ignore only json-patch reads them, operation by operation: a field it cannot read fails the patch (422).
+   */
+  decodeOps?: boolean;
 }
 
 /**
@@ -220,7 +226,7 @@ export function jsonPatch(doc: JsonValue, ops: JsonValue, limits: JsonPatchLimit
   if (!Array.isArray(ops)) {
     throw new JsonPatchDecodeError(`error decoding patch: json: cannot unmarshal ${isObject(ops) ? "object" : typeof ops === "boolean" ? "bool" : typeof ops} into Go value of type []handlers.jsonPatchOp`);
   }
-  const typeError = jsonPatchOpsTypeError(ops);
+  const typeError = limits.decodeOps === false ? undefined : jsonPatchOpsTypeError(ops);
   if (typeError !== undefined) throw new JsonPatchDecodeError(`error decoding patch: ${typeError}`);
   const maxCopy = limits.maxCopyBytes ?? JSON_PATCH_MAX_COPY_BYTES;
   const maxDepth = limits.maxDepth ?? MAX_DEPTH;

@@ -54,6 +54,7 @@ import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
 import { type TypedPatched, typedPatched } from "./typed-patch.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
+import { parseGroupVersion } from "../../objectmeta/validate-meta.js";
 import { bodyGvk } from "../../pipeline/body-gvk.js";
 
 
@@ -198,11 +199,29 @@ function metaFieldDecodes(k: string, v: JsonValue): boolean {
   return k === "generation" || k === "deletionGracePeriodSeconds" ? kindOf(v) === "integer" : typeof v === "string";
 }
 
-/** TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). */
-function checkEnvelope(r: RestRequest, obj: JsonObject): void {
+/**
+ * The group a custom resource's patched document names (`Unstructured.GroupVersionKind()`, as `BeforeUpdate` reads
+ * it with the unstructured typer): a kind or version it lacks is that typer's error (a 500). The patch handler
+ * decodes the patched document whatever its apiVersion; the strategy's validation answers a wrong one (422).
+ */
+function patchedGroup(r: RestRequest, obj: JsonObject): string {
+  const av = obj["apiVersion"];
+  // (a null apiVersion is the decoder's error, an apiVersion that does not parse was refused by the patcher)
+  if (av === null) return r.rt.group;
+  const gv = parseGroupVersion(typeof av === "string" ? av : "");
+  if (gv === null) return r.rt.group;
+  if (gv[1] === "") throw apiErrors.internal("Object 'apiVersion' is missing in 'object has no apiVersion field'");
+  return gv[0];
+}
+
+/**
+ * TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). `patched`: a
+ * custom resource's JSON or merge patch; the group to name in its validation errors is returned.
+ */
+function checkEnvelope(r: RestRequest, obj: JsonObject, patched = false): string {
   const gv = groupVersion(r.rt.group, r.rt.version);
   const av = obj["apiVersion"];
-  if (typeof av === "string" && av !== "" && av !== gv) {
+  if (!patched && typeof av === "string" && av !== "" && av !== gv) {
     // A custom resource's decoder decodes the body in its own version first: its answer (the mismatch with the
     // unknown fields it found as warnings, or their strict decoding error) is thrown by `admitted`.
     if (r.rt.decodesBodyVersion) admitted(r, r.rt.admission().create(obj, requestOptions(r)), "");
@@ -218,9 +237,10 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
     const { kind, version } = bodyKind(obj, r.rt);
     throw apiErrors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.rt.kind}: ${why}`);
   }
+  const group = patched ? patchedGroup(r, obj) : r.rt.group;
   const meta = metaOf(obj);
   // A namespace of another type is the decoder's error (ObjectMeta.namespace of type string), not replaced here.
-  if (meta["namespace"] !== undefined && meta["namespace"] !== null && typeof meta["namespace"] !== "string") return;
+  if (meta["namespace"] !== undefined && meta["namespace"] !== null && typeof meta["namespace"] !== "string") return group;
   const ns = typeof meta["namespace"] === "string" ? meta["namespace"] : "";
   if (r.rt.namespaced) {
     if (ns === "") meta["namespace"] = r.namespace;
@@ -233,10 +253,11 @@ function checkEnvelope(r: RestRequest, obj: JsonObject): void {
   } else delete meta["namespace"];
   // A selfLink that is no string is the decoder's error (ObjectMeta.selfLink of type string), not dropped here.
   if (meta["selfLink"] === undefined || meta["selfLink"] === null || typeof meta["selfLink"] === "string") delete meta["selfLink"];
+  return group;
 }
 
 /** Turns a pipeline verdict into an error, or returns the object to store. */
-function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject {
+function admitted(r: RestRequest, res: PipelineResult, name: string, group = r.rt.group): JsonObject {
   if (res.decodeError !== undefined) {
     if (res.decodeError.startsWith("the API version in the data (")) {
       const e = apiErrors.badRequest(res.decodeError);
@@ -251,7 +272,7 @@ function admitted(r: RestRequest, res: PipelineResult, name: string): JsonObject
   // `NewInvalid` names the object's own kind (`CronJob.stable.example.com "x" is invalid: kind: …`).
   const kind = res.object === null || res.object === undefined ? undefined : res.object["kind"];
   if (res.errors.length > 0) {
-    const e = apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, r.rt.group, name, res.errors);
+    const e = apiErrors.invalid(typeof kind === "string" && kind !== "" ? kind : r.rt.kind, group, name, res.errors);
     // Kubernetes records decoding's warnings (unknown fields under fieldValidation=Warn) before validating.
     e.warnings = collectWarnings(r, res);
     throw e;
@@ -288,7 +309,8 @@ export async function createObject(r: RestRequest, body?: JsonObject, applied = 
   }
   // Kubernetes decodes the body (its ObjectMeta) before the strategy resets the fields dropped below: a value of
   // the wrong Go type there is its decode error, as the whole body's decoding orders it.
-  if (resetFieldsUndecodable(meta)) {
+  // (an apply that creates builds the object from the configuration: the strategy's reset overwrites such values)
+  if (!applied && resetFieldsUndecodable(meta)) {
     const res = withRequestContext(r.context, () => r.rt.admission().create(deepClone(obj), requestOptions(r)));
     if (res.decodeError !== undefined) admitted(r, res, "");
   }
@@ -409,10 +431,10 @@ function collectWarnings(r: RestRequest, res: PipelineResult): string[] {
  * deletion and the compare-and-swap write on the revision the request was based on. `applied`: `input` has its final
  * managedFields (an apply, or a /scale write whose field manager ran on the Scale).
  */
-async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false): Promise<RestResponse> {
+async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, revision: number, applied = false, patched = false): Promise<RestResponse> {
   // Patches share unchanged subtrees with `old`: work on a copy.
   const newObj = deepClone(input);
-  checkEnvelope(r, newObj);
+  const group = checkEnvelope(r, newObj, patched && r.rt.decodesBodyVersion === true);
   const meta = metaOf(newObj);
   const oldMeta = metaOf(old);
   const name = meta["name"];
@@ -435,8 +457,12 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (oldMeta["deletionGracePeriodSeconds"] !== undefined && (meta["deletionGracePeriodSeconds"] ?? null) === null) {
     meta["deletionGracePeriodSeconds"] = oldMeta["deletionGracePeriodSeconds"]!;
   }
-  const managedFields = !applied && takeRequestManagedFields(meta) ? [{}] : meta["managedFields"];
+  // managedFields the field manager cannot read are reset, but a value ObjectMeta cannot decode (no list) is the
+  // custom resource decoder's 400, kept for it.
+  const managedUndecodable = r.rt.decodesBodyVersion === true && meta["managedFields"] !== undefined && unmarshalObjectMeta({ managedFields: meta["managedFields"] }, false).error !== undefined;
+  const managedFields = !applied && !managedUndecodable && takeRequestManagedFields(meta) ? [{}] : meta["managedFields"];
   const opts = requestOptions(r);
+  if (patched && r.rt.decodesBodyVersion) opts.patched = true;
   const adm = r.rt.admission();
   const result = withRequestContext(r.context, () =>
     r.subresource === "status"
@@ -447,7 +473,7 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   );
   if (r.admit && result.decodeError === undefined) await r.admit("update", newObj);
   const warnings = collectWarnings(r, result);
-  let next = admitted(r, result, r.name);
+  let next = admitted(r, result, r.name, group);
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
   // The field manager sees the object as decoded: pruned and defaulted.
@@ -617,7 +643,7 @@ export async function updateObject(r: RestRequest): Promise<RestResponse> {
 function applyPatchBody(r: RestRequest, type: string, base: JsonObject, patch: JsonValue): JsonValue {
   if (type === "application/merge-patch+json") return mergePatch(base, patch);
   if (type === STRATEGIC_MERGE_PATCH && r.rt.strategicMergePatch) return r.rt.strategicMergePatch(base, patch);
-  if (type === "application/json-patch+json") return jsonPatch(base, patch);
+  if (type === "application/json-patch+json") return jsonPatch(base, patch, { decodeOps: fieldValidationOf(r.query) !== "Ignore" });
   if ((r.subresource !== "" && r.subresource !== "status") || !isObject(patch)) return applyMerge(base, patch);
   return applyConfig(r, base, patch);
 }
@@ -737,7 +763,14 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   optionErrors.push(...fieldManagerErrors(r.query), ...dryRunAndFieldValidationErrors(r.query));
   if (optionErrors.length > 0) throw apiErrors.invalid("PatchOptions", "meta.k8s.io", "", optionErrors);
   // An apply patch is unmarshaled into a map: an empty body or null is an empty configuration.
-  const decoded: DecodedBody = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
+  let decoded: DecodedBody;
+  try {
+    decoded = isApply && /^\s*$/.test(raw.toString("utf8")) ? { value: {}, strictErrors: [] } : decodePatchBody(r, raw, isApply ? type : "application/json");
+  } catch (e) {
+    // The apply patcher converts the YAML once it has the current object: a subresource's missing object first.
+    if (isApply && r.subresource !== "" && e instanceof ApiError && e.status.message?.startsWith("error decoding patch: error converting YAML to JSON")) await loadObject(r, true);
+    throw e;
+  }
   const patch = isApply && decoded.value === null ? {} : decoded.value;
   // A merge patch's own duplicate fields are strict errors before the patched object's (warnings under Warn, the
   // patched document's 422 under Strict).
@@ -795,7 +828,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   let typed: TypedPatched | undefined;
   try {
     if (r.rt.goOrdered && (type === "application/merge-patch+json" || type === "application/json-patch+json")) {
-      typed = typedPatched(r.rt.goOrdered, type, base, patch);
+      typed = typedPatched(r.rt.goOrdered, type, base, patch, fieldValidationOf(r.query) !== "Ignore");
       patched = typed.value;
     } else patched = applyPatchBody(r, type, base, patch);
   } catch (e) {
@@ -808,15 +841,19 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
   const next: JsonObject = isApply ? withoutUndecodableGeneration(patched) : patched;
-  // The typed decoder reads apiVersion and kind first (the unstructured one's error comes from the pipeline).
-  const typeMetaProblem = typed ? typeMetaTypeError(next) : undefined;
+  // The decoder reads apiVersion and kind first: as Go struct fields (in the typed object's text order, or the
+  // unstructured one's sorted keys), then the version of a custom resource's apiVersion.
+  const unstructured = !isApply && r.rt.decodesBodyVersion === true;
+  const typeMetaProblem = typed || unstructured ? typeMetaTypeError(next, !typed) : undefined;
+  const av = next["apiVersion"];
+  const gvProblem = unstructured && typeof av === "string" && parseGroupVersion(av) === null ? `unexpected GroupVersion string: ${av}` : undefined;
   // The text a 422 quotes: the patch's numbers as they were sent.
   // (`old` is as it was: patching and the update work on copies)
   const patchedText = (): string => {
     const p = sent();
     if (p !== undefined) {
       try {
-        if (typed) return typedPatched(r.rt.goOrdered!, type, old, p).text;
+        if (typed) return typedPatched(r.rt.goOrdered!, type, old, p, fieldValidationOf(r.query) !== "Ignore").text;
         return goJsonMarshal(applyPatchBody(r, type, old, p));
       } catch {
         // (the raw patch applies as the decoded one did; kept safe all the same)
@@ -824,7 +861,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     }
     return typed ? typed.text : goJsonMarshal(patched);
   };
-  if (typed && typeMetaProblem !== undefined) throw patchNotDecodable(patchedText(), typeMetaProblem);
+  if (typeMetaProblem !== undefined || gvProblem !== undefined) throw patchNotDecodable(patchedText(), (typeMetaProblem ?? gvProblem)!);
   if (decoded.outOfRange !== undefined && !isApply && !r.rt.typedScheme) {
     // (fieldValidation=Ignore: json-patch copied the number as it was) decoding the patched document converts it
     const t = patchedText();
@@ -859,7 +896,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   }
   if (isApply || r.subresource === "scale") return commitUpdate(r, next, old, rev, isApply && (r.subresource === "" || r.subresource === "status"));
   try {
-    return await commitUpdate(r, next, old, rev, false);
+    return await commitUpdate(r, next, old, rev, false, true);
   } catch (e) {
     // Typed objects quote the patched document in their Go struct's field order, unstructured ones sorted.
     throw (typed || !r.rt.typedScheme ? patchedDecodeError(e, patchedText) : undefined) ?? withPatchWarnings(e);

@@ -116,7 +116,7 @@ export function scalePatched(
   try {
     if (type === "application/merge-patch+json") patched = isObject(patch) ? mergePatchSorted(base, patch, sorted) : mergePatch(base, patch);
     else {
-      patched = jsonPatch(base, patch);
+      patched = jsonPatch(base, patch, { decodeOps: validation !== "Ignore" });
       markJsonPatchPaths(patched, patch, sorted);
     }
   } catch (e) {

@@ -27,20 +27,21 @@ function inTextOrder(v: JsonValue, sorted: SortedObjects): JsonValue {
 
 /**
  * A merge (`application/merge-patch+json`) or JSON patch of `old` (a stored typed object) whose Go encoding
- * `goOrdered` gives; throws what `mergePatch`/`jsonPatch` throw.
+ * `goOrdered` gives; throws what `mergePatch`/`jsonPatch` throw (`decodeOps`: as `JsonPatchLimits` says).
  */
 export function typedPatched(
   goOrdered: (obj: JsonObject, maps: SortedObjects) => JsonObject,
   type: string,
   old: JsonObject,
   patch: JsonValue,
+  decodeOps = true,
 ): TypedPatched {
   const sorted: SortedObjects = new WeakSet();
   const base = goOrdered(old, sorted);
   let patched: JsonValue;
   if (type === "application/merge-patch+json") patched = isObject(patch) ? mergePatchSorted(base, patch, sorted) : mergePatch(base, patch);
   else {
-    patched = jsonPatch(base, patch);
+    patched = jsonPatch(base, patch, { decodeOps });
     markJsonPatchPaths(patched, patch, sorted);
   }
   return { value: inTextOrder(patched, sorted), text: marshalPatched(patched, sorted) };
