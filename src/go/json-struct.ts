@@ -24,10 +24,22 @@ export interface GoStruct {
   readonly index: ReadonlyMap<string, number>;
   /** The fields tagged `omitempty` whose empty slice or map is dropped ({@link goOmitEmptyCollections}). */
   readonly omitEmpty: ReadonlySet<string>;
+  /** The fields tagged `nullable`: JSON null sets them to nil (other fields keep their value). */
+  readonly nullable: ReadonlySet<string>;
+  /** The fields tagged `replaces`: a second value replaces the first whole (other structs are decoded into). */
+  readonly replaces: ReadonlySet<string>;
 }
 
-/** A field: its JSON name (an untyped value), or its name and shape, optionally tagged `omitempty`. */
-export type GoField = string | readonly [string, GoShape] | readonly [string, GoShape, "omitempty"];
+/**
+ * What a field's Go type means for decoding and encoding: `omitempty` (a slice or map dropped when empty),
+ * `nullable` (a pointer, slice or map, or a type that resets on JSON null: null sets it to nil; null leaves a
+ * string, number, bool or struct value as it was), `replaces` (a type with its own `UnmarshalJSON` that builds a
+ * new value: a second occurrence of the field is not decoded into the first).
+ */
+export type GoFieldTag = "omitempty" | "nullable" | "replaces";
+
+/** A field: its JSON name (an untyped value that null leaves as it was), or its name, shape and tags. */
+export type GoField = string | readonly [string, GoShape, ...GoFieldTag[]];
 
 export interface GoMap {
   readonly map: GoShape;
@@ -39,7 +51,7 @@ export interface GoPick {
 
 /** A struct shape from its JSON field names in declaration order (a field without a shape is `any`). */
 export function goStruct(fields: readonly GoField[]): GoStruct {
-  return goStructAppend({ fields: [], keys: [], index: new Map(), omitEmpty: new Set() }, fields);
+  return goStructAppend({ fields: [], keys: [], index: new Map(), omitEmpty: new Set(), nullable: new Set(), replaces: new Set() }, fields);
 }
 
 /** Adds fields to `s` (for a struct that refers to itself: made empty, then given its fields). */
@@ -50,7 +62,11 @@ export function goStructAppend(s: GoStruct, fields: readonly GoField[]): GoStruc
     (s.index as Map<string, number>).set(field[0], fs.length);
     fs.push(field);
     (s.keys as string[]).push(`${goJsonString(field[0])}:`);
-    if (typeof f !== "string" && f[2] === "omitempty") (s.omitEmpty as Set<string>).add(field[0]);
+    if (typeof f === "string") continue;
+    for (let i = 2; i < f.length; i++) {
+      const tag = f[i] as GoFieldTag;
+      (tag === "omitempty" ? (s.omitEmpty as Set<string>) : tag === "nullable" ? (s.nullable as Set<string>) : (s.replaces as Set<string>)).add(field[0]);
+    }
   }
   return s;
 }

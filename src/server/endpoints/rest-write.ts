@@ -55,6 +55,7 @@ import { typedBody } from "./typed-body.js";
 import { type TypedPatched, typedPatched } from "./typed-patch.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 import { parseGroupVersion } from "../../objectmeta/validate-meta.js";
+import { decodeWithDuplicates } from "../typed/duplicate-fields.js";
 import { bodyGvk } from "../../pipeline/body-gvk.js";
 
 
@@ -101,7 +102,12 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
     r.strictErrors = strictErrors;
     // A number beyond float64 fails where the Go type converts it (a number field, a v1.JSON value), with its text.
     const sent = outOfRange !== undefined && type === "application/json" ? rawPatchValue(body.toString("utf8")) : undefined;
-    return typedBody(r.rt, r.rt.typedScheme, sent === undefined ? value : withOutOfRangeTexts(value, sent), body);
+    // Duplicate fields are decoded into the earlier ones (YAML is converted to JSON without them first).
+    const merged = strictErrors.length > 0 && type === "application/json" && sent === undefined && r.rt.bodyShape && isObject(value)
+      ? decodeWithDuplicates(body.toString("utf8"), r.rt.bodyShape)
+      : undefined;
+    const decoded = isObject(merged) ? merged : value;
+    return typedBody(r.rt, r.rt.typedScheme, sent === undefined ? decoded : withOutOfRangeTexts(value, sent), body);
   }
   if (!isObject(value)) {
     if (value === null) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${r.rt.kind}): body is not an object`);
@@ -457,10 +463,10 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   if (oldMeta["deletionGracePeriodSeconds"] !== undefined && (meta["deletionGracePeriodSeconds"] ?? null) === null) {
     meta["deletionGracePeriodSeconds"] = oldMeta["deletionGracePeriodSeconds"]!;
   }
-  // managedFields the field manager cannot read are reset, but a value ObjectMeta cannot decode (no list) is the
+  // managedFields the field manager cannot read are reset, but a value ObjectMeta cannot decode (a string) is the
   // custom resource decoder's 400, kept for it.
-  const managedUndecodable = r.rt.decodesBodyVersion === true && meta["managedFields"] !== undefined && unmarshalObjectMeta({ managedFields: meta["managedFields"] }, false).error !== undefined;
-  const managedFields = !applied && !managedUndecodable && takeRequestManagedFields(meta) ? [{}] : meta["managedFields"];
+  const decoderError = (mf: JsonValue) => r.rt.decodesBodyVersion === true && unmarshalObjectMeta({ managedFields: mf }, false).error !== undefined;
+  const managedFields = !applied && takeRequestManagedFields(meta, decoderError) ? [{}] : meta["managedFields"];
   const opts = requestOptions(r);
   if (patched && r.rt.decodesBodyVersion) opts.patched = true;
   const adm = r.rt.admission();

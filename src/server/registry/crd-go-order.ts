@@ -20,49 +20,56 @@ const struct = (fields: GoField[]): GoStruct => goStruct(fields);
 /** A Go map of strings (labels, annotations). */
 const SORTED: GoShape = { map: "any" };
 
-const OWNER_REFERENCE = struct([["apiVersion", "any"], ["kind", "any"], ["name", "any"], ["uid", "any"], ["controller", "any"], ["blockOwnerDeletion", "any"]]);
+// Tags: O omitempty (an empty slice or map is dropped), N nullable (a pointer, slice or map: null sets nil; other
+// fields keep their value on null), R replaces (its own UnmarshalJSON builds a new value).
+const O = "omitempty";
+const N = "nullable";
+const R = "replaces";
+const OWNER_REFERENCE = struct([["apiVersion", "any"], ["kind", "any"], ["name", "any"], ["uid", "any"], ["controller", "any", N], ["blockOwnerDeletion", "any", N]]);
 const MANAGED_FIELDS_ENTRY = struct([
-  ["manager", "any"], ["operation", "any"], ["apiVersion", "any"], ["time", "any"], ["fieldsType", "any"], ["fieldsV1", "any"], ["subresource", "any"],
+  ["manager", "any"], ["operation", "any"], ["apiVersion", "any"], ["time", "any", N], ["fieldsType", "any"], ["fieldsV1", "any", N], ["subresource", "any"],
 ]);
 const OBJECT_META = struct([
   ["name", "any"], ["generateName", "any"], ["namespace", "any"], ["selfLink", "any"], ["uid", "any"], ["resourceVersion", "any"],
-  ["generation", "any"], ["creationTimestamp", "any"], ["deletionTimestamp", "any"], ["deletionGracePeriodSeconds", "any"],
-  ["labels", SORTED], ["annotations", SORTED], ["ownerReferences", OWNER_REFERENCE], ["finalizers", "any"],
-  ["managedFields", MANAGED_FIELDS_ENTRY],
+  // (metav1.Time resets on null)
+  ["generation", "any"], ["creationTimestamp", "any", N], ["deletionTimestamp", "any", N], ["deletionGracePeriodSeconds", "any", N],
+  ["labels", SORTED, N], ["annotations", SORTED, N], ["ownerReferences", OWNER_REFERENCE, N], ["finalizers", "any", N],
+  ["managedFields", MANAGED_FIELDS_ENTRY, N],
 ]);
 
-const VALIDATION_RULE = struct([["rule", "any"], ["message", "any"], ["messageExpression", "any"], ["reason", "any"], ["fieldPath", "any"], ["optionalOldSelf", "any"]]);
+const VALIDATION_RULE = struct([["rule", "any"], ["message", "any"], ["messageExpression", "any"], ["reason", "any", N], ["fieldPath", "any"], ["optionalOldSelf", "any", N]]);
 // JSONSchemaProps refers to itself: its fields are filled in below. A schema shape applies to either member of
 // JSONSchemaPropsOrBool and JSONSchemaPropsOrArray (an object, or each element of a list), and to the schemas of
 // JSONSchemaPropsOrStringArray (`dependencies`: a list of property names is kept as it is).
 const SCHEMA: GoStruct = goStruct([]);
 goStructAppend(SCHEMA, [
-  ["id", "any"], ["$schema", "any"], ["$ref", "any"], ["description", "any"], ["type", "any"], ["format", "any"], ["title", "any"],
-  ["default", "any"], ["maximum", "any"], ["exclusiveMaximum", "any"], ["minimum", "any"], ["exclusiveMinimum", "any"],
-  ["maxLength", "any"], ["minLength", "any"], ["pattern", "any"], ["maxItems", "any"], ["minItems", "any"], ["uniqueItems", "any"],
-  ["multipleOf", "any"], ["enum", "any", "omitempty"], ["maxProperties", "any"], ["minProperties", "any"], ["required", "any", "omitempty"],
-  ["items", SCHEMA], ["allOf", SCHEMA, "omitempty"], ["oneOf", SCHEMA, "omitempty"], ["anyOf", SCHEMA, "omitempty"], ["not", SCHEMA],
-  ["properties", { map: SCHEMA }, "omitempty"], ["additionalProperties", SCHEMA], ["patternProperties", { map: SCHEMA }, "omitempty"],
-  ["dependencies", { map: SCHEMA }, "omitempty"], ["additionalItems", SCHEMA], ["definitions", { map: SCHEMA }, "omitempty"],
-  ["externalDocs", struct([["description", "any"], ["url", "any"]])], ["example", "any"], ["nullable", "any"],
-  ["x-kubernetes-preserve-unknown-fields", "any"], ["x-kubernetes-embedded-resource", "any"], ["x-kubernetes-int-or-string", "any"],
-  ["x-kubernetes-list-map-keys", "any", "omitempty"], ["x-kubernetes-list-type", "any"], ["x-kubernetes-map-type", "any"],
-  ["x-kubernetes-validations", VALIDATION_RULE, "omitempty"],
+  ["id", "any"], ["$schema", "any"], ["$ref", "any", N], ["description", "any"], ["type", "any"], ["format", "any"], ["title", "any"],
+  ["default", "any", N], ["maximum", "any", N], ["exclusiveMaximum", "any"], ["minimum", "any", N], ["exclusiveMinimum", "any"],
+  ["maxLength", "any", N], ["minLength", "any", N], ["pattern", "any"], ["maxItems", "any", N], ["minItems", "any", N], ["uniqueItems", "any"],
+  ["multipleOf", "any", N], ["enum", "any", O, N], ["maxProperties", "any", N], ["minProperties", "any", N], ["required", "any", O, N],
+  ["items", SCHEMA, N, R], ["allOf", SCHEMA, O, N], ["oneOf", SCHEMA, O, N], ["anyOf", SCHEMA, O, N], ["not", SCHEMA, N],
+  ["properties", { map: SCHEMA }, O, N], ["additionalProperties", SCHEMA, N, R], ["patternProperties", { map: SCHEMA }, O, N],
+  ["dependencies", { map: SCHEMA }, O, N], ["additionalItems", SCHEMA, N, R], ["definitions", { map: SCHEMA }, O, N],
+  ["externalDocs", struct([["description", "any"], ["url", "any"]]), N], ["example", "any", N], ["nullable", "any"],
+  ["x-kubernetes-preserve-unknown-fields", "any", N], ["x-kubernetes-embedded-resource", "any"], ["x-kubernetes-int-or-string", "any"],
+  ["x-kubernetes-list-map-keys", "any", O, N], ["x-kubernetes-list-type", "any", N], ["x-kubernetes-map-type", "any", N],
+  ["x-kubernetes-validations", VALIDATION_RULE, O, N],
 ]);
 
-const NAMES = struct([["plural", "any"], ["singular", "any"], ["shortNames", "any", "omitempty"], ["kind", "any"], ["listKind", "any"], ["categories", "any", "omitempty"]]);
+const NAMES = struct([["plural", "any"], ["singular", "any"], ["shortNames", "any", O, N], ["kind", "any"], ["listKind", "any"], ["categories", "any", O, N]]);
 const VERSION = struct([
-  ["name", "any"], ["served", "any"], ["storage", "any"], ["deprecated", "any"], ["deprecationWarning", "any"],
-  ["schema", struct([["openAPIV3Schema", SCHEMA]])],
-  ["subresources", struct([["status", "any"], ["scale", struct([["specReplicasPath", "any"], ["statusReplicasPath", "any"], ["labelSelectorPath", "any"]])]])],
-  ["additionalPrinterColumns", struct([["name", "any"], ["type", "any"], ["format", "any"], ["description", "any"], ["priority", "any"], ["jsonPath", "any"]]), "omitempty"],
-  ["selectableFields", struct([["jsonPath", "any"]]), "omitempty"],
+  ["name", "any"], ["served", "any"], ["storage", "any"], ["deprecated", "any"], ["deprecationWarning", "any", N],
+  ["schema", struct([["openAPIV3Schema", SCHEMA, N]]), N],
+  ["subresources", struct([["status", "any", N], ["scale", struct([["specReplicasPath", "any"], ["statusReplicasPath", "any"], ["labelSelectorPath", "any", N]]), N]]), N],
+  ["additionalPrinterColumns", struct([["name", "any"], ["type", "any"], ["format", "any"], ["description", "any"], ["priority", "any"], ["jsonPath", "any"]]), O, N],
+  ["selectableFields", struct([["jsonPath", "any"]]), O, N],
 ]);
-const CLIENT_CONFIG = struct([["url", "any"], ["service", struct([["namespace", "any"], ["name", "any"], ["path", "any"], ["port", "any"]])], ["caBundle", "any"]]);
-const CONVERSION = struct([["strategy", "any"], ["webhook", struct([["clientConfig", CLIENT_CONFIG], ["conversionReviewVersions", "any"]])]]);
-const SPEC = struct([["group", "any"], ["names", NAMES], ["scope", "any"], ["versions", VERSION], ["conversion", CONVERSION], ["preserveUnknownFields", "any"]]);
-const CONDITION = struct([["type", "any"], ["status", "any"], ["lastTransitionTime", "any"], ["reason", "any"], ["message", "any"]]);
-const STATUS = struct([["conditions", CONDITION], ["acceptedNames", NAMES], ["storedVersions", "any"]]);
+const SERVICE = struct([["namespace", "any"], ["name", "any"], ["path", "any", N], ["port", "any", N]]);
+const CLIENT_CONFIG = struct([["url", "any", N], ["service", SERVICE, N], ["caBundle", "any", N]]);
+const CONVERSION = struct([["strategy", "any"], ["webhook", struct([["clientConfig", CLIENT_CONFIG, N], ["conversionReviewVersions", "any", N]]), N]]);
+const SPEC = struct([["group", "any"], ["names", NAMES], ["scope", "any"], ["versions", VERSION, N], ["conversion", CONVERSION, N], ["preserveUnknownFields", "any"]]);
+const CONDITION = struct([["type", "any"], ["status", "any"], ["lastTransitionTime", "any", N], ["reason", "any"], ["message", "any"]]);
+const STATUS = struct([["conditions", CONDITION, N], ["acceptedNames", NAMES], ["storedVersions", "any", N]]);
 /** Drops the empty omitempty lists and maps of a CRD `spec`, at every depth, and a false `preserveUnknownFields` (in place). */
 export function omitEmptyCrdSpec(spec: JsonObject): void {
   // `PreserveUnknownFields bool \`json:"preserveUnknownFields,omitempty"\``: false is not written (nor, since the field

@@ -20,7 +20,7 @@ import { CRD_TYPE, zeroCrd } from "../ssa/crd-type.js";
 import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 import { apiextensionsScheme } from "./typed-scheme.js";
-import { goOrderedCrd, omitEmptyCrdSpec } from "./crd-go-order.js";
+import { CRD_SHAPE, goOrderedCrd, omitEmptyCrdSpec } from "./crd-go-order.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
@@ -164,6 +164,7 @@ export function crdResourceType(): ResourceType {
     typedList: true,
     typedScheme: apiextensionsScheme,
     goOrdered: goOrderedCrd,
+    bodyShape: CRD_SHAPE,
     returnDeletedObject: true,
     table: new TableConvertor(CRD_COLUMNS),
     selectableFields: new Map(),

@@ -7,6 +7,7 @@ import type { TypeNode } from "../ssa/type-schema.js";
 import type { TableConvertor } from "../tableconvertor/table.js";
 import type { ApiError } from "../endpoints/errors.js";
 import type { TypedScheme } from "./typed-scheme.js";
+import type { GoShape } from "../../go/json-struct.js";
 
 /** The admission step of writes: decode checks, defaulting, strategy preparation and validation. */
 export interface Admission {
@@ -103,6 +104,11 @@ export interface ResourceType {
    * merge patches apply to that encoding (CRDs). Undefined: unstructured (custom resources).
    */
   goOrdered?: (obj: JsonObject, maps: WeakSet<object>) => JsonObject;
+  /**
+   * The Go struct a typed kind's JSON body decodes into: a body with duplicate fields is read as Go decodes it
+   * (`decodeWithDuplicates`: the later occurrence decoded into the earlier). Undefined: the last occurrence wins.
+   */
+  bodyShape?: GoShape;
   /** Built-in kinds accept `application/strategic-merge-patch+json` through this (CRs do not). */
   strategicMergePatch?: (base: JsonObject, patch: JsonValue) => JsonValue;
   /**

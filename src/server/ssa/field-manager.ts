@@ -114,14 +114,15 @@ export function decodeManagedFields(entries: JsonValue | undefined): Map<string,
  * (a request to strip them) and entries it cannot decode are removed from `meta` (the field manager works from the
  * live object's then, and validation sees only what it writes). True for `[{}]`: hand it to {@link trackUpdate}.
  */
-export function takeRequestManagedFields(meta: JsonObject): boolean {
+export function takeRequestManagedFields(meta: JsonObject, keepUndecodable?: (managedFields: JsonValue) => boolean): boolean {
   const requested = meta["managedFields"];
   if (requested === undefined) return false;
   if (Array.isArray(requested) && requested.length === 1 && deepEqual(requested[0]!, {})) {
     delete meta["managedFields"];
     return true;
   }
-  if (decodeManagedFields(requested) === undefined) delete meta["managedFields"];
+  // (`keepUndecodable`: entries that are some other request's error, kept for it)
+  if (decodeManagedFields(requested) === undefined && keepUndecodable?.(requested) !== true) delete meta["managedFields"];
   return false;
 }
 
