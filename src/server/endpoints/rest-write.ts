@@ -446,9 +446,10 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
   const name = meta["name"];
   if (name === undefined || name === null || name === "") meta["name"] = r.name;
   // A name that is no string is the decoder's error (a patched document's 422), which the pipeline reports.
-  else if (typeof name === "string" && name !== r.name) {
-    throw apiErrors.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.name})`);
-  }
+  // (a JSON or merge patch's result is decoded first: its strict decoding error, or its warnings with this error)
+  const renamed = typeof name === "string" && name !== "" && name !== r.name;
+  const renamedError = () => apiErrors.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.name})`);
+  if (renamed && !patched) throw renamedError();
   // `rest.BeforeUpdate`: the old uid when none is given, the old creationTimestamp and generation; a deletionTimestamp
   // or grace period the old object has is kept, one it has not is left for validation (immutable fields).
   // A value of the wrong type is the custom resource decoder's 400 (ObjectMeta.creationTimestamp of type string), kept for it.
@@ -477,6 +478,12 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
         ? adm.finalize(newObj, old, opts)
         : adm.update(newObj, old, opts),
   );
+  if (renamed) {
+    if (result.decodeError !== undefined && !result.decodeError.startsWith("the name of the object (")) admitted(r, result, r.name, group);
+    const e = renamedError();
+    e.warnings = collectWarnings(r, result);
+    throw e;
+  }
   if (r.admit && result.decodeError === undefined) await r.admit("update", newObj);
   const warnings = collectWarnings(r, result);
   let next = admitted(r, result, r.name, group);
