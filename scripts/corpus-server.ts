@@ -2,7 +2,7 @@
  * The real-world corpus through `crdkit serve` and the real apiextensions-apiserver (tools/k8s-server-oracle on
  * etcd; see test/server-diff/oracle.ts), compared answer by answer:
  *
- *   npm run corpus:server -- [--project NAME]... [--quiet] [--full] [--tls] [--etcd]
+ *   npm run corpus:server -- [--project NAME]... [--quiet] [--full] [--tls] [--etcd] [--kubectl]
  *
  * For each project of the corpus (test/corpus-root.ts), on a fresh crdkit server and a fresh oracle (own etcd
  * prefix): creates every CRD (as `kubectl create -f` sends it), waits for each to be Established, then creates every
@@ -23,13 +23,15 @@ import { corpusRoot } from "../test/corpus-root.js";
 import { byChance } from "../test/server-diff/fuzz/by-chance.js";
 import { signature } from "../test/server-diff/fuzz/signature.js";
 import { oracleBinary, startOracleCluster } from "../test/server-diff/oracle.js";
-import { runSequence, type HttpStep, type Sequence, type Step, type StepResult } from "../test/server-diff/runner.js";
+import { runSequence, type HttpStep, type KubectlStep, type Sequence, type Step, type StepResult } from "../test/server-diff/runner.js";
 
 const quiet = process.argv.includes("--quiet");
 const full = process.argv.includes("--full");
 const tls = process.argv.includes("--tls");
 /** crdkit on the oracle's etcd (under a prefix of its own) instead of its default in-memory store */
 const onEtcd = process.argv.includes("--etcd");
+/** the real kubectl against both servers instead of HTTP requests (apply, server-side apply, get, explain, delete) */
+const withKubectl = process.argv.includes("--kubectl");
 const chosen = process.argv.flatMap((a, i) => (a === "--project" ? [process.argv[i + 1]!] : a.startsWith("--project=") ? [a.slice(10)] : []));
 
 type Obj = Record<string, unknown>;
@@ -139,6 +141,14 @@ function differences(a: unknown, b: unknown, max = 5, path = "", out: string[] =
     for (let i = 0; i < a.length; i++) differences(a[i], b[i], max, `${path}[${i}]`, out);
     return out;
   }
+  if (typeof a === "string" && typeof b === "string" && (a.includes("\n") || b.includes("\n"))) {
+    // long texts (kubectl's output): the first line that differs
+    const [la, lb] = [a.split("\n"), b.split("\n")];
+    const i = la.findIndex((l, j) => l !== lb[j]);
+    const at = i < 0 ? la.length : i;
+    out.push(`${path} line ${at + 1}: kubernetes ${JSON.stringify(la[at] ?? "(none)")}, crdkit ${JSON.stringify(lb[at] ?? "(none)")}`);
+    return out;
+  }
   const short = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v).slice(0, 400));
   out.push(`${path || "(whole)"}: kubernetes ${short(a)}, crdkit ${short(b)}`);
   return out;
@@ -154,6 +164,26 @@ function differences(a: unknown, b: unknown, max = 5, path = "", out: string[] =
  * the real server to the next (the lines are sorted, and an answer naming an undeclared field is compared up to the
  * object's name).
  */
+/**
+ * kubectl's text of a 422 lists the causes inline (`is invalid: [a: …, b: …]`) in the order the server gave them,
+ * which for sibling properties is Go's map order in the real server's OpenAPI validator: sorted here.
+ */
+function sortedInlineCauses(text: string): string {
+  return text.replace(/is invalid: \[(.*)\]$/gm, (_, list: string) => `is invalid: [${list.split(/, (?=(?:[\w.\-[\]]+|<nil>): )/).sort().join(", ")}]`);
+}
+
+/** An apply's typed-conversion error as kubectl prints it (one line, or `errors:` and one line per error): see `ordered`. */
+function typedPatchErrorsMasked(text: string): string {
+  return text
+    .replace(/(failed to create typed patch object \([^)]*\)): errors:\n(?: {2}\..*(?:\n|$))+/g, "$1: (fields in Go map order)\n")
+    .replace(/(failed to create typed patch object \([^)]*\)): \..*field not declared in schema$/gm, "$1: (fields in Go map order)");
+}
+
+function kubectlOrdered(r: StepResult | undefined): StepResult | undefined {
+  const normal = (t: string) => typedPatchErrorsMasked(sortedInlineCauses(t));
+  return r !== undefined && "stderr" in r ? { ...r, stderr: normal(r.stderr), stdout: normal(r.stdout) } : r;
+}
+
 function ordered(req: HttpStep, r: StepResult | undefined): StepResult | undefined {
   if (r === undefined || !("body" in r) || !isObj(r.body)) return r;
   const body = r.body;
@@ -169,6 +199,34 @@ function ordered(req: HttpStep, r: StepResult | undefined): StepResult | undefin
   if (body["kind"] === "APIResourceList") return { ...r, body: { ...body, resources: sortBy((x) => String(isObj(x) ? x["name"] : ""))(body["resources"]) } };
   if (body["kind"] === "Table" && req.name?.startsWith("table of")) return { ...r, body: { ...body, rows: sortBy((x) => JSON.stringify(x))(body["rows"]) } };
   return r;
+}
+
+/**
+ * `--kubectl`: the same project through the real kubectl on both servers, as a user installs and uses it: the CRDs
+ * applied server-side (client-side apply would store each whole CRD in an annotation, too long for the big ones),
+ * the examples applied client-side then server-side (as `kubectl apply` with and without `--server-side`),
+ * `kubectl get -o wide` of every resource, `kubectl explain` of the first resources, and a delete of the examples.
+ */
+function kubectlSequence(project: string, http: Sequence): Sequence {
+  const steps: Step[] = [];
+  const crds = http.steps.filter((s): s is HttpStep => "method" in s && s.name?.startsWith("create CRD ") === true);
+  const examples = http.steps.filter((s): s is HttpStep => "method" in s && s.method === "POST" && s.name?.startsWith("create CRD ") === false);
+  // a JSON stream: kubectl reads input that starts with `{` as JSON objects one after the other (no `---`)
+  const stream = (docs: HttpStep[]) => docs.map((d) => JSON.stringify(d.body)).join("\n");
+  steps.push({ name: `kubectl apply --server-side the CRDs of ${project}`, kubectl: ["apply", "--server-side", "-f", "-"], stdin: stream(crds) });
+  steps.push(...http.steps.filter((s) => "wait" in s));
+  const resources = crds.map((c) => {
+    const spec = (c.body as Obj)["spec"] as Obj;
+    return `${String((spec["names"] as Obj)["plural"])}.${String(spec["group"])}`;
+  });
+  if (examples.length > 0) {
+    steps.push({ name: "kubectl apply the examples", kubectl: ["apply", "-f", "-"], stdin: stream(examples) });
+    steps.push({ name: "kubectl apply --server-side the examples", kubectl: ["apply", "--server-side", "-f", "-"], stdin: stream(examples) });
+  }
+  steps.push({ name: "kubectl get -o wide", kubectl: ["get", resources.join(","), "-A", "-o", "wide"] });
+  for (const r of resources.slice(0, 3)) steps.push({ name: `kubectl explain ${r}`, kubectl: ["explain", r] });
+  if (examples.length > 0) steps.push({ name: "kubectl delete the examples", kubectl: ["delete", "--wait=false", "-f", "-"], stdin: stream(examples) });
+  return { ...http, steps };
 }
 
 function cut(s: string): string {
@@ -191,7 +249,9 @@ let total = 0;
 let differing = 0;
 try {
   for (const project of projects) {
-    const { seq, crds, examples } = projectSequence(project);
+    const built = projectSequence(project);
+    const { crds, examples } = built;
+    const seq = withKubectl ? kubectlSequence(project, built.seq) : built.seq;
     const store = onEtcd ? new EtcdStore({ servers: [cluster.etcdUrl], prefix: `/crdkit-corpus-${project}-${Date.now()}` }) : undefined;
     const crdkit = await startServer({ port: 0, garbageCollectorController: false, logRequests: false, ...(store ? { store } : {}) });
     const oracle = await cluster.startOracle(`corpus-${project}-${Date.now()}`);
@@ -203,25 +263,26 @@ try {
       await oracle.stop();
       await crdkit.close();
     }
-    // one answer per request, in order (waits answer nothing)
-    const requests = seq.steps.filter((s): s is HttpStep => "method" in s);
+    // one answer per request or kubectl run, in order (waits answer nothing)
+    const requests = seq.steps.filter((s): s is HttpStep | KubectlStep => "method" in s || "kubectl" in s);
     let here = 0;
     for (let i = 0; i < requests.length; i++) {
       const req = requests[i]!;
       const w = want[i];
       const g = got[i];
       total++;
-      if (byChance(req, ordered(req, w)) === byChance(req, ordered(req, g))) continue;
+      const http = "method" in req ? req : undefined;
+      if (http ? byChance(http, ordered(http, w)) === byChance(http, ordered(http, g)) : JSON.stringify(kubectlOrdered(w)) === JSON.stringify(kubectlOrdered(g))) continue;
       here++;
-      const sig = signature(req, w, g);
+      const sig = http ? signature(http, w, g) : `kubectl ${(req as KubectlStep).kubectl.slice(0, 2).join(" ")}`;
       const e = groups.get(sig);
       if (e) e.count++;
       else groups.set(sig, { count: 1, example: `${project}: ${req.name}` });
       if (quiet) continue;
-      const body = req.body !== undefined ? JSON.stringify(req.body) : "";
-      process.stdout.write(`\n=== DIFFERS (${project}): ${req.name}\nrequest: ${req.method} ${req.path}\n`);
+      const body = http?.body !== undefined ? JSON.stringify(http.body) : "";
+      process.stdout.write(`\n=== DIFFERS (${project}): ${req.name}\nrequest: ${http ? `${http.method} ${http.path}` : `kubectl ${(req as KubectlStep).kubectl.join(" ")}`}\n`);
       if (body) process.stdout.write(`body: ${cut(body)}\n`);
-      process.stdout.write(`kubernetes: ${show(w)}\ncrdkit:     ${show(g)}\ndifferences:\n  ${differences(w, g).join("\n  ")}\n`);
+      process.stdout.write(`kubernetes: ${show(w)}\ncrdkit:     ${show(g)}\ndifferences:\n  ${(http ? differences(ordered(http, w), ordered(http, g)) : differences(kubectlOrdered(w), kubectlOrdered(g))).join("\n  ")}\n`);
     }
     differing += here;
     process.stdout.write(`corpus:server ${project}: ${crds} CRDs, ${examples} examples, ${requests.length} requests, ${here} differ\n`);

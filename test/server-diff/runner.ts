@@ -293,6 +293,8 @@ function runKubectl(target: Target, args: string[], stdin: string | undefined, h
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       },
     );
+    // kubectl may exit before it reads all of its input (an error first): its exit code and output say so.
+    child.stdin?.on("error", () => {});
     if (stdin !== undefined) child.stdin?.end(stdin);
     else child.stdin?.end();
   });
