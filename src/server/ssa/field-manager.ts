@@ -385,7 +385,8 @@ export function trackApply(
       const others = [...work.values()];
       // (a struct field the applier had paths below goes whole when nobody owns anything below it any more)
       for (const p of withNamedFieldsAsMembers(lastSet, type).paths()) if (!others.some((m) => m.set.hasPrefix(p))) drop.insert(p);
-      if (!drop.empty()) merged = removeItems(merged, drop, type) as JsonObject;
+      // (the object itself keeps its apiVersion and kind, which nobody manages: it is never emptied to null)
+      if (!drop.empty()) merged = (removeItems(merged, drop, type) ?? {}) as JsonObject;
     }
     const r = takeOver(liveObj, merged, type, work, self, forced, ignored);
     return { work, merged, conflicts: r.conflicts };

@@ -284,18 +284,24 @@ function isFieldPE(pe: PathElement): pe is Extract<PathElement, { kind: "f" }> {
   return pe.kind === "f";
 }
 
-/** smd `RemoveItems`: drops every member path of `set` from a copy of `v`. */
+/**
+ * smd `RemoveItems`: drops every member path of `set` from a copy of `v`. A map or list that had items and has none
+ * left is null, as smd's removing walker writes it (an apply of `spec: {}` that gives up the defaulted fields it owned
+ * leaves `spec: null`, which validation then refuses as the real server does); one that was empty stays as it is.
+ */
 export function removeItems(v: JsonValue, set: FieldSet, t: TypeNode): JsonValue {
   const rt = resolve(t, v);
   if (rt.kind === "map" && isObject(v) && !rt.atomic) {
     const out: JsonObject = {};
+    let kept = 0;
     for (const [k, child] of Object.entries(v)) {
       const pk = `f:${k}`;
       if (set.members.has(pk)) continue;
       const sub = set.children.get(pk);
       setKey(out, k, sub ? removeItems(child, sub.set, fieldType(rt, k)) : child);
+      kept++;
     }
-    return out;
+    return kept === 0 && Object.keys(v).length > 0 ? null : out;
   }
   if (rt.kind === "list" && Array.isArray(v) && rt.rel !== "atomic") {
     const out: JsonValue[] = [];
@@ -305,7 +311,7 @@ export function removeItems(v: JsonValue, set: FieldSet, t: TypeNode): JsonValue
       const sub = set.children.get(pk);
       out.push(sub ? removeItems(item, sub.set, rt.elem) : item);
     });
-    return out;
+    return out.length === 0 && v.length > 0 ? null : out;
   }
   return v;
 }
