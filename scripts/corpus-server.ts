@@ -21,6 +21,7 @@ import { startServer } from "../src/server/server.js";
 import { EtcdStore } from "../src/storage/etcd/etcd-store.js";
 import { corpusRoot } from "../test/corpus-root.js";
 import { byChance } from "../test/server-diff/fuzz/by-chance.js";
+import { cutText, showAnswer } from "../test/server-diff/fuzz/show-answer.js";
 import { signature } from "../test/server-diff/fuzz/signature.js";
 import { oracleBinary, startOracleCluster } from "../test/server-diff/oracle.js";
 import { runSequence, type HttpStep, type KubectlStep, type Sequence, type Step, type StepResult } from "../test/server-diff/runner.js";
@@ -229,15 +230,8 @@ function kubectlSequence(project: string, http: Sequence): Sequence {
   return { ...http, steps };
 }
 
-function cut(s: string): string {
-  return full || s.length <= 1500 ? s : `${s.slice(0, 1500)}… (${s.length} characters; --full shows all)`;
-}
-
-function show(r: StepResult | undefined): string {
-  if (r === undefined) return "(no answer)";
-  const { step: _, ...rest } = r;
-  return cut(JSON.stringify(rest));
-}
+const cut = (s: string): string => cutText(s, full);
+const show = (r: StepResult | undefined): string => showAnswer(r, full);
 
 const projects = readdirSync(corpusRoot())
   .filter((p) => existsSync(join(corpusRoot(), p, "crds")))

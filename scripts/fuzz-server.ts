@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { startServer } from "../src/server/server.js";
 import { generatePlan } from "../test/server-diff/fuzz/generate.js";
 import { byChance } from "../test/server-diff/fuzz/by-chance.js";
+import { cutText, showAnswer } from "../test/server-diff/fuzz/show-answer.js";
 import { signature } from "../test/server-diff/fuzz/signature.js";
 import { oracleBinary, startOracleCluster } from "../test/server-diff/oracle.js";
 import { runSequence, type HttpStep, type Sequence, type StepResult, type Target } from "../test/server-diff/runner.js";
@@ -33,15 +34,8 @@ const plan = generatePlan(seed, count);
 const requests: HttpStep[] = plan.steps.flatMap((s) => s.requests);
 const seq: Sequence = { description: `fuzz:server --seed ${seed}`, garbageCollectorController: false, steps: [...plan.setup.filter((s) => !("method" in s)), ...requests] };
 
-function cut(s: string): string {
-  return full || s.length <= 1500 ? s : `${s.slice(0, 1500)}… (${s.length} characters; --full shows all)`;
-}
-
-function show(r: StepResult | undefined): string {
-  if (r === undefined) return "(no answer)";
-  const { step: _, ...rest } = r;
-  return cut(JSON.stringify(rest));
-}
+const cut = (s: string): string => cutText(s, full);
+const show = (r: StepResult | undefined): string => showAnswer(r, full);
 
 const dataDir = sqlite ? mkdtempSync(join(tmpdir(), "crdkit-fuzz-server-")) : undefined;
 const cluster = await startOracleCluster(oracleBinary());
