@@ -291,6 +291,26 @@ export function trackUpdate(
   return setManaged(next, managers);
 }
 
+/**
+ * smd's `prune` of an apply: what the applier owned before (`last`) and no longer does leaves the merged object, in
+ * three passes over field sets (`withNamedFieldsAsMembers`: a struct field with paths below it counts whole):
+ * remove all of `last`; add back what any manager (the applier's new configuration among them) owns; then remove from
+ * the merged object only what its own field set has, `last` had and the pruned value lost — so an item no field set
+ * holds (an empty list) is never removed, and a map or list emptied this way is null (`removeItems`).
+ * (the object itself keeps its apiVersion and kind, which nobody manages: it is never emptied to null)
+ */
+function pruneApplied(merged: JsonObject, lastSet: FieldSet, managers: Map<string, Managed>, type: TypeNode): JsonObject {
+  const whole = (s: FieldSet) => withNamedFieldsAsMembers(s, type);
+  const last = whole(lastSet);
+  const mergedSet = whole(toFieldSet(merged, type));
+  const removed = removeItems(merged, last, type) ?? {};
+  let managed = new FieldSet();
+  for (const m of managers.values()) managed = managed.union(m.set);
+  const ownedBack = removeItems(merged, mergedSet.difference(whole(toFieldSet(removed, type)).union(whole(managed))), type) ?? {};
+  const dangling = mergedSet.difference(whole(toFieldSet(ownedBack, type))).intersection(last);
+  return dangling.empty() ? merged : ((removeItems(merged, dangling, type) ?? {}) as JsonObject);
+}
+
 /** `DefaultMaxUpdateManagers`. */
 const MAX_UPDATE_MANAGERS = 10;
 
@@ -380,14 +400,7 @@ export function trackApply(
     const newSet = ignore(toFieldSet(config, type), ignored);
     work.set(self, { manager, operation: "Apply", apiVersion, subresource, set: newSet, ...(mgrs.get(self)?.time ? { time: mgrs.get(self)!.time! } : {}) });
     let merged = mergeValues(withoutManaged(liveObj), withoutManaged(config), type) as JsonObject;
-    if (lastSet) {
-      const drop = new FieldSet();
-      const others = [...work.values()];
-      // (a struct field the applier had paths below goes whole when nobody owns anything below it any more)
-      for (const p of withNamedFieldsAsMembers(lastSet, type).paths()) if (!others.some((m) => m.set.hasPrefix(p))) drop.insert(p);
-      // (the object itself keeps its apiVersion and kind, which nobody manages: it is never emptied to null)
-      if (!drop.empty()) merged = (removeItems(merged, drop, type) ?? {}) as JsonObject;
-    }
+    if (lastSet && !lastSet.empty()) merged = pruneApplied(merged, lastSet, work, type);
     const r = takeOver(liveObj, merged, type, work, self, forced, ignored);
     return { work, merged, conflicts: r.conflicts };
   };
