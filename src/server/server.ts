@@ -45,7 +45,7 @@ import type { ResourceType } from "./registry/resource-type.js";
 import { checkSelectorSyntax, decodeStored, parseFilters, type RestRequest, type RestResponse } from "./endpoints/rest-common.js";
 import { listPage, listParams, parseListNumbers, type ListPage, type ListParams } from "./endpoints/list-paging.js";
 import { converted, getObject, listAnswer, listCollection } from "./endpoints/rest-read.js";
-import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, patchTypesOf, readDeleteOptions, updateObject } from "./endpoints/rest-write.js";
+import { checkDeletePreconditions, createObject, deleteObject, deleteOne, patchObject, patchTypesOf, readDeleteOptions, retryingConflicts, updateObject } from "./endpoints/rest-write.js";
 import { negotiatePatchType } from "./endpoints/content-type.js";
 import { isDryRunDelete } from "./endpoints/delete-options.js";
 import { queryBool } from "./endpoints/query-params.js";
@@ -607,7 +607,7 @@ export class ApiHandler {
     const call = async (method: "PATCH" | "DELETE", rt: ResourceType, namespace: string, name: string, body: JsonObject) => {
       const req = internalRequest(method, GC_USER_AGENT, { contentType: method === "PATCH" ? "application/merge-patch+json" : "application/json", text: JSON.stringify(body) });
       const rr = this.restRequest(rt, rt.namespaced ? namespace : "", name, "", new URLSearchParams(), req, NO_RESPONSE);
-      await (method === "PATCH" ? patchObject(rr) : deleteObject(rr));
+      await (method === "PATCH" ? retryingConflicts(() => patchObject(rr)) : deleteObject(rr));
     };
     return {
       resolve: (apiVersion, kind, anyVersion) => this.resolveKind(apiVersion, kind, anyVersion === true),
@@ -685,9 +685,9 @@ export class ApiHandler {
       case "GET":
         return getObject(rr);
       case "PUT":
-        return converted(rr, await updateObject(rr));
+        return converted(rr, await retryingConflicts(() => updateObject(rr)));
       case "PATCH":
-        return converted(rr, await patchObject(rr));
+        return converted(rr, await retryingConflicts(() => patchObject(rr)));
       case "DELETE":
         // The custom resource handler's subresources (status, scale) serve no delete.
         if (r.subresource !== "") throw apiErrors.methodNotSupported(r.plural, r.group, "delete");

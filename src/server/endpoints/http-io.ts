@@ -25,8 +25,20 @@ const YAML_NULL = /^\s*(?:---\s+)?(?:null|Null|NULL|~)\s*$/;
 /** Kubernetes' request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-/** Reads the whole body; rejects with 413 past `limit` bytes. */
+/** Bodies read so far: a handler run again (an update retried after a storage conflict) reads the same body. */
+const bodies = new WeakMap<IncomingMessage, Promise<Buffer>>();
+
+/** Reads the whole body (once per request); rejects with 413 past `limit` bytes. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  let body = bodies.get(req);
+  if (body === undefined) {
+    body = readBodyOnce(req, limit);
+    bodies.set(req, body);
+  }
+  return body;
+}
+
+function readBodyOnce(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) {

@@ -510,9 +510,39 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     if (r.subresource !== "scale") return await writtenAnswer(r, sv, 200, warnings);
     return respond(await decodeWritten(r.rt, sv));
   } catch (e) {
-    if (e instanceof RevisionConflictError) throw apiErrors.modified(r.rt.plural, r.rt.group, r.name);
+    if (e instanceof RevisionConflictError) throw new StorageConflict(apiErrors.modified(r.rt.plural, r.rt.group, r.name));
     if (e instanceof KeyNotFoundError) throw apiErrors.notFound(r.rt.plural, r.rt.group, r.name);
     throw e;
+  }
+}
+
+/**
+ * The stored object changed between the read an update was computed from and its write (another writer came
+ * first). The registry store's `GuaranteedUpdate` then reads the object again and computes the update anew —
+ * the handler runs again: a precondition the client gave (a resourceVersion) now fails with `conflict`, an update
+ * the client did not pin (a patch, a PUT without resourceVersion) is written over the new state.
+ */
+export class StorageConflict extends Error {
+  constructor(readonly conflict: ApiError) {
+    super(conflict.message);
+  }
+}
+
+/**
+ * How often an update is computed again after storage conflicts before its answer is the conflict (Kubernetes
+ * retries until the request's deadline; a bound keeps a request from spinning while writers race).
+ */
+const MAX_UPDATE_ATTEMPTS = 32;
+
+/** Runs a PUT or PATCH handler, again (from reading the object) after each {@link StorageConflict}. */
+export async function retryingConflicts<T>(handler: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await handler();
+    } catch (e) {
+      if (!(e instanceof StorageConflict)) throw e;
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw e.conflict;
+    }
   }
 }
 
