@@ -646,7 +646,7 @@ async function updateScale(r: RestRequest): Promise<RestResponse> {
   const { obj: old, revision } = loaded;
   const scaleRvProblem = scale.resourceVersion === "" ? undefined : goUintProblem(scale.resourceVersion);
   if (scaleRvProblem !== undefined) throw withDecodeWarnings(apiErrors.internalPlain(`strconv.ParseUint: parsing ${goQuote(scale.resourceVersion)}: ${scaleRvProblem}`));
-  const next = scaleUpdated(r.rt, old, scale.replicas, scale.resourceVersion, managerOf(r));
+  const next = scaleUpdated(r.rt, old, scale.replicas, scale.resourceVersion, managerOf(r), undefined, scale.hasApiVersion);
   return commitUpdate(r, next, old, basedOn(r, next, revision, false), true);
 }
 

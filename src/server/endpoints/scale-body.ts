@@ -16,6 +16,11 @@ export interface ScaleBody {
   namespace: string;
   resourceVersion: string;
   replicas: number;
+  /**
+   * Whether the body names its apiVersion: without one the decoded Scale has no group-version-kind, so the
+   * field manager cannot convert it and keeps the managed fields as they were (`UpdateNoErrors`).
+   */
+  hasApiVersion: boolean;
   /** Strict-decoding problems (`unknown field "spec.extra"`, `duplicate field "spec.replicas"`). */
   strictErrors: string[];
 }
@@ -85,6 +90,7 @@ export function decodeScaleBody(value: JsonValue, duplicates: string[], fieldVal
     namespace,
     resourceVersion,
     replicas: replicas === undefined || replicas === null ? 0 : Number(replicas),
+    hasApiVersion: typeof av === "string" && av !== "",
     strictErrors: fieldValidation === "Warn" ? strict : [],
   };
 }

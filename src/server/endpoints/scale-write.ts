@@ -52,11 +52,21 @@ function cannotBeEmpty(rt: ResourceType): ApiError {
  * `resourceVersion`, a precondition): the field manager records the update by `manager` on the Scale (so replicas
  * 0, which a Scale omits, is owned by nobody), then the owners of replicas map back to the custom resource.
  */
-export function scaleUpdated(rt: ResourceType, old: JsonObject, replicas: number, resourceVersion: string, manager: string, current = currentScale(rt, old)): JsonObject {
+export function scaleUpdated(
+  rt: ResourceType,
+  old: JsonObject,
+  replicas: number,
+  resourceVersion: string,
+  manager: string,
+  current = currentScale(rt, old),
+  tracked = true,
+): JsonObject {
   if (replicas === INVALID_SPEC_REPLICAS) throw cannotBeEmpty(rt);
   const newScale: JsonObject = { ...current.scale, spec: replicas === 0 ? {} : { replicas } };
-  const tracked = trackUpdate(withManaged(current), newScale, SCALE_TYPE, manager, SCALE_GROUP_VERSION, "scale");
-  return withParentManaged(rt, old, applyScale(rt, old, replicas, resourceVersion), metaOf(tracked)["managedFields"]);
+  // Untracked (a Scale body without apiVersion, which the field manager cannot type): the Scale keeps the managed
+  // fields it was given, and the owners of replicas still map back (the updater's own entry among them).
+  const scaleManaged = tracked ? metaOf(trackUpdate(withManaged(current), newScale, SCALE_TYPE, manager, SCALE_GROUP_VERSION, "scale"))["managedFields"] : current.managed;
+  return withParentManaged(rt, old, applyScale(rt, old, replicas, resourceVersion), scaleManaged);
 }
 
 /** `GroupVersionKind.String()` of an applied object's apiVersion and kind. */
