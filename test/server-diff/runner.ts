@@ -31,6 +31,8 @@ export interface HttpStep {
   body?: unknown;
   /** A body sent as is. */
   raw?: string;
+  /** A binary body (a protobuf message), base64-encoded, sent as its bytes. */
+  rawBase64?: string;
   /** Send `raw` or `body` without expanding `{{name.path}}` in it (real manifests carry templates of their own). */
   literal?: boolean;
   /** A YAML or JSON file (relative to the repository) sent as JSON. */
@@ -174,7 +176,7 @@ function answerWindow(watch: HttpStep["watch"] | undefined, finish: (text: strin
 }
 
 /** `send` over HTTP/2, on a session of its own (closed with the answer). */
-function sendH2(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
+function sendH2(target: Target, method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string>, watch?: HttpStep["watch"]): Promise<RawAnswer> {
   if (!target.url.startsWith("https:")) return Promise.reject(new Error("an h2 step needs a TLS target (sequence `tls: true`)"));
   return new Promise((resolve, reject) => {
     const session = h2connect(target.url, { rejectUnauthorized: false });
@@ -210,7 +212,7 @@ function sendH2(target: Target, method: string, path: string, body: string | und
   });
 }
 
-function send(target: Target, method: string, path: string, body: string | undefined, headers: Record<string, string>, watch?: HttpStep["watch"], rawTarget = false): Promise<RawAnswer> {
+function send(target: Target, method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string>, watch?: HttpStep["watch"], rawTarget = false): Promise<RawAnswer> {
   const u = new URL(rawTarget ? "/" : path, target.url);
   const tls = u.protocol === "https:";
   const h: Record<string, string> = { ...headers };
@@ -436,8 +438,9 @@ export async function runSequence(target: Target, seq: Sequence): Promise<StepRe
         results.push({ step: step.name ?? `${n}: kubectl ${step.kubectl.join(" ")}`, code: r.code, stdout: normalizeKubectl(r.stdout), stderr: normalizeKubectl(r.stderr) });
         continue;
       }
-      let body: string | undefined;
-      if (step.raw !== undefined) body = step.literal ? step.raw : expand(step.raw, saved);
+      let body: string | Buffer | undefined;
+      if (step.rawBase64 !== undefined) body = Buffer.from(step.rawBase64, "base64");
+      else if (step.raw !== undefined) body = step.literal ? step.raw : expand(step.raw, saved);
       else if (step.body !== undefined) body = step.literal ? JSON.stringify(step.body) : expand(JSON.stringify(step.body), saved);
       else if (step.bodyFile !== undefined) body = JSON.stringify(yaml.load(readFileSync(join(REPO_ROOT, step.bodyFile), "utf8")));
       const headers: Record<string, string> = { ...(step.headers ?? {}) };

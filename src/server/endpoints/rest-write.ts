@@ -23,8 +23,8 @@ import { applyMerge, jsonPatch, JsonPatchDecodeError, JsonPatchDepthError, JsonP
 import { firstOutOfRange, hasRawNumbers, rawPatchValue, withOutOfRangeTexts } from "./patch-numbers.js";
 import { checkFieldManager, dryRunAndFieldValidationErrors, fieldManagerErrors } from "./field-manager-option.js";
 import { patchTooDeep } from "./patch-depth.js";
-import { protobufBodyError } from "./protobuf-body.js";
-import { BODY_MEDIA_TYPES, negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
+import { PROTOBUF_MEDIA_TYPE, protobufBodyError, protobufDeleteOptions } from "./protobuf-body.js";
+import { negotiateBodyType, negotiatePatchType, PATCH_TYPES } from "./content-type.js";
 import { groupVersion } from "../registry/resource-type.js";
 import {
   decodeStored,
@@ -60,7 +60,7 @@ import { bodyGvk } from "../../pipeline/body-gvk.js";
 
 
 /** Built-in groups whose kinds crdkit decodes from protobuf (kubectl sends RBAC objects and Namespaces that way). */
-const PROTOBUF_DECODED_GROUPS = new Set(["", "rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io"]);
+const PROTOBUF_DECODED_GROUPS = new Set(["", "rbac.authorization.k8s.io", "authorization.k8s.io", "authentication.k8s.io", "apiextensions.k8s.io"]);
 
 /**
  * Reads and decodes the request body as one object (strict-decoding problems kept in `r`). `checkOptions`
@@ -74,8 +74,6 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
   checkOptions?.();
   const type = early ?? negotiate();
   if (type === "application/vnd.kubernetes.protobuf" && !PROTOBUF_DECODED_GROUPS.has(r.rt.group)) {
-    // The API server decodes CRDs themselves from protobuf; crdkit has no protobuf decoder for them.
-    if (r.rt.group === "apiextensions.k8s.io") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
     throw protobufBodyError(body, r.rt.kind, r.rt.version);
   }
   const unstructured = r.rt.decodesBodyVersion === true && type !== "application/vnd.kubernetes.protobuf";
@@ -1022,9 +1020,8 @@ export async function readDeleteOptions(r: RestRequest): Promise<DeleteOptions> 
   if (raw.length === 0) opts = deleteOptionsFromQuery(r.query);
   else {
     const type = negotiateBodyType(r.req.headers["content-type"]);
-    // The API server decodes protobuf DeleteOptions; crdkit has no protobuf decoder for them.
-    if (type === "application/vnd.kubernetes.protobuf") throw apiErrors.unsupportedMediaType(BODY_MEDIA_TYPES.slice(0, 2));
-    opts = type === "application/json" ? deleteOptionsFromJson(raw.toString("utf8")) : deleteOptionsFromValue(decodeBody(raw, type, "DeleteOptions").value);
+    if (type === PROTOBUF_MEDIA_TYPE) opts = deleteOptionsFromValue(protobufDeleteOptions(raw));
+    else opts = type === "application/json" ? deleteOptionsFromJson(raw.toString("utf8")) : deleteOptionsFromValue(decodeBody(raw, type, "DeleteOptions").value);
   }
   validateDeleteOptions(opts);
   return opts;

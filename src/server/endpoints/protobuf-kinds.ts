@@ -1,41 +1,13 @@
 /**
- * The protobuf messages of the built-in kinds kubectl's typed clients send as
- * `application/vnd.kubernetes.protobuf` (`kubectl create role`, `auth can-i`, `auth whoami`): field
- * numbers and JSON names, decoded by endpoints/protobuf-body.ts.
+ * The protobuf messages of the built-in kinds clients send as `application/vnd.kubernetes.protobuf` (kubectl's
+ * typed clients: `kubectl create role`, `auth can-i`, `auth whoami`; client-go's generated clientsets, which
+ * send protobuf by default: CustomResourceDefinitions (protobuf-crd-kind.ts) and DeleteOptions): field
+ * numbers and JSON names, decoded by endpoints/protobuf-body.ts into the JSON that Go's `json.Marshal` writes of
+ * the decoded struct (what the same client would have sent as JSON).
  */
+import { CRD_SCHEMA } from "./protobuf-crd-kind.js";
+import { OBJECT_META, type Schema } from "./protobuf-schema.js";
 
-/** How one message field maps to JSON (`keepEmpty`: written even when empty, no `omitempty`). */
-export type Field =
-  | { name: string; type: "string"; keepEmpty?: boolean }
-  | { name: string; type: "int64"; omitZero?: boolean }
-  | { name: string; type: "strings" | "map" | "bool" | "time" }
-  | { name: string; type: "message" | "messages"; schema: Schema };
-export type Schema = Record<number, Field>;
-
-const OWNER_REFERENCE: Schema = {
-  1: { name: "kind", type: "string", keepEmpty: true },
-  3: { name: "name", type: "string", keepEmpty: true },
-  4: { name: "uid", type: "string", keepEmpty: true },
-  5: { name: "apiVersion", type: "string", keepEmpty: true },
-  6: { name: "controller", type: "bool" },
-  7: { name: "blockOwnerDeletion", type: "bool" },
-};
-const OBJECT_META: Schema = {
-  1: { name: "name", type: "string" },
-  2: { name: "generateName", type: "string" },
-  3: { name: "namespace", type: "string" },
-  5: { name: "uid", type: "string" },
-  6: { name: "resourceVersion", type: "string" },
-  // A plain int64 (always on the wire): 0 is Go's zero value, which JSON omits.
-  7: { name: "generation", type: "int64", omitZero: true },
-  8: { name: "creationTimestamp", type: "time" },
-  9: { name: "deletionTimestamp", type: "time" },
-  10: { name: "deletionGracePeriodSeconds", type: "int64" },
-  11: { name: "labels", type: "map" },
-  12: { name: "annotations", type: "map" },
-  13: { name: "ownerReferences", type: "messages", schema: OWNER_REFERENCE },
-  14: { name: "finalizers", type: "strings" },
-};
 const POLICY_RULE: Schema = {
   1: { name: "verbs", type: "strings" },
   2: { name: "apiGroups", type: "strings" },
@@ -73,8 +45,23 @@ const NAMESPACE_CONDITION: Schema = {
   6: { name: "message", type: "string" },
 };
 
+/** meta/v1 DeleteOptions (any apiVersion: an unversioned kind of the meta scheme; client-go sends its group's). */
+export const DELETE_OPTIONS_SCHEMA: Schema = {
+  1: { name: "gracePeriodSeconds", type: "int64" },
+  2: {
+    name: "preconditions",
+    type: "message",
+    schema: { 1: { name: "uid", type: "string", keepEmpty: true }, 2: { name: "resourceVersion", type: "string", keepEmpty: true } },
+  },
+  3: { name: "orphanDependents", type: "bool" },
+  4: { name: "propagationPolicy", type: "string", keepEmpty: true },
+  5: { name: "dryRun", type: "strings" },
+  6: { name: "ignoreStoreReadErrorWithClusterBreakingPotential", type: "bool" },
+};
+
 /** The kinds crdkit decodes from protobuf, by `apiVersion/kind`. */
 export const PROTOBUF_KINDS: Record<string, Schema> = {
+  "apiextensions.k8s.io/v1/CustomResourceDefinition": CRD_SCHEMA,
   "v1/Namespace": {
     1: META,
     2: { name: "spec", type: "message", schema: { 1: { name: "finalizers", type: "strings" } } },
