@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the Go programs the etcd interop tests need into `.cache/go-tools/` (outside node_modules, so that
-// `npm ci` may run meanwhile): `kube-apiserver` (tools/k8s-server-oracle, the real apiextensions-apiserver)
-// and `etcd-3.6` (tools/etcd-3.6, a current etcd; Debian ships 3.4). For each tool it writes `<tool>.log`
+// `npm ci` may run meanwhile): `kube-apiserver` (tools/k8s-server-oracle, the real apiextensions-apiserver),
+// `etcd-3.6` (tools/etcd-3.6, a current etcd; Debian ships 3.4) and `controller-e2e` (tools/controller-e2e, a
+// controller-runtime controller run against a server: test/interop/controller-runtime.test.ts). For each tool it writes `<tool>.log`
 // and, when done, `<tool>.exit` ("0", a failure code, or "no-go" when Go is not installed); `<tool>.pending`
 // exists while it builds, so that a test started meanwhile can wait (test/interop/go-tools.ts).
 //
@@ -16,6 +17,7 @@ export const GO_TOOLS_DIR = join(root, ".cache", "go-tools");
 export const GO_TOOLS = [
   { name: "kube-apiserver", dir: join(root, "tools", "k8s-server-oracle") },
   { name: "etcd-3.6", dir: join(root, "tools", "etcd-3.6") },
+  { name: "controller-e2e", dir: join(root, "tools", "controller-e2e") },
 ];
 
 function hasGo() {

@@ -42,7 +42,7 @@ function waitForBuild(pendingFile: string, exitFile: string, limitMs: number): b
 export const GO_TOOLS_DIR = resolve(import.meta.dirname, "..", "..", ".cache", "go-tools");
 
 /** The binary's path, or the reason to skip. An environment variable (e.g. K8S_SERVER_ORACLE) overrides the cache. */
-export function goTool(name: "kube-apiserver" | "etcd-3.6", envVar: string): { path: string; skip: false } | { path: undefined; skip: string } {
+export function goTool(name: "kube-apiserver" | "etcd-3.6" | "controller-e2e", envVar: string): { path: string; skip: false } | { path: undefined; skip: string } {
   const fromEnv = process.env[envVar];
   if (fromEnv) return existsSync(fromEnv) ? { path: fromEnv, skip: false } : { path: undefined, skip: `${envVar}=${fromEnv} does not exist` };
   const base = join(GO_TOOLS_DIR, name);
