@@ -21,11 +21,14 @@ test("scale bodies: an autoscaling/v1 Scale (defaults for a missing apiVersion o
   assert.deepEqual(decodeScaleBody({ apiVersion: "autoscaling/v1", kind: "Scale", metadata: meta, spec: { replicas: 3 } }, [], "Warn"), {
     ...meta,
     replicas: 3,
+    hasApiVersion: true,
     strictErrors: [],
   });
+  // (without apiVersion the field manager cannot type the Scale: scale-write keeps the managed fields)
+  assert.deepEqual(decodeScaleBody({ kind: "Scale", metadata: { name: "p1" }, spec: { replicas: 2 } }, [], "Warn").hasApiVersion, false);
   assert.equal(decodeScaleBody({ kind: "Scale", metadata: { name: "p1" }, spec: { replicas: 2 } }, [], "Warn").replicas, 2);
   assert.equal(decodeScaleBody({ apiVersion: "autoscaling/v1", metadata: { name: "p1" }, spec: { replicas: null } }, [], "Warn").replicas, 0);
-  assert.deepEqual(decodeScaleBody(null, [], "Warn"), { name: "", namespace: "", resourceVersion: "", replicas: 0, strictErrors: [] });
+  assert.deepEqual(decodeScaleBody(null, [], "Warn"), { name: "", namespace: "", resourceVersion: "", replicas: 0, hasApiVersion: false, strictErrors: [] });
 });
 
 test("scale bodies: what does not decode into a Scale is the handler's 400", () => {
