@@ -175,7 +175,8 @@ describe("chunked lists over HTTP", () => {
         status: "Failure",
         message: `Timeout: Too large resource version: ${cur + 5}, current: ${cur}`,
         reason: "Timeout",
-        details: { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }] },
+        // the watch cache's answer (it serves these lists): with its retry time (sequence 49-known-gaps)
+        details: { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }], retryAfterSeconds: 1 },
         code: 504,
       });
     }

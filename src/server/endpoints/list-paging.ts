@@ -13,7 +13,8 @@ import { goQuote } from "../../go/fmt.js";
 import type { JsonObject } from "../../value/json-value.js";
 import { type ApiError, apiErrors } from "./errors.js";
 import { CorruptObjectError, storageReadError } from "./corrupt-object.js";
-import { collectionPrefix, decodeStored, type Filters, type RestRequest } from "./rest-common.js";
+import { collectionPrefix, decodeStored, type Filters, objectKey, type RestRequest } from "./rest-common.js";
+import { isDNS1123Label, isPathSegmentName } from "../../objectmeta/names.js";
 import { queryBool, parseGoInt64 } from "./query-params.js";
 import type { QueryParams } from "./request-url.js";
 
@@ -21,6 +22,9 @@ import type { QueryParams } from "./request-url.js";
 const MAX_CHUNK = 10_000;
 
 const CONTINUE_VERSION = "meta.k8s.io/v1";
+
+/** `resourceVersionTooHighRetrySeconds`: the retry time of the watch cache's 504 for a future resourceVersion. */
+const CACHE_RETRY_SECONDS = 1;
 
 /** `expired` of apiserver `storage/etcd3/errors.go`. */
 export const LIST_EXPIRED_MESSAGE = "The resourceVersion for the provided list is too old.";
@@ -218,12 +222,74 @@ export interface ListPage {
 }
 
 /**
+ * The namespace a list reads (`Store.ListPredicate`): the request's, or for a list across all namespaces of a
+ * namespaced resource without a continue token, the one valid namespace its field selector requires (the continue
+ * tokens of that list are relative to the namespace; a token followed without the selector's narrowing resumes
+ * across all namespaces, as Kubernetes does).
+ */
+function listNamespace(r: RestRequest, filters: Filters, p: ListParams): string {
+  if (r.namespace !== "" || !r.rt.namespaced || p.continueToken !== "") return r.namespace;
+  const ns = filters.fields.exactMatch("metadata.namespace");
+  return ns !== undefined && isDNS1123Label(ns).length === 0 ? ns : r.namespace;
+}
+
+/**
+ * The key a list without a continue token reads alone (`Store.ListPredicate`'s `MatchesSingle`): the field selector
+ * requires one name that the store's key function takes (a path segment; a namespaced resource's namespace known).
+ */
+function singleKey(r: RestRequest, filters: Filters, p: ListParams, namespace: string): string | undefined {
+  if (p.continueToken !== "") return undefined;
+  const name = filters.fields.exactMatch("metadata.name");
+  if (name === undefined || name === "" || isPathSegmentName(name).length > 0) return undefined;
+  if (r.rt.namespaced && namespace === "") return undefined;
+  return objectKey(r.rt, namespace, name);
+}
+
+/**
+ * A list of one key (`GetList` with `Recursive: false`): at most that object, never a continue token. As the cacher
+ * delegates it: an Exact resourceVersion, or a legacy one with a limit, is read from etcd (Exact at that revision,
+ * the legacy one as a minimum; a future one is etcd's 504 without a retry time); any other from the watch cache (a
+ * future minimum is the cache's 504 with `retryAfterSeconds: 1`).
+ */
+async function singleObjectPage(r: RestRequest, filters: Filters, p: ListParams, key: string): Promise<ListPage> {
+  const fromEtcd = p.match === "Exact" || (p.match === "" && p.limit > 0 && p.resourceVersion !== "" && p.resourceVersion !== "0");
+  const exact = p.match === "Exact" ? parseResourceVersion(p.resourceVersion) : 0;
+  const minimum = exact > 0 ? 0 : parseResourceVersion(p.resourceVersion);
+  let read: { items: StoredValue[]; revision: number };
+  try {
+    read = await r.store.listRange(key, { ...(exact > 0 ? { revision: exact } : {}), startKey: key, limit: 1 });
+  } catch (e) {
+    if (e instanceof FutureRevisionError) throw tooLargeResourceVersion(e.requested, e.current);
+    if (e instanceof RevisionCompactedError) throw apiErrors.expired(LIST_EXPIRED_MESSAGE);
+    throw e;
+  }
+  if (minimum > read.revision) throw tooLargeResourceVersion(minimum, read.revision, fromEtcd ? 0 : CACHE_RETRY_SECONDS);
+  const items: JsonObject[] = [];
+  const sv = read.items[0];
+  if (sv !== undefined && sv.key === key) {
+    let obj: JsonObject;
+    try {
+      obj = await decodeStored(r.rt, sv, p.resourceVersion === "0");
+    } catch (e) {
+      if (e instanceof CorruptObjectError) throw storageReadError(r.rt.plural, r.rt.group, [e]);
+      throw e;
+    }
+    if (filters.matches(obj)) items.push(obj);
+  }
+  return { items, revision: read.revision, continueToken: "" };
+}
+
+/**
  * Lists a collection as etcd3 `GetList` does: reads chunks of the snapshot at the list's revision,
  * filters them with the selectors until `limit` objects matched, and returns a continue token when
- * keys remain (`remainingItemCount` only without selectors).
+ * keys remain (`remainingItemCount` only without selectors). A future resourceVersion is the watch cache's 504 (the
+ * cacher serves every list of many keys at a revision it has not reached yet).
  */
 export async function listPage(r: RestRequest, filters: Filters, p: ListParams): Promise<ListPage> {
-  const prefix = collectionPrefix(r.rt, r.namespace);
+  const namespace = listNamespace(r, filters, p);
+  const single = singleKey(r, filters, p, namespace);
+  if (single !== undefined) return singleObjectPage(r, filters, p, single);
+  const prefix = collectionPrefix(r.rt, namespace);
   const paging = p.limit > 0;
   let withRev = 0;
   let continueKey: string | undefined;
@@ -261,14 +327,14 @@ export async function listPage(r: RestRequest, filters: Filters, p: ListParams):
         ...(paging ? { limit: chunkLimit } : {}),
       });
     } catch (e) {
-      if (e instanceof FutureRevisionError) throw tooLargeResourceVersion(e.requested, e.current);
+      if (e instanceof FutureRevisionError) throw tooLargeResourceVersion(e.requested, e.current, CACHE_RETRY_SECONDS);
       if (e instanceof RevisionCompactedError) {
         throw continueKey !== undefined ? inconsistentContinue(continueKey, prefix) : apiErrors.expired(LIST_EXPIRED_MESSAGE);
       }
       throw e;
     }
     if (withRev === 0) {
-      if (minimum > chunk.revision) throw tooLargeResourceVersion(minimum, chunk.revision);
+      if (minimum > chunk.revision) throw tooLargeResourceVersion(minimum, chunk.revision, CACHE_RETRY_SECONDS);
       withRev = chunk.revision;
     }
     count = chunk.count;

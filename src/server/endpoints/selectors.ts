@@ -16,6 +16,11 @@ export interface Selector {
   matches(fields: Readonly<Record<string, string>>): boolean;
   /** Keys the selector mentions. */
   keys(): string[];
+  /**
+   * `RequiresExactMatch(key)`: the value the first `key=value` (or `==`) term requires, else undefined (field
+   * selectors only: a label selector answers undefined).
+   */
+  exactMatch(key: string): string | undefined;
 }
 
 function matchOne(r: Requirement, set: Readonly<Record<string, string>>): boolean {
@@ -42,6 +47,10 @@ function selectorOf(reqs: Requirement[]): Selector {
     empty: reqs.length === 0,
     matches: (set) => reqs.every((r) => matchOne(r, set)),
     keys: () => reqs.map((r) => r.key),
+    exactMatch: (key) => {
+      for (const r of reqs) if (r.key === key && r.op === "eq") return r.value;
+      return undefined;
+    },
   };
 }
 
@@ -54,6 +63,7 @@ export function parseLabelSelector(text: string | null | undefined): Selector {
     empty: parsed.length === 0,
     matches: (set) => parsed.every((r) => matchesRequirement(r, set)),
     keys: () => parsed.map((r) => r.key),
+    exactMatch: () => undefined,
   };
 }
 
@@ -72,6 +82,7 @@ export function parseFieldSelector(text: string | null | undefined): Selector {
   return {
     empty: sel.empty,
     keys: sel.keys,
+    exactMatch: sel.exactMatch,
     matches: (set) =>
       reqs.every((r) => {
         const v = Object.hasOwn(set, r.key) ? set[r.key]! : "";
