@@ -47,6 +47,11 @@ export interface RequestOptions {
    */
   strictDecodingErrors?: readonly string[];
   /**
+   * The JSON text a typed kind's Go struct decoder read (the body, a YAML body converted to JSON, a patched
+   * document): its strict errors, unknown and duplicate fields alike, are reported in the order of this text.
+   */
+  strictOrderText?: string;
+  /**
    * The object is pruned without unknown-field warnings or errors: server-side apply's result, which the
    * API server never decodes strictly (the field manager refused fields its type does not declare; what
    * remains is pruned where the type is deduced, e.g. a map under int-or-string).

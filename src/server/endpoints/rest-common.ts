@@ -34,6 +34,8 @@ export interface RestRequest {
   admit?: (operation: "create" | "update", obj: JsonObject) => Promise<void>;
   /** Strict-decoding errors of the body (duplicate fields), set when the body is read. */
   strictErrors?: string[];
+  /** A typed kind's decoded JSON text (see `RequestOptions.strictOrderText`), set when the body is read or patched. */
+  strictOrderText?: string;
   /** A server-side apply: its result is pruned without unknown-field warnings (the apply path decodes nothing strictly). */
   apply?: boolean;
   /** The user and attributes of the request, for admission that needs them (RBAC escalation checks). */

@@ -98,6 +98,8 @@ async function readObject(r: RestRequest, checkOptions?: () => void): Promise<Js
     const typeError = type === "application/json" && isObject(value) ? typeMetaTypeError(value) : undefined;
     if (typeError !== undefined) throw unrecognizedBody(r.rt.kind, typeError, body);
     r.strictErrors = strictErrors;
+    // The Go decoder reads JSON as sent, YAML as the JSON it converts to (keys sorted).
+    r.strictOrderText = type === "application/json" ? body.toString("utf8") : goJsonMarshal(value);
     // A number beyond float64 fails where the Go type converts it (a number field, a v1.JSON value), with its text.
     const sent = outOfRange !== undefined && type === "application/json" ? rawPatchValue(body.toString("utf8")) : undefined;
     // Duplicate fields are decoded into the earlier ones (YAML is converted to JSON without them first).
@@ -191,6 +193,7 @@ function requestOptions(r: RestRequest): RequestOptions {
   const o: RequestOptions = { fieldValidation: fieldValidationOf(r.query), version: r.rt.version };
   if (r.rt.decodesBodyVersion) o.decodeBodyVersion = true;
   if (r.strictErrors && r.strictErrors.length > 0) o.strictDecodingErrors = r.strictErrors;
+  if (r.strictOrderText !== undefined) o.strictOrderText = r.strictOrderText;
   if (r.apply === true) {
     o.silentPruning = true;
     o.keepNulls = true;
@@ -701,7 +704,13 @@ function applyConfig(r: RestRequest, live: JsonObject | undefined, config: JsonO
     const gvk = parts.length > 2 ? "/, Kind=" : `${parts.length === 2 ? av : `/${av}`}, Kind=${kind}`;
     throw apiErrors.badRequest(`invalid object type: ${gvk}`);
   }
-  return trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
+  const applied = trackApply(live, config, r.rt.smdType(), r.query.get("fieldManager")!, gv, forceOf(r), resetFields(r), r.subresource);
+  // `applyPatcher`: once the field manager applied it, the patch is read again with yaml.UnmarshalStrict: under
+  // Strict its duplicate keys are a 400 of their own (under Warn, warnings).
+  if (fieldValidationOf(r.query) === "Strict" && r.strictErrors !== undefined && r.strictErrors.length > 0) {
+    throw apiErrors.badRequest(`error strict decoding patch: error converting YAML to JSON: ${r.strictErrors.join(", ")}`);
+  }
+  return applied;
 }
 
 /**
@@ -871,6 +880,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     if (r.rt.goOrdered && (type === "application/merge-patch+json" || type === "application/json-patch+json")) {
       typed = typedPatched(r.rt.goOrdered, type, base, patch, fieldValidationOf(r.query) !== "Ignore");
       patched = typed.value;
+      r.strictOrderText = typed.text;
     } else patched = applyPatchBody(r, type, base, patch);
   } catch (e) {
     if (e instanceof JsonPatchError) throw apiErrors.patchRejected(e.message);

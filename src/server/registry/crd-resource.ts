@@ -21,6 +21,7 @@ import { apiErrors } from "../endpoints/errors.js";
 import { TableConvertor } from "../tableconvertor/table.js";
 import { apiextensionsScheme } from "./typed-scheme.js";
 import { CRD_SHAPE, goOrderedCrd, omitEmptyCrdSpec } from "./crd-go-order.js";
+import { orderStrictErrors } from "../typed/strict-error-order.js";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_VERSION = "v1";
@@ -64,7 +65,8 @@ function knownDuplicates(errors: readonly string[], unknownFields: readonly stri
  */
 function verdict(v: CrdValidationResult, input: JsonObject, opts: RequestOptions): PipelineResult {
   if (v.decodeError !== undefined) return failure(v.decodeError);
-  const strict = [...knownDuplicates(opts.strictDecodingErrors ?? [], v.unknownFields), ...v.unknownFields.map((f) => `unknown field "${f}"`)];
+  const found = [...knownDuplicates(opts.strictDecodingErrors ?? [], v.unknownFields), ...v.unknownFields.map((f) => `unknown field "${f}"`)];
+  const strict = opts.strictOrderText === undefined ? found : orderStrictErrors(found, opts.strictOrderText);
   const warnings: string[] = [];
   const mode = opts.fieldValidation ?? "Warn";
   if (strict.length > 0 && mode === "Strict") {

@@ -11,16 +11,16 @@ import { decodeJsonStream } from "../../io/json-decode.js";
 import { isObject, setKey, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** A JSON value of the text: its span, and for an object its members in order (duplicates too), for a list its items. */
-interface Node {
+export interface JsonNode {
   start: number;
   end: number;
-  members?: [string, Node][];
-  items?: Node[];
+  members?: [string, JsonNode][];
+  items?: JsonNode[];
   isNull?: boolean;
 }
 
 /** The nodes of a JSON text the decoder already accepted (one value, whitespace around it). */
-function scan(text: string): Node {
+export function scanJsonNodes(text: string): JsonNode {
   let pos = 0;
   const ws = () => {
     while (pos < text.length && (text[pos] === " " || text[pos] === "\n" || text[pos] === "\r" || text[pos] === "\t")) pos++;
@@ -30,13 +30,13 @@ function scan(text: string): Node {
     while (text[pos] !== '"') pos += text[pos] === "\\" ? 2 : 1;
     pos++;
   };
-  const value = (): Node => {
+  const value = (): JsonNode => {
     ws();
     const start = pos;
     const c = text[pos];
     if (c === "{") {
       pos++;
-      const members: [string, Node][] = [];
+      const members: [string, JsonNode][] = [];
       ws();
       if (text[pos] === "}") pos++;
       else {
@@ -56,7 +56,7 @@ function scan(text: string): Node {
     }
     if (c === "[") {
       pos++;
-      const items: Node[] = [];
+      const items: JsonNode[] = [];
       ws();
       if (text[pos] === "]") pos++;
       else {
@@ -80,10 +80,10 @@ function scan(text: string): Node {
  * Undefined when the text is not one JSON value the plain decoder reads (its own error is answered then).
  */
 export function decodeWithDuplicates(text: string, shape: GoShape): JsonValue | undefined {
-  const plain = (n: Node): JsonValue => decodeJsonStream(text.slice(n.start, n.end), { recordRangeErrors: true }).documents[0]!.value;
-  const fresh = (n: Node, s: GoShape): JsonValue => into(undefined, n, s, false, false);
+  const plain = (n: JsonNode): JsonValue => decodeJsonStream(text.slice(n.start, n.end), { recordRangeErrors: true }).documents[0]!.value;
+  const fresh = (n: JsonNode, s: GoShape): JsonValue => into(undefined, n, s, false, false);
   /** Decodes `n` into `prev` (undefined: a new value) of shape `s`. */
-  function into(prev: JsonValue | undefined, n: Node, s: GoShape, nullable: boolean, replaces: boolean): JsonValue {
+  function into(prev: JsonValue | undefined, n: JsonNode, s: GoShape, nullable: boolean, replaces: boolean): JsonValue {
     if (n.isNull) return nullable || prev === undefined ? null : prev;
     if (s === "any" || "pick" in s) return plain(n);
     const base = replaces ? undefined : prev;
@@ -105,7 +105,7 @@ export function decodeWithDuplicates(text: string, shape: GoShape): JsonValue | 
     }
     return plain(n);
   }
-  function member(s: GoStruct, out: JsonObject, k: string, v: Node): JsonValue {
+  function member(s: GoStruct, out: JsonObject, k: string, v: JsonNode): JsonValue {
     const i = s.index.get(k);
     // (a field the struct does not have: the plain value, for the unknown-field check)
     if (i === undefined) return plain(v);
@@ -113,7 +113,7 @@ export function decodeWithDuplicates(text: string, shape: GoShape): JsonValue | 
     return into(prev, v, s.fields[i]![1], s.nullable.has(k), s.replaces.has(k));
   }
   try {
-    return fresh(scan(text), shape);
+    return fresh(scanJsonNodes(text), shape);
   } catch {
     return undefined;
   }
