@@ -53,6 +53,7 @@ import { patchNotDecodable } from "./patch-not-decodable.js";
 import { goUintProblem, queryBool } from "./query-params.js";
 import { typedBody } from "./typed-body.js";
 import { type TypedPatched, typedPatched } from "./typed-patch.js";
+import { decodePatchedTypeMeta } from "./typed-patch-type-meta.js";
 import { unmarshalObjectMeta } from "../../objectmeta/go-decode.js";
 import { parseGroupVersion } from "../../objectmeta/validate-meta.js";
 import { decodeWithDuplicates } from "../typed/duplicate-fields.js";
@@ -891,7 +892,7 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   // JSON and merge patches produce a document the API server decodes again (apply works on typed values).
   if (!isApply && depthExceeds(patched, MAX_DEPTH)) throw patchTooDeep(patched);
   if (!isObject(patched)) throw apiErrors.badRequest("the patched object is not an object");
-  const next: JsonObject = isApply ? withoutUndecodableGeneration(patched) : patched;
+  let next: JsonObject = isApply ? withoutUndecodableGeneration(patched) : patched;
   // The decoder reads apiVersion and kind first: as Go struct fields (in the typed object's text order, or the
   // unstructured one's sorted keys), then the version of a custom resource's apiVersion.
   const unstructured = !isApply && r.rt.decodesBodyVersion === true;
@@ -913,6 +914,28 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
     return typed ? typed.text : goJsonMarshal(patched);
   };
   if (typeMetaProblem !== undefined || gvProblem !== undefined) throw patchNotDecodable(patchedText(), (typeMetaProblem ?? gvProblem)!);
+  // A custom resource's document without a kind: the unstructured decoder's error, which names the document.
+  if (unstructured && kindMissing(next)) {
+    const t = patchedText();
+    throw patchNotDecodable(t, `Object 'Kind' is missing in '${t}'`);
+  }
+  // A typed object's document is decoded into the internal type: what it lacks is taken from there.
+  let internalUnknowns: string[] = [];
+  const decodedAs = typed && r.rt.typedScheme ? decodePatchedTypeMeta(next, r.rt, r.rt.typedScheme) : undefined;
+  if (decodedAs?.decoded === "refused") throw patchNotDecodable(patchedText(), decodedAs.message);
+  if (decodedAs !== undefined) next = decodedAs.object;
+  if (decodedAs?.decoded === "internal" && fieldValidationOf(r.query) !== "Ignore") {
+    internalUnknowns = decodedAs.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+    // (after the patch's own duplicate fields)
+    const all = [...(type === "application/merge-patch+json" ? decoded.strictErrors : []), ...internalUnknowns];
+    if (fieldValidationOf(r.query) === "Strict" && all.length > 0) throw patchNotDecodable(patchedText(), `strict decoding error: ${all.join(", ")}`);
+    r.strictErrors = all;
+  }
+  if (type === STRATEGIC_MERGE_PATCH && r.rt.typedScheme) {
+    // A strategic merge patch's result is converted into the Go type field by field: its TypeMeta is not read.
+    if (typeof next["apiVersion"] !== "string" || next["apiVersion"] === "") next["apiVersion"] = groupVersion(r.rt.group, r.rt.version);
+    if (typeof next["kind"] !== "string" || next["kind"] === "") next["kind"] = r.rt.kind;
+  }
   if (decoded.outOfRange !== undefined && !isApply && !r.rt.typedScheme) {
     // (fieldValidation=Ignore: json-patch copied the number as it was) decoding the patched document converts it
     const t = patchedText();
@@ -922,7 +945,8 @@ export async function patchObject(r: RestRequest): Promise<RestResponse> {
   }
   // Under Warn, a merge patch's own duplicate fields are recorded once the patched document decodes: the errors of
   // the steps after that (the name checks, admission, the store) carry them.
-  const patchWarnings = type === "application/merge-patch+json" && fieldValidationOf(r.query) === "Warn" ? decoded.strictErrors : [];
+  const patchWarnings =
+    fieldValidationOf(r.query) !== "Warn" ? [] : [...(type === "application/merge-patch+json" ? decoded.strictErrors : []), ...internalUnknowns];
   const withPatchWarnings = (e: unknown): unknown => {
     if (e instanceof ApiError && patchWarnings.length > 0) e.warnings = [...patchWarnings, ...(e.warnings ?? [])];
     return e;
