@@ -135,7 +135,8 @@ export function compileNodeRules(
       res.error = { type: "Invalid", detail: `compilation failed: ${c.issues}` };
       return res;
     }
-    if (c.outputType.kind !== "bool") {
+    // (`ast.OutputType() != cel.BoolType`: a google.protobuf.BoolValue is no bool)
+    if (c.outputType.kind !== "bool" || c.outputType.nullable === true) {
       res.error = { type: "Invalid", detail: "cel expression must evaluate to a bool" };
       return res;
     }

@@ -4,6 +4,7 @@
  * cel-go's positions. The AST is not modified; resolutions are returned as a reference map.
  * @module
  */
+import { wellKnownMessage, wellKnownTypeName } from "../types/well-known.js";
 import type {
   CallExpr,
   ComprehensionExpr,
@@ -613,7 +614,11 @@ class Checker {
         this.report(e.id, `'${identType.name}' is not a type`);
       } else {
         resultType = identType.params[0] as CelType;
-        if (resultType.kind === "struct") {
+        // A well-known type is constructed as its protobuf message (cel-go's backwards compatibility).
+        const wellKnown = wellKnownTypeName(resultType);
+        if (wellKnown !== undefined) {
+          typeName = wellKnown;
+        } else if (resultType.kind === "struct") {
           typeName = resultType.name;
         } else {
           this.report(e.id, `'${resultType.name}' is not a message type`);
@@ -722,6 +727,12 @@ class Checker {
   }
 
   private lookupFieldType(id: number, structName: string, field: string): CelType | undefined {
+    const wellKnown = wellKnownMessage(structName);
+    if (wellKnown !== undefined) {
+      const ft = wellKnown.fields.get(field);
+      if (ft === undefined) this.report(id, `undefined field '${field}'`);
+      return ft;
+    }
     const provider = this.env.decls.provider;
     if (provider.findStructType(structName) === undefined) {
       this.report(id, `unexpected failed resolution of '${structName}'`);

@@ -3,6 +3,7 @@
  * functions, type provider, and a stack of local scopes for comprehension variables.
  * @module
  */
+import { wellKnownMessage } from "../types/well-known.js";
 import type { Expr } from "../ast.js";
 import type { FunctionDecl } from "../decls/decl.js";
 import type { TypeProvider } from "../types/provider.js";
@@ -256,6 +257,9 @@ export class CheckerEnv {
       if (t !== undefined) return { name: c, type: typeTypeWithParam(t), requiresDisambiguation: false };
       const s = this.decls.provider.findStructType(c);
       if (s !== undefined) return { name: c, type: typeTypeWithParam(s), requiresDisambiguation: false };
+      // cel-go's default registry describes the protobuf well-known messages
+      const w = wellKnownMessage(c);
+      if (w !== undefined) return { name: c, type: typeTypeWithParam(w.type), requiresDisambiguation: false };
     }
     return undefined;
   }

@@ -32,6 +32,8 @@ import { makeDispatcher, pickN } from "./dispatch.js";
 import type { CallCostFn, CallCostShape, OverloadImpl } from "./functions.js";
 import { FunctionRegistry } from "./functions.js";
 import { COST, callCostFn, trackerFor, UNIT_COST } from "./runtime-cost.js";
+import { wellKnownValue } from "./well-known-values.js";
+import { wellKnownMessage } from "../types/well-known.js";
 import type { Activation } from "./state.js";
 import { CostExceeded, State } from "./state.js";
 
@@ -290,6 +292,30 @@ class Planner {
 
   private planStruct(e: Extract<Expr, { kind: "struct" }>): Interp {
     const name = e.messageName;
+    const ref = this.o.checked?.referenceOf?.(e.id) ?? this.o.checked?.references?.get(e.id);
+    const qualified = ref?.name ?? (name.startsWith(".") ? name.slice(1) : name);
+    if (wellKnownMessage(qualified) !== undefined) {
+      // A protobuf well-known message (the only messages Kubernetes' environment can construct).
+      const fields = e.fields.map((f) => ({ name: f.field, value: this.plan(f.value), optional: f.optional }));
+      const build = (s: State): CelValue => {
+        const vals = new Map<string, CelValue>();
+        for (const f of fields) {
+          const v = f.value(s);
+          if (v instanceof CelSpecial) return v;
+          if (f.optional) {
+            if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD);
+            if (v.value !== undefined) vals.set(f.name, v.value);
+          } else vals.set(f.name, v);
+        }
+        const v = wellKnownValue(qualified, vals);
+        return v === undefined ? new CelError(`unknown type: ${name}`) : v;
+      };
+      return (s) => {
+        const r = build(s);
+        s.add(COST.structCreateBase);
+        return r;
+      };
+    }
     return (s) => {
       s.add(COST.structCreateBase);
       return new CelError(`unknown type: ${name}`);

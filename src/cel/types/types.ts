@@ -34,6 +34,11 @@ export interface CelType {
   /** cel-go's `TypeName()`: `int`, `list`, `google.protobuf.Timestamp`, a struct or opaque name, or a type-param name. */
   readonly name: string;
   readonly params: readonly CelType[];
+  /**
+   * A protobuf wrapper type (`google.protobuf.Int64Value`): the wrapped primitive's kind, name and parameters, also
+   * assignable from null (cel-go `NewNullableType`; formatted `wrapper(int)`).
+   */
+  readonly nullable?: true;
 }
 
 const NO_PARAMS: readonly CelType[] = Object.freeze([]);
@@ -68,6 +73,11 @@ export const TimestampType: CelType = prim("timestamp", "google.protobuf.Timesta
 export const TypeType: CelType = prim("type", "type");
 /** `uint` */
 export const UintType: CelType = prim("uint", "uint");
+
+/** cel-go's `NewNullableType(wrapped)`: a protobuf wrapper type of a primitive. */
+export function wrapperType(wrapped: CelType): CelType {
+  return Object.freeze({ kind: wrapped.kind, name: wrapped.name, params: wrapped.params, nullable: true });
+}
 
 /** `list(elem)` */
 export function listType(elem: CelType): CelType {
@@ -142,7 +152,7 @@ export function formatType(t: CelType): string {
     default:
       break;
   }
-  if (t.params.length === 0) return t.name;
+  if (t.params.length === 0) return t.nullable === true ? `wrapper(${t.name})` : t.name;
   return `${t.name}(${t.params.map(formatType).join(", ")})`;
 }
 
@@ -180,6 +190,7 @@ export function isExactType(a: CelType, b: CelType): boolean {
 /** cel-go's default `Type.IsAssignableType(from)`: `t` is dyn, or kinds, names and params agree. */
 export function isAssignableType(t: CelType, from: CelType): boolean {
   if (t === from || t.kind === "dyn") return true;
+  if (t.nullable === true && from.kind === "null_type") return true;
   if (t.kind !== from.kind || t.name !== from.name || t.params.length !== from.params.length) {
     return false;
   }
