@@ -112,6 +112,7 @@ const START_KINDS = new Set<TokenKind>([
 ]);
 const INDEX_START_KINDS = new Set<TokenKind>([...START_KINDS, "?"]);
 const LIST_START_KINDS = new Set<TokenKind>([...START_KINDS, "?", "]", ","]);
+const MAP_START_KINDS = new Set<TokenKind>([...START_KINDS, "?", "}", ","]);
 
 class SyntaxStop extends Error {}
 
@@ -1262,6 +1263,11 @@ class Parser {
     const open = this.next();
     const id = this.id(open.start);
     const entries: MapEntry[] = [];
+    // as parseList: the `mapInitializerList?` decision's sync deletes one extraneous token, or the primary recovers
+    if (!this.syncStart(MAP_START, MAP_START_KINDS)) {
+      this.recover("{", Level.Primary);
+      return { kind: "map", id, entries };
+    }
     for (;;) {
       const t = (this.tokens[this.pos] as Token);
       if (t.kind === "}") {
@@ -1297,14 +1303,7 @@ class Parser {
         this.next();
         opt = true;
       }
-      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind) && !(opt && this.deleteBeforeOperand())) {
-        if (entries.length === 0 && !opt) {
-          const nxt = this.peekAt(1);
-          const ex = (this.tokens[this.pos] as Token).kind !== "EOF" && START_KINDS.has(nxt.kind);
-          this.syntax((this.tokens[this.pos] as Token), `${ex ? "extraneous" : "mismatched"} input '${(this.tokens[this.pos] as Token).text}' expecting ${MAP_START}`);
-        }
-        this.mismatch(EXPR_START);
-      }
+      if (!START_KINDS.has((this.tokens[this.pos] as Token).kind) && !(opt && this.deleteBeforeOperand())) this.mismatch(EXPR_START);
       const key = this.parseExpr(Via.MapKey);
       const col = this.tokens[this.pos] as Token;
       if (!this.matchInline(":")) {
