@@ -30,6 +30,7 @@ import {
   validateGenericUpdate,
 } from "../objectmeta/custom-resource.js";
 import { getObjectMeta, goTypeName, setObjectMeta } from "../objectmeta/get-set.js";
+import { parseGroupVersion } from "../objectmeta/validate-meta.js";
 import { goSprint } from "../go/fmt.js";
 import { validateEmbedded } from "../objectmeta/validate-embedded.js";
 import { FieldPath } from "../errors/field-path.js";
@@ -144,9 +145,14 @@ function decode(ctx: CrdContext, input: JsonObject, opts: RequestOptions): Decod
     const name = body.slice(body.indexOf("/") + 1);
     dv = { name, structural: body.startsWith(`${ctx.group}/`) ? ctx.versions.get(name)?.structural : undefined };
   }
-  // (the kind and version the body names: the serializer's, with the request's filling in what it lacks)
+  // (the kind and version the body names: the serializer's, with the request's filling in what it lacks; the
+  // server's unstructured decoder names the decoded object's own, `Unstructured.GroupVersionKind()`, which nothing
+  // fills in: no apiVersion is version "")
   const cannot = (err: string) => {
-    const named = bodyGvk(obj, { group: ctx.group, version: dv.name, kind: ctx.kind });
+    const named =
+      opts.decodeBodyVersion === true
+        ? { kind: typeof kind === "string" ? kind : ctx.kind, version: parseGroupVersion(apiVersionOf(obj))?.[1] ?? "" }
+        : bodyGvk(obj, { group: ctx.group, version: dv.name, kind: ctx.kind });
     return `${named?.kind ?? ctx.kind} in version "${named?.version ?? dv.name}" cannot be handled as a ${ctx.kind}: ${err}`;
   };
   // the coercer reads kind and apiVersion as strings first

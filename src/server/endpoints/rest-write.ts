@@ -239,6 +239,11 @@ function checkEnvelope(r: RestRequest, obj: JsonObject, patched = false): string
   if (obj["metadata"] === null) delete obj["metadata"];
   const m = obj["metadata"];
   if (m !== undefined && !isObject(m)) {
+    if (r.rt.decodesBodyVersion) {
+      // A custom resource's coercer reads apiVersion and kind before the metadata: its first error is the answer.
+      const res = withRequestContext(r.context, () => r.rt.admission().create(deepClone(obj), requestOptions(r)));
+      if (res.decodeError !== undefined) admitted(r, res, "");
+    }
     // json.Unmarshal into ObjectMeta: a field of a Go struct (CRDs), or the unstructured object's metadata.
     const into = r.rt.typedScheme ? `Go struct field ${r.rt.kind}.metadata` : "Go value";
     const why = `json: cannot unmarshal ${goJsonTypeWord(m)} into ${into} of type v1.ObjectMeta`;
@@ -254,8 +259,16 @@ function checkEnvelope(r: RestRequest, obj: JsonObject, patched = false): string
     if (ns === "") meta["namespace"] = r.namespace;
     else if (ns !== r.namespace) {
       const e = apiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
-      // the body's duplicate fields were warned about when it was decoded, before this check
-      if (r.strictErrors && r.strictErrors.length > 0 && fieldValidationOf(r.query) === "Warn") e.warnings = [...r.strictErrors];
+      if (r.rt.decodesBodyVersion && !patched) {
+        // The create and update handlers check the namespace after decoding the body: a custom resource's decoding
+        // error (a strict one under Strict) comes first, and its warnings (unknown and duplicate fields) ride on this.
+        const res = withRequestContext(r.context, () => r.rt.admission().create(deepClone(obj), requestOptions(r)));
+        if (res.decodeError !== undefined && res.decodeError !== e.status.message) admitted(r, res, "");
+        e.warnings = collectWarnings(r, res);
+      } else if (r.strictErrors && r.strictErrors.length > 0 && fieldValidationOf(r.query) === "Warn") {
+        // the body's duplicate fields were warned about when it was decoded, before this check
+        e.warnings = [...r.strictErrors];
+      }
       throw e;
     }
   } else delete meta["namespace"];
@@ -401,8 +414,14 @@ async function createConflict(r: RestRequest, obj: JsonObject, name: string, war
 async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonObject, reset?: JsonObject): Promise<JsonObject> {
   // `UpdateNoErrors`: the field manager types the custom resource as decoded, before the strategy reset parts
   // of it (a status sent to the main resource); when it does not fit the schema's types (a value validation
-  // lets through, or a part reset after), the live object's managedFields are kept (none for a create).
-  if (r.rt.decodesBodyVersion === true && (failsTypedConversion(next, r.rt.smdType()) || (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())))) {
+  // lets through, or a part reset after), or names another kind (a status update, whose reset parts hold the body's
+  // kind, does not validate it: the type converter has no type for that kind), the live object's managedFields are
+  // kept (none for a create).
+  const otherKind = (o: JsonObject | undefined) => typeof o?.["kind"] === "string" && o["kind"] !== r.rt.kind;
+  if (
+    r.rt.decodesBodyVersion === true &&
+    (otherKind(next) || otherKind(reset) || failsTypedConversion(next, r.rt.smdType()) || (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())))
+  ) {
     const live = old === undefined ? undefined : metaOf(old)["managedFields"];
     if (Array.isArray(live) && live.length > 0) metaOf(next)["managedFields"] = deepClone(live);
     else delete metaOf(next)["managedFields"];
@@ -1024,7 +1043,10 @@ export async function deleteOne(
         const sv = await r.store.update(key, await encodeForStorage(r.rt, old), revision);
         return { code: pending, body: await decodeWritten(r.rt, sv) };
       }
-      // The options removed the last (GC) finalizer: the object is deleted at once (`errDeleteNow`).
+      // The options removed the last (GC) finalizer: the object is deleted at once (`errDeleteNow`). A dry run
+      // answers the store's `out` as it is then: the new empty object the dry-run update never filled (a custom
+      // resource's Unstructured holds only its apiVersion and kind).
+      if (dry && r.rt.decodesBodyVersion) return { code: 200, body: { apiVersion: groupVersion(r.rt.group, r.rt.version), kind: r.rt.kind } };
     }
     if (!dry) {
       await r.rt.beforeDelete?.(old);

@@ -1,6 +1,8 @@
 /**
  * The printer columns of a custom resource's `/scale` subresource (apiextensions' ScaleREST table
- * convertor): Name, Desired (`spec.replicas`), Available (`status.replicas`), Age.
+ * convertor): Name, Desired (`spec.replicas`), Available (`status.replicas`), Age. The convertor reads the columns from
+ * the Scale as `runtime.DefaultUnstructuredConverter` writes it, which honours the Go struct's tags: `spec.replicas`
+ * is `omitempty` (0 is left out: the cell is null), `status.replicas` is not (0 stays 0).
  */
 import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 import { DEFAULT_COLUMNS, type PrinterColumn, TableConvertor } from "./table.js";
@@ -9,7 +11,8 @@ function replicas(part: "spec" | "status"): (scale: JsonObject) => JsonValue {
   return (scale) => {
     const p = scale[part];
     const n = isObject(p) ? p["replicas"] : undefined;
-    return typeof n === "number" ? n : 0;
+    const replicas = typeof n === "number" ? n : 0;
+    return part === "spec" && replicas === 0 ? null : replicas;
   };
 }
 
