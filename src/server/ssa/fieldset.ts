@@ -3,9 +3,9 @@
  * associative-list key, a set value, a list index), sets of paths as a trie, the FieldsV1 wire format
  * (`{"f:spec":{".":{},"f:replicas":{}}}`) and the path text of conflict messages (`.spec.ports[port=80]`).
  */
-import { goQuote } from "../../go/fmt.js";
+import { goQuote, goSprint } from "../../go/fmt.js";
 import { goJsonString } from "../../go/json.js";
-import { isObject, kindOf, type JsonObject, type JsonValue } from "../../value/json-value.js";
+import { isObject, type JsonObject, type JsonValue } from "../../value/json-value.js";
 
 /** One step of a path. */
 export type PathElement =
@@ -51,7 +51,8 @@ function valueText(v: JsonValue): string {
   if (typeof v === "string") return goQuote(v);
   if (Array.isArray(v)) return `[${v.map(valueText).join(",")}]`;
   if (isObject(v)) return Object.keys(v).map((k) => `${k}=${valueText(v[k]!)}`).join("");
-  return kindOf(v) === "number" ? String(Number(v)) : String(v);
+  // (`%v` of the int64 or float64: a number beyond int64 is a float64, -9.223372036854776e+18)
+  return goSprint(v);
 }
 
 /** smd `PathElement.String()`: `.name`, `[k=v,k2=v2]`, `[=v]`, `[0]`. */
