@@ -429,11 +429,14 @@ async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonOb
   }
   const conv = old === undefined ? undefined : r.rt.converter?.();
   const view = async (o: JsonObject): Promise<JsonObject> => (conv ? conv.roundTrip(deepClone(o), r.rt.version) : o);
+  // The field manager sees the main resource as decoded, before the strategy put the old status back: managers of
+  // other versions see its status change (the reset field is registered for the request's version only).
+  const seen = old !== undefined && r.subresource === "" && r.rt.status ? asDecoded(next, reset) : next;
   let before: JsonObject | undefined;
   let after: JsonObject;
   try {
     before = old && (await view(old));
-    after = await view(next);
+    after = await view(seen);
   } catch (e) {
     if (!(e instanceof ConversionFailure)) throw e;
     // `UpdateNoErrors`: a field manager that cannot convert drops managedFields (the write then fails
@@ -442,11 +445,21 @@ async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonOb
     return next;
   }
   const t = trackUpdate(before, after, r.rt.smdType(), managerOf(r), groupVersion(r.rt.group, r.rt.version), r.subresource, resetFields(r), r.rt.createBase?.());
-  if (!conv) return t;
+  if (!conv && seen === next) return t;
   const managed = metaOf(t)["managedFields"];
   if (managed === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managed;
   return next;
+}
+
+/** `next` with the status the request sent (`reset`), or none when it sent none; `next` itself when that is its status. */
+function asDecoded(next: JsonObject, reset: JsonObject | undefined): JsonObject {
+  const sent = reset !== undefined && Object.hasOwn(reset, "status") ? reset["status"] : undefined;
+  if (sent === undefined ? !Object.hasOwn(next, "status") : deepEqual(sent, next["status"])) return next;
+  const o: JsonObject = { ...next };
+  if (sent === undefined) delete o["status"];
+  else o["status"] = sent;
+  return o;
 }
 
 function collectWarnings(r: RestRequest, res: PipelineResult): string[] {

@@ -224,24 +224,45 @@ function takeOver(
   self: string,
   force: boolean,
   ignored: readonly string[],
+  ignoredVersion: string | undefined,
 ): { conflicts: Conflict[]; changed: FieldSet; removed: FieldSet } {
   const cmp = compareValues(withoutFields(withoutManaged(live), ignored), withoutFields(withoutManaged(next), ignored), type);
   const changed = ignore(cmp.modified.union(cmp.added), ignored);
   cmp.removed = ignore(cmp.removed, ignored);
+  // smd compares the objects once per manager's apiVersion, leaving out the reset fields registered for that
+  // version: a manager of another version than `ignoredVersion` sees the comparison without them.
+  let whole: { changed: FieldSet; removed: FieldSet } | undefined;
+  const seenBy = (m: Managed): { changed: FieldSet; removed: FieldSet } => {
+    if (ignored.length === 0 || ignoredVersion === undefined || m.apiVersion === ignoredVersion) return { changed, removed: cmp.removed };
+    if (!whole) {
+      const c = compareValues(withoutManaged(live), withoutManaged(next), type);
+      whole = { changed: c.modified.union(c.added), removed: c.removed };
+    }
+    return whole;
+  };
   const conflicts: Conflict[] = [];
   for (const [id, m] of managers) {
     if (id === self) continue;
-    for (const p of m.set.intersection(changed).iteratePaths()) conflicts.push({ owner: m, path: p });
+    for (const p of m.set.intersection(seenBy(m).changed).iteratePaths()) conflicts.push({ owner: m, path: p });
   }
   if (force || conflicts.length === 0) {
     for (const [id, m] of managers) {
       if (id === self) continue;
+      const seen = seenBy(m);
       // A set the request takes nothing from stays the same set (its FieldsV1 is not encoded again).
-      if (m.set.sharesMember(changed) || m.set.sharesMember(cmp.removed)) m.set = m.set.difference(changed).difference(cmp.removed);
+      if (m.set.sharesMember(seen.changed) || m.set.sharesMember(seen.removed)) m.set = m.set.difference(seen.changed).difference(seen.removed);
       if (m.set.empty()) managers.delete(id);
     }
   }
   return { conflicts, changed, removed: cmp.removed };
+}
+
+/**
+ * The version whose managers do not see `ignored` change: the main resource's strategy registers its reset fields
+ * (status) for the request's own version only, the status strategy for every version (undefined).
+ */
+function resetFieldsVersion(apiVersion: string, subresource: string): string | undefined {
+  return subresource === "" ? apiVersion : undefined;
 }
 
 /**
@@ -274,7 +295,7 @@ export function trackUpdate(
   if (managers.size === 0 && live !== undefined && !reset) return withoutManaged(next);
   const base: JsonObject = live ?? createBase;
   const self = identifier({ manager: manager || "unknown", operation: "Update", apiVersion, subresource });
-  const { changed, removed } = takeOver(base, next, type, managers, "current-operation", true, ignored);
+  const { changed, removed } = takeOver(base, next, type, managers, "current-operation", true, ignored, resetFieldsVersion(apiVersion, subresource));
   const set = strip(changed.difference(removed));
   if (!set.empty()) {
     const prev = managers.get(self);
@@ -401,7 +422,7 @@ export function trackApply(
     work.set(self, { manager, operation: "Apply", apiVersion, subresource, set: newSet, ...(mgrs.get(self)?.time ? { time: mgrs.get(self)!.time! } : {}) });
     let merged = mergeValues(withoutManaged(liveObj), withoutManaged(config), type) as JsonObject;
     if (lastSet && !lastSet.empty()) merged = pruneApplied(merged, lastSet, work, type);
-    const r = takeOver(liveObj, merged, type, work, self, forced, ignored);
+    const r = takeOver(liveObj, merged, type, work, self, forced, ignored, resetFieldsVersion(apiVersion, subresource));
     return { work, merged, conflicts: r.conflicts };
   };
   let res = attempt(managers, force);
