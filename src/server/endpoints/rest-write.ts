@@ -582,13 +582,15 @@ export async function retryingConflicts<T>(handler: () => Promise<T>): Promise<T
 
 /**
  * A PUT's body uid is the update's precondition (`DefaultUpdatedObjectInfo.Preconditions`): another uid than the
- * stored object's is the storage layer's conflict, before the resourceVersion is compared.
+ * stored object's is the storage layer's conflict, before the resourceVersion is compared. The etcd3 store names the
+ * key with its prefix (`/registry`); a dry run's storage checks it on the key the registry gave, without.
  */
 function checkUidPrecondition(r: RestRequest, body: JsonObject, old: JsonObject): void {
   const uid = metaString(body, "uid");
   const oldUid = metaString(old, "uid");
   if (uid === "" || uid === oldUid) return;
-  const key = ["/registry", ...(r.rt.group === "" ? [] : [r.rt.group]), r.rt.plural, ...(r.rt.namespaced ? [r.namespace] : []), r.name].join("/");
+  const prefix = isDryRun(r.query) ? [""] : ["/registry"];
+  const key = [...prefix, ...(r.rt.group === "" ? [] : [r.rt.group]), r.rt.plural, ...(r.rt.namespaced ? [r.namespace] : []), r.name].join("/");
   throw apiErrors.conflict(
     r.rt.plural,
     r.rt.group,

@@ -32,8 +32,10 @@ export function byChance(req: HttpStep, r: StepResult | undefined): string {
     .replace(/(ResourceVersion(?: |\\n)+in(?: |\\n)+record(?: |\\n)+)\(\d+\)/g, "$1(<rv>)");
   const sent = req.raw ?? (req.body !== undefined ? JSON.stringify(req.body) : "");
   for (const m of sent.matchAll(/"generateName":"([^"\\]+)"/g)) {
-    const prefix = m[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    out = out.replace(new RegExp(`${prefix}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g"), `${m[1]!}<suffix>`);
+    // (the name generator cuts the base to 58 characters before adding the suffix)
+    const base = m[1]!.slice(0, 58);
+    const prefix = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(`${prefix}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g"), `${base}<suffix>`);
   }
   return out;
 }
