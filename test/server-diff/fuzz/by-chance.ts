@@ -3,7 +3,8 @@
  * 5-character suffix a generateName gets (`names.SimpleNameGenerator`), the number in the name cel-go's checker gives
  * the type of `self` in a compile error (`selfType869702722`: Kubernetes draws it at random for each rule's object
  * type), the order of an apply conflict's causes (smd collects them walking a Go map of managers), the order of a
- * custom resource's value errors among sibling fields (`invalidInAnyOrder`), and the
+ * custom resource's value errors among sibling fields and among its labels (`invalidInAnyOrder`), the order of
+ * managedFields entries of one operation (`managedInAnyOrder`), and the
  * resourceVersions and continue tokens the normalizer cannot see in an answer kept as text (pretty-printed JSON,
  * YAML: each server numbers its writes). Used by the live differs (`fuzz:server`, `corpus:server`), which compare
  * answers as they come.
@@ -20,7 +21,11 @@ export function byChance(req: HttpStep, r: StepResult | undefined): string {
     ? { ...r, body: { ...body, details: { ...body!.details, causes: causes.map((c) => JSON.stringify(c)).sort() } } }
     : body?.reason === "Invalid"
       ? { ...r, body: invalidInAnyOrder(body as InvalidStatus) }
-      : r;
+      : parsed !== raw && parsed !== null
+        ? { ...r, body: managedInAnyOrder(parsed) }
+        : r !== undefined && "body" in r
+          ? { ...r, body: managedInAnyOrder(r.body) }
+          : r;
   let out = JSON.stringify(sorted)
     .replace(/selfType\d+/g, "selfType<n>")
     // a resourceVersion quoted in a pretty-printed answer kept as text, escaped once more than normalize.ts masks
@@ -63,16 +68,41 @@ function invalidInAnyOrder(body: InvalidStatus): InvalidStatus {
   const causes = body.details?.causes;
   if (!Array.isArray(causes) || causes.length < 2 || typeof body.message !== "string") return body;
   const own = (c: Cause) => typeof c.field === "string" && c.field !== "<nil>" && c.field !== "" && !/^(metadata|kind|apiVersion)(\.|\[|$)/.test(c.field);
-  const first = causes.findIndex(own);
-  if (first < 0) return body;
+  const found = causes.findIndex(own);
+  const first = found < 0 ? causes.length : found;
   let end = first;
   while (end < causes.length && own(causes[end]!)) end++;
   const run = causes.slice(first, end).sort((a, b) => (a.field! < b.field! ? -1 : a.field! > b.field! ? 1 : 0));
   const reordered = [...causes.slice(0, first), ...run, ...causes.slice(end)];
+  // ValidateLabels ranges over the labels map: each key's errors come together, the keys in any order (seed 11 step 284)
+  for (let i = 0; i < reordered.length; ) {
+    let j = i;
+    while (j < reordered.length && reordered[j]!.field === "metadata.labels") j++;
+    if (j > i + 1) reordered.splice(i, j - i, ...reordered.slice(i, j).sort((a, b) => ((a.message ?? "") < (b.message ?? "") ? -1 : (a.message ?? "") > (b.message ?? "") ? 1 : 0)));
+    i = j > i ? j : i + 1;
+  }
   const item = (c: Cause) => `${c.field ?? "<nil>"}: ${c.message ?? ""}`;
   const list = `[${causes.map(item).join(", ")}]`;
   const message = body.message.endsWith(list) ? `${body.message.slice(0, -list.length)}[${reordered.map(item).join(", ")}]` : body.message;
   return { ...body, message, details: { ...body.details, causes: reordered } };
+}
+
+/**
+ * Objects (an answer, a list's items) with their managedFields entries sorted within each operation. The servers sort
+ * them by operation, then by the second of their time, which the comparison masks: two entries written in different
+ * seconds on one server and the same second on the other come in another order (seed 11 step 179).
+ */
+function managedInAnyOrder(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return v;
+  const o = v as { metadata?: { managedFields?: unknown }; items?: unknown };
+  let out = o;
+  const mf = o.metadata?.managedFields;
+  if (Array.isArray(mf) && mf.length > 1) {
+    const key = (e: unknown) => `${(e as { operation?: string }).operation ?? ""}\u0000${JSON.stringify(e)}`;
+    out = { ...out, metadata: { ...o.metadata, managedFields: [...mf].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)) } };
+  }
+  if (Array.isArray(o.items)) out = { ...out, items: o.items.map(managedInAnyOrder) };
+  return out;
 }
 
 function parseOrNull(text: string): unknown {
