@@ -43,3 +43,14 @@ test("managedFields entries compare in any order within an operation", () => {
   assert.equal(byChance(req, obj([entry("a", "Update"), entry("b", "Update")])), byChance(req, obj([entry("b", "Update"), entry("a", "Update")])));
   assert.notEqual(byChance(req, obj([entry("a", "Update"), entry("b", "Update")])), byChance(req, obj([entry("a", "Update"), entry("c", "Update")])));
 });
+
+test("labels validated twice: the message lists each error once, in any order of the keys", () => {
+  const a = { field: "metadata.labels", message: 'Invalid value: "a": x' };
+  const b = { field: "metadata.labels", message: 'Invalid value: "b": y' };
+  const twice = (causes: { field: string; message: string }[], first: { field: string; message: string }[]) => {
+    const r = invalid(causes) as unknown as { body: { message: string } };
+    r.body.message = `Widget.g "w" is invalid: [${first.map((c) => `${c.field}: ${c.message}`).join(", ")}]`;
+    return r as unknown as StepResult;
+  };
+  assert.equal(byChance(req, twice([a, b, b, a], [a, b])), byChance(req, twice([b, a, a, b], [b, a])));
+});

@@ -82,8 +82,10 @@ function invalidInAnyOrder(body: InvalidStatus): InvalidStatus {
     i = j > i ? j : i + 1;
   }
   const item = (c: Cause) => `${c.field ?? "<nil>"}: ${c.message ?? ""}`;
-  const list = `[${causes.map(item).join(", ")}]`;
-  const message = body.message.endsWith(list) ? `${body.message.slice(0, -list.length)}[${reordered.map(item).join(", ")}]` : body.message;
+  // (the message lists each error once: ToAggregate drops repeated texts, as when labels are validated twice)
+  const list = (cs: Cause[]) => `[${[...new Set(cs.map(item))].join(", ")}]`;
+  const was = list(causes);
+  const message = body.message.endsWith(was) ? `${body.message.slice(0, -was.length)}${list(reordered)}` : body.message;
   return { ...body, message, details: { ...body.details, causes: reordered } };
 }
 
