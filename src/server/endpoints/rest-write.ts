@@ -417,10 +417,12 @@ async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonOb
   // lets through, or a part reset after), or names another kind (a status update, whose reset parts hold the body's
   // kind, does not validate it: the type converter has no type for that kind), the live object's managedFields are
   // kept (none for a create).
-  const otherKind = (o: JsonObject | undefined) => typeof o?.["kind"] === "string" && o["kind"] !== r.rt.kind;
   if (
     r.rt.decodesBodyVersion === true &&
-    (otherKind(next) || otherKind(reset) || failsTypedConversion(next, r.rt.smdType()) || (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())))
+    (namesOtherKind(next, r.rt.kind) ||
+      namesOtherKind(reset, r.rt.kind) ||
+      failsTypedConversion(next, r.rt.smdType()) ||
+      (reset !== undefined && failsTypedConversion(reset, r.rt.smdType())))
   ) {
     const live = old === undefined ? undefined : metaOf(old)["managedFields"];
     if (Array.isArray(live) && live.length > 0) metaOf(next)["managedFields"] = deepClone(live);
@@ -450,6 +452,12 @@ async function tracked(r: RestRequest, old: JsonObject | undefined, next: JsonOb
   if (managed === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managed;
   return next;
+}
+
+/** Whether `o` has a kind other than `kind`. */
+function namesOtherKind(o: JsonObject | undefined, kind: string): boolean {
+  const k = o === undefined ? undefined : o["kind"];
+  return typeof k === "string" && k !== kind;
 }
 
 /** `next` with the status the request sent (`reset`), or none when it sent none; `next` itself when that is its status. */

@@ -231,30 +231,32 @@ function takeOver(
   cmp.removed = ignore(cmp.removed, ignored);
   // smd compares the objects once per manager's apiVersion, leaving out the reset fields registered for that
   // version: a manager of another version than `ignoredVersion` sees the comparison without them.
+  const own = { changed, removed: cmp.removed };
+  const perVersion = ignored.length > 0 && ignoredVersion !== undefined;
   let whole: { changed: FieldSet; removed: FieldSet } | undefined;
-  const seenBy = (m: Managed): { changed: FieldSet; removed: FieldSet } => {
-    if (ignored.length === 0 || ignoredVersion === undefined || m.apiVersion === ignoredVersion) return { changed, removed: cmp.removed };
-    if (!whole) {
-      const c = compareValues(withoutManaged(live), withoutManaged(next), type);
-      whole = { changed: c.modified.union(c.added), removed: c.removed };
-    }
-    return whole;
-  };
   const conflicts: Conflict[] = [];
   for (const [id, m] of managers) {
     if (id === self) continue;
-    for (const p of m.set.intersection(seenBy(m).changed).iteratePaths()) conflicts.push({ owner: m, path: p });
+    if (perVersion && m.apiVersion !== ignoredVersion) whole ??= wholeComparison(live, next, type);
+    const seen = perVersion && m.apiVersion !== ignoredVersion ? whole! : own;
+    for (const p of m.set.intersection(seen.changed).iteratePaths()) conflicts.push({ owner: m, path: p });
   }
   if (force || conflicts.length === 0) {
     for (const [id, m] of managers) {
       if (id === self) continue;
-      const seen = seenBy(m);
+      const seen = perVersion && m.apiVersion !== ignoredVersion ? whole! : own;
       // A set the request takes nothing from stays the same set (its FieldsV1 is not encoded again).
       if (m.set.sharesMember(seen.changed) || m.set.sharesMember(seen.removed)) m.set = m.set.difference(seen.changed).difference(seen.removed);
       if (m.set.empty()) managers.delete(id);
     }
   }
   return { conflicts, changed, removed: cmp.removed };
+}
+
+/** What changed between `live` and `next`, reset fields included. */
+function wholeComparison(live: JsonObject, next: JsonObject, type: TypeNode): { changed: FieldSet; removed: FieldSet } {
+  const c = compareValues(withoutManaged(live), withoutManaged(next), type);
+  return { changed: c.modified.union(c.added), removed: c.removed };
 }
 
 /**
