@@ -209,24 +209,29 @@ function metaFieldDecodes(k: string, v: JsonValue): boolean {
 
 /**
  * The group a custom resource's patched document names (`Unstructured.GroupVersionKind()`, as `BeforeUpdate` reads
- * it with the unstructured typer): a kind or version it lacks is that typer's error (a 500). The patch handler
- * decodes the patched document whatever its apiVersion; the strategy's validation answers a wrong one (422).
+ * it with the unstructured typer), or undefined when it names no version: that typer's error (a 500), which
+ * `commitUpdate` answers only when decoding the document found nothing first (a metadata field of the wrong type is
+ * the patch's 422 before `BeforeUpdate` runs). The patch handler decodes the patched document whatever its
+ * apiVersion; the strategy's validation answers a wrong one (422).
  */
-function patchedGroup(r: RestRequest, obj: JsonObject): string {
+function patchedGroup(r: RestRequest, obj: JsonObject): string | undefined {
   const av = obj["apiVersion"];
   // (a null apiVersion is the decoder's error, an apiVersion that does not parse was refused by the patcher)
   if (av === null) return r.rt.group;
   const gv = parseGroupVersion(typeof av === "string" ? av : "");
   if (gv === null) return r.rt.group;
-  if (gv[1] === "") throw apiErrors.internal("Object 'apiVersion' is missing in 'object has no apiVersion field'");
+  if (gv[1] === "") return undefined;
   return gv[0];
 }
+
+/** The unstructured typer's error for a patched custom resource without a version (`patchedGroup`). */
+const NO_API_VERSION = "Object 'apiVersion' is missing in 'object has no apiVersion field'";
 
 /**
  * TypeMeta and namespace checks shared by create and update (`rest.BeforeCreate/BeforeUpdate`). `patched`: a
  * custom resource's JSON or merge patch; the group to name in its validation errors is returned.
  */
-function checkEnvelope(r: RestRequest, obj: JsonObject, patched = false): string {
+function checkEnvelope(r: RestRequest, obj: JsonObject, patched = false): string | undefined {
   const gv = groupVersion(r.rt.group, r.rt.version);
   const av = obj["apiVersion"];
   if (!patched && typeof av === "string" && av !== "" && av !== gv) {
@@ -526,9 +531,10 @@ async function commitUpdate(r: RestRequest, input: JsonObject, old: JsonObject, 
     e.warnings = collectWarnings(r, result);
     throw e;
   }
+  if (group === undefined && result.decodeError === undefined) throw apiErrors.internal(NO_API_VERSION);
   if (r.admit && result.decodeError === undefined) await r.admit("update", newObj);
   const warnings = collectWarnings(r, result);
-  let next = admitted(r, result, r.name, group);
+  let next = admitted(r, result, r.name, group ?? r.rt.group);
   if (managedFields === undefined) delete metaOf(next)["managedFields"];
   else metaOf(next)["managedFields"] = managedFields;
   // The field manager sees the object as decoded: pruned and defaulted.
