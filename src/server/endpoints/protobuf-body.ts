@@ -277,17 +277,25 @@ function goDecodeError(e: unknown): ProtobufBodyError {
   return new ProtobufBodyError(e instanceof Error ? e.message : String(e));
 }
 
-/** Decodes an enveloped protobuf body of a built-in kind to the object's JSON form (with apiVersion and kind). */
-export function decodeProtobufBody(body: Uint8Array): JsonObject {
+/**
+ * An enveloped protobuf body in its JSON form (with apiVersion and kind): its message decoded with the schema
+ * `schemaOf` gives for its TypeMeta (null: the TypeMeta alone; undefined: a kind crdkit has no protobuf for).
+ */
+function decodeEnveloped(body: Uint8Array, schemaOf: (apiVersion: string, kind: string) => Schema | null | undefined): JsonObject {
   if (!hasPrefix(body)) throw new ProtobufBodyError(NOT_PROTOBUF);
   try {
     const { apiVersion, kind, raw } = readEnvelope(body.subarray(PREFIX.length));
-    const schema = PROTOBUF_KINDS[`${apiVersion}/${kind}`];
-    if (!schema) throw new ProtobufBodyError(`${apiVersion}, Kind=${kind} has no protobuf encoding in crdkit`, true);
-    return { apiVersion, kind, ...decodeMessage(raw, schema, 0) };
+    const schema = schemaOf(apiVersion, kind);
+    if (schema === undefined) throw new ProtobufBodyError(`${apiVersion}, Kind=${kind} has no protobuf encoding in crdkit`, true);
+    return { apiVersion, kind, ...(schema === null ? {} : decodeMessage(raw, schema, 0)) };
   } catch (e) {
     throw goDecodeError(e);
   }
+}
+
+/** Decodes an enveloped protobuf body of a built-in kind to the object's JSON form (with apiVersion and kind). */
+export function decodeProtobufBody(body: Uint8Array): JsonObject {
+  return decodeEnveloped(body, (apiVersion, kind) => PROTOBUF_KINDS[`${apiVersion}/${kind}`]);
 }
 
 /**
@@ -313,12 +321,9 @@ export function protobufRequestBody(body: Buffer, describe: string): JsonObject 
  */
 export function protobufDeleteOptions(body: Buffer): JsonObject {
   try {
-    if (!hasPrefix(body)) throw new ProtobufBodyError(NOT_PROTOBUF);
-    const { apiVersion, kind, raw } = readEnvelope(body.subarray(PREFIX.length));
-    const typeMeta: JsonObject = { apiVersion, kind };
-    return kind === "DeleteOptions" ? { ...typeMeta, ...decodeMessage(raw, DELETE_OPTIONS_SCHEMA, 0) } : typeMeta;
+    return decodeEnveloped(body, (_apiVersion, kind) => (kind === "DeleteOptions" ? DELETE_OPTIONS_SCHEMA : null));
   } catch (e) {
-    throw apiErrors.badRequest(goDecodeError(e).message);
+    throw apiErrors.badRequest(e instanceof Error ? e.message : String(e));
   }
 }
 
